@@ -1,0 +1,46 @@
+//! The propagator interface.
+//!
+//! A propagator filters the domains of the variables of one constraint. It
+//! must be *correct* (never remove a value that belongs to a solution of its
+//! constraint) and *checking* (fail when all its variables are fixed and the
+//! constraint does not hold). How much it prunes beyond that is its own
+//! business; `propagate` is the whole interface, the rest has defaults.
+//!
+//! To add a propagator: write a struct in `engine/props/`, implement this
+//! trait, and post it from `engine/post.rs` for the formulas it handles.
+
+use super::domains::{Domains, PResult, event};
+use crate::model::VarId;
+
+/// Cheap propagators run before expensive ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    Unary = 0,
+    Binary = 1,
+    Linear = 2,
+    Slow = 3,
+}
+
+pub trait Propagator {
+    fn name(&self) -> &'static str;
+
+    /// The variables whose changes wake the propagator.
+    fn vars(&self) -> &[VarId];
+
+    /// Filters the domains; fails when the constraint cannot hold.
+    fn propagate(&mut self, d: &mut Domains) -> PResult;
+
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+
+    /// Which events wake it (see [`event`]); by default any removal.
+    fn wake_on(&self) -> u8 {
+        event::REMOVE
+    }
+
+    /// How many constraints the propagator stands for, for the degree heuristics.
+    fn weight(&self) -> u32 {
+        1
+    }
+}

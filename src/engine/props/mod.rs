@@ -1,0 +1,5 @@
+//! The propagators, one file each.
+
+pub mod alldiff;
+pub mod formula;
+pub mod linear;

@@ -1,0 +1,45 @@
+//! The propagation queue: one FIFO per priority, cheapest first, with an
+//! "already queued" flag so a propagator waits in the queue at most once.
+
+use super::PropId;
+use super::propagator::Priority;
+use std::collections::VecDeque;
+
+#[derive(Default)]
+pub struct Queue {
+    fifos: [VecDeque<PropId>; 4],
+    queued: Vec<bool>,
+}
+
+impl Queue {
+    pub fn grow(&mut self, n: usize) {
+        if self.queued.len() < n {
+            self.queued.resize(n, false);
+        }
+    }
+
+    pub fn push(&mut self, p: PropId, priority: Priority) {
+        if !self.queued[p] {
+            self.queued[p] = true;
+            self.fifos[priority as usize].push_back(p);
+        }
+    }
+
+    pub fn pop(&mut self) -> Option<PropId> {
+        for fifo in &mut self.fifos {
+            if let Some(p) = fifo.pop_front() {
+                self.queued[p] = false;
+                return Some(p);
+            }
+        }
+        None
+    }
+
+    pub fn clear(&mut self) {
+        for fifo in &mut self.fifos {
+            for p in fifo.drain(..) {
+                self.queued[p] = false;
+            }
+        }
+    }
+}

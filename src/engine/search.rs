@@ -1,0 +1,268 @@
+//! Depth-first search with binary branching: at each node the brancher picks a
+//! variable `x` and a value `v`, and tries `x = v` (left), then `x != v` (right).
+//! The decision stack is explicit; each frame remembers the trail checkpoint to
+//! return to.
+//!
+//! Solutions are counted over the *primary* variables (the projection, or the
+//! declared variables). Once they are all assigned, the search looks for one
+//! completion of the rest (variables cspi introduced) and, having found it,
+//! backs out to where the completion began: a solution is never counted twice.
+//!
+//! Under `none` and `fc` a variable counts as assigned only once it has been
+//! decided, even if pruning left it one value, so that every constraint is
+//! checked (or forward-checked) from each of its variables, as in the textbook
+//! algorithms. Under `ac` a fixed variable is assigned: the fixpoint has
+//! checked every constraint on it.
+
+use super::Engine;
+use super::select;
+use super::trail::Checkpoint;
+use crate::model::{Propagation, SearchSpec, VarId};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::time::{Duration, Instant};
+
+/// When to stop early.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub solutions: Option<u64>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// How the search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The whole search space was explored.
+    Exhausted,
+    /// The requested number of solutions was reached.
+    SolutionLimit,
+    /// A node or time limit, or the caller, stopped it.
+    Interrupted,
+}
+
+/// What the solution callback wants next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Continue,
+    Stop,
+}
+
+struct Frame {
+    checkpoint: Checkpoint,
+    var: VarId,
+    value: i64,
+    /// False while exploring `var = value`, true while exploring `var != value`.
+    right: bool,
+}
+
+pub struct Search<'e> {
+    pub engine: &'e mut Engine,
+    spec: SearchSpec,
+    /// Counted variables, in branching order.
+    primary: Vec<VarId>,
+    /// The others: found once per primary assignment.
+    secondary: Vec<VarId>,
+    decided: Vec<bool>,
+    stack: Vec<Frame>,
+    /// Stack depth at which the completion of a primary assignment began.
+    completing: Option<usize>,
+    rng: Xoshiro256PlusPlus,
+    limits: Limits,
+    start: Instant,
+    /// Loop iterations, to read the clock only now and then.
+    ticks: u64,
+}
+
+impl<'e> Search<'e> {
+    /// `primary` are the variables that tell solutions apart; the search
+    /// block's scope, if any, comes first in branching order.
+    pub fn new(
+        engine: &'e mut Engine,
+        spec: SearchSpec,
+        primary: &[VarId],
+        limits: Limits,
+    ) -> Self {
+        let n = engine.doms.num_vars();
+        let mut order: Vec<VarId> = spec
+            .scope
+            .iter()
+            .copied()
+            .filter(|v| primary.contains(v))
+            .collect();
+        let mut in_order = vec![false; n];
+        order.iter().for_each(|&v| in_order[v] = true);
+        for &v in primary {
+            if !in_order[v] {
+                in_order[v] = true;
+                order.push(v);
+            }
+        }
+        let secondary = (0..n).filter(|&v| !in_order[v]).collect();
+        let rng = Xoshiro256PlusPlus::seed_from_u64(spec.seed);
+        Search {
+            engine,
+            spec,
+            primary: order,
+            secondary,
+            decided: vec![false; n],
+            stack: Vec::new(),
+            completing: None,
+            rng,
+            limits,
+            start: Instant::now(),
+            ticks: 0,
+        }
+    }
+
+    fn open(&self, v: VarId) -> bool {
+        match self.engine.level {
+            Propagation::Ac => !self.engine.doms.is_fixed(v),
+            _ => !self.decided[v],
+        }
+    }
+
+    fn pick_var(&mut self) -> Option<VarId> {
+        let (kind, ties) = (self.spec.var, self.spec.random_ties);
+        let decided = &self.decided;
+        let doms = &self.engine.doms;
+        let ac = self.engine.level == Propagation::Ac;
+        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
+        if let Some(v) =
+            select::var::select(kind, self.engine, &self.primary, open, ties, &mut self.rng)
+        {
+            return Some(v);
+        }
+        if self.completing.is_none() && self.secondary.iter().any(|&v| self.open(v)) {
+            self.completing = Some(self.stack.len());
+        }
+        // The rest only need some value: take them in order, smallest domain first.
+        let doms = &self.engine.doms;
+        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
+        select::var::select(
+            crate::model::VarSelect::Mrv,
+            self.engine,
+            &self.secondary,
+            open,
+            false,
+            &mut self.rng,
+        )
+    }
+
+    /// Runs the search, calling `on_solution` with every variable's value.
+    pub fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
+        if self.engine.propagate_root().is_err() {
+            self.engine.stats.failures += 1;
+            return Outcome::Exhausted;
+        }
+        let mut values = vec![0i64; self.engine.doms.num_vars()];
+        loop {
+            if self.out_of_budget() {
+                return Outcome::Interrupted;
+            }
+            match self.pick_var() {
+                Some(var) => {
+                    let value = select::val::select(self.spec.val, self.engine, var, &mut self.rng);
+                    let checkpoint = self.engine.doms.checkpoint();
+                    self.stack.push(Frame {
+                        checkpoint,
+                        var,
+                        value,
+                        right: false,
+                    });
+                    self.engine.stats.max_depth =
+                        self.engine.stats.max_depth.max(self.stack.len() as u64);
+                    self.decided[var] = true;
+                    self.engine.stats.nodes += 1;
+                    let ok = self.engine.doms.fix(var, value).is_ok()
+                        && self.engine.propagate_decision(var).is_ok();
+                    if !ok {
+                        self.engine.stats.failures += 1;
+                        if !self.backtrack() {
+                            return Outcome::Exhausted;
+                        }
+                    }
+                }
+                None => {
+                    for (v, slot) in values.iter_mut().enumerate() {
+                        *slot = self.engine.doms.min(v);
+                    }
+                    self.engine.stats.solutions += 1;
+                    let next = on_solution(&values);
+                    if next == Next::Stop {
+                        return Outcome::Interrupted;
+                    }
+                    if self
+                        .limits
+                        .solutions
+                        .is_some_and(|n| self.engine.stats.solutions >= n)
+                    {
+                        return Outcome::SolutionLimit;
+                    }
+                    // Leave the completion: the primary assignment is counted.
+                    if let Some(depth) = self.completing.take() {
+                        while self.stack.len() > depth {
+                            self.pop_frame();
+                        }
+                    }
+                    if !self.backtrack() {
+                        return Outcome::Exhausted;
+                    }
+                }
+            }
+        }
+    }
+
+    fn pop_frame(&mut self) -> Option<Frame> {
+        let f = self.stack.pop()?;
+        self.engine.doms.restore(f.checkpoint);
+        if !f.right {
+            self.decided[f.var] = false;
+        }
+        if self.completing.is_some_and(|d| self.stack.len() < d) {
+            self.completing = None;
+        }
+        Some(f)
+    }
+
+    /// Undoes decisions until a right branch can be taken and propagates;
+    /// false when the whole tree is explored.
+    fn backtrack(&mut self) -> bool {
+        loop {
+            let Some(f) = self.pop_frame() else {
+                return false;
+            };
+            if f.right {
+                continue;
+            }
+            self.engine.stats.backtracks += 1;
+            self.engine.stats.nodes += 1;
+            let (var, value) = (f.var, f.value);
+            self.stack.push(Frame {
+                checkpoint: f.checkpoint,
+                var,
+                value,
+                right: true,
+            });
+            let ok = self.engine.doms.remove(var, value).is_ok()
+                && self.engine.propagate_decision(var).is_ok();
+            if ok {
+                return true;
+            }
+            self.engine.stats.failures += 1;
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self
+            .limits
+            .nodes
+            .is_some_and(|n| self.engine.stats.nodes >= n)
+        {
+            return true;
+        }
+        // Reading the clock is cheap next to a node, but not free: every 256 steps.
+        self.ticks += 1;
+        self.ticks % 256 == 0 && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+    }
+}

@@ -1,0 +1,62 @@
+//! Value selection: which value of the chosen variable to try first.
+
+use crate::engine::Engine;
+use crate::model::{ValSelect, VarId};
+use rand::RngExt;
+use rand::rngs::Xoshiro256PlusPlus;
+
+pub fn select(kind: ValSelect, engine: &mut Engine, v: VarId, rng: &mut Xoshiro256PlusPlus) -> i64 {
+    let d = &engine.doms;
+    match kind {
+        ValSelect::Min => d.min(v),
+        ValSelect::Max => d.max(v),
+        ValSelect::Random => {
+            let k = rng.random_range(0..d.size(v));
+            d.values(v).nth(k as usize).unwrap_or_else(|| d.min(v))
+        }
+        ValSelect::Lcv => least_constraining(engine, v),
+    }
+}
+
+/// The value that leaves the most values in the domains of `v`'s neighbours
+/// after one step of propagation from it; ties go to the smallest value.
+/// A value whose propagation fails scores lowest.
+fn least_constraining(engine: &mut Engine, v: VarId) -> i64 {
+    let values: Vec<i64> = engine.doms.values(v).collect();
+    if values.len() == 1 {
+        return values[0];
+    }
+    let mut neighbours: Vec<VarId> = Vec::new();
+    for &(p, _) in &engine.watchers[v] {
+        for &w in engine.props[p].vars() {
+            if w != v && !neighbours.contains(&w) {
+                neighbours.push(w);
+            }
+        }
+    }
+    let mut best = (i128::MIN, values[0]);
+    for &x in &values {
+        let cp = engine.doms.checkpoint();
+        let mut ok = engine.doms.fix(v, x).is_ok();
+        let watchers: Vec<usize> = engine.watchers[v].iter().map(|&(p, _)| p).collect();
+        for p in watchers {
+            if !ok {
+                break;
+            }
+            ok = engine.props[p].propagate(&mut engine.doms).is_ok();
+        }
+        let left: i128 = if ok {
+            neighbours
+                .iter()
+                .map(|&w| engine.doms.size(w) as i128)
+                .sum()
+        } else {
+            -1
+        };
+        engine.doms.restore(cp);
+        if left > best.0 {
+            best = (left, x);
+        }
+    }
+    best.1
+}

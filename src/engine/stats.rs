@@ -1,0 +1,50 @@
+//! Search statistics, defined once (docs/statistics.md) and rendered in one place.
+
+use std::time::Duration;
+
+#[derive(Clone, Debug, Default)]
+pub struct Stats {
+    /// Decisions taken: each left branch (`x = v`) and each right branch (`x != v`).
+    pub nodes: u64,
+    /// Nodes whose propagation failed.
+    pub failures: u64,
+    /// Times the search undid a decision to try another branch.
+    pub backtracks: u64,
+    /// The deepest decision stack seen, in decisions.
+    pub max_depth: u64,
+    /// Propagator executions.
+    pub propagations: u64,
+    pub solutions: u64,
+    pub restarts: u64,
+    pub time: Duration,
+    /// Peak resident memory of the process in bytes, where the OS tells it.
+    pub peak_memory: Option<u64>,
+}
+
+impl Stats {
+    /// Name and value of each statistic, in a fixed order, for every renderer.
+    pub fn fields(&self) -> Vec<(&'static str, u64)> {
+        let mut f = vec![
+            ("nodes", self.nodes),
+            ("failures", self.failures),
+            ("backtracks", self.backtracks),
+            ("max_depth", self.max_depth),
+            ("propagations", self.propagations),
+            ("solutions", self.solutions),
+            ("restarts", self.restarts),
+            ("time_ms", self.time.as_millis() as u64),
+        ];
+        if let Some(m) = self.peak_memory {
+            f.push(("peak_memory_kb", m / 1024));
+        }
+        f
+    }
+}
+
+/// The process's peak resident set size (Linux: VmHWM in /proc/self/status).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

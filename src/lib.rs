@@ -1,0 +1,12 @@
+//! cspi: a constraint-programming tool. Text flows one way:
+//! `syntax::parse` → `sema::check` → [`model::Model`] → `engine::post` →
+//! `engine::search` → output. See docs/ARCHITECTURE.md.
+
+pub mod cli;
+pub mod diag;
+pub mod engine;
+pub mod model;
+pub mod output;
+pub mod sema;
+pub mod solve;
+pub mod syntax;

@@ -1,0 +1,123 @@
+//! The model: pure data that the front end produces and the engine consumes.
+//!
+//! A [`Model`] holds variables with their initial domains, constraints as
+//! [`Formula`]s over [`Term`]s, the search specification and what to print. It
+//! knows nothing of propagators, so it can be printed, checked and tested
+//! without an engine; `engine::post` is the one place that lowers it.
+
+pub mod check;
+pub mod search;
+pub mod term;
+
+pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
+pub use term::{CmpOp, Formula, Term};
+
+use crate::syntax::ast::Span;
+use indexmap::IndexMap;
+use std::sync::Arc;
+
+/// Index of a variable in [`Model::vars`].
+pub type VarId = usize;
+
+/// A sorted list of distinct words, the domain universe of word variables.
+#[derive(Debug)]
+pub struct WordList {
+    /// The dictionary's name, for messages.
+    pub name: String,
+    pub words: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum VarKind {
+    Int,
+    /// The value `i` stands for `list.words[i]`.
+    Word(Arc<WordList>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Variable {
+    /// The name as the user would write it: `x`, `cell[1,2]`.
+    pub name: String,
+    /// Sorted, distinct, non-empty.
+    pub domain: Vec<i64>,
+    pub kind: VarKind,
+    /// Introduced by cspi rather than declared: never counted, never printed.
+    pub aux: bool,
+    pub span: Span,
+}
+
+/// A declared variable or array of variables, as the user named it.
+#[derive(Clone, Debug)]
+pub struct VarGroup {
+    /// One `(low, high)` index range per dimension; empty for a single variable.
+    pub dims: Vec<(i64, i64)>,
+    /// Row-major.
+    pub vars: Vec<VarId>,
+}
+
+#[derive(Clone, Debug)]
+pub enum OutputItem {
+    /// A two-dimensional array drawn as a grid; `box_size` draws separators.
+    Grid {
+        name: String,
+        group: VarGroup,
+        box_size: Option<usize>,
+    },
+    /// `label = value` lines for a term.
+    Value { label: String, term: Term },
+    /// A declared variable or array printed as `name = value`.
+    Group { name: String, group: VarGroup },
+    /// Literal text.
+    Text(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct Objective {
+    pub maximize: bool,
+    pub term: Term,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub vars: Vec<Variable>,
+    /// Declared variables and arrays by name, in declaration order.
+    pub groups: IndexMap<String, VarGroup>,
+    /// A conjunction: every formula must hold.
+    pub constraints: Vec<Formula>,
+    pub search: SearchSpec,
+    pub output: Vec<OutputItem>,
+    pub objective: Option<Objective>,
+    /// Variables whose values distinguish solutions; empty means every declared variable.
+    pub projection: Vec<VarId>,
+}
+
+impl Model {
+    /// Adds a variable and returns its id.
+    pub fn add_var(&mut self, var: Variable) -> VarId {
+        self.vars.push(var);
+        self.vars.len() - 1
+    }
+
+    /// The variables that tell solutions apart: the projection if one is given,
+    /// otherwise every variable the user declared.
+    pub fn solution_vars(&self) -> Vec<VarId> {
+        if !self.projection.is_empty() {
+            return self.projection.clone();
+        }
+        (0..self.vars.len())
+            .filter(|&v| !self.vars[v].aux)
+            .collect()
+    }
+
+    /// How a value of `var` is written for people: a number or a word.
+    pub fn format_value(&self, var: VarId, value: i64) -> String {
+        match &self.vars[var].kind {
+            VarKind::Int => value.to_string(),
+            VarKind::Word(list) => usize::try_from(value)
+                .ok()
+                .and_then(|i| list.words.get(i))
+                .cloned()
+                .unwrap_or_else(|| format!("#{value}")),
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The search specification: which variable to branch on, which value to try
+//! first, how hard to propagate. Names are shared by the model's `search` block
+//! and the command line's `--var`, `--val` and `--propagation` flags.
+
+use std::fmt;
+
+/// A strategy enum whose variants are known by fixed names.
+pub trait Named: Sized + Copy + 'static {
+    const ALL: &'static [(&'static str, Self)];
+    /// What the option is called, for messages.
+    const WHAT: &'static str;
+
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    }
+    fn name(self) -> &'static str
+    where
+        Self: PartialEq,
+    {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map(|(n, _)| *n)
+            .unwrap_or("?")
+    }
+    fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|(n, _)| *n).collect()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum VarSelect {
+    /// The first unassigned variable in declaration order.
+    #[default]
+    Input,
+    /// Minimum remaining values (first-fail).
+    Mrv,
+    /// Most constraints on unassigned variables.
+    Degree,
+    MrvDegree,
+    DegreeMrv,
+    /// Smallest domain size over weighted degree; weights grow on failure.
+    DomWdeg,
+    Random,
+}
+
+impl Named for VarSelect {
+    const WHAT: &'static str = "variable selection";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("input", VarSelect::Input),
+        ("mrv", VarSelect::Mrv),
+        ("degree", VarSelect::Degree),
+        ("mrv-degree", VarSelect::MrvDegree),
+        ("degree-mrv", VarSelect::DegreeMrv),
+        ("dom-wdeg", VarSelect::DomWdeg),
+        ("random", VarSelect::Random),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ValSelect {
+    /// Smallest value first (lexicographic for words).
+    #[default]
+    Min,
+    Max,
+    Random,
+    /// Least-constraining value: the value leaving most support in neighbours.
+    Lcv,
+}
+
+impl Named for ValSelect {
+    const WHAT: &'static str = "value selection";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("min", ValSelect::Min),
+        ("max", ValSelect::Max),
+        ("random", ValSelect::Random),
+        ("lcv", ValSelect::Lcv),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Propagation {
+    /// Constraints are only checked once all their variables are assigned.
+    None,
+    /// Each assignment prunes its neighbours' domains, one step.
+    Fc,
+    /// Every propagator runs to a common fixpoint.
+    #[default]
+    Ac,
+}
+
+impl Named for Propagation {
+    const WHAT: &'static str = "propagation level";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("none", Propagation::None),
+        ("fc", Propagation::Fc),
+        ("ac", Propagation::Ac),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Restarts {
+    #[default]
+    None,
+    /// Restart after `scale * luby(i)` failures.
+    Luby,
+    /// Restart after `scale * 1.5^i` failures.
+    Geometric,
+}
+
+impl Named for Restarts {
+    const WHAT: &'static str = "restart policy";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("none", Restarts::None),
+        ("luby", Restarts::Luby),
+        ("geometric", Restarts::Geometric),
+    ];
+}
+
+/// The search block of a model, before command-line overrides.
+#[derive(Clone, Debug, Default)]
+pub struct SearchSpec {
+    pub var: VarSelect,
+    pub val: ValSelect,
+    pub propagation: Propagation,
+    pub restarts: Restarts,
+    /// Break variable-selection ties at random instead of by input order.
+    pub random_ties: bool,
+    pub seed: u64,
+    /// Variables to branch on first, in this order; the rest follow.
+    pub scope: Vec<super::VarId>,
+}
+
+impl fmt::Display for SearchSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "var {}, val {}, propagation {}",
+            self.var.name(),
+            self.val.name(),
+            self.propagation.name()
+        )
+    }
+}

@@ -1,0 +1,315 @@
+//! Integer terms and constraint formulas over the model's variables, with a
+//! direct evaluator: the meaning of every constraint, independent of how the
+//! engine propagates it.
+
+use super::{Model, VarId, VarKind};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl CmpOp {
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+    /// The operator with its operands swapped: `a < b` is `b > a`.
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            op => op,
+        }
+    }
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+}
+
+/// An integer-valued expression over variables.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Const(i64),
+    Var(VarId),
+    /// `sum(c * t) + k`.
+    Linear(Vec<(i64, Term)>, i64),
+    Mul(Box<Term>, Box<Term>),
+    /// Integer division rounding toward zero; undefined for a zero divisor.
+    Div(Box<Term>, Box<Term>),
+    Mod(Box<Term>, Box<Term>),
+    Pow(Box<Term>, Box<Term>),
+    Abs(Box<Term>),
+    Min(Vec<Term>),
+    Max(Vec<Term>),
+    /// `items[index]`, the first item at index `low`.
+    Element {
+        items: Vec<Term>,
+        index: Box<Term>,
+        low: i64,
+    },
+    /// `if cond then a else b`; also how a formula becomes 0 or 1.
+    Ite(Box<Formula>, Box<Term>, Box<Term>),
+    /// The letter (its byte code) at 0-based `pos` of a word variable.
+    Letter(VarId, usize),
+}
+
+/// A constraint: a truth-valued expression over terms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Formula {
+    Const(bool),
+    Cmp(CmpOp, Term, Term),
+    AllDifferent(Vec<Term>),
+    /// The tuple of `terms` is (or, with `allowed` false, is not) a row of `tuples`.
+    Table {
+        terms: Vec<Term>,
+        tuples: Arc<Vec<Vec<i64>>>,
+        allowed: bool,
+    },
+    And(Vec<Formula>),
+    Or(Vec<Formula>),
+    Not(Box<Formula>),
+    Implies(Box<Formula>, Box<Formula>),
+}
+
+/// The value of a variable, if known. Evaluation returns `None` when a value
+/// it needs is unknown, or when the term is undefined (a zero divisor, an index
+/// out of range, an overflow): a formula over an undefined term is false.
+pub trait Assignment {
+    fn value(&self, var: VarId) -> Option<i64>;
+}
+
+impl Assignment for [i64] {
+    fn value(&self, var: VarId) -> Option<i64> {
+        self.get(var).copied()
+    }
+}
+
+impl Assignment for [Option<i64>] {
+    fn value(&self, var: VarId) -> Option<i64> {
+        self.get(var).copied().flatten()
+    }
+}
+
+impl Term {
+    pub fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<i64> {
+        match self {
+            Term::Const(k) => Some(*k),
+            Term::Var(v) => a.value(*v),
+            Term::Linear(parts, k) => parts.iter().try_fold(*k, |acc, (c, t)| {
+                acc.checked_add(c.checked_mul(t.eval(m, a)?)?)
+            }),
+            Term::Mul(x, y) => x.eval(m, a)?.checked_mul(y.eval(m, a)?),
+            Term::Div(x, y) => x.eval(m, a)?.checked_div(y.eval(m, a)?),
+            Term::Mod(x, y) => x.eval(m, a)?.checked_rem(y.eval(m, a)?),
+            Term::Pow(x, y) => {
+                let e = u32::try_from(y.eval(m, a)?).ok()?;
+                x.eval(m, a)?.checked_pow(e)
+            }
+            Term::Abs(x) => x.eval(m, a)?.checked_abs(),
+            Term::Min(ts) => ts
+                .iter()
+                .map(|t| t.eval(m, a))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .min(),
+            Term::Max(ts) => ts
+                .iter()
+                .map(|t| t.eval(m, a))
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .max(),
+            Term::Element { items, index, low } => {
+                let i = index.eval(m, a)?.checked_sub(*low)?;
+                items.get(usize::try_from(i).ok()?)?.eval(m, a)
+            }
+            Term::Ite(c, x, y) => {
+                if c.eval(m, a)? {
+                    x.eval(m, a)
+                } else {
+                    y.eval(m, a)
+                }
+            }
+            Term::Letter(v, pos) => {
+                let value = a.value(*v)?;
+                match &m.vars[*v].kind {
+                    VarKind::Word(list) => {
+                        let word = list.words.get(usize::try_from(value).ok()?)?;
+                        word.as_bytes().get(*pos).map(|&b| i64::from(b))
+                    }
+                    VarKind::Int => None,
+                }
+            }
+        }
+    }
+
+    /// Every variable the term mentions, in first-mention order, without repeats.
+    pub fn collect_vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            Term::Const(_) => {}
+            Term::Var(v) | Term::Letter(v, _) => push_unique(out, *v),
+            Term::Linear(parts, _) => parts.iter().for_each(|(_, t)| t.collect_vars(out)),
+            Term::Mul(x, y) | Term::Div(x, y) | Term::Mod(x, y) | Term::Pow(x, y) => {
+                x.collect_vars(out);
+                y.collect_vars(out);
+            }
+            Term::Abs(x) => x.collect_vars(out),
+            Term::Min(ts) | Term::Max(ts) => ts.iter().for_each(|t| t.collect_vars(out)),
+            Term::Element { items, index, .. } => {
+                index.collect_vars(out);
+                items.iter().for_each(|t| t.collect_vars(out));
+            }
+            Term::Ite(c, x, y) => {
+                c.collect_vars(out);
+                x.collect_vars(out);
+                y.collect_vars(out);
+            }
+        }
+    }
+
+    /// `Some((coefficients, constant))` when the term is linear in plain variables.
+    pub fn as_linear(&self) -> Option<(Vec<(i64, VarId)>, i64)> {
+        let mut coefs: Vec<(i64, VarId)> = Vec::new();
+        let mut constant = 0i64;
+        self.add_linear(1, &mut coefs, &mut constant)?;
+        coefs.retain(|&(c, _)| c != 0);
+        Some((coefs, constant))
+    }
+
+    fn add_linear(
+        &self,
+        scale: i64,
+        coefs: &mut Vec<(i64, VarId)>,
+        constant: &mut i64,
+    ) -> Option<()> {
+        match self {
+            Term::Const(k) => *constant = constant.checked_add(scale.checked_mul(*k)?)?,
+            Term::Var(v) => match coefs.iter_mut().find(|(_, w)| w == v) {
+                Some((c, _)) => *c = c.checked_add(scale)?,
+                None => coefs.push((scale, *v)),
+            },
+            Term::Linear(parts, k) => {
+                *constant = constant.checked_add(scale.checked_mul(*k)?)?;
+                for (c, t) in parts {
+                    t.add_linear(scale.checked_mul(*c)?, coefs, constant)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+}
+
+impl Formula {
+    pub fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<bool> {
+        match self {
+            Formula::Const(b) => Some(*b),
+            Formula::Cmp(op, x, y) => Some(op.holds(x.eval(m, a)?, y.eval(m, a)?)),
+            Formula::AllDifferent(ts) => {
+                let mut values = ts
+                    .iter()
+                    .map(|t| t.eval(m, a))
+                    .collect::<Option<Vec<_>>>()?;
+                values.sort_unstable();
+                Some(values.windows(2).all(|w| w[0] != w[1]))
+            }
+            Formula::Table {
+                terms,
+                tuples,
+                allowed,
+            } => {
+                let row = terms
+                    .iter()
+                    .map(|t| t.eval(m, a))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(tuples.iter().any(|t| *t == row) == *allowed)
+            }
+            Formula::And(fs) => {
+                let mut unknown = false;
+                for f in fs {
+                    match f.eval(m, a) {
+                        Some(false) => return Some(false),
+                        Some(true) => {}
+                        None => unknown = true,
+                    }
+                }
+                (!unknown).then_some(true)
+            }
+            Formula::Or(fs) => {
+                let mut unknown = false;
+                for f in fs {
+                    match f.eval(m, a) {
+                        Some(true) => return Some(true),
+                        Some(false) => {}
+                        None => unknown = true,
+                    }
+                }
+                (!unknown).then_some(false)
+            }
+            Formula::Not(f) => f.eval(m, a).map(|b| !b),
+            Formula::Implies(p, q) => match p.eval(m, a) {
+                Some(false) => Some(true),
+                Some(true) => q.eval(m, a),
+                None => (q.eval(m, a) == Some(true)).then_some(true),
+            },
+        }
+    }
+
+    /// True when the formula holds under a complete assignment; an undefined
+    /// term makes it false.
+    pub fn holds(&self, m: &Model, a: &[i64]) -> bool {
+        self.eval(m, a).unwrap_or(false)
+    }
+
+    pub fn collect_vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            Formula::Const(_) => {}
+            Formula::Cmp(_, x, y) => {
+                x.collect_vars(out);
+                y.collect_vars(out);
+            }
+            Formula::AllDifferent(ts) | Formula::Table { terms: ts, .. } => {
+                ts.iter().for_each(|t| t.collect_vars(out))
+            }
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_vars(out)),
+            Formula::Not(f) => f.collect_vars(out),
+            Formula::Implies(p, q) => {
+                p.collect_vars(out);
+                q.collect_vars(out);
+            }
+        }
+    }
+
+    pub fn vars(&self) -> Vec<VarId> {
+        let mut out = Vec::new();
+        self.collect_vars(&mut out);
+        out
+    }
+}
+
+fn push_unique(out: &mut Vec<VarId>, v: VarId) {
+    if !out.contains(&v) {
+        out.push(v);
+    }
+}

@@ -1,0 +1,117 @@
+//! Output for people: grids drawn as grids, everything else as `name = value`.
+
+use crate::engine::stats::Stats;
+use crate::model::{Model, OutputItem, VarGroup};
+use std::fmt::Write;
+
+/// The text of one solution.
+pub fn solution(model: &Model, values: &[i64]) -> String {
+    let mut out = String::new();
+    if model.output.is_empty() {
+        for (name, g) in &model.groups {
+            let _ = writeln!(out, "{name} = {}", group_text(model, g, values));
+        }
+        return out;
+    }
+    for item in &model.output {
+        match item {
+            OutputItem::Grid {
+                group, box_size, ..
+            } => grid(&mut out, model, group, *box_size, values),
+            OutputItem::Group { name, group } => {
+                let _ = writeln!(out, "{name} = {}", group_text(model, group, values));
+            }
+            OutputItem::Value { label, term } => {
+                let v = term
+                    .eval(model, values)
+                    .map_or("undefined".to_string(), |v| v.to_string());
+                let _ = writeln!(out, "{label} = {v}");
+            }
+            OutputItem::Text(t) => {
+                out.push_str(t);
+                if !t.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A group as a value, `[..]` per dimension.
+fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
+    fn nest(
+        out: &mut String,
+        model: &Model,
+        g: &VarGroup,
+        values: &[i64],
+        dim: usize,
+        at: &mut usize,
+    ) {
+        if dim == g.dims.len() {
+            out.push_str(&model.format_value(g.vars[*at], values[g.vars[*at]]));
+            *at += 1;
+            return;
+        }
+        let (lo, hi) = g.dims[dim];
+        out.push('[');
+        for i in lo..=hi {
+            if i > lo {
+                out.push_str(", ");
+            }
+            nest(out, model, g, values, dim + 1, at);
+        }
+        out.push(']');
+    }
+    let mut out = String::new();
+    nest(&mut out, model, g, values, 0, &mut 0);
+    out
+}
+
+/// Draws a 2-D array, with box separators every `box_size` rows and columns.
+fn grid(out: &mut String, model: &Model, g: &VarGroup, box_size: Option<usize>, values: &[i64]) {
+    let rows = (g.dims[0].1 - g.dims[0].0 + 1).max(0) as usize;
+    let cols = (g.dims[1].1 - g.dims[1].0 + 1).max(0) as usize;
+    let cells: Vec<String> = g
+        .vars
+        .iter()
+        .map(|&v| model.format_value(v, values[v]))
+        .collect();
+    let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
+    let boxed = |i: usize| box_size.is_some_and(|b| i > 0 && i % b == 0);
+    for r in 0..rows {
+        if boxed(r) {
+            let mut line = String::new();
+            for c in 0..cols {
+                if boxed(c) {
+                    line.push_str("+-");
+                }
+                line.push_str(&"-".repeat(width));
+                if c + 1 < cols {
+                    line.push('-');
+                }
+            }
+            let _ = writeln!(out, "{line}");
+        }
+        let mut line = String::new();
+        for c in 0..cols {
+            if boxed(c) {
+                line.push_str("| ");
+            }
+            let _ = write!(line, "{:>width$}", cells[r * cols + c]);
+            if c + 1 < cols {
+                line.push(' ');
+            }
+        }
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// Statistics for people, one per line.
+pub fn stats(stats: &Stats) -> String {
+    let mut out = String::new();
+    for (k, v) in stats.fields() {
+        let _ = writeln!(out, "{k:>14}: {v}");
+    }
+    out
+}

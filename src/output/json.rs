@@ -1,0 +1,118 @@
+//! JSON Lines output: one `{"type":"solution",...}` object per solution and
+//! one `{"type":"summary",...}` at the end. Written by hand: the shapes are
+//! small and fixed.
+
+use crate::engine::stats::Stats;
+use crate::model::{Model, OutputItem, VarGroup, VarKind};
+use crate::solve::Status;
+use std::fmt::Write;
+
+/// Appends `s` as a JSON string literal.
+pub fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn value(out: &mut String, model: &Model, var: usize, values: &[i64]) {
+    match model.vars[var].kind {
+        VarKind::Int => {
+            let _ = write!(out, "{}", values[var]);
+        }
+        VarKind::Word(_) => string(out, &model.format_value(var, values[var])),
+    }
+}
+
+/// A group's values as a number, a string, or nested arrays by dimension.
+fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
+    fn nest(
+        out: &mut String,
+        model: &Model,
+        g: &VarGroup,
+        values: &[i64],
+        dim: usize,
+        at: &mut usize,
+    ) {
+        if dim == g.dims.len() {
+            value(out, model, g.vars[*at], values);
+            *at += 1;
+            return;
+        }
+        let (lo, hi) = g.dims[dim];
+        out.push('[');
+        for i in lo..=hi {
+            if i > lo {
+                out.push(',');
+            }
+            nest(out, model, g, values, dim + 1, at);
+        }
+        out.push(']');
+    }
+    nest(out, model, g, values, 0, &mut 0);
+}
+
+/// `{"type":"solution","values":{...}}`: every declared variable by name, and
+/// the model's named output expressions.
+pub fn solution(model: &Model, values: &[i64]) -> String {
+    let mut out = String::from("{\"type\":\"solution\",\"values\":{");
+    let mut first = true;
+    for (name, g) in &model.groups {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        string(&mut out, name);
+        out.push(':');
+        group(&mut out, model, g, values);
+    }
+    for item in &model.output {
+        if let OutputItem::Value { label, term } = item
+            && !model.groups.contains_key(label)
+        {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            string(&mut out, label);
+            out.push(':');
+            match term.eval(model, values) {
+                Some(v) => {
+                    let _ = write!(out, "{v}");
+                }
+                None => out.push_str("null"),
+            }
+        }
+    }
+    out.push_str("}}");
+    out
+}
+
+pub fn summary(status: Status, stats: &Stats, objective: Option<i64>) -> String {
+    let mut out = String::from("{\"type\":\"summary\",\"status\":");
+    string(&mut out, status.name());
+    let _ = write!(out, ",\"solutions\":{}", stats.solutions);
+    if let Some(o) = objective {
+        let _ = write!(out, ",\"objective\":{o}");
+    }
+    out.push_str(",\"stats\":{");
+    for (i, (k, v)) in stats.fields().into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{k}\":{v}");
+    }
+    out.push_str("}}");
+    out
+}

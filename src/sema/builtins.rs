@@ -1,0 +1,259 @@
+//! Built-in functions: constraints (`alldifferent`), arithmetic (`abs`, `min`,
+//! `max`, `sum`, `count`), and data (`grid`, `read`, `length`).
+
+use super::Checker;
+use super::ops::linear;
+use super::value::Value;
+use crate::diag::{Diag, did_you_mean};
+use crate::model::{CmpOp, Formula, Term};
+use crate::syntax::ast::{Ident, Span};
+use std::rc::Rc;
+
+/// Every built-in function name, for "did you mean" help.
+const BUILTINS: &[&str] = &[
+    "alldifferent",
+    "all_different",
+    "abs",
+    "min",
+    "max",
+    "sum",
+    "product",
+    "count",
+    "length",
+    "grid",
+    "read",
+    "forall",
+    "exists",
+];
+
+impl Checker<'_> {
+    pub(super) fn call(
+        &mut self,
+        name: &Ident,
+        args: Vec<(Value, Span)>,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        match name.name.as_str() {
+            "alldifferent" | "all_different" => {
+                let terms = self.terms_of_args(&args, span)?;
+                Ok(Value::from_formula(if terms.len() < 2 {
+                    Formula::Const(true)
+                } else {
+                    alldifferent(terms)
+                }))
+            }
+            "abs" => {
+                let [(v, s)] = args.as_slice() else {
+                    return Err(arity(name, 1, span));
+                };
+                match v {
+                    Value::Int(k) => Ok(Value::Int(k.checked_abs().ok_or_else(|| {
+                        Diag::new("cspi::arith::overflow", "integer overflow").label(*s, "here")
+                    })?)),
+                    v => Ok(Value::from_term(Term::Abs(Box::new(self.term(v, *s)?)))),
+                }
+            }
+            "min" | "max" => {
+                let terms = self.terms_of_args(&args, span)?;
+                if terms.is_empty() {
+                    return Err(Diag::new(
+                        "cspi::arith::empty",
+                        format!("{} of nothing", name.name),
+                    )
+                    .label(span, "no values"));
+                }
+                let consts: Option<Vec<i64>> = terms
+                    .iter()
+                    .map(|t| {
+                        if let Term::Const(k) = t {
+                            Some(*k)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                Ok(match (consts, name.name.as_str()) {
+                    (Some(ks), "min") => Value::Int(ks.into_iter().min().unwrap_or(0)),
+                    (Some(ks), _) => Value::Int(ks.into_iter().max().unwrap_or(0)),
+                    (None, "min") => Value::Term(Rc::new(Term::Min(terms))),
+                    (None, _) => Value::Term(Rc::new(Term::Max(terms))),
+                })
+            }
+            "sum" => {
+                let terms = self.terms_of_args(&args, span)?;
+                Ok(Value::from_term(linear(
+                    terms.into_iter().map(|t| (1, t)).collect(),
+                    0,
+                )))
+            }
+            "product" => {
+                let terms = self.terms_of_args(&args, span)?;
+                let mut acc = Value::Int(1);
+                for t in terms {
+                    acc = self.binary(
+                        crate::syntax::ast::BinOp::Mul,
+                        acc,
+                        Value::from_term(t),
+                        span,
+                        span,
+                    )?;
+                }
+                Ok(acc)
+            }
+            "count" => {
+                // count(list): how many are true; count(list, v): how many equal v.
+                match args.as_slice() {
+                    [list] => {
+                        let items = self.flatten(&list.0, list.1)?;
+                        let mut parts = Vec::new();
+                        for it in items {
+                            let f = it.as_formula().ok_or_else(|| {
+                                Diag::new("cspi::type", "count(list) counts truth values")
+                                    .label(list.1, "here")
+                            })?;
+                            parts.push(Value::from_formula(f).as_term().unwrap_or(Term::Const(0)));
+                        }
+                        Ok(Value::from_term(linear(
+                            parts.into_iter().map(|t| (1, t)).collect(),
+                            0,
+                        )))
+                    }
+                    [list, (v, s)] => {
+                        let target = self.term(v, *s)?;
+                        let terms = self.terms_of(&list.0, list.1)?;
+                        let parts = terms
+                            .into_iter()
+                            .map(|t| {
+                                let f = match (&t, &target) {
+                                    (Term::Const(a), Term::Const(b)) => Formula::Const(a == b),
+                                    _ => Formula::Cmp(CmpOp::Eq, t, target.clone()),
+                                };
+                                (
+                                    1,
+                                    Value::from_formula(f).as_term().unwrap_or(Term::Const(0)),
+                                )
+                            })
+                            .collect();
+                        Ok(Value::from_term(linear(parts, 0)))
+                    }
+                    _ => Err(arity(name, 2, span)),
+                }
+            }
+            "length" => {
+                let [(v, s)] = args.as_slice() else {
+                    return Err(arity(name, 1, span));
+                };
+                Ok(Value::Int(match v {
+                    Value::Str(x) => x.chars().count() as i64,
+                    Value::Array(a) => a.items.len() as i64,
+                    Value::Set(set) => set.len() as i64,
+                    Value::Tuple(t) => t.len() as i64,
+                    other => {
+                        return Err(Diag::new(
+                            "cspi::type",
+                            format!("length of {}?", other.type_name()),
+                        )
+                        .label(*s, "here"));
+                    }
+                }))
+            }
+            "grid" => self.grid_builtin(&args, span),
+            "read" => {
+                let [(Value::Str(path), s)] = args.as_slice() else {
+                    return Err(
+                        Diag::new("cspi::call", "read(path) takes one string").label(span, "here")
+                    );
+                };
+                let text = self.read_file(path, *s)?;
+                Ok(Value::Str(Rc::from(&*text.text)))
+            }
+            _ => {
+                let d = Diag::new(
+                    "cspi::name::function",
+                    format!("unknown function `{}`", name.name),
+                )
+                .label(name.span, "not a built-in function");
+                Err(match did_you_mean(&name.name, BUILTINS.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help("see docs/language.md for the built-in functions"),
+                })
+            }
+        }
+    }
+
+    fn term(&self, v: &Value, span: Span) -> Result<Term, Diag> {
+        v.as_term().ok_or_else(|| {
+            Diag::new(
+                "cspi::type",
+                format!("expected an integer expression, found {}", v.type_name()),
+            )
+            .label(span, "here")
+        })
+    }
+
+    /// The items of arrays (nested arrays flattened), or the value itself.
+    pub(super) fn flatten(&self, v: &Value, _span: Span) -> Result<Vec<Value>, Diag> {
+        fn walk(v: &Value, out: &mut Vec<Value>) {
+            match v {
+                Value::Array(a) => a.items.iter().for_each(|x| walk(x, out)),
+                other => out.push(other.clone()),
+            }
+        }
+        let mut out = Vec::new();
+        walk(v, &mut out);
+        Ok(out)
+    }
+
+    fn terms_of(&self, v: &Value, span: Span) -> Result<Vec<Term>, Diag> {
+        match v {
+            Value::Set(s) if s.len() <= super::MAX_DOMAIN => {
+                Ok(s.iter().map(Term::Const).collect())
+            }
+            _ => self
+                .flatten(v, span)?
+                .iter()
+                .map(|x| self.term(x, span))
+                .collect(),
+        }
+    }
+
+    /// Arguments as one list of terms: `f(a, b, c)` or `f([a, b, c])` or `f(array)`.
+    fn terms_of_args(&self, args: &[(Value, Span)], _span: Span) -> Result<Vec<Term>, Diag> {
+        let mut out = Vec::new();
+        for (v, s) in args {
+            out.extend(self.terms_of(v, *s)?);
+        }
+        Ok(out)
+    }
+}
+
+/// `alldifferent`, with the constant members checked at once.
+fn alldifferent(terms: Vec<Term>) -> Formula {
+    let mut consts: Vec<i64> = terms
+        .iter()
+        .filter_map(|t| {
+            if let Term::Const(k) = t {
+                Some(*k)
+            } else {
+                None
+            }
+        })
+        .collect();
+    consts.sort_unstable();
+    if consts.windows(2).any(|w| w[0] == w[1]) {
+        return Formula::Const(false);
+    }
+    Formula::AllDifferent(terms)
+}
+
+fn arity(name: &Ident, n: usize, span: Span) -> Diag {
+    Diag::new(
+        "cspi::call",
+        format!(
+            "`{}` takes {n} argument{}",
+            name.name,
+            if n == 1 { "" } else { "s" }
+        ),
+    )
+    .label(span, "here")
+}

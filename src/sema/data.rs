@@ -1,0 +1,160 @@
+//! Data: reading files named by the model, and the `grid` built-in that turns a
+//! puzzle string into a square array of givens.
+
+use super::Checker;
+use super::value::{Array, Value};
+use crate::diag::{Diag, Source};
+use crate::syntax::ast::Span;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// The largest data file cspi reads.
+pub const MAX_FILE_BYTES: u64 = 512 << 20;
+
+/// Symbols for 1, 2, ... in grids larger than 9×9 (`A` is 10), unless the model
+/// passes its own alphabet.
+const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+impl Checker<'_> {
+    /// Where a path written in the model, or given on the command line, points.
+    pub(super) fn resolve(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() || self.cli_strings.contains(path) {
+            p.to_path_buf()
+        } else {
+            self.input.model_dir.join(p)
+        }
+    }
+
+    /// Reads a UTF-8 text file, with a diagnostic for every way that can fail.
+    pub(super) fn read_file(&self, path: &str, span: Span) -> Result<Source, Diag> {
+        let full = self.resolve(path);
+        let shown = full.display().to_string();
+        let fail = |what: String, help: &str| {
+            Diag::new("cspi::data::file", format!("cannot read `{shown}`: {what}"))
+                .label(span, "this path")
+                .help(help.to_string())
+        };
+        let meta = std::fs::metadata(&full).map_err(|e| {
+            fail(io_reason(&e), "paths in the model are relative to the model file; paths given with --param to the current directory")
+        })?;
+        if meta.is_dir() {
+            return Err(fail("it is a directory".into(), "give the path of a file"));
+        }
+        if !meta.is_file() {
+            return Err(fail(
+                "it is not a regular file".into(),
+                "give the path of a text file",
+            ));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(fail(
+                format!("it has {} bytes", meta.len()),
+                "data files may hold at most 512 MiB",
+            ));
+        }
+        let bytes = std::fs::read(&full)
+            .map_err(|e| fail(io_reason(&e), "check the file's permissions"))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            fail(
+                format!("it is not UTF-8 text (byte {at}, line {line})"),
+                "save the file as UTF-8 text",
+            )
+        })?;
+        Ok(Source::new(shown, text))
+    }
+
+    /// `grid(text, N [, symbols])`: an N×N array of givens indexed from 1, 0 for blanks.
+    pub(super) fn grid_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let usage = || {
+            Diag::new(
+                "cspi::call",
+                "grid(text, N) takes a puzzle string and the grid size",
+            )
+            .label(span, "here")
+            .help("the optional third argument lists the symbols for 1..N")
+        };
+        let (text, n, symbols) = match args {
+            [(Value::Str(t), _), (Value::Int(n), _)] => (t.clone(), *n, None),
+            [(Value::Str(t), _), (Value::Int(n), _), (Value::Str(s), _)] => {
+                (t.clone(), *n, Some(s.clone()))
+            }
+            _ => return Err(usage()),
+        };
+        if !(1..=DEFAULT_SYMBOLS.len() as i64 * 2).contains(&n)
+            && symbols.as_deref().is_none_or(str::is_empty)
+        {
+            return Err(Diag::new(
+                "cspi::data::grid",
+                format!("a {n}×{n} grid needs its own symbols"),
+            )
+            .label(span, "here")
+            .help("pass them as the third argument: grid(text, N, \"ABC...\")"));
+        }
+        let n = n as usize;
+        self.spend((n * n) as u64, span)?;
+        let alphabet: Vec<char> = match symbols.as_deref() {
+            Some(s) if !s.is_empty() => s.chars().collect(),
+            _ if n <= 9 => DEFAULT_SYMBOLS.chars().take(9).collect(),
+            _ => DEFAULT_SYMBOLS.chars().take(n).collect(),
+        };
+        let mut items = Vec::with_capacity(n * n);
+        for (i, c) in text.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let value = if matches!(c, '.' | '0' | '_') {
+                0
+            } else {
+                let pos = alphabet
+                    .iter()
+                    .position(|&a| a == c || a.eq_ignore_ascii_case(&c));
+                match pos {
+                    Some(p) if p < n => p as i64 + 1,
+                    _ => {
+                        return Err(Diag::new(
+                            "cspi::data::grid",
+                            format!(
+                                "symbol `{c}` at position {} is not a value of a {n}×{n} grid",
+                                i + 1
+                            ),
+                        )
+                        .label(span, "in this grid")
+                        .help(format!(
+                            "blanks are `.`, `0` or `_`; values are {}",
+                            alphabet.iter().take(n).collect::<String>()
+                        )));
+                    }
+                }
+            };
+            items.push(Value::Int(value));
+        }
+        if items.len() != n * n {
+            return Err(Diag::new(
+                "cspi::data::grid",
+                format!(
+                    "the puzzle has {} cells, a {n}×{n} grid needs {}",
+                    items.len(),
+                    n * n
+                ),
+            )
+            .label(span, "this grid")
+            .help("write one symbol per cell, row by row; whitespace is ignored"));
+        }
+        Ok(Value::Array(Rc::new(Array {
+            dims: vec![(1, n as i64), (1, n as i64)],
+            items,
+        })))
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}

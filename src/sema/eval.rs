@@ -1,0 +1,450 @@
+//! Expression evaluation: names, indexing and slicing, comprehensions.
+//! Operators live in `ops.rs`, built-in functions in `builtins.rs`.
+
+use super::Checker;
+use super::value::{Array, IntSet, Value};
+use crate::diag::{Diag, did_you_mean};
+use crate::model::{Formula, Term, VarKind};
+use crate::syntax::ast::{Expr, ExprKind, Generators, Span};
+use std::rc::Rc;
+
+impl Checker<'_> {
+    pub(crate) fn eval(&mut self, e: &Expr) -> Result<Value, Diag> {
+        Ok(match &e.kind {
+            ExprKind::Int(k) => Value::Int(*k),
+            ExprKind::Str(s) => Value::Str(s.as_str().into()),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Name(n) => self.lookup(n, e.span)?,
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x)?;
+                self.unary(*op, v, e.span)?
+            }
+            ExprKind::Binary(op, a, b) => {
+                let va = self.eval(a)?;
+                // Short-circuit constant logic, so guards like `i > 1 && x[i-1] ...` work.
+                match (op, &va) {
+                    (crate::syntax::ast::BinOp::And, Value::Bool(false)) => {
+                        return Ok(Value::Bool(false));
+                    }
+                    (crate::syntax::ast::BinOp::Or, Value::Bool(true)) => {
+                        return Ok(Value::Bool(true));
+                    }
+                    (crate::syntax::ast::BinOp::Implies, Value::Bool(false)) => {
+                        return Ok(Value::Bool(true));
+                    }
+                    _ => {}
+                }
+                let vb = self.eval(b)?;
+                self.binary(*op, va, vb, a.span, b.span)?
+            }
+            ExprKind::Index(base, args) => {
+                let b = self.eval(base)?;
+                let mut idx = Vec::with_capacity(args.len());
+                for a in args {
+                    idx.push(match a {
+                        Some(a) => Some((self.eval(a)?, a.span)),
+                        None => None,
+                    });
+                }
+                self.index(b, &idx, base.span, e.span)?
+            }
+            ExprKind::Call(name, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push((self.eval(a)?, a.span));
+                }
+                if vals.iter().any(|(v, _)| matches!(v, Value::Poison)) {
+                    return Ok(Value::Poison);
+                }
+                self.call(name, vals, e.span)?
+            }
+            ExprKind::Aggregate(name, gens, body) => {
+                let items = self.comprehension(gens, body)?;
+                let list = Value::Array(Rc::new(Array::list(items)));
+                self.call(name, vec![(list, body.span)], e.span)?
+            }
+            ExprKind::Forall(gens, body) => {
+                let items = self.comprehension(gens, body)?;
+                self.conjunction(items, body.span, true)?
+            }
+            ExprKind::Exists(gens, body) => {
+                let items = self.comprehension(gens, body)?;
+                self.conjunction(items, body.span, false)?
+            }
+            ExprKind::If(c, a, b) => match self.eval(c)? {
+                Value::Bool(true) => self.eval(a)?,
+                Value::Bool(false) => self.eval(b)?,
+                Value::Poison => Value::Poison,
+                Value::Formula(f) => {
+                    let (va, vb) = (self.eval(a)?, self.eval(b)?);
+                    match (va.as_term(), vb.as_term()) {
+                        (Some(x), Some(y)) => Value::from_term(Term::Ite(
+                            Box::new((*f).clone()),
+                            Box::new(x),
+                            Box::new(y),
+                        )),
+                        _ => {
+                            return Err(Diag::new(
+                                "cspi::type",
+                                "a condition over variables can only choose between integers",
+                            )
+                            .label(e.span, "here"));
+                        }
+                    }
+                }
+                other => {
+                    return Err(Diag::new(
+                        "cspi::type",
+                        format!(
+                            "a condition must be true or false, not {}",
+                            other.type_name()
+                        ),
+                    )
+                    .label(c.span, "here"));
+                }
+            },
+            ExprKind::List(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    vals.push(self.eval(i)?);
+                }
+                Value::Array(Rc::new(Array::list(vals)))
+            }
+            ExprKind::ListComp(body, gens) => {
+                let items = self.comprehension(gens, body)?;
+                Value::Array(Rc::new(Array::list(items)))
+            }
+            ExprKind::Set(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    match self.eval(i)? {
+                        Value::Int(k) => vals.push(k),
+                        Value::Set(s) if s.len() <= super::MAX_DOMAIN => vals.extend(s.iter()),
+                        Value::Poison => return Ok(Value::Poison),
+                        other => {
+                            return Err(Diag::new(
+                                "cspi::type",
+                                format!("a set holds integers, not {}", other.type_name()),
+                            )
+                            .label(i.span, "here"));
+                        }
+                    }
+                }
+                Value::Set(IntSet::from_values(vals))
+            }
+            ExprKind::Tuple(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for i in items {
+                    vals.push(self.eval(i)?);
+                }
+                Value::Tuple(Rc::new(vals))
+            }
+        })
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> Result<Value, Diag> {
+        if let Some((_, v)) = self.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(v.clone());
+        }
+        if let Some(v) = self.globals.get(name) {
+            return Ok(v.clone());
+        }
+        let names = self
+            .locals
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(self.globals.keys().map(String::as_str));
+        let d = Diag::new("cspi::name::unknown", format!("unknown name `{name}`"))
+            .label(span, "not defined");
+        Err(match did_you_mean(name, names) {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help("names must be declared (param, let or var) before they are used"),
+        })
+    }
+
+    /// Evaluates `body` for every binding of the generators that passes the `where`.
+    pub(super) fn comprehension(
+        &mut self,
+        gens: &Generators,
+        body: &Expr,
+    ) -> Result<Vec<Value>, Diag> {
+        let mut out = Vec::new();
+        let saved = self.locals.len();
+        let result = self.generate(gens, 0, 0, body, &mut out);
+        self.locals.truncate(saved);
+        result.map(|_| out)
+    }
+
+    /// Binds generator `g`'s name number `k`, then the rest, recursively.
+    fn generate(
+        &mut self,
+        gens: &Generators,
+        g: usize,
+        k: usize,
+        body: &Expr,
+        out: &mut Vec<Value>,
+    ) -> Result<(), Diag> {
+        let Some((idents, source)) = gens.gens.get(g) else {
+            if let Some(cond) = &gens.condition {
+                match self.eval(cond)? {
+                    Value::Bool(true) => {}
+                    Value::Bool(false) => return Ok(()),
+                    Value::Poison => return Ok(()),
+                    other => {
+                        return Err(Diag::new(
+                            "cspi::type",
+                            format!(
+                                "a `where` condition must be true or false, not {}",
+                                other.type_name()
+                            ),
+                        )
+                        .label(cond.span, "here")
+                        .help("`where` filters with constants; it cannot depend on variables"));
+                    }
+                }
+            }
+            self.spend(1, body.span)?;
+            out.push(self.eval(body)?);
+            return Ok(());
+        };
+        if k == idents.len() {
+            return self.generate(gens, g + 1, 0, body, out);
+        }
+        let items: Vec<Value> = match self.eval(source)? {
+            Value::Set(s) => {
+                self.spend(s.len(), source.span)?;
+                s.iter().map(Value::Int).collect()
+            }
+            Value::Array(a) => a.items.clone(),
+            Value::Poison => return Ok(()),
+            other => {
+                return Err(Diag::new(
+                    "cspi::type",
+                    format!("cannot iterate over {}", other.type_name()),
+                )
+                .label(source.span, "expected a range, set or array"));
+            }
+        };
+        for item in items {
+            self.locals.push((idents[k].name.clone(), item));
+            let r = self.generate(gens, g, k + 1, body, out);
+            self.locals.pop();
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Combines truth values with `&&` (forall) or `||` (exists), folding constants.
+    pub(super) fn conjunction(
+        &mut self,
+        items: Vec<Value>,
+        span: Span,
+        all: bool,
+    ) -> Result<Value, Diag> {
+        let mut parts = Vec::new();
+        for v in items {
+            match v {
+                Value::Bool(b) if b == all => {}
+                Value::Bool(b) => return Ok(Value::Bool(b)),
+                Value::Poison => return Ok(Value::Poison),
+                v => parts.push(v.as_formula().ok_or_else(|| {
+                    Diag::new(
+                        "cspi::type",
+                        format!("expected a constraint, found {}", v.type_name()),
+                    )
+                    .label(span, "this must be true or false")
+                })?),
+            }
+        }
+        Ok(match parts.len() {
+            0 => Value::Bool(all),
+            1 => Value::from_formula(parts.pop().unwrap_or(Formula::Const(all))),
+            _ if all => Value::Formula(Rc::new(Formula::And(parts))),
+            _ => Value::Formula(Rc::new(Formula::Or(parts))),
+        })
+    }
+
+    /// `base[args]`: element access, slices with ranges or `..`, and letters of words.
+    fn index(
+        &mut self,
+        base: Value,
+        args: &[Option<(Value, Span)>],
+        base_span: Span,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        match base {
+            Value::Poison => Ok(Value::Poison),
+            Value::Array(a) => self.index_array(&a, args, base_span, span),
+            Value::Str(s) => {
+                let [Some((Value::Int(i), ispan))] = args else {
+                    return Err(Diag::new("cspi::index", "a string takes one integer index")
+                        .label(span, "here"));
+                };
+                let chars: Vec<char> = s.chars().collect();
+                let c = usize::try_from(*i - 1)
+                    .ok()
+                    .and_then(|i| chars.get(i))
+                    .ok_or_else(|| out_of_range(*i, (1, chars.len() as i64), *ispan))?;
+                Ok(Value::Str(c.to_string().into()))
+            }
+            Value::Term(t) => match *t {
+                Term::Var(v) => {
+                    let VarKind::Word(list) = &self.model.vars[v].kind else {
+                        return Err(Diag::new(
+                            "cspi::index",
+                            "only arrays, strings and word variables can be indexed",
+                        )
+                        .label(base_span, "an integer variable"));
+                    };
+                    let len = list.words.first().map_or(0, |w| w.len()) as i64;
+                    let [Some((Value::Int(i), ispan))] = args else {
+                        return Err(Diag::new(
+                            "cspi::index",
+                            "a word variable takes one integer position",
+                        )
+                        .label(span, "here"));
+                    };
+                    if *i < 1 || *i > len {
+                        return Err(out_of_range(*i, (1, len), *ispan));
+                    }
+                    Ok(Value::Term(Rc::new(Term::Letter(v, (*i - 1) as usize))))
+                }
+                _ => Err(
+                    Diag::new("cspi::index", "this expression cannot be indexed")
+                        .label(base_span, "here"),
+                ),
+            },
+            other => Err(
+                Diag::new("cspi::index", format!("cannot index {}", other.type_name()))
+                    .label(base_span, "here"),
+            ),
+        }
+    }
+
+    fn index_array(
+        &mut self,
+        a: &Array,
+        args: &[Option<(Value, Span)>],
+        base_span: Span,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        if args.len() != a.dims.len() {
+            return Err(Diag::new(
+                "cspi::index",
+                format!(
+                    "this array has {} dimensions but {} indices are given",
+                    a.dims.len(),
+                    args.len()
+                ),
+            )
+            .label(span, "here"));
+        }
+        // A variable index into a one-dimensional array is an `element` term.
+        if let [Some((v, _))] = args
+            && let Some(index) = v.as_term().filter(|t| !matches!(t, Term::Const(_)))
+        {
+            let items = a
+                .items
+                .iter()
+                .map(|x| x.as_term())
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    Diag::new("cspi::index", "a variable index needs an array of integers")
+                        .label(base_span, "here")
+                })?;
+            return Ok(Value::Term(Rc::new(Term::Element {
+                items,
+                index: Box::new(index),
+                low: a.dims[0].0,
+            })));
+        }
+        // Each argument selects a list of positions; a plain integer drops its dimension.
+        let mut picks: Vec<(Vec<i64>, bool)> = Vec::with_capacity(args.len());
+        for (d, arg) in args.iter().enumerate() {
+            let (lo, hi) = a.dims[d];
+            picks.push(match arg {
+                None => ((lo..=hi).collect(), true),
+                Some((Value::Int(i), s)) => {
+                    if *i < lo || *i > hi {
+                        return Err(out_of_range(*i, (lo, hi), *s));
+                    }
+                    (vec![*i], false)
+                }
+                Some((Value::Set(set), s)) => {
+                    let idx: Vec<i64> = if set.len() > (hi - lo + 1).max(0) as u64 {
+                        return Err(
+                            Diag::new("cspi::index", "the slice is larger than the array")
+                                .label(*s, "here"),
+                        );
+                    } else {
+                        set.iter().collect()
+                    };
+                    if let Some(bad) = idx.iter().find(|&&i| i < lo || i > hi) {
+                        return Err(out_of_range(*bad, (lo, hi), *s));
+                    }
+                    (idx, true)
+                }
+                Some((Value::Poison, _)) => return Ok(Value::Poison),
+                Some((other, s)) => {
+                    return Err(Diag::new(
+                        "cspi::index",
+                        format!(
+                            "an index must be an integer or a range, not {}",
+                            other.type_name()
+                        ),
+                    )
+                    .label(*s, "here"));
+                }
+            });
+        }
+        let strides: Vec<usize> = (0..a.dims.len())
+            .map(|d| {
+                a.dims[d + 1..]
+                    .iter()
+                    .map(|&(lo, hi)| (hi - lo + 1).max(0) as usize)
+                    .product()
+            })
+            .collect();
+        if picks.iter().any(|(idx, _)| idx.is_empty()) {
+            return Ok(Value::Array(Rc::new(Array::list(Vec::new()))));
+        }
+        let mut items = Vec::new();
+        let mut pos = vec![0usize; picks.len()];
+        loop {
+            let offset: usize = pos
+                .iter()
+                .enumerate()
+                .map(|(d, &p)| (picks[d].0[p] - a.dims[d].0) as usize * strides[d])
+                .sum();
+            items.push(a.items[offset].clone());
+            let mut d = picks.len();
+            loop {
+                if d == 0 {
+                    let dims: Vec<(i64, i64)> = picks
+                        .iter()
+                        .filter(|(_, keep)| *keep)
+                        .map(|(idx, _)| (1, idx.len() as i64))
+                        .collect();
+                    if dims.is_empty() {
+                        return Ok(items.pop().unwrap_or(Value::Poison));
+                    }
+                    return Ok(Value::Array(Rc::new(Array { dims, items })));
+                }
+                d -= 1;
+                pos[d] += 1;
+                if pos[d] < picks[d].0.len() {
+                    break;
+                }
+                pos[d] = 0;
+            }
+        }
+    }
+}
+
+pub(super) fn out_of_range(i: i64, (lo, hi): (i64, i64), span: Span) -> Diag {
+    Diag::new(
+        "cspi::index::range",
+        format!("index {i} is out of range {lo}..{hi}"),
+    )
+    .label(span, "this index")
+}

@@ -1,0 +1,458 @@
+//! Top-level items: parameters, lets, variable declarations, constraints,
+//! the search block, output, objectives and projections.
+
+use super::value::{Array, IntSet, Value};
+use super::{Checker, MAX_DOMAIN};
+use crate::diag::{Diag, did_you_mean};
+use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
+use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
+use crate::syntax::ast::{Expr, ExprKind, Ident, Item, SearchOption, Span};
+use std::rc::Rc;
+
+impl Checker<'_> {
+    pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
+        match item {
+            Item::Param { name, value } => self.param(name, value),
+            Item::Let { name, value } => {
+                let v = self.eval_or_poison(value);
+                self.define(name, v)
+            }
+            Item::Var {
+                name,
+                index_sets,
+                domain,
+            } => self.var(name, index_sets, domain),
+            Item::Constraint(e) => self.constraint(e),
+            Item::Search {
+                scope,
+                options,
+                span,
+            } => self.search(scope, options, *span),
+            Item::Output(exprs) => self.output(exprs),
+            Item::Objective {
+                maximize,
+                expr,
+                span,
+            } => self.objective(*maximize, expr, *span),
+            Item::Project(exprs) => self.project(exprs),
+        }
+    }
+
+    /// Evaluates, recording an error and yielding [`Value::Poison`] on failure,
+    /// so that the name still gets defined and later uses stay quiet.
+    fn eval_or_poison(&mut self, e: &Expr) -> Value {
+        match self.eval(e) {
+            Ok(v) => v,
+            Err(d) => {
+                let d = d.in_source(self.input.source);
+                self.errors.push(d);
+                Value::Poison
+            }
+        }
+    }
+
+    fn define(&mut self, name: &Ident, value: Value) -> Result<(), Diag> {
+        if self.globals.contains_key(&name.name) {
+            return Err(Diag::new(
+                "cspi::name::duplicate",
+                format!("`{}` is already defined", name.name),
+            )
+            .label(name.span, "defined again here")
+            .help("every parameter, let and variable needs its own name"));
+        }
+        self.globals.insert(name.name.clone(), value);
+        Ok(())
+    }
+
+    fn param(&mut self, name: &Ident, default: &Expr) -> Result<(), Diag> {
+        self.params_seen.insert(name.name.clone());
+        let value = self.eval_or_poison(default);
+        let over = self
+            .input
+            .overrides
+            .iter()
+            .rev()
+            .find(|o| o.name == name.name)
+            .cloned();
+        let value = match over {
+            None => value,
+            Some(o) => {
+                let bad = |what: &str| {
+                    Diag::new(
+                        "cspi::param::type",
+                        format!("--param {}={}: expected {what}", o.name, o.value),
+                    )
+                    .label(default.span, format!("`{}` is {what} here", o.name))
+                    .usage()
+                };
+                match value {
+                    Value::Int(_) => {
+                        Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?)
+                    }
+                    Value::Bool(_) => match o.value.as_str() {
+                        "true" => Value::Bool(true),
+                        "false" => Value::Bool(false),
+                        _ => return Err(bad("`true` or `false`")),
+                    },
+                    Value::Str(_) => {
+                        self.cli_strings.insert(o.value.clone());
+                        Value::Str(o.value.as_str().into())
+                    }
+                    Value::Poison => Value::Poison,
+                    other => {
+                        return Err(Diag::new(
+                            "cspi::param::type",
+                            format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
+                        )
+                        .label(name.span, "declared here")
+                        .usage());
+                    }
+                }
+            }
+        };
+        self.define(name, value)
+    }
+
+    fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &Expr) -> Result<(), Diag> {
+        // Define the name as poison first, so a failing declaration reports once.
+        self.define(name, Value::Poison)?;
+        let mut dims = Vec::new();
+        for e in index_sets {
+            match self.eval(e)? {
+                Value::Set(IntSet::Range(lo, hi)) => dims.push((lo, hi.max(lo - 1))),
+                Value::Int(n) => dims.push((1, n.max(0))),
+                Value::Poison => return Ok(()),
+                other => {
+                    return Err(Diag::new(
+                        "cspi::type",
+                        format!("an index set must be a range, not {}", other.type_name()),
+                    )
+                    .label(e.span, "expected a range such as 1..9"));
+                }
+            }
+        }
+        let count = dims.iter().try_fold(1u64, |acc, &(lo, hi)| {
+            acc.checked_mul((hi - lo + 1).max(0) as u64)
+        });
+        let count = count.unwrap_or(u64::MAX);
+        self.spend(count, name.span)?;
+        let (values, kind) = match self.eval(domain)? {
+            Value::Set(s) => {
+                if s.len() > MAX_DOMAIN {
+                    return Err(Diag::new(
+                        "cspi::domain::too_large",
+                        format!("the domain of `{}` has {} values", name.name, s.len()),
+                    )
+                    .label(domain.span, "this domain")
+                    .help(format!(
+                        "a variable's domain may hold at most {MAX_DOMAIN} values"
+                    )));
+                }
+                (s.iter().collect::<Vec<i64>>(), VarKind::Int)
+            }
+            Value::Words(list) => ((0..list.words.len() as i64).collect(), VarKind::Word(list)),
+            Value::Poison => return Ok(()),
+            other => {
+                return Err(Diag::new(
+                    "cspi::type",
+                    format!(
+                        "a domain must be a set or range of integers or a word set, not {}",
+                        other.type_name()
+                    ),
+                )
+                .label(domain.span, "expected a domain such as 1..9 or {1, 3, 5}"));
+            }
+        };
+        if values.is_empty() {
+            let d = Diag::new(
+                "cspi::domain::empty",
+                format!("the domain of `{}` is empty", name.name),
+            )
+            .label(domain.span, "this has no values");
+            return Err(match &kind {
+                VarKind::Word(list) => {
+                    d.help(format!("the word set `{}` holds no words", list.name))
+                }
+                VarKind::Int => d.help("a range low..high needs low <= high"),
+            });
+        }
+        let mut vars = Vec::with_capacity(count as usize);
+        let mut index = vec![0i64; dims.len()];
+        for (k, slot) in index.iter_mut().enumerate() {
+            *slot = dims[k].0;
+        }
+        for _ in 0..count {
+            let label = if dims.is_empty() {
+                name.name.clone()
+            } else {
+                let parts: Vec<String> = index.iter().map(i64::to_string).collect();
+                format!("{}[{}]", name.name, parts.join(","))
+            };
+            vars.push(self.model.add_var(Variable {
+                name: label,
+                domain: values.clone(),
+                kind: kind.clone(),
+                aux: false,
+                span: name.span,
+            }));
+            for k in (0..dims.len()).rev() {
+                index[k] += 1;
+                if index[k] <= dims[k].1 {
+                    break;
+                }
+                index[k] = dims[k].0;
+            }
+        }
+        let value = if dims.is_empty() {
+            Value::Term(Rc::new(Term::Var(vars[0])))
+        } else {
+            let items = vars
+                .iter()
+                .map(|&v| Value::Term(Rc::new(Term::Var(v))))
+                .collect();
+            Value::Array(Rc::new(Array {
+                dims: dims.clone(),
+                items,
+            }))
+        };
+        self.model
+            .groups
+            .insert(name.name.clone(), VarGroup { dims, vars });
+        self.globals.insert(name.name.clone(), value);
+        Ok(())
+    }
+
+    fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {
+        let f = match self.eval(e)? {
+            Value::Poison => return Ok(()),
+            v => v.as_formula().ok_or_else(|| {
+                Diag::new(
+                    "cspi::type",
+                    format!(
+                        "a constraint must be true or false, but this is {}",
+                        v.type_name()
+                    ),
+                )
+                .label(e.span, "not a constraint")
+                .help("compare it with something, such as `x == 3`")
+            })?,
+        };
+        self.push_constraint(f);
+        Ok(())
+    }
+
+    /// Adds a formula, splitting conjunctions so each part is checked on its own.
+    fn push_constraint(&mut self, f: Formula) {
+        match f {
+            Formula::And(parts) => parts.into_iter().for_each(|p| self.push_constraint(p)),
+            Formula::Const(true) => {}
+            f => self.model.constraints.push(f),
+        }
+    }
+
+    fn search(&mut self, scope: &[Expr], options: &[SearchOption], span: Span) -> Result<(), Diag> {
+        if self.search_seen {
+            return Err(Diag::new(
+                "cspi::search::duplicate",
+                "a model has at most one `search` item",
+            )
+            .label(span, "a second search item")
+            .help("put every option in one item: `search var mrv, val min, propagation ac;`"));
+        }
+        self.search_seen = true;
+        for e in scope {
+            let v = self.eval(e)?;
+            let vars = self.vars_of(&v, e.span)?;
+            self.model.search.scope.extend(vars);
+        }
+        for opt in options {
+            let value = &opt.value;
+            match opt.key.name.as_str() {
+                "var" => self.model.search.var = strategy::<VarSelect>(value)?,
+                "val" => self.model.search.val = strategy::<ValSelect>(value)?,
+                "propagation" => self.model.search.propagation = strategy::<Propagation>(value)?,
+                "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
+                "ties" => {
+                    self.model.search.random_ties = match value.name.as_str() {
+                        "random" => true,
+                        "input" => false,
+                        _ => return Err(unknown_name(value, "tie-breaking", &["input", "random"])),
+                    }
+                }
+                "seed" => {
+                    self.model.search.seed = value.name.parse().map_err(|_| {
+                        Diag::new(
+                            "cspi::search::seed",
+                            format!("`{}` is not a seed", value.name),
+                        )
+                        .label(value.span, "expected a non-negative integer")
+                    })?
+                }
+                _ => {
+                    return Err(unknown_name(
+                        &opt.key,
+                        "search option",
+                        &["var", "val", "propagation", "restarts", "ties", "seed"],
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn output(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
+        for e in exprs {
+            let item = match &e.kind {
+                ExprKind::Call(f, args) if f.name == "grid" && (1..=2).contains(&args.len()) => {
+                    let value = self.eval(&args[0])?;
+                    let group = self.group_of(&value, args[0].span)?;
+                    if group.dims.len() != 2 {
+                        return Err(Diag::new(
+                            "cspi::output",
+                            "grid(...) draws a two-dimensional array",
+                        )
+                        .label(
+                            args[0].span,
+                            format!("this has {} dimensions", group.dims.len()),
+                        ));
+                    }
+                    let box_size = match args.get(1) {
+                        Some(b) => match self.eval(b)? {
+                            Value::Int(k) if k > 0 => Some(k as usize),
+                            _ => {
+                                return Err(Diag::new(
+                                    "cspi::output",
+                                    "the box size must be a positive integer",
+                                )
+                                .label(b.span, "here"));
+                            }
+                        },
+                        None => perfect_square_root(group.dims[0].1 - group.dims[0].0 + 1),
+                    };
+                    OutputItem::Grid {
+                        name: self.text(args[0].span).to_string(),
+                        group,
+                        box_size,
+                    }
+                }
+                ExprKind::Name(n) if self.model.groups.contains_key(n) => OutputItem::Group {
+                    name: n.clone(),
+                    group: self.model.groups[n].clone(),
+                },
+                _ => match self.eval(e)? {
+                    Value::Str(s) => OutputItem::Text(s.to_string()),
+                    Value::Poison => continue,
+                    v => match v.as_term() {
+                        Some(term) => OutputItem::Value {
+                            label: self.text(e.span).to_string(),
+                            term,
+                        },
+                        None => {
+                            return Err(Diag::new("cspi::output", format!("cannot print {}", v.type_name()))
+                                .label(e.span, "in this output item")
+                                .help("output takes variables, arrays, integer expressions, strings and grid(array)"));
+                        }
+                    },
+                },
+            };
+            self.model.output.push(item);
+        }
+        Ok(())
+    }
+
+    fn objective(&mut self, maximize: bool, e: &Expr, span: Span) -> Result<(), Diag> {
+        if self.model.objective.is_some() {
+            return Err(Diag::new(
+                "cspi::objective::duplicate",
+                "a model has at most one objective",
+            )
+            .label(span, "a second objective"));
+        }
+        let v = self.eval(e)?;
+        let term = v.as_term().ok_or_else(|| {
+            Diag::new(
+                "cspi::type",
+                format!(
+                    "an objective must be an integer expression, not {}",
+                    v.type_name()
+                ),
+            )
+            .label(e.span, "here")
+        })?;
+        self.model.objective = Some(Objective { maximize, term });
+        Ok(())
+    }
+
+    fn project(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
+        for e in exprs {
+            let v = self.eval(e)?;
+            let vars = self.vars_of(&v, e.span)?;
+            for var in vars {
+                if !self.model.projection.contains(&var) {
+                    self.model.projection.push(var);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The variables a value names: a variable, or an array of them.
+    pub(super) fn vars_of(&self, v: &Value, span: Span) -> Result<Vec<usize>, Diag> {
+        let not_vars = || {
+            Diag::new("cspi::type", "expected variables")
+                .label(span, "this is not a variable or an array of variables")
+        };
+        match v {
+            Value::Term(t) => match **t {
+                Term::Var(x) => Ok(vec![x]),
+                _ => Err(not_vars()),
+            },
+            Value::Array(a) => {
+                let mut out = Vec::new();
+                for item in &a.items {
+                    out.extend(self.vars_of(item, span)?);
+                }
+                Ok(out)
+            }
+            _ => Err(not_vars()),
+        }
+    }
+
+    fn group_of(&self, v: &Value, span: Span) -> Result<VarGroup, Diag> {
+        match v {
+            Value::Array(a) => Ok(VarGroup {
+                dims: a.dims.clone(),
+                vars: self.vars_of(v, span)?,
+            }),
+            _ => Err(Diag::new("cspi::type", "expected an array of variables").label(span, "here")),
+        }
+    }
+}
+
+fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
+    T::from_name(&value.name).ok_or_else(|| unknown_name(value, T::WHAT, &T::names()))
+}
+
+fn unknown_name(name: &Ident, what: &str, valid: &[&str]) -> Diag {
+    let d = Diag::new(
+        "cspi::search::unknown",
+        format!("unknown {what} `{}`", name.name),
+    )
+    .label(name.span, "not known");
+    let list = format!("valid names: {}", valid.join(", "));
+    match did_you_mean(&name.name, valid.iter().copied()) {
+        Some(s) => d.help(format!("did you mean `{s}`? {list}")),
+        None => d.help(list),
+    }
+}
+
+fn perfect_square_root(n: i64) -> Option<usize> {
+    let r = (n as f64).sqrt().round() as i64;
+    (r > 1 && r * r == n).then_some(r as usize)
+}
+
+/// Parses an integer as written on a command line: optional sign, digits, `_` separators.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let cleaned: String = s.trim().chars().filter(|c| *c != '_').collect();
+    cleaned.parse().ok()
+}

@@ -1,0 +1,138 @@
+//! Semantic analysis: resolves names, merges `--param` overrides and data
+//! files, folds constants, unrolls comprehensions and produces a [`Model`].
+//! It collects every error it can (one per item) before giving up.
+
+mod builtins;
+mod data;
+mod eval;
+mod items;
+mod ops;
+pub mod value;
+
+use crate::diag::{Diag, Diags, Source, did_you_mean};
+use crate::model::Model;
+use crate::syntax::ast;
+use indexmap::IndexMap;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use value::Value;
+
+/// The most values one variable's domain may hold.
+pub const MAX_DOMAIN: u64 = 1 << 24;
+/// The most elements (variables, array items, comprehension steps) one model may create.
+pub const MAX_ELEMENTS: u64 = 50_000_000;
+
+/// A `--param NAME=VALUE` from the command line.
+#[derive(Clone, Debug)]
+pub struct ParamOverride {
+    pub name: String,
+    pub value: String,
+}
+
+/// Everything the checker needs besides the syntax tree.
+pub struct Input<'a> {
+    pub source: &'a Source,
+    /// The directory that relative paths written in the model are resolved against.
+    pub model_dir: PathBuf,
+    pub overrides: &'a [ParamOverride],
+}
+
+/// Checks a parsed model and builds the [`Model`], or reports every error found.
+pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
+    let mut cx = Checker::new(input);
+    for item in &syntax.items {
+        if let Err(d) = cx.item(item) {
+            cx.errors.push(d.in_source(input.source));
+        }
+    }
+    cx.check_overrides_used();
+    cx.finish()
+}
+
+/// The state of one run of the checker.
+pub(crate) struct Checker<'a> {
+    pub input: &'a Input<'a>,
+    pub model: Model,
+    pub globals: IndexMap<String, Value>,
+    /// Comprehension variables in scope, innermost last.
+    pub locals: Vec<(String, Value)>,
+    pub errors: Diags,
+    /// Elements created so far, against [`MAX_ELEMENTS`].
+    pub elements: u64,
+    /// Strings that came from the command line: paths in them are relative to
+    /// the working directory rather than to the model file.
+    pub cli_strings: HashSet<String>,
+    pub params_seen: HashSet<String>,
+    /// Whether a `search` item was seen (only one is allowed).
+    pub search_seen: bool,
+}
+
+impl<'a> Checker<'a> {
+    fn new(input: &'a Input<'a>) -> Self {
+        Checker {
+            input,
+            model: Model::default(),
+            globals: IndexMap::new(),
+            locals: Vec::new(),
+            errors: Diags::default(),
+            elements: 0,
+            cli_strings: HashSet::new(),
+            params_seen: HashSet::new(),
+            search_seen: false,
+        }
+    }
+
+    fn check_overrides_used(&mut self) {
+        for o in self.input.overrides {
+            if !self.params_seen.contains(&o.name) {
+                let params: Vec<&str> = self.params_seen.iter().map(String::as_str).collect();
+                let mut d = Diag::new(
+                    "cspi::param::unknown",
+                    format!(
+                        "--param {}: the model has no parameter `{}`",
+                        o.name, o.name
+                    ),
+                )
+                .usage();
+                d = match did_you_mean(&o.name, params.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None if params.is_empty() => d.help("this model declares no parameters"),
+                    None => {
+                        let mut names = params.clone();
+                        names.sort_unstable();
+                        d.help(format!("its parameters are: {}", names.join(", ")))
+                    }
+                };
+                self.errors.push(d);
+            }
+        }
+    }
+
+    fn finish(self) -> Result<Model, Diags> {
+        if self.errors.is_empty() {
+            Ok(self.model)
+        } else {
+            Err(self.errors)
+        }
+    }
+
+    /// Counts `n` new elements against the model-wide budget.
+    pub fn spend(&mut self, n: u64, span: ast::Span) -> Result<(), Diag> {
+        self.elements = self.elements.saturating_add(n);
+        if self.elements > MAX_ELEMENTS {
+            return Err(Diag::new("cspi::size", "the model is too large")
+                .label(span, "this pushes it past the limit")
+                .help(format!("cspi builds at most {MAX_ELEMENTS} variables, array items and comprehension steps")));
+        }
+        Ok(())
+    }
+
+    /// The text of the model at a span, for labels in output.
+    pub fn text(&self, span: ast::Span) -> &str {
+        self.input
+            .source
+            .text
+            .get(span.start..span.end)
+            .unwrap_or("")
+    }
+}

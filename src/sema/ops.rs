@@ -1,0 +1,222 @@
+//! Operators on values: constant folding when both sides are known, symbolic
+//! terms and formulas when a variable is involved.
+
+use super::Checker;
+use super::value::{IntSet, Value};
+use crate::diag::Diag;
+use crate::model::{CmpOp, Formula, Term};
+use crate::syntax::ast::{BinOp, Span, UnOp};
+
+impl Checker<'_> {
+    pub(super) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value, Diag> {
+        Ok(match (op, v) {
+            (_, Value::Poison) => Value::Poison,
+            (UnOp::Neg, Value::Int(k)) => {
+                Value::Int(k.checked_neg().ok_or_else(|| overflow(span))?)
+            }
+            (UnOp::Neg, Value::Term(t)) => Value::from_term(linear(vec![(-1, (*t).clone())], 0)),
+            (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+            (UnOp::Not, Value::Formula(f)) => {
+                Value::from_formula(Formula::Not(Box::new((*f).clone())))
+            }
+            (op, v) => {
+                let what = if op == UnOp::Neg {
+                    "negate"
+                } else {
+                    "apply `!` to"
+                };
+                return Err(
+                    Diag::new("cspi::type", format!("cannot {what} {}", v.type_name()))
+                        .label(span, "here"),
+                );
+            }
+        })
+    }
+
+    pub(super) fn binary(
+        &mut self,
+        op: BinOp,
+        a: Value,
+        b: Value,
+        sa: Span,
+        sb: Span,
+    ) -> Result<Value, Diag> {
+        let span = sa.to(sb);
+        if matches!(a, Value::Poison) || matches!(b, Value::Poison) {
+            return Ok(Value::Poison);
+        }
+        match op {
+            BinOp::Range => match (&a, &b) {
+                (Value::Int(lo), Value::Int(hi)) => Ok(Value::Set(IntSet::Range(*lo, *hi))),
+                _ => Err(type_error(op, &a, &b, span)),
+            },
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
+                self.arith(op, a, b, sb, span)
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                compare(op, a, b, span)
+            }
+            BinOp::And | BinOp::Or | BinOp::Implies => logic(op, a, b, span),
+        }
+    }
+
+    fn arith(
+        &mut self,
+        op: BinOp,
+        a: Value,
+        b: Value,
+        sb: Span,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+            let (x, y) = (*x, *y);
+            let r = match op {
+                BinOp::Add => x.checked_add(y),
+                BinOp::Sub => x.checked_sub(y),
+                BinOp::Mul => x.checked_mul(y),
+                BinOp::Div | BinOp::Mod if y == 0 => {
+                    return Err(
+                        Diag::new("cspi::arith::zero", "division by zero").label(sb, "this is 0")
+                    );
+                }
+                BinOp::Div => x.checked_div(y),
+                BinOp::Mod => x.checked_rem(y),
+                _ => u32::try_from(y).ok().and_then(|e| x.checked_pow(e)),
+            };
+            return r.map(Value::Int).ok_or_else(|| overflow(span));
+        }
+        let (Some(x), Some(y)) = (a.as_term(), b.as_term()) else {
+            return Err(type_error(op, &a, &b, span));
+        };
+        Ok(Value::from_term(match op {
+            BinOp::Add => linear(vec![(1, x), (1, y)], 0),
+            BinOp::Sub => linear(vec![(1, x), (-1, y)], 0),
+            BinOp::Mul => match (&x, &y) {
+                (Term::Const(k), t) | (t, Term::Const(k)) => linear(vec![(*k, t.clone())], 0),
+                _ => Term::Mul(Box::new(x), Box::new(y)),
+            },
+            BinOp::Div => Term::Div(Box::new(x), Box::new(y)),
+            BinOp::Mod => Term::Mod(Box::new(x), Box::new(y)),
+            _ => Term::Pow(Box::new(x), Box::new(y)),
+        }))
+    }
+}
+
+/// Builds `sum(c * t) + k`, flattening nested sums and folding constants.
+pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
+    let mut flat: Vec<(i64, Term)> = Vec::new();
+    // Where each plain variable sits in `flat`, so long sums merge in linear time.
+    let mut var_at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut constant = k;
+    let mut stack: Vec<(i64, Term)> = parts;
+    while let Some((c, t)) = stack.pop() {
+        match t {
+            Term::Const(v) => constant = constant.saturating_add(c.saturating_mul(v)),
+            Term::Linear(inner, k2) => {
+                constant = constant.saturating_add(c.saturating_mul(k2));
+                stack.extend(inner.into_iter().map(|(c2, t2)| (c.saturating_mul(c2), t2)));
+            }
+            Term::Var(v) => match var_at.get(&v) {
+                Some(&i) => flat[i].0 = flat[i].0.saturating_add(c),
+                None => {
+                    var_at.insert(v, flat.len());
+                    flat.push((c, Term::Var(v)));
+                }
+            },
+            t => flat.push((c, t)),
+        }
+    }
+    flat.retain(|(c, _)| *c != 0);
+    flat.reverse();
+    match flat.as_slice() {
+        [] => Term::Const(constant),
+        [(1, t)] if constant == 0 => t.clone(),
+        _ => Term::Linear(flat, constant),
+    }
+}
+
+fn cmp_op(op: BinOp) -> CmpOp {
+    match op {
+        BinOp::Eq => CmpOp::Eq,
+        BinOp::Ne => CmpOp::Ne,
+        BinOp::Lt => CmpOp::Lt,
+        BinOp::Le => CmpOp::Le,
+        BinOp::Gt => CmpOp::Gt,
+        _ => CmpOp::Ge,
+    }
+}
+
+fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
+    let cop = cmp_op(op);
+    match (&a, &b) {
+        (Value::Int(x), Value::Int(y)) => return Ok(Value::Bool(cop.holds(*x, *y))),
+        (Value::Str(x), Value::Str(y)) => return Ok(Value::Bool(cop.holds(x.cmp(y) as i64, 0))),
+        (Value::Bool(x), Value::Bool(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
+            return Ok(Value::Bool(cop.holds(i64::from(*x), i64::from(*y))));
+        }
+        // A letter of a word compared with a one-letter string.
+        (Value::Term(t), Value::Str(s)) | (Value::Str(s), Value::Term(t))
+            if matches!(**t, Term::Letter(..)) =>
+        {
+            let mut bytes = s.bytes();
+            let (Some(c), None) = (bytes.next(), bytes.next()) else {
+                return Err(
+                    Diag::new("cspi::type", "a letter compares with a one-letter string")
+                        .label(span, "here"),
+                );
+            };
+            let letter = Term::Const(i64::from(c.to_ascii_lowercase()));
+            let (x, y) = if matches!(a, Value::Term(_)) {
+                ((**t).clone(), letter)
+            } else {
+                (letter, (**t).clone())
+            };
+            return Ok(Value::from_formula(Formula::Cmp(cop, x, y)));
+        }
+        _ => {}
+    }
+    let (Some(x), Some(y)) = (a.as_term(), b.as_term()) else {
+        return Err(type_error(op, &a, &b, span));
+    };
+    Ok(Value::from_formula(Formula::Cmp(cop, x, y)))
+}
+
+fn logic(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
+    let (Some(x), Some(y)) = (a.as_formula(), b.as_formula()) else {
+        return Err(type_error(op, &a, &b, span));
+    };
+    Ok(Value::from_formula(match (op, x, y) {
+        (BinOp::And, Formula::Const(true), f) | (BinOp::And, f, Formula::Const(true)) => f,
+        (BinOp::And, Formula::Const(false), _) | (BinOp::And, _, Formula::Const(false)) => {
+            Formula::Const(false)
+        }
+        (BinOp::And, x, y) => Formula::And(vec![x, y]),
+        (BinOp::Or, Formula::Const(false), f) | (BinOp::Or, f, Formula::Const(false)) => f,
+        (BinOp::Or, Formula::Const(true), _) | (BinOp::Or, _, Formula::Const(true)) => {
+            Formula::Const(true)
+        }
+        (BinOp::Or, x, y) => Formula::Or(vec![x, y]),
+        (_, Formula::Const(true), f) => f,
+        (_, Formula::Const(false), _) | (_, _, Formula::Const(true)) => Formula::Const(true),
+        (_, x, Formula::Const(false)) => Formula::Not(Box::new(x)),
+        (_, x, y) => Formula::Implies(Box::new(x), Box::new(y)),
+    }))
+}
+
+fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
+    Diag::new(
+        "cspi::type",
+        format!(
+            "`{}` cannot combine {} and {}",
+            op.symbol(),
+            a.type_name(),
+            b.type_name()
+        ),
+    )
+    .label(span, "here")
+}
+
+fn overflow(span: Span) -> Diag {
+    Diag::new("cspi::arith::overflow", "integer overflow")
+        .label(span, "this does not fit in 64 bits")
+}

@@ -1,0 +1,149 @@
+//! Values that model expressions evaluate to while the front end runs.
+
+use crate::model::{Formula, Term, WordList};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A set of integers: a range kept as bounds (so `0..10^18` costs nothing), or
+/// an explicit sorted list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum IntSet {
+    Range(i64, i64),
+    Values(Rc<Vec<i64>>),
+}
+
+impl IntSet {
+    pub fn len(&self) -> u64 {
+        match self {
+            IntSet::Range(lo, hi) if hi >= lo => {
+                (*hi as i128 - *lo as i128 + 1).min(u64::MAX as i128) as u64
+            }
+            IntSet::Range(..) => 0,
+            IntSet::Values(v) => v.len() as u64,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    pub fn contains(&self, x: i64) -> bool {
+        match self {
+            IntSet::Range(lo, hi) => *lo <= x && x <= *hi,
+            IntSet::Values(v) => v.binary_search(&x).is_ok(),
+        }
+    }
+    /// The members in increasing order. Callers bound the size first.
+    pub fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
+        match self {
+            IntSet::Range(lo, hi) => Box::new(*lo..=*hi),
+            IntSet::Values(v) => Box::new(v.iter().copied()),
+        }
+    }
+    pub fn from_values(mut v: Vec<i64>) -> IntSet {
+        v.sort_unstable();
+        v.dedup();
+        IntSet::Values(Rc::new(v))
+    }
+}
+
+/// An n-dimensional array with an index range per dimension, row-major.
+#[derive(Clone, Debug)]
+pub struct Array {
+    pub dims: Vec<(i64, i64)>,
+    pub items: Vec<Value>,
+}
+
+impl Array {
+    /// A one-dimensional list indexed from 1.
+    pub fn list(items: Vec<Value>) -> Array {
+        Array {
+            dims: vec![(1, items.len() as i64)],
+            items,
+        }
+    }
+}
+
+/// A loaded dictionary: its words, sorted and distinct, with optional scores.
+#[derive(Debug)]
+pub struct Dictionary {
+    pub name: String,
+    pub words: Vec<String>,
+    pub scores: Vec<i64>,
+    /// Words of each length, as word lists shared by every variable of that length.
+    pub by_length: std::cell::RefCell<std::collections::BTreeMap<usize, Arc<WordList>>>,
+}
+
+#[derive(Clone, Debug)]
+pub enum Value {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    Set(IntSet),
+    Array(Rc<Array>),
+    Tuple(Rc<Vec<Value>>),
+    /// An integer expression that mentions variables.
+    Term(Rc<Term>),
+    /// A constraint that mentions variables.
+    Formula(Rc<Formula>),
+    Dict(Rc<Dictionary>),
+    /// A set of words from which a word variable takes its values.
+    Words(Arc<WordList>),
+    /// Stands in for a value whose definition failed, so one error is reported once.
+    Poison,
+}
+
+impl Value {
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Bool(_) => "a boolean",
+            Value::Str(_) => "a string",
+            Value::Set(_) => "a set",
+            Value::Array(_) => "an array",
+            Value::Tuple(_) => "a tuple",
+            Value::Term(_) => "an integer expression over variables",
+            Value::Formula(_) => "a constraint",
+            Value::Dict(_) => "a dictionary",
+            Value::Words(_) => "a word set",
+            Value::Poison => "an erroneous value",
+        }
+    }
+
+    /// The value as an integer term, if it is one.
+    pub fn as_term(&self) -> Option<Term> {
+        match self {
+            Value::Int(k) => Some(Term::Const(*k)),
+            Value::Bool(b) => Some(Term::Const(i64::from(*b))),
+            Value::Term(t) => Some((**t).clone()),
+            Value::Formula(f) => Some(Term::Ite(
+                Box::new((**f).clone()),
+                Box::new(Term::Const(1)),
+                Box::new(Term::Const(0)),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The value as a formula, if it is truth-valued.
+    pub fn as_formula(&self) -> Option<Formula> {
+        match self {
+            Value::Bool(b) => Some(Formula::Const(*b)),
+            Value::Formula(f) => Some((**f).clone()),
+            _ => None,
+        }
+    }
+
+    /// Wraps a term, folding constants back to plain integers.
+    pub fn from_term(t: Term) -> Value {
+        match t {
+            Term::Const(k) => Value::Int(k),
+            t => Value::Term(Rc::new(t)),
+        }
+    }
+
+    pub fn from_formula(f: Formula) -> Value {
+        match f {
+            Formula::Const(b) => Value::Bool(b),
+            f => Value::Formula(Rc::new(f)),
+        }
+    }
+}

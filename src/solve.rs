@@ -1,0 +1,148 @@
+//! The pipeline as a library: load a model (parse and check), then solve it,
+//! handing each solution to the caller.
+
+use crate::diag::{Diag, Diags, Source};
+use crate::engine::post::post;
+use crate::engine::search::{Limits, Next, Outcome, Search};
+use crate::engine::stats::{Stats, peak_memory};
+use crate::model::check::violations;
+use crate::model::{Model, SearchSpec};
+use crate::sema::{self, ParamOverride};
+use crate::syntax;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The largest model file cspi reads.
+const MAX_MODEL_BYTES: u64 = 64 << 20;
+
+/// Reads and checks a model file.
+pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+    let shown = path.display().to_string();
+    let fail = |what: String| {
+        Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
+    };
+    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(fail("it is a directory".into()));
+    }
+    if meta.len() > MAX_MODEL_BYTES {
+        return Err(fail(format!(
+            "it has {} bytes; models may have at most 64 MiB",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "it is not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    load_str(&shown, &text, &dir, overrides)
+}
+
+/// Parses and checks model text; relative paths in it resolve against `dir`.
+pub fn load_str(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+) -> Result<Model, Diags> {
+    let source = Source::new(name, text);
+    let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
+    let input = sema::Input {
+        source: &source,
+        model_dir: dir.to_path_buf(),
+        overrides,
+    };
+    sema::check(&input, &ast)
+}
+
+/// The final state of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Satisfiable,
+    Unsatisfiable,
+    AllSolutions,
+    Optimal,
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Satisfiable => "SATISFIABLE",
+            Status::Unsatisfiable => "UNSATISFIABLE",
+            Status::AllSolutions => "ALL_SOLUTIONS",
+            Status::Optimal => "OPTIMAL",
+            Status::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+pub struct Summary {
+    pub status: Status,
+    pub stats: Stats,
+    /// Solutions the independent checker rejected (only with `check`); always a bug.
+    pub rejected: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Replaces the model's search block where set.
+    pub search: SearchSpec,
+    pub limits: Limits,
+    /// Re-check every solution against the model with the independent checker.
+    pub check: bool,
+}
+
+/// Solves the model; `on_solution` receives each solution (one value per
+/// model variable) and may stop the search.
+pub fn solve(
+    model: &Arc<Model>,
+    options: &Options,
+    mut on_solution: impl FnMut(&[i64]) -> Next,
+) -> Summary {
+    let start = Instant::now();
+    let spec = options.search.clone();
+    let posted = post(model, spec.propagation);
+    let mut engine = posted.engine;
+    let mut rejected = Vec::new();
+    let outcome = if posted.consistent {
+        let primary = model.solution_vars();
+        let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
+        search.run(|values| {
+            if options.check {
+                let v = violations(model, values);
+                if !v.is_empty() {
+                    rejected.push(
+                        v.iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join("; "),
+                    );
+                }
+            }
+            on_solution(values)
+        })
+    } else {
+        engine.stats.failures += 1;
+        Outcome::Exhausted
+    };
+    let mut stats = engine.stats;
+    stats.time = start.elapsed();
+    stats.peak_memory = peak_memory();
+    let status = match (outcome, stats.solutions) {
+        (Outcome::Exhausted, 0) => Status::Unsatisfiable,
+        (Outcome::Exhausted, _) => Status::AllSolutions,
+        (Outcome::SolutionLimit, _) => Status::Satisfiable,
+        (Outcome::Interrupted, _) => Status::Unknown,
+    };
+    Summary {
+        status,
+        stats,
+        rejected,
+    }
+}

@@ -1,0 +1,428 @@
+//! From text to the spanned AST: pest parses by `grammar/cspi.pest`, and one
+//! builder function per rule turns its pairs into AST nodes.
+
+use super::ast::*;
+use crate::diag::Diag;
+use pest::Parser as _;
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/cspi.pest"]
+struct CspParser;
+
+/// Parses a whole model file.
+pub fn parse(text: &str) -> Result<Model, Diag> {
+    let (depth, at) = nesting(text);
+    if depth > MAX_NESTING {
+        return Err(Diag::new(
+            "cspi::syntax::too_deep",
+            format!("brackets nest {depth} levels deep"),
+        )
+        .label(Span::new(at, at + 1), "this bracket")
+        .help(format!(
+            "cspi accepts at most {MAX_NESTING} levels of brackets; name parts with `let`"
+        )));
+    }
+    let mut pairs = CspParser::parse(Rule::model, text).map_err(syntax_error)?;
+    let model = pairs
+        .next()
+        .ok_or_else(|| Diag::new("cspi::syntax", "empty parse"))?;
+    let mut items = Vec::new();
+    for pair in model.into_inner() {
+        if pair.as_rule() != Rule::EOI {
+            items.push(item(pair)?);
+        }
+    }
+    Ok(Model { items })
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let mut next = || {
+        inner
+            .next()
+            .ok_or_else(|| Diag::new("cspi::syntax", "malformed item"))
+    };
+    Ok(match rule {
+        Rule::param_item => Item::Param {
+            name: ident(next()?),
+            value: expr(next()?)?,
+        },
+        Rule::let_item => Item::Let {
+            name: ident(next()?),
+            value: expr(next()?)?,
+        },
+        Rule::var_item => {
+            let name = ident(next()?);
+            let mut part = next()?;
+            let mut index_sets = Vec::new();
+            if part.as_rule() == Rule::index_sets {
+                index_sets = part.into_inner().map(expr).collect::<Result<_, _>>()?;
+                part = next()?;
+            }
+            Item::Var {
+                name,
+                index_sets,
+                domain: expr(part)?,
+            }
+        }
+        Rule::constraint_item => Item::Constraint(expr(next()?)?),
+        Rule::search_item => {
+            let mut scope = Vec::new();
+            let mut options = Vec::new();
+            for p in inner {
+                match p.as_rule() {
+                    Rule::expr_list => scope = expr_list(p)?,
+                    _ => {
+                        let mut kv = p.into_inner();
+                        let (Some(key), Some(value)) = (kv.next(), kv.next()) else {
+                            return Err(Diag::new("cspi::syntax", "malformed search option"));
+                        };
+                        options.push(SearchOption {
+                            key: ident(key),
+                            value: ident(value),
+                        });
+                    }
+                }
+            }
+            Item::Search {
+                scope,
+                options,
+                span,
+            }
+        }
+        Rule::output_item => Item::Output(expr_list(next()?)?),
+        Rule::project_item => Item::Project(expr_list(next()?)?),
+        Rule::objective_item => {
+            let maximize = next()?.as_str() == "maximize";
+            Item::Objective {
+                maximize,
+                expr: expr(next()?)?,
+                span,
+            }
+        }
+        other => return Err(Diag::new("cspi::syntax", format!("unexpected {other:?}"))),
+    })
+}
+
+fn ident(pair: Pair<Rule>) -> Ident {
+    Ident {
+        name: pair.as_str().to_string(),
+        span: span_of(&pair),
+    }
+}
+
+fn expr_list(pair: Pair<Rule>) -> Result<Vec<Expr>, Diag> {
+    pair.into_inner().map(expr).collect()
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::implies, Assoc::Right))
+            .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::and, Assoc::Left))
+            .op(Op::infix(Rule::eq, Assoc::Left)
+                | Op::infix(Rule::ne, Assoc::Left)
+                | Op::infix(Rule::lt, Assoc::Left)
+                | Op::infix(Rule::le, Assoc::Left)
+                | Op::infix(Rule::gt, Assoc::Left)
+                | Op::infix(Rule::ge, Assoc::Left))
+            .op(Op::infix(Rule::range_op, Assoc::Left))
+            .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+            .op(Op::infix(Rule::mul, Assoc::Left)
+                | Op::infix(Rule::div, Assoc::Left)
+                | Op::infix(Rule::modulo, Assoc::Left))
+            .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
+            .op(Op::infix(Rule::pow, Assoc::Right))
+            .op(Op::postfix(Rule::index))
+    })
+}
+
+/// How deep expressions may nest before we refuse them, so that hostile input
+/// cannot overflow the stack in the recursive builders and evaluator.
+pub const MAX_NESTING: usize = 200;
+
+fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
+    let span = span_of(&pair);
+    pratt()
+        .map_primary(primary)
+        .map_prefix(|op, rhs| {
+            let rhs = rhs?;
+            let span = span_of(&op).to(rhs.span);
+            let op = if op.as_rule() == Rule::neg {
+                UnOp::Neg
+            } else {
+                UnOp::Not
+            };
+            Ok(Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span,
+            })
+        })
+        .map_postfix(|lhs, op| {
+            let lhs = lhs?;
+            let span = lhs.span.to(span_of(&op));
+            let args = op
+                .into_inner()
+                .map(|a| {
+                    if a.as_rule() == Rule::full_slice {
+                        Ok(None)
+                    } else {
+                        expr(a).map(Some)
+                    }
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(Expr {
+                kind: ExprKind::Index(Box::new(lhs), args),
+                span,
+            })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let op = match op.as_rule() {
+                Rule::implies => BinOp::Implies,
+                Rule::or => BinOp::Or,
+                Rule::and => BinOp::And,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::lt => BinOp::Lt,
+                Rule::le => BinOp::Le,
+                Rule::gt => BinOp::Gt,
+                Rule::ge => BinOp::Ge,
+                Rule::range_op => BinOp::Range,
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                Rule::modulo => BinOp::Mod,
+                _ => BinOp::Pow,
+            };
+            let span = lhs.span.to(rhs.span);
+            Ok(Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            })
+        })
+        .parse(pair.into_inner())
+        .map_err(|e: Diag| e)
+        .map(|mut e: Expr| {
+            e.span = e.span.to(span);
+            e
+        })
+}
+
+/// The deepest bracket nesting in the text and where it is first reached, so
+/// that hostile input cannot overflow the stack of the recursive parser.
+/// Brackets inside strings and comments count too: harmless at this depth.
+fn nesting(text: &str) -> (usize, usize) {
+    let (mut depth, mut max, mut at) = (0usize, 0usize, 0usize);
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    max = depth;
+                    at = i;
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    (max, at)
+}
+
+fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let text = pair.as_str();
+    let kind = match rule {
+        Rule::int => {
+            let digits: String = text.chars().filter(|c| *c != '_').collect();
+            ExprKind::Int(digits.parse().map_err(|_| {
+                Diag::new(
+                    "cspi::syntax::int",
+                    format!("the number {text} does not fit in 64 bits"),
+                )
+                .label(span, "too large")
+                .help("integers range from -9223372036854775808 to 9223372036854775807")
+            })?)
+        }
+        Rule::string => {
+            let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
+            ExprKind::Str(unescape(inner))
+        }
+        Rule::boolean => ExprKind::Bool(text == "true"),
+        Rule::ident => ExprKind::Name(text.to_string()),
+        Rule::paren => {
+            return pair
+                .into_inner()
+                .next()
+                .map(expr)
+                .unwrap_or_else(|| Err(malformed(span)));
+        }
+        Rule::expr => return expr(pair),
+        Rule::list => ExprKind::List(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
+        Rule::set_lit => ExprKind::Set(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
+        Rule::tuple => ExprKind::Tuple(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
+        Rule::list_comp => {
+            let mut inner = pair.into_inner();
+            let (Some(body), Some(gens)) = (inner.next(), inner.next()) else {
+                return Err(malformed(span));
+            };
+            ExprKind::ListComp(Box::new(expr(body)?), generators(gens)?)
+        }
+        Rule::call => {
+            let mut inner = pair.into_inner();
+            let name = ident(inner.next().ok_or_else(|| malformed(span))?);
+            ExprKind::Call(name, inner.map(expr).collect::<Result<_, _>>()?)
+        }
+        Rule::aggregate => {
+            let mut inner = pair.into_inner();
+            let (Some(name), Some(gens), Some(body)) = (inner.next(), inner.next(), inner.next())
+            else {
+                return Err(malformed(span));
+            };
+            ExprKind::Aggregate(ident(name), generators(gens)?, Box::new(expr(body)?))
+        }
+        Rule::forall_expr | Rule::exists_expr => {
+            let mut inner = pair.into_inner();
+            let (Some(gens), Some(body)) = (inner.next(), inner.next()) else {
+                return Err(malformed(span));
+            };
+            let (gens, body) = (generators(gens)?, Box::new(expr(body)?));
+            if rule == Rule::forall_expr {
+                ExprKind::Forall(gens, body)
+            } else {
+                ExprKind::Exists(gens, body)
+            }
+        }
+        Rule::if_expr => {
+            let mut inner = pair.into_inner();
+            let (Some(c), Some(a), Some(b)) = (inner.next(), inner.next(), inner.next()) else {
+                return Err(malformed(span));
+            };
+            ExprKind::If(Box::new(expr(c)?), Box::new(expr(a)?), Box::new(expr(b)?))
+        }
+        _ => return Err(malformed(span)),
+    };
+    Ok(Expr { kind, span })
+}
+
+fn generators(pair: Pair<Rule>) -> Result<Generators, Diag> {
+    let mut gens = Vec::new();
+    let mut condition = None;
+    for p in pair.into_inner() {
+        if p.as_rule() == Rule::generator {
+            let mut names = Vec::new();
+            let mut source = None;
+            for q in p.into_inner() {
+                match q.as_rule() {
+                    Rule::ident => names.push(ident(q)),
+                    _ => source = Some(expr(q)?),
+                }
+            }
+            let span = names.first().map(|n| n.span).unwrap_or(Span::new(0, 0));
+            gens.push((names, source.ok_or_else(|| malformed(span))?));
+        } else {
+            condition = Some(Box::new(expr(p)?));
+        }
+    }
+    Ok(Generators { gens, condition })
+}
+
+fn malformed(span: Span) -> Diag {
+    Diag::new("cspi::syntax", "malformed expression").label(span, "here")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Turns a pest error into a diagnostic with readable rule names.
+fn syntax_error(e: pest::error::Error<Rule>) -> Diag {
+    use pest::error::{ErrorVariant, InputLocation};
+    let span = match e.location {
+        InputLocation::Pos(p) => Span::new(p, p + 1),
+        InputLocation::Span((a, b)) => Span::new(a, b.max(a + 1)),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = match expected.as_slice() {
+        [] => "syntax error".to_string(),
+        [one] => format!("syntax error: expected {one}"),
+        many => format!("syntax error: expected one of {}", many.join(", ")),
+    };
+    Diag::new("cspi::syntax", message)
+        .label(span, "here")
+        .help("see docs/language.md for the grammar; items end with `;`")
+}
+
+/// Readable names for pest's rules, `None` for rules that never help a user.
+fn rule_name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::param_item => "`param`",
+        Rule::let_item => "`let`",
+        Rule::var_item => "`var`",
+        Rule::constraint_item => "`constraint`",
+        Rule::search_item => "`search`",
+        Rule::output_item => "`output`",
+        Rule::objective_item => "`minimize` or `maximize`",
+        Rule::project_item => "`project`",
+        Rule::expr | Rule::primary | Rule::prefix => "an expression",
+        Rule::infix => "an operator",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::string => "a string",
+        Rule::index_sets => "`[`",
+        Rule::index => "`[`",
+        Rule::search_opt => "a search option",
+        Rule::search_word => "a strategy name",
+        Rule::search_key => "a search option",
+        Rule::generators | Rule::generator => "`name in ...`",
+        Rule::expr_list => "an expression",
+        Rule::implies | Rule::or | Rule::and => "an operator",
+        Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
+        Rule::add
+        | Rule::sub
+        | Rule::mul
+        | Rule::div
+        | Rule::modulo
+        | Rule::pow
+        | Rule::range_op => "an operator",
+        _ => return None,
+    })
+}
