@@ -69,7 +69,8 @@ fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula) {
         }
         Formula::AllDifferent(terms) => {
             if let Some(pairs) = terms.iter().map(offset_var).collect::<Option<Vec<_>>>() {
-                engine.add_prop(Box::new(AllDifferent::new(pairs)));
+                let gac = engine.level == Propagation::Ac;
+                engine.add_prop(Box::new(AllDifferent::new(pairs, gac)));
                 return;
             }
         }

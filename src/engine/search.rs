@@ -263,6 +263,6 @@ impl<'e> Search<'e> {
         }
         // Reading the clock is cheap next to a node, but not free: every 256 steps.
         self.ticks += 1;
-        self.ticks % 256 == 0 && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+        self.ticks.is_multiple_of(256) && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
     }
 }

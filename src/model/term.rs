@@ -243,7 +243,7 @@ impl Formula {
                     .iter()
                     .map(|t| t.eval(m, a))
                     .collect::<Option<Vec<_>>>()?;
-                Some(tuples.iter().any(|t| *t == row) == *allowed)
+                Some(tuples.contains(&row) == *allowed)
             }
             Formula::And(fs) => {
                 let mut unknown = false;

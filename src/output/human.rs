@@ -78,7 +78,7 @@ fn grid(out: &mut String, model: &Model, g: &VarGroup, box_size: Option<usize>, 
         .map(|&v| model.format_value(v, values[v]))
         .collect();
     let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
-    let boxed = |i: usize| box_size.is_some_and(|b| i > 0 && i % b == 0);
+    let boxed = |i: usize| box_size.is_some_and(|b| i > 0 && i.is_multiple_of(b));
     for r in 0..rows {
         if boxed(r) {
             let mut line = String::new();

@@ -5,54 +5,97 @@
 //! - value elimination: a fixed term's value is removed from every other term;
 //! - pigeonhole: fewer distinct values than terms is a failure;
 //! - hidden singles: when there are exactly as many values as terms, a value
-//!   that only one term can take is given to that term.
+//!   that only one term can take is given to that term;
+//! - under `propagation ac`, Régin's matching-based GAC (`alldiff_gac.rs`),
+//!   which subsumes the two rules above.
 
+use super::alldiff_gac::Matching;
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
 pub struct AllDifferent {
     vars: Vec<VarId>,
+    /// Run Régin's matching-based filtering (under `propagation ac`).
+    gac: Option<Matching>,
     offsets: Vec<i64>,
     /// Scratch: how many terms can take each value in `lo..lo+counts.len()`.
     counts: Vec<u32>,
     owner: Vec<u32>,
+    /// Scratch: the values of fixed terms, sorted.
+    taken: Vec<i64>,
+    scratch: Vec<i64>,
 }
 
 /// Value ranges wider than this skip the counting rules (pigeonhole, singles).
 const MAX_COUNTED_SPAN: i64 = 1 << 16;
 
 impl AllDifferent {
-    pub fn new(terms: Vec<(VarId, i64)>) -> Self {
+    pub fn new(terms: Vec<(VarId, i64)>, gac: bool) -> Self {
         let (vars, offsets) = terms.into_iter().unzip();
         AllDifferent {
             vars,
+            gac: gac.then(Matching::default),
             offsets,
             counts: Vec::new(),
             owner: Vec::new(),
+            taken: Vec::new(),
+            scratch: Vec::new(),
         }
     }
 
-    /// Removes the values of fixed terms from the others, until nothing changes.
-    fn eliminate(&self, d: &mut Domains) -> PResult {
+    /// The span of the terms' values.
+    fn span(&self, d: &Domains) -> i64 {
         let n = self.vars.len();
-        let mut done = vec![false; n];
+        let lo = (0..n)
+            .map(|i| d.min(self.vars[i]) + self.offsets[i])
+            .min()
+            .unwrap_or(0);
+        let hi = (0..n)
+            .map(|i| d.max(self.vars[i]) + self.offsets[i])
+            .max()
+            .unwrap_or(0);
+        hi - lo + 1
+    }
+
+    /// Removes the values of fixed terms from the others, until nothing
+    /// changes. Each pass costs about the sum of the open domains' sizes.
+    fn eliminate(&mut self, d: &mut Domains) -> PResult {
         loop {
-            let mut progress = false;
-            for i in 0..n {
-                if done[i] || !d.is_fixed(self.vars[i]) {
-                    continue;
-                }
-                done[i] = true;
-                progress = true;
-                let value = d.min(self.vars[i]) + self.offsets[i];
-                for j in 0..n {
-                    if j != i {
-                        d.remove(self.vars[j], value - self.offsets[j])?;
-                    }
+            self.taken.clear();
+            for (i, &v) in self.vars.iter().enumerate() {
+                if let Some(x) = d.value(v) {
+                    self.taken.push(x + self.offsets[i]);
                 }
             }
-            if !progress {
+            self.taken.sort_unstable();
+            if self.taken.windows(2).any(|w| w[0] == w[1]) {
+                return Err(Fail);
+            }
+            let mut newly_fixed = false;
+            for (j, &v) in self.vars.iter().enumerate() {
+                if d.is_fixed(v) {
+                    continue;
+                }
+                let off = self.offsets[j];
+                if d.size(v) as usize <= self.taken.len() {
+                    self.scratch.clear();
+                    let taken = &self.taken;
+                    self.scratch.extend(
+                        d.values(v)
+                            .filter(|&x| taken.binary_search(&(x + off)).is_ok()),
+                    );
+                    for &x in &self.scratch {
+                        d.remove(v, x)?;
+                    }
+                } else {
+                    for &t in &self.taken {
+                        d.remove(v, t - off)?;
+                    }
+                }
+                newly_fixed |= d.is_fixed(v);
+            }
+            if !newly_fixed {
                 return Ok(());
             }
         }
@@ -116,6 +159,18 @@ impl Propagator for AllDifferent {
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         loop {
             self.eliminate(d)?;
+            if self.gac.is_some() && self.span(d) < MAX_COUNTED_SPAN {
+                let before = self.vars.iter().filter(|&&v| d.is_fixed(v)).count();
+                if let Some(m) = self.gac.as_mut() {
+                    m.filter(d, &self.vars, &self.offsets)?;
+                }
+                // Newly fixed variables need value elimination again (GAC is
+                // idempotent, but elimination is cheaper than a second pass).
+                if self.vars.iter().filter(|&&v| d.is_fixed(v)).count() == before {
+                    return Ok(());
+                }
+                continue;
+            }
             if !self.count(d)? {
                 return Ok(());
             }

@@ -1,0 +1,284 @@
+//! Generalised arc consistency for all-different, after J.-C. Régin, "A
+//! filtering algorithm for constraints of difference in CSPs" (AAAI 1994).
+//!
+//! The variable–value graph gets a maximum matching (kept between calls as a
+//! starting point, repaired by augmenting paths); no matching covering every
+//! variable means failure. Orient matched edges variable → value and the
+//! others value → variable: an unmatched edge belongs to some maximum matching,
+//! so to some solution of the constraint, exactly when its ends share a strongly
+//! connected component or its value is reachable from a free value. Every
+//! other edge is removed.
+
+use crate::engine::domains::{Domains, Fail, PResult};
+use crate::model::VarId;
+
+const NONE: u32 = u32::MAX;
+
+/// Scratch state, reused between calls; nothing here needs trailing because
+/// the matching is re-validated against the domains on every call.
+#[derive(Default)]
+pub struct Matching {
+    /// Value index matched to each variable, or NONE.
+    var_match: Vec<u32>,
+    /// Variable matched to each value index, or NONE.
+    val_match: Vec<u32>,
+    lo: i64,
+    seen: Vec<u32>,
+    stamp: u32,
+    /// Adjacency of the current call: the values (as indices) of each variable.
+    adj: Vec<Vec<u32>>,
+    graph: Graph,
+}
+
+impl Matching {
+    /// Filters `vars[i] + offsets[i]` to GAC; the caller bounds the value range.
+    pub fn filter(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64]) -> PResult {
+        let n = vars.len();
+        let lo = (0..n)
+            .map(|i| d.min(vars[i]) + offsets[i])
+            .min()
+            .unwrap_or(0);
+        let hi = (0..n)
+            .map(|i| d.max(vars[i]) + offsets[i])
+            .max()
+            .unwrap_or(0);
+        let m = (hi - lo + 1) as usize;
+        if m < n {
+            return Err(Fail);
+        }
+        self.rebase(n, lo, m);
+        for i in 0..n {
+            self.adj[i].clear();
+            let (v, off) = (vars[i], offsets[i]);
+            for x in d.values(v) {
+                self.adj[i].push((x + off - lo) as u32);
+            }
+        }
+        self.repair(d, vars, offsets);
+        for i in 0..n {
+            if self.var_match[i] == NONE && !self.augment(i) {
+                return Err(Fail);
+            }
+        }
+        self.prune(d, vars, offsets, m)
+    }
+
+    /// Resizes for `n` variables and `m` values starting at `lo`, keeping the
+    /// old matching where the value window did not move.
+    fn rebase(&mut self, n: usize, lo: i64, m: usize) {
+        let moved = self.var_match.len() != n || self.lo != lo || self.val_match.len() != m;
+        if moved {
+            self.var_match = vec![NONE; n];
+            self.val_match = vec![NONE; m];
+            self.lo = lo;
+        }
+        self.adj.resize_with(n, Vec::new);
+        self.seen.resize(m, 0);
+    }
+
+    /// Drops matched pairs whose value left the variable's domain.
+    fn repair(&mut self, d: &Domains, vars: &[VarId], offsets: &[i64]) {
+        for i in 0..vars.len() {
+            let k = self.var_match[i];
+            if k != NONE && !d.contains(vars[i], self.lo + k as i64 - offsets[i]) {
+                self.val_match[k as usize] = NONE;
+                self.var_match[i] = NONE;
+            }
+        }
+    }
+
+    /// Finds an augmenting path from variable `start` (iterative DFS).
+    fn augment(&mut self, start: usize) -> bool {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        // Stack of (variable, next adjacency position); `via` remembers the value used to reach each.
+        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+        let mut via: Vec<u32> = Vec::new();
+        while let Some(&mut (x, ref mut pos)) = stack.last_mut() {
+            if *pos >= self.adj[x].len() {
+                stack.pop();
+                via.pop();
+                continue;
+            }
+            let k = self.adj[x][*pos] as usize;
+            *pos += 1;
+            if self.seen[k] == self.stamp {
+                continue;
+            }
+            self.seen[k] = self.stamp;
+            via.push(k as u32);
+            let owner = self.val_match[k];
+            if owner == NONE {
+                // Flip the path: each variable on the stack takes the value it reached.
+                for (depth, &(var, _)) in stack.iter().enumerate() {
+                    let value = via[depth] as usize;
+                    self.var_match[var] = value as u32;
+                    self.val_match[value] = var as u32;
+                }
+                return true;
+            }
+            stack.push((owner as usize, 0));
+        }
+        false
+    }
+
+    /// Removes every edge that is in no maximum matching.
+    fn prune(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64], m: usize) -> PResult {
+        let n = vars.len();
+        // Nodes: variables 0..n, values n..n+m. A variable's successor is its
+        // matched value; a value's successors are the other variables that hold it.
+        let g = &mut self.graph;
+        g.reset(n + m);
+        for (i, a) in self.adj.iter().enumerate() {
+            g.degree[i] += 1;
+            for &k in a {
+                if k != self.var_match[i] {
+                    g.degree[n + k as usize] += 1;
+                }
+            }
+        }
+        g.layout();
+        for (i, a) in self.adj.iter().enumerate() {
+            g.add(i, n + self.var_match[i] as usize);
+            for &k in a {
+                if k != self.var_match[i] {
+                    g.add(n + k as usize, i);
+                }
+            }
+        }
+        // Reachability from free values.
+        g.reach.clear();
+        g.reach.resize(n + m, false);
+        g.work.clear();
+        for k in 0..m {
+            if self.val_match[k] == NONE {
+                g.reach[n + k] = true;
+                g.work.push(n + k);
+            }
+        }
+        while let Some(u) = g.work.pop() {
+            for e in g.start[u]..g.start[u + 1] {
+                let w = g.edges[e];
+                if !g.reach[w] {
+                    g.reach[w] = true;
+                    g.work.push(w);
+                }
+            }
+        }
+        g.components();
+        for i in 0..n {
+            let mine = self.var_match[i];
+            for &k in &self.adj[i] {
+                let node = n + k as usize;
+                if k != mine && !g.reach[node] && g.comp[node] != g.comp[i] {
+                    d.remove(vars[i], self.lo + k as i64 - offsets[i])?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A directed graph in compressed rows, with buffers reused between calls.
+#[derive(Default)]
+struct Graph {
+    degree: Vec<usize>,
+    start: Vec<usize>,
+    fill: Vec<usize>,
+    edges: Vec<usize>,
+    reach: Vec<bool>,
+    work: Vec<usize>,
+    comp: Vec<u32>,
+    index: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<usize>,
+    call: Vec<(usize, usize)>,
+}
+
+impl Graph {
+    fn reset(&mut self, nodes: usize) {
+        self.degree.clear();
+        self.degree.resize(nodes, 0);
+    }
+
+    /// Turns degrees into row starts; edges are then added with [`Graph::add`].
+    fn layout(&mut self) {
+        let nodes = self.degree.len();
+        self.start.clear();
+        self.start.push(0);
+        for u in 0..nodes {
+            let next = self.start[u] + self.degree[u];
+            self.start.push(next);
+        }
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.start[..nodes]);
+        self.edges.clear();
+        self.edges.resize(self.start[nodes], 0);
+    }
+
+    fn add(&mut self, from: usize, to: usize) {
+        self.edges[self.fill[from]] = to;
+        self.fill[from] += 1;
+    }
+
+    /// Strongly connected components (iterative Tarjan) into `comp`.
+    fn components(&mut self) {
+        let n = self.degree.len();
+        self.index.clear();
+        self.index.resize(n, u32::MAX);
+        self.low.clear();
+        self.low.resize(n, 0);
+        self.on_stack.clear();
+        self.on_stack.resize(n, false);
+        self.comp.clear();
+        self.comp.resize(n, u32::MAX);
+        self.stack.clear();
+        let (mut next_index, mut next_comp) = (0u32, 0u32);
+        for root in 0..n {
+            if self.index[root] != u32::MAX {
+                continue;
+            }
+            self.call.push((root, self.start[root]));
+            self.index[root] = next_index;
+            self.low[root] = next_index;
+            next_index += 1;
+            self.stack.push(root);
+            self.on_stack[root] = true;
+            while let Some(&mut (v, ref mut pos)) = self.call.last_mut() {
+                if *pos < self.start[v + 1] {
+                    let w = self.edges[*pos];
+                    *pos += 1;
+                    if self.index[w] == u32::MAX {
+                        self.index[w] = next_index;
+                        self.low[w] = next_index;
+                        next_index += 1;
+                        self.stack.push(w);
+                        self.on_stack[w] = true;
+                        self.call.push((w, self.start[w]));
+                    } else if self.on_stack[w] {
+                        self.low[v] = self.low[v].min(self.index[w]);
+                    }
+                    continue;
+                }
+                self.call.pop();
+                if let Some(&(parent, _)) = self.call.last() {
+                    self.low[parent] = self.low[parent].min(self.low[v]);
+                }
+                if self.low[v] == self.index[v] {
+                    while let Some(w) = self.stack.pop() {
+                        self.on_stack[w] = false;
+                        self.comp[w] = next_comp;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    next_comp += 1;
+                }
+            }
+        }
+    }
+}
