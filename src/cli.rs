@@ -1,14 +1,16 @@
 //! The command line: `cspi solve MODEL [options]`.
 
+use crate::bench::{self, Combo, Plan};
 use crate::diag::{Diag, Diags, exit};
 use crate::engine::search::{Limits, Next};
+use crate::engine::stats::Stats;
 use crate::model::search::Named;
 use crate::model::{Propagation, Restarts, ValSelect, VarSelect};
 use crate::output::{human, json};
 use crate::sema::ParamOverride;
 use crate::solve::{self, Options, Status};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +30,41 @@ pub struct Cli {
 pub enum Command {
     /// Solve a model: print the first solution, N solutions, all, or the count.
     Solve(SolveArgs),
+    /// Solve a model under every combination of strategies and tabulate the statistics.
+    Bench(BenchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The model file (.csp).
+    pub model: PathBuf,
+    /// Override a parameter: NAME=VALUE (repeatable).
+    #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Variable selections to compare, comma-separated (default: the model's).
+    #[arg(long = "var", value_name = "LIST", value_delimiter = ',', value_parser = named::<VarSelect>)]
+    pub var: Vec<VarSelect>,
+    /// Value selections to compare, comma-separated (default: the model's).
+    #[arg(long = "val", value_name = "LIST", value_delimiter = ',', value_parser = named::<ValSelect>)]
+    pub val: Vec<ValSelect>,
+    /// Propagation levels to compare, comma-separated (default: the model's).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = named::<Propagation>)]
+    pub propagation: Vec<Propagation>,
+    /// Runs per combination (random strategies get seeds SEED, SEED+1, ...).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop each run at its first solution instead of counting all.
+    #[arg(long)]
+    pub first: bool,
+    /// Stop each run after this many seconds (its status is then UNKNOWN).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Output format: a Markdown table, or one JSON object per run.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -184,6 +221,10 @@ pub fn run(cli: Cli) -> i32 {
             Ok(code) => code,
             Err(diags) => report(&diags),
         },
+        Command::Bench(args) => match bench_command(&args) {
+            Ok(code) => code,
+            Err(diags) => report(&diags),
+        },
     }
 }
 
@@ -197,6 +238,9 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     };
     args.strategy.apply(&mut options.search);
     options.limits = Limits {
+        progress: std::io::stderr()
+            .is_terminal()
+            .then_some(progress as fn(&Stats, Duration)),
         solutions: if args.all || args.count {
             None
         } else {
@@ -273,4 +317,70 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         return Ok(exit::INTERNAL);
     }
     Ok(exit::OK)
+}
+
+/// The progress line: overwritten in place on a terminal, cleared at the end.
+fn progress(stats: &Stats, elapsed: Duration) {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    eprint!(
+        "\r\x1b[2K{} solutions, {} nodes ({:.0} nodes/s), {:.1} s",
+        stats.solutions,
+        stats.nodes,
+        stats.nodes as f64 / secs,
+        secs
+    );
+}
+
+fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
+    let overrides = parse_params(&args.params)?;
+    let model = Arc::new(solve::load_file(&args.model, &overrides)?);
+    let spec = &model.search;
+    let vars = or_default(&args.var, spec.var);
+    let vals = or_default(&args.val, spec.val);
+    let levels = or_default(&args.propagation, spec.propagation);
+    let mut combos = Vec::new();
+    for &var in &vars {
+        for &val in &vals {
+            for &propagation in &levels {
+                combos.push(Combo {
+                    var,
+                    val,
+                    propagation,
+                });
+            }
+        }
+    }
+    let plan = Plan {
+        combos,
+        runs: args.runs,
+        seed: args.seed,
+        first_only: args.first,
+        time_limit: args
+            .time_limit
+            .filter(|t| *t >= 0.0 && t.is_finite())
+            .map(Duration::from_secs_f64),
+    };
+    let rows = bench::run(&model, &plan);
+    match args.format {
+        Format::Human => print!("{}", bench::markdown(&rows)),
+        Format::Json => print!("{}", bench::json_lines(&rows)),
+    }
+    if let Some(counts) = bench::disagreement(&rows, args.first) {
+        let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+        eprintln!(
+            "error: the strategies disagree on the number of solutions ({}); this is a bug in cspi, please report it",
+            counts.join(" vs ")
+        );
+        return Ok(exit::INTERNAL);
+    }
+    Ok(exit::OK)
+}
+
+/// The listed values, or the model's own when none are listed.
+fn or_default<T: Copy>(list: &[T], default: T) -> Vec<T> {
+    if list.is_empty() {
+        vec![default]
+    } else {
+        list.to_vec()
+    }
 }

@@ -2,6 +2,7 @@
 //! `syntax::parse` → `sema::check` → [`model::Model`] → `engine::post` →
 //! `engine::search` → output. See docs/ARCHITECTURE.md.
 
+pub mod bench;
 pub mod cli;
 pub mod diag;
 pub mod engine;

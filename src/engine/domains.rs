@@ -284,7 +284,10 @@ impl Domains {
     }
 
     /// Keeps only the values whose bits are set in `mask` (same layout as [`Self::bits`]).
-    #[expect(clippy::needless_range_loop, reason = "indexes the mask and the trail slots alike")]
+    #[expect(
+        clippy::needless_range_loop,
+        reason = "indexes the mask and the trail slots alike"
+    )]
     pub fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
         let l = self.layout[v];
         let lo = self.trail.get(l.meta + 1) as usize / 64;

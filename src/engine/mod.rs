@@ -9,6 +9,7 @@ pub mod post;
 pub mod propagator;
 pub mod props;
 pub mod queue;
+pub mod restart;
 pub mod search;
 pub mod select;
 pub mod stats;
@@ -125,6 +126,10 @@ impl Engine {
                         let p = self.watchers[var][i].0;
                         if self.props[p].vars().iter().all(|&v| self.doms.is_fixed(v)) {
                             self.run(p)?;
+                        } else if self.props[p].violated(&self.doms) {
+                            self.stats.propagations += 1;
+                            self.prop_weight[p] += 1;
+                            return Err(Fail);
                         }
                     }
                 }

@@ -39,6 +39,14 @@ pub trait Propagator {
         event::REMOVE
     }
 
+    /// Whether the fixed variables alone already violate the constraint, for
+    /// `propagation none`, which checks without pruning. The default waits
+    /// until every variable is fixed; a global constraint should answer for
+    /// partial assignments as its decomposition into small constraints would.
+    fn violated(&self, _d: &Domains) -> bool {
+        false
+    }
+
     /// How many constraints the propagator stands for, for the degree heuristics.
     fn weight(&self) -> u32 {
         1

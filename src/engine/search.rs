@@ -15,20 +15,27 @@
 //! checked every constraint on it.
 
 use super::Engine;
+use super::restart::Restarter;
 use super::select;
+use super::stats::Stats;
 use super::trail::Checkpoint;
 use crate::model::{Propagation, SearchSpec, VarId};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::time::{Duration, Instant};
 
-/// When to stop early.
+/// When to stop early, and whom to tell how it goes.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub solutions: Option<u64>,
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
+    /// Called about twice a second with the statistics so far.
+    pub progress: Option<fn(&Stats, Duration)>,
 }
+
+/// How often the progress callback runs.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// How the search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +79,8 @@ pub struct Search<'e> {
     start: Instant,
     /// Loop iterations, to read the clock only now and then.
     ticks: u64,
+    last_progress: Duration,
+    restarter: Restarter,
 }
 
 impl<'e> Search<'e> {
@@ -100,6 +109,7 @@ impl<'e> Search<'e> {
         }
         let secondary = (0..n).filter(|&v| !in_order[v]).collect();
         let rng = Xoshiro256PlusPlus::seed_from_u64(spec.seed);
+        let spec_restarts = spec.restarts;
         Search {
             engine,
             spec,
@@ -112,6 +122,8 @@ impl<'e> Search<'e> {
             limits,
             start: Instant::now(),
             ticks: 0,
+            last_progress: Duration::ZERO,
+            restarter: Restarter::new(spec_restarts),
         }
     }
 
@@ -159,6 +171,9 @@ impl<'e> Search<'e> {
         loop {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
+            }
+            if self.engine.stats.solutions == 0 && self.restarter.due(self.engine.stats.failures) {
+                self.restart();
             }
             match self.pick_var() {
                 Some(var) => {
@@ -213,6 +228,14 @@ impl<'e> Search<'e> {
         }
     }
 
+    /// Back to the root, to search again with what the weights learned.
+    fn restart(&mut self) {
+        while self.pop_frame().is_some() {}
+        self.completing = None;
+        self.engine.stats.restarts += 1;
+        self.restarter.restarted(self.engine.stats.failures);
+    }
+
     fn pop_frame(&mut self) -> Option<Frame> {
         let f = self.stack.pop()?;
         self.engine.doms.restore(f.checkpoint);
@@ -263,6 +286,16 @@ impl<'e> Search<'e> {
         }
         // Reading the clock is cheap next to a node, but not free: every 256 steps.
         self.ticks += 1;
-        self.ticks.is_multiple_of(256) && self.limits.time.is_some_and(|t| self.start.elapsed() >= t)
+        if !self.ticks.is_multiple_of(256) {
+            return false;
+        }
+        let elapsed = self.start.elapsed();
+        if let Some(report) = self.limits.progress
+            && elapsed >= self.last_progress + PROGRESS_EVERY
+        {
+            self.last_progress = elapsed;
+            report(&self.engine.stats, elapsed);
+        }
+        self.limits.time.is_some_and(|t| elapsed >= t)
     }
 }

@@ -156,6 +156,17 @@ impl Propagator for AllDifferent {
     fn priority(&self) -> Priority {
         Priority::Linear
     }
+    /// Two fixed terms with the same value: what the pairwise `!=` would see.
+    fn violated(&self, d: &Domains) -> bool {
+        let mut seen: Vec<i64> = self
+            .vars
+            .iter()
+            .zip(&self.offsets)
+            .filter_map(|(&v, &o)| d.value(v).map(|x| x + o))
+            .collect();
+        seen.sort_unstable();
+        seen.windows(2).any(|w| w[0] == w[1])
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         loop {
             self.eliminate(d)?;

@@ -55,6 +55,9 @@ impl Propagator for FormulaProp {
     fn priority(&self) -> Priority {
         Priority::Slow
     }
+    fn violated(&self, d: &Domains) -> bool {
+        self.formula.eval(&self.model, &Partial { d, trial: None }) == Some(false)
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let mut free = self.vars.iter().copied().filter(|&v| !d.is_fixed(v));
         let (first, second) = (free.next(), free.next());

@@ -1,0 +1,191 @@
+//! `cspi bench`: solve one model under every combination of search
+//! strategies, check that all runs agree on the number of solutions, and
+//! tabulate the statistics — the original report's table, for any model.
+
+use crate::engine::search::{Limits, Next};
+use crate::model::search::Named;
+use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
+use crate::solve::{self, Options, Status};
+use std::fmt::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One combination of strategies.
+#[derive(Clone, Copy, Debug)]
+pub struct Combo {
+    pub var: VarSelect,
+    pub val: ValSelect,
+    pub propagation: Propagation,
+}
+
+impl Combo {
+    /// Whether repeated runs can differ (a random choice is involved).
+    pub fn is_random(&self, spec: &SearchSpec) -> bool {
+        self.var == VarSelect::Random || self.val == ValSelect::Random || spec.random_ties
+    }
+}
+
+/// The measurements of one run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub status: Status,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub failures: u64,
+    pub max_depth: u64,
+    pub propagations: u64,
+    pub time_ms: f64,
+}
+
+/// All runs of one combination.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub combo: Combo,
+    pub runs: Vec<Run>,
+}
+
+impl Row {
+    /// Solution counts of the runs that finished.
+    fn complete_counts(&self) -> impl Iterator<Item = u64> + '_ {
+        self.runs
+            .iter()
+            .filter(|r| r.status != Status::Unknown)
+            .map(|r| r.solutions)
+    }
+}
+
+pub struct Plan {
+    pub combos: Vec<Combo>,
+    pub runs: u32,
+    pub seed: u64,
+    /// Stop each run at the first solution instead of counting them all.
+    pub first_only: bool,
+    pub time_limit: Option<Duration>,
+}
+
+/// Runs every combination `plan.runs` times; random ones get seeds seed, seed+1, ...
+pub fn run(model: &Arc<Model>, plan: &Plan) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for &combo in &plan.combos {
+        let mut runs = Vec::new();
+        for k in 0..plan.runs {
+            let mut search = model.search.clone();
+            search.var = combo.var;
+            search.val = combo.val;
+            search.propagation = combo.propagation;
+            search.seed = plan.seed.wrapping_add(u64::from(k));
+            let options = Options {
+                search,
+                limits: Limits {
+                    solutions: plan.first_only.then_some(1),
+                    time: plan.time_limit,
+                    ..Limits::default()
+                },
+                check: false,
+            };
+            let summary = solve::solve(model, &options, |_| Next::Continue);
+            let s = &summary.stats;
+            runs.push(Run {
+                status: summary.status,
+                solutions: s.solutions,
+                nodes: s.nodes,
+                failures: s.failures,
+                max_depth: s.max_depth,
+                propagations: s.propagations,
+                time_ms: s.time.as_secs_f64() * 1000.0,
+            });
+        }
+        rows.push(Row { combo, runs });
+    }
+    rows
+}
+
+/// The solution counts seen, when the complete runs disagree (a bug).
+pub fn disagreement(rows: &[Row], first_only: bool) -> Option<Vec<u64>> {
+    let mut counts: Vec<u64> = rows
+        .iter()
+        .flat_map(|r| r.complete_counts())
+        .map(|c| if first_only { c.min(1) } else { c })
+        .collect();
+    counts.sort_unstable();
+    counts.dedup();
+    (counts.len() > 1).then_some(counts)
+}
+
+/// Mean and (population) standard deviation.
+fn mean_sd(xs: impl Iterator<Item = f64>) -> (f64, f64) {
+    let v: Vec<f64> = xs.collect();
+    if v.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / v.len() as f64;
+    (mean, var.sqrt())
+}
+
+fn cell(xs: impl Iterator<Item = f64>, runs: usize, decimals: usize) -> String {
+    let (mean, sd) = mean_sd(xs);
+    if runs > 1 && sd > 0.0 {
+        format!("{mean:.decimals$} ± {sd:.decimals$}")
+    } else {
+        format!("{mean:.decimals$}")
+    }
+}
+
+/// The table in Markdown, one row per combination.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| var | val | propagation | runs | status | solutions | nodes | failures | max depth | propagations | time (ms) |\n\
+         |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for row in rows {
+        let n = row.runs.len();
+        let statuses: Vec<&str> = {
+            let mut s: Vec<&str> = row.runs.iter().map(|r| r.status.name()).collect();
+            s.sort_unstable();
+            s.dedup();
+            s
+        };
+        let c = &row.combo;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {n} | {} | {} | {} | {} | {} | {} | {} |",
+            c.var.name(),
+            c.val.name(),
+            c.propagation.name(),
+            statuses.join(", "),
+            cell(row.runs.iter().map(|r| r.solutions as f64), n, 0),
+            cell(row.runs.iter().map(|r| r.nodes as f64), n, 0),
+            cell(row.runs.iter().map(|r| r.failures as f64), n, 0),
+            cell(row.runs.iter().map(|r| r.max_depth as f64), n, 0),
+            cell(row.runs.iter().map(|r| r.propagations as f64), n, 0),
+            cell(row.runs.iter().map(|r| r.time_ms), n, 1),
+        );
+    }
+    out
+}
+
+/// One JSON object per run, for machines.
+pub fn json_lines(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        for (k, r) in row.runs.iter().enumerate() {
+            let c = &row.combo;
+            let _ = writeln!(
+                out,
+                "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{},\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
+                c.var.name(),
+                c.val.name(),
+                c.propagation.name(),
+                r.status.name(),
+                r.solutions,
+                r.nodes,
+                r.failures,
+                r.max_depth,
+                r.propagations,
+                r.time_ms
+            );
+        }
+    }
+    out
+}
