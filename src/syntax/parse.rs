@@ -266,23 +266,33 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
         Rule::boolean => ExprKind::Bool(text == "true"),
         Rule::ident => ExprKind::Name(text.to_string()),
         Rule::paren => {
-            return pair
-                .into_inner()
-                .next()
-                .map(expr)
-                .unwrap_or_else(|| Err(malformed(span)));
+            let mut inner = pair.into_inner();
+            let first = expr(inner.next().ok_or_else(|| malformed(span))?)?;
+            let Some(tail) = inner.next() else { return Ok(first) };
+            let mut items = vec![first];
+            for p in tail.into_inner() {
+                items.push(expr(p)?);
+            }
+            ExprKind::Tuple(items)
         }
         Rule::expr => return expr(pair),
-        Rule::list => ExprKind::List(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
-        Rule::set_lit => ExprKind::Set(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
-        Rule::tuple => ExprKind::Tuple(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
-        Rule::list_comp => {
+        Rule::list => {
             let mut inner = pair.into_inner();
-            let (Some(body), Some(gens)) = (inner.next(), inner.next()) else {
-                return Err(malformed(span));
-            };
-            ExprKind::ListComp(Box::new(expr(body)?), generators(gens)?)
+            let Some(first) = inner.next() else { return Ok(Expr { kind: ExprKind::List(Vec::new()), span }) };
+            let first = expr(first)?;
+            if inner.peek().map(|p| p.as_rule()) == Some(Rule::comp_tail) {
+                let gens = inner.next().and_then(|t| t.into_inner().next());
+                let gens = generators(gens.ok_or_else(|| malformed(span))?)?;
+                ExprKind::ListComp(Box::new(first), gens)
+            } else {
+                let mut items = vec![first];
+                for p in inner {
+                    items.push(expr(p)?);
+                }
+                ExprKind::List(items)
+            }
         }
+        Rule::set_lit => ExprKind::Set(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = ident(inner.next().ok_or_else(|| malformed(span))?);
