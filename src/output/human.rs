@@ -6,6 +6,16 @@ use std::fmt::Write;
 
 /// The text of one solution.
 pub fn solution(model: &Model, values: &[i64]) -> String {
+    let mut out = body(model, values);
+    if let Some(o) = &model.objective
+        && let Some(v) = o.term.eval(model, values)
+    {
+        let _ = writeln!(out, "objective = {v}");
+    }
+    out
+}
+
+fn body(model: &Model, values: &[i64]) -> String {
     let mut out = String::new();
     if model.output.is_empty() {
         for (name, g) in &model.groups {

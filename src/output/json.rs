@@ -64,7 +64,7 @@ fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
 }
 
 /// `{"type":"solution","values":{...}}`: every declared variable by name, and
-/// the model's named output expressions.
+/// the model's named output expressions; with an objective, `"objective"`.
 pub fn solution(model: &Model, values: &[i64]) -> String {
     let mut out = String::from("{\"type\":\"solution\",\"values\":{");
     let mut first = true;
@@ -95,7 +95,13 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
             }
         }
     }
-    out.push_str("}}");
+    out.push('}');
+    if let Some(o) = &model.objective
+        && let Some(v) = o.term.eval(model, values)
+    {
+        let _ = write!(out, ",\"objective\":{v}");
+    }
+    out.push('}');
     out
 }
 

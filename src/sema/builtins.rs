@@ -22,6 +22,10 @@ const BUILTINS: &[&str] = &[
     "length",
     "grid",
     "read",
+    "read_table",
+    "table",
+    "forbidden",
+    "digits",
     "forall",
     "exists",
 ];
@@ -148,6 +152,7 @@ impl Checker<'_> {
                     Value::Array(a) => a.items.len() as i64,
                     Value::Set(set) => set.len() as i64,
                     Value::Tuple(t) => t.len() as i64,
+                    Value::Table(t) => t.len() as i64,
                     other => {
                         return Err(Diag::new(
                             "cspi::type",
@@ -158,6 +163,10 @@ impl Checker<'_> {
                 }))
             }
             "grid" => self.grid_builtin(&args, span),
+            "table" => self.table_builtin(&args, true, span),
+            "forbidden" => self.table_builtin(&args, false, span),
+            "read_table" => self.read_table_builtin(&args, span),
+            "digits" => self.digits_builtin(&args, span),
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(

@@ -7,6 +7,7 @@ mod data;
 mod eval;
 mod items;
 mod ops;
+mod tables;
 pub mod value;
 
 use crate::diag::{Diag, Diags, Source, did_you_mean};

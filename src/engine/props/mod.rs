@@ -1,5 +1,8 @@
 //! The propagators, one file each.
 
 pub mod alldiff;
+pub mod arith;
 pub mod formula;
 pub mod linear;
+pub mod reif;
+pub mod table;
