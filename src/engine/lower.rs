@@ -269,7 +269,11 @@ impl<'a> Lower<'a> {
 
     /// `items[index]`: a binary table `(index, z)` when the items are constants.
     fn element(&mut self, items: &[Term], index: &Term, low: i64) -> Option<VarId> {
-        let i = self.var_of(index)?;
+        // An index `x + c` is `x` into the items shifted by `c`: no variable for the sum.
+        let (i, low) = match self.linear(index)? {
+            (coefs, c) if matches!(coefs.as_slice(), [(1, _)]) => (coefs[0].1, low.checked_sub(c)?),
+            lin => (self.var_of_lin(lin)?, low),
+        };
         let high = low.checked_add(items.len() as i64 - 1)?;
         let d = &self.engine.doms;
         if !self.strict && (d.min(i) < low || d.max(i) > high) {
