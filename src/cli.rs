@@ -259,7 +259,24 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut broken_pipe = false;
+    // The model's `total(...)` outputs, summed over the solutions.
+    let mut totals: Vec<(String, i64)> = model
+        .output
+        .iter()
+        .filter_map(|o| match o {
+            crate::model::OutputItem::Total { label, .. } => Some((label.clone(), 0)),
+            _ => None,
+        })
+        .collect();
     let summary = solve::solve(&model, &options, |values| {
+        let mut k = 0;
+        for o in &model.output {
+            if let crate::model::OutputItem::Total { term, .. } = o {
+                let v = term.eval(&model, values).unwrap_or(0);
+                totals[k].1 = totals[k].1.saturating_add(v);
+                k += 1;
+            }
+        }
         if args.count {
             return Next::Continue;
         }
@@ -289,7 +306,9 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     }
     let status = summary.status;
     let text = match args.format {
-        Format::Json => json::summary(status, &summary.stats, summary.objective) + "\n",
+        Format::Json => {
+            json::summary_with_totals(status, &summary.stats, summary.objective, &totals) + "\n"
+        }
         Format::Human => match status {
             _ if args.count => format!(
                 "{} solutions ({})\n",
@@ -313,6 +332,11 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         },
     };
     let _ = out.write_all(text.as_bytes());
+    if args.format == Format::Human {
+        for (label, v) in &totals {
+            let _ = writeln!(out, "total {label} = {v}");
+        }
+    }
     let _ = out.flush();
     if args.stats {
         eprint!("{}", human::stats(&summary.stats));

@@ -37,6 +37,14 @@ fn body(model: &Model, values: &[i64]) -> String {
                     .map_or("undefined".to_string(), |v| v.to_string());
                 let _ = writeln!(out, "{label} = {v}");
             }
+            OutputItem::Spell {
+                label,
+                group,
+                symbols,
+            } => {
+                let _ = writeln!(out, "{label} = {}", OutputItem::spell(group, symbols, values));
+            }
+            OutputItem::Total { .. } => {}
             OutputItem::Text(t) => {
                 out.push_str(t);
                 if !t.ends_with('\n') {

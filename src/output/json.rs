@@ -78,6 +78,21 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
         group(&mut out, model, g, values);
     }
     for item in &model.output {
+        if let OutputItem::Spell {
+            label,
+            group,
+            symbols,
+        } = item
+            && !model.groups.contains_key(label)
+        {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            string(&mut out, label);
+            out.push(':');
+            string(&mut out, &OutputItem::spell(group, symbols, values));
+        }
         if let OutputItem::Value { label, term } = item
             && !model.groups.contains_key(label)
         {
@@ -106,11 +121,32 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
 }
 
 pub fn summary(status: Status, stats: &Stats, objective: Option<i64>) -> String {
+    summary_with_totals(status, stats, objective, &[])
+}
+
+/// The summary with the model's `total(...)` outputs: `"totals":{"label":sum}`.
+pub fn summary_with_totals(
+    status: Status,
+    stats: &Stats,
+    objective: Option<i64>,
+    totals: &[(String, i64)],
+) -> String {
     let mut out = String::from("{\"type\":\"summary\",\"status\":");
     string(&mut out, status.name());
     let _ = write!(out, ",\"solutions\":{}", stats.solutions);
     if let Some(o) = objective {
         let _ = write!(out, ",\"objective\":{o}");
+    }
+    if !totals.is_empty() {
+        out.push_str(",\"totals\":{");
+        for (i, (label, v)) in totals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            string(&mut out, label);
+            let _ = write!(out, ":{v}");
+        }
+        out.push('}');
     }
     out.push_str(",\"stats\":{");
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {

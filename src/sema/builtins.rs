@@ -26,6 +26,12 @@ const BUILTINS: &[&str] = &[
     "table",
     "forbidden",
     "digits",
+    "split",
+    "int",
+    "upper",
+    "tokens",
+    "word_table",
+    "columns",
     "forall",
     "exists",
 ];
@@ -37,6 +43,9 @@ impl Checker<'_> {
         args: Vec<(Value, Span)>,
         span: Span,
     ) -> Result<Value, Diag> {
+        if let Some(r) = self.text_builtin(&name.name, &args, span) {
+            return r;
+        }
         match name.name.as_str() {
             "alldifferent" | "all_different" => {
                 let terms = self.terms_of_args(&args, span)?;

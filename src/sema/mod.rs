@@ -8,6 +8,7 @@ mod eval;
 mod items;
 mod ops;
 mod tables;
+mod text;
 pub mod value;
 
 use crate::diag::{Diag, Diags, Source, did_you_mean};

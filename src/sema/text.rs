@@ -1,0 +1,132 @@
+//! Text built-ins for word puzzles: splitting and converting strings, and
+//! turning words into rows of token codes for table constraints.
+//!
+//! - `split(text)`: the whitespace-separated words of a string, as a list;
+//! - `int(text)`: a string's integer value;
+//! - `upper(text)`: the string in upper case;
+//! - `tokens(text, symbols)`: the codes of the text cut into symbols (code i is
+//!   `symbols[i]`, longest symbol first), as a list; an error if it cannot be cut;
+//! - `word_table(words, symbols, max)`: a table with one row per word that can be
+//!   cut into at most `max` symbols, its codes padded with 0 to the longest row;
+//!   words that cannot be cut (a `Q` without its `U` when only `QU` is a symbol)
+//!   are left out;
+//! - `columns(table)`: the number of values in each row of a table.
+
+use super::Checker;
+use super::value::{Array, Value};
+use crate::diag::Diag;
+use crate::syntax::ast::Span;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Cuts `text` into codes of `symbols` (1-based), longest match first.
+fn cut(text: &str, symbols: &[String]) -> Option<Vec<i64>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (code, sym) = symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_empty() && rest.starts_with(s.as_str()))
+            .max_by_key(|(_, s)| s.len())?;
+        out.push(code as i64 + 1);
+        rest = &rest[sym.len()..];
+    }
+    Some(out)
+}
+
+impl Checker<'_> {
+    fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
+        self.flatten(v, span)?
+            .into_iter()
+            .map(|x| match x {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(Diag::new(
+                    "cspi::type",
+                    format!("{what} must be strings, found {}", other.type_name()),
+                )
+                .label(span, "here")),
+            })
+            .collect()
+    }
+
+    /// The text built-ins; `None` when `name` is not one of them.
+    pub(super) fn text_builtin(
+        &mut self,
+        name: &str,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Option<Result<Value, Diag>> {
+        let one_string = |what: &str| -> Result<Rc<str>, Diag> {
+            match args {
+                [(Value::Str(s), _)] => Ok(s.clone()),
+                _ => Err(Diag::new("cspi::call", format!("{what}(text) takes one string"))
+                    .label(span, "here")),
+            }
+        };
+        Some(match name {
+            "split" => one_string("split").and_then(|s| {
+                let words: Vec<Value> = s
+                    .split_whitespace()
+                    .map(|w| Value::Str(Rc::from(w)))
+                    .collect();
+                self.spend(words.len() as u64, span)?;
+                Ok(Value::Array(Rc::new(Array::list(words))))
+            }),
+            "int" => one_string("int").and_then(|s| {
+                super::items::parse_int(s.trim())
+                    .map(Value::Int)
+                    .ok_or_else(|| {
+                        Diag::new("cspi::data::int", format!("`{s}` is not an integer"))
+                            .label(span, "here")
+                    })
+            }),
+            "upper" => one_string("upper").map(|s| Value::Str(Rc::from(s.to_uppercase()))),
+            "tokens" => self.tokens_builtin(args, span),
+            "word_table" => self.word_table_builtin(args, span),
+            "columns" => match args {
+                [(Value::Table(t), _)] => Ok(Value::Int(t.first().map_or(0, Vec::len) as i64)),
+                _ => Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here")),
+            },
+            _ => return None,
+        })
+    }
+
+    fn tokens_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
+        let [(Value::Str(text), tspan), (syms, sspan)] = args else {
+            return Err(Diag::new("cspi::call", "tokens(text, symbols) takes a string and a list of strings")
+                .label(span, "here"));
+        };
+        let symbols = self.strings(syms, *sspan, "symbols")?;
+        let codes = cut(text, &symbols).ok_or_else(|| {
+            Diag::new("cspi::data::tokens", format!("`{text}` cannot be cut into the symbols"))
+                .label(*tspan, "this text")
+                .help(format!("symbols: {}", symbols.join(" ")))
+        })?;
+        Ok(Value::Array(Rc::new(Array::list(codes.into_iter().map(Value::Int).collect()))))
+    }
+
+    fn word_table_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
+        let [(words, wspan), (syms, sspan), (Value::Int(max), _)] = args else {
+            return Err(Diag::new(
+                "cspi::call",
+                "word_table(words, symbols, max) takes a list of words, a list of symbols and a length",
+            )
+            .label(span, "here"));
+        };
+        let symbols = self.strings(syms, *sspan, "symbols")?;
+        let words = self.strings(words, *wspan, "words")?;
+        let max = (*max).max(0) as usize;
+        let mut rows: Vec<Vec<i64>> = words
+            .iter()
+            .filter_map(|w| cut(w, &symbols))
+            .filter(|r| !r.is_empty() && r.len() <= max)
+            .collect();
+        let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+        self.spend((rows.len() * width) as u64, span)?;
+        for r in &mut rows {
+            r.resize(width, 0);
+        }
+        Ok(Value::Table(Arc::new(rows)))
+    }
+}
