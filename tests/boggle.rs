@@ -31,14 +31,25 @@ fn score(letters: usize) -> i64 {
 }
 
 /// Every dictionary word on the board, with its score, by DFS over paths.
-fn dfs_solve(board: &Path, dict: &HashSet<String>, prefixes: &HashSet<String>) -> BTreeMap<String, i64> {
+fn dfs_solve(
+    board: &Path,
+    dict: &HashSet<String>,
+    prefixes: &HashSet<String>,
+) -> BTreeMap<String, i64> {
     let text = std::fs::read_to_string(board).expect("board");
     let mut it = text.split_whitespace();
     let rows: usize = it.next().and_then(|s| s.parse().ok()).expect("rows");
     let cols: usize = it.next().and_then(|s| s.parse().ok()).expect("cols");
-    let cells: Vec<String> = it.map(|s| s.to_uppercase()).collect();
+    // A bare Q is the Qu die too.
+    let cells: Vec<String> = it
+        .map(|s| match s.to_uppercase().as_str() {
+            "Q" => "QU".to_string(),
+            u => u.to_string(),
+        })
+        .collect();
     assert_eq!(cells.len(), rows * cols);
     let mut found = BTreeMap::new();
+    #[allow(clippy::too_many_arguments)]
     fn go(
         at: usize,
         word: &mut String,
@@ -60,7 +71,10 @@ fn dfs_solve(board: &Path, dict: &HashSet<String>, prefixes: &HashSet<String>) -
             for dr in -1..=1 {
                 for dc in -1..=1 {
                     let (nr, nc) = (r + dr, c + dc);
-                    if (dr, dc) != (0, 0) && (0..rows as i64).contains(&nr) && (0..cols as i64).contains(&nc) {
+                    if (dr, dc) != (0, 0)
+                        && (0..rows as i64).contains(&nr)
+                        && (0..cols as i64).contains(&nc)
+                    {
                         let n = (nr * cols as i64 + nc) as usize;
                         if !used[n] {
                             go(n, word, used, cells, (rows, cols), dict, prefixes, found);
@@ -74,7 +88,16 @@ fn dfs_solve(board: &Path, dict: &HashSet<String>, prefixes: &HashSet<String>) -
     }
     for start in 0..cells.len() {
         let mut used = vec![false; cells.len()];
-        go(start, &mut String::new(), &mut used, &cells, (rows, cols), dict, prefixes, &mut found);
+        go(
+            start,
+            &mut String::new(),
+            &mut used,
+            &cells,
+            (rows, cols),
+            dict,
+            prefixes,
+            &mut found,
+        );
     }
     found
 }
@@ -104,12 +127,16 @@ fn model_solve(board: &Path, dict: &Path) -> (BTreeMap<String, i64>, i64) {
         .args(["--all", "--format", "json"])
         .output()
         .expect("cspi runs");
-    assert!(out.status.success(), "cspi failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cspi failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let field = |line: &str, key: &str| -> Option<String> {
         let at = line.find(key)? + key.len();
         let rest = &line[at..];
-        let end = rest.find(|c: char| c == '"' || c == ',' || c == '}')?;
+        let end = rest.find(['"', ',', '}'])?;
         Some(rest[..end].to_string())
     };
     let mut words = BTreeMap::new();
@@ -117,14 +144,21 @@ fn model_solve(board: &Path, dict: &Path) -> (BTreeMap<String, i64>, i64) {
     for line in text.lines() {
         if line.contains("\"type\":\"solution\"") {
             let w = field(line, "\"word\":\"").expect("word");
-            let s: i64 = field(line, "\"score\":").and_then(|s| s.parse().ok()).expect("score");
+            let s: i64 = field(line, "\"score\":")
+                .and_then(|s| s.parse().ok())
+                .expect("score");
             assert!(words.insert(w.clone(), s).is_none(), "{w} reported twice");
         } else if line.contains("\"type\":\"summary\"") {
             assert!(
-                line.contains("\"status\":\"ALL_SOLUTIONS\"") || line.contains("\"status\":\"UNSATISFIABLE\""),
+                line.contains("\"status\":\"ALL_SOLUTIONS\"")
+                    || line.contains("\"status\":\"UNSATISFIABLE\""),
                 "{line}"
             );
-            total = Some(field(line, "\"totals\":{\"score\":").and_then(|s| s.parse().ok()).expect("total"));
+            total = Some(
+                field(line, "\"totals\":{\"score\":")
+                    .and_then(|s| s.parse().ok())
+                    .expect("total"),
+            );
         }
     }
     (words, total.expect("a summary"))
@@ -140,7 +174,9 @@ fn compare(boards: &[&str], dict_name: &str) {
         let (got, total) = model_solve(&board, &dict);
         assert_eq!(got, want, "{b} with {dict_name}");
         assert_eq!(total, want.values().sum::<i64>(), "{b}: total");
-        if let Some(n) = b.strip_prefix("board-points").and_then(|s| s.strip_suffix(".txt"))
+        if let Some(n) = b
+            .strip_prefix("board-points")
+            .and_then(|s| s.strip_suffix(".txt"))
             && dict_name == "dictionary-yawl.txt"
         {
             assert_eq!(total, n.parse::<i64>().unwrap(), "{b} must score {n}");

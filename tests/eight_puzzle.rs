@@ -112,7 +112,11 @@ fn run_model(start: &str) -> Option<Vec<[u8; 9]>> {
         );
         Next::Continue
     });
-    assert!(summary.rejected.is_empty(), "checker rejected: {:?}", summary.rejected);
+    assert!(
+        summary.rejected.is_empty(),
+        "checker rejected: {:?}",
+        summary.rejected
+    );
     match summary.status {
         Status::Optimal => last,
         Status::Unsatisfiable => None,
@@ -123,7 +127,11 @@ fn run_model(start: &str) -> Option<Vec<[u8; 9]>> {
 /// The number of moves of a legal plan, checked board by board.
 fn check_plan(start: &str, boards: &[[u8; 9]]) -> u32 {
     assert_eq!(boards[0], parse(start), "the plan must begin at the start");
-    assert_eq!(*boards.last().unwrap(), parse(GOAL), "the plan must end at the goal");
+    assert_eq!(
+        *boards.last().unwrap(),
+        parse(GOAL),
+        "the plan must end at the goal"
+    );
     let mut moves = 0;
     let mut stopped = false;
     for w in boards.windows(2) {
@@ -132,7 +140,12 @@ fn check_plan(start: &str, boards: &[[u8; 9]]) -> u32 {
             continue;
         }
         assert!(!stopped, "a move after the plan stopped");
-        assert!(neighbours(&w[0]).contains(&w[1]), "illegal move {:?} -> {:?}", w[0], w[1]);
+        assert!(
+            neighbours(&w[0]).contains(&w[1]),
+            "illegal move {:?} -> {:?}",
+            w[0],
+            w[1]
+        );
         moves += 1;
     }
     moves
@@ -159,7 +172,10 @@ fn sample_instances_have_the_bfs_optimal_length() {
         .filter(|s| dist.get(&parse(s)).is_none_or(|&d| d <= 20))
         .collect();
     assert!(sample.len() >= 10);
-    assert!(sample.iter().any(|s| !dist.contains_key(&parse(s))), "the sample holds an unsolvable start");
+    assert!(
+        sample.iter().any(|s| !dist.contains_key(&parse(s))),
+        "the sample holds an unsolvable start"
+    );
     compare(&sample);
 }
 

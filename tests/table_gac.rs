@@ -4,7 +4,7 @@
 //! random domain reductions, including after backtracking.
 
 use cspi::engine::post::post;
-use cspi::model::{Formula, Model, Propagation, Variable, VarKind};
+use cspi::model::{Formula, Model, Propagation, VarKind, Variable};
 use cspi::syntax::ast::Span;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -84,7 +84,9 @@ fn random_case(rng: &mut Xoshiro256PlusPlus) -> (Vec<Vec<i64>>, Vec<Vec<i64>>, b
         .map(|_| {
             let lo = rng.random_range(-3..3i64);
             let size = rng.random_range(1..6i64);
-            (lo..lo + size).filter(|_| rng.random_range(0..5) > 0).collect::<Vec<_>>()
+            (lo..lo + size)
+                .filter(|_| rng.random_range(0..5) > 0)
+                .collect::<Vec<_>>()
         })
         .map(|d: Vec<i64>| if d.is_empty() { vec![0] } else { d })
         .collect();
@@ -115,11 +117,17 @@ fn compact_table_is_exactly_gac() {
         let expect = brute_force(&doms, &set, allowed);
         let ok = e.propagate_root().is_ok();
         if !ok {
-            assert!(expect.iter().all(Vec::is_empty), "failed but {expect:?} is GAC");
+            assert!(
+                expect.iter().all(Vec::is_empty),
+                "failed but {expect:?} is GAC"
+            );
             continue;
         }
         let root = engine_domains(e, n);
-        assert_eq!(root, expect, "root: doms {doms:?} rows {rows:?} allowed {allowed}");
+        assert_eq!(
+            root, expect,
+            "root: doms {doms:?} rows {rows:?} allowed {allowed}"
+        );
         // Random removals at a few depths, then back: the state must follow.
         let mut stack = Vec::new();
         let mut current = root.clone();
@@ -134,7 +142,10 @@ fn compact_table_is_exactly_gac() {
             let expect = brute_force(&reduced, &set, allowed);
             let ok = e.doms.remove(v, x).is_ok() && e.fixpoint().is_ok();
             if !ok {
-                assert!(expect.iter().all(Vec::is_empty), "failed, but {expect:?} is GAC");
+                assert!(
+                    expect.iter().all(Vec::is_empty),
+                    "failed, but {expect:?} is GAC"
+                );
                 break;
             }
             current = engine_domains(e, n);

@@ -259,8 +259,12 @@ impl<'a> Lower<'a> {
         }
     }
 
-    /// `z = t`, propagated by evaluation (forward checking).
+    /// `z = t`, propagated by evaluation (forward checking). Inside a reified
+    /// formula only for terms that are defined everywhere.
     fn generic(&mut self, t: &Term) -> Option<VarId> {
+        if !self.strict && !total(t) {
+            return None;
+        }
         let (lo, hi) = self.bounds(t)?;
         let z = self.aux(lo, hi)?;
         self.fallback(Formula::Cmp(CmpOp::Eq, Term::Var(z), t.clone()));
@@ -309,8 +313,17 @@ impl<'a> Lower<'a> {
         Some(z)
     }
 
-    /// A 0/1 variable equal to the truth of `f`.
+    /// A 0/1 variable equal to the truth of `f`. Inside it undefined terms
+    /// must not prune: a false premise makes an implication true whatever
+    /// its conclusion.
     pub fn reify(&mut self, f: &Formula) -> Option<VarId> {
+        let strict = std::mem::replace(&mut self.strict, false);
+        let b = self.reify_in(f);
+        self.strict = strict;
+        b
+    }
+
+    fn reify_in(&mut self, f: &Formula) -> Option<VarId> {
         match f {
             Formula::Const(b) => self.aux(i128::from(*b), i128::from(*b)),
             Formula::Cmp(op, a, c) => {
@@ -436,6 +449,33 @@ impl<'a> Lower<'a> {
             }
             Term::Pow(..) | Term::Letter(..) => return None,
         })
+    }
+}
+
+/// True when the term is defined for every assignment (conservatively: no
+/// element, division, remainder or power anywhere in it).
+fn total(t: &Term) -> bool {
+    match t {
+        Term::Const(_) | Term::Var(_) => true,
+        Term::Linear(parts, _) => parts.iter().all(|(_, u)| total(u)),
+        Term::Mul(a, b) => total(a) && total(b),
+        Term::Abs(a) => total(a),
+        Term::Min(ts) | Term::Max(ts) => ts.iter().all(total),
+        Term::Ite(f, a, b) => total_formula(f) && total(a) && total(b),
+        Term::Element { .. } | Term::Div(..) | Term::Mod(..) | Term::Pow(..) | Term::Letter(..) => {
+            false
+        }
+    }
+}
+
+fn total_formula(f: &Formula) -> bool {
+    match f {
+        Formula::Const(_) => true,
+        Formula::Cmp(_, a, b) => total(a) && total(b),
+        Formula::AllDifferent(ts) | Formula::Table { terms: ts, .. } => ts.iter().all(total),
+        Formula::And(fs) | Formula::Or(fs) => fs.iter().all(total_formula),
+        Formula::Not(g) => total_formula(g),
+        Formula::Implies(p, q) => total_formula(p) && total_formula(q),
     }
 }
 

@@ -42,7 +42,11 @@ fn body(model: &Model, values: &[i64]) -> String {
                 group,
                 symbols,
             } => {
-                let _ = writeln!(out, "{label} = {}", OutputItem::spell(group, symbols, values));
+                let _ = writeln!(
+                    out,
+                    "{label} = {}",
+                    OutputItem::spell(group, symbols, values)
+                );
             }
             OutputItem::Total { .. } => {}
             OutputItem::Text(t) => {

@@ -350,14 +350,20 @@ impl Checker<'_> {
                         _ => None,
                     }
                     .ok_or_else(|| {
-                        Diag::new("cspi::output", "spell(array, symbols) needs a list of strings")
-                            .label(args[1].span, "here")
+                        Diag::new(
+                            "cspi::output",
+                            "spell(array, symbols) needs a list of strings",
+                        )
+                        .label(args[1].span, "here")
                     })?;
                     let label = match args.get(2).map(|a| self.eval(a)).transpose()? {
                         Some(Value::Str(s)) => s.to_string(),
                         Some(_) => {
-                            return Err(Diag::new("cspi::output", "the label of spell(...) is a string")
-                                .label(args[2].span, "here"));
+                            return Err(Diag::new(
+                                "cspi::output",
+                                "the label of spell(...) is a string",
+                            )
+                            .label(args[2].span, "here"));
                         }
                         None => self.text(args[0].span).to_string(),
                     };

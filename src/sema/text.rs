@@ -60,8 +60,10 @@ impl Checker<'_> {
         let one_string = |what: &str| -> Result<Rc<str>, Diag> {
             match args {
                 [(Value::Str(s), _)] => Ok(s.clone()),
-                _ => Err(Diag::new("cspi::call", format!("{what}(text) takes one string"))
-                    .label(span, "here")),
+                _ => Err(
+                    Diag::new("cspi::call", format!("{what}(text) takes one string"))
+                        .label(span, "here"),
+                ),
             }
         };
         Some(match name {
@@ -86,7 +88,9 @@ impl Checker<'_> {
             "word_table" => self.word_table_builtin(args, span),
             "columns" => match args {
                 [(Value::Table(t), _)] => Ok(Value::Int(t.first().map_or(0, Vec::len) as i64)),
-                _ => Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here")),
+                _ => {
+                    Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here"))
+                }
             },
             _ => return None,
         })
@@ -94,16 +98,24 @@ impl Checker<'_> {
 
     fn tokens_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
         let [(Value::Str(text), tspan), (syms, sspan)] = args else {
-            return Err(Diag::new("cspi::call", "tokens(text, symbols) takes a string and a list of strings")
-                .label(span, "here"));
+            return Err(Diag::new(
+                "cspi::call",
+                "tokens(text, symbols) takes a string and a list of strings",
+            )
+            .label(span, "here"));
         };
         let symbols = self.strings(syms, *sspan, "symbols")?;
         let codes = cut(text, &symbols).ok_or_else(|| {
-            Diag::new("cspi::data::tokens", format!("`{text}` cannot be cut into the symbols"))
-                .label(*tspan, "this text")
-                .help(format!("symbols: {}", symbols.join(" ")))
+            Diag::new(
+                "cspi::data::tokens",
+                format!("`{text}` cannot be cut into the symbols"),
+            )
+            .label(*tspan, "this text")
+            .help(format!("symbols: {}", symbols.join(" ")))
         })?;
-        Ok(Value::Array(Rc::new(Array::list(codes.into_iter().map(Value::Int).collect()))))
+        Ok(Value::Array(Rc::new(Array::list(
+            codes.into_iter().map(Value::Int).collect(),
+        ))))
     }
 
     fn word_table_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
