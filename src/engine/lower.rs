@@ -26,6 +26,9 @@ use std::sync::Arc;
 /// The widest domain of an auxiliary variable.
 const MAX_AUX_SPAN: i128 = 1 << 22;
 
+/// The most memory one table propagator's support bitsets may take.
+const MAX_TABLE_BYTES: u128 = 1 << 30;
+
 type Lin = (Vec<(i64, VarId)>, i64);
 
 pub struct Lower<'a> {
@@ -89,6 +92,16 @@ impl<'a> Lower<'a> {
                     .iter()
                     .map(|t| self.var_of(t))
                     .collect::<Option<Vec<_>>>()?;
+                // Compact-Table's support bitsets take (domain span) × rows bits per
+                // variable: beyond the budget the table is checked by evaluation.
+                let words = tuples.len().div_ceil(64) as u128;
+                let bytes: u128 = vars
+                    .iter()
+                    .map(|&v| self.engine.doms.bits(v).len() as u128 * 64 * words * 8)
+                    .sum();
+                if bytes > MAX_TABLE_BYTES {
+                    return None;
+                }
                 let p = CompactTable::new(&mut self.engine.doms, vars, tuples, *allowed);
                 self.engine.add_prop(Box::new(p));
                 Some(())
