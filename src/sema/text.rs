@@ -19,20 +19,38 @@ use crate::syntax::ast::Span;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// Cuts `text` into codes of `symbols` (1-based), longest match first.
-fn cut(text: &str, symbols: &[String]) -> Option<Vec<i64>> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (code, sym) = symbols
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| !s.is_empty() && rest.starts_with(s.as_str()))
-            .max_by_key(|(_, s)| s.len())?;
-        out.push(code as i64 + 1);
-        rest = &rest[sym.len()..];
+/// Symbols by first byte, longest first: the longest symbol that starts a
+/// text is the first of its list that matches.
+struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
+
+impl<'a> Symbols<'a> {
+    fn new(symbols: &'a [String]) -> Self {
+        let mut by_first: Vec<Vec<(i64, &str)>> = vec![Vec::new(); 256];
+        for (i, s) in symbols.iter().enumerate() {
+            if let Some(&b) = s.as_bytes().first() {
+                by_first[b as usize].push((i as i64 + 1, s.as_str()));
+            }
+        }
+        for list in &mut by_first {
+            // Longest first; among equals the first listed wins.
+            list.sort_by_key(|&(code, s)| (std::cmp::Reverse(s.len()), code));
+        }
+        Symbols(by_first)
     }
-    Some(out)
+
+    /// Cuts `text` into codes of the symbols (1-based), longest match first.
+    fn cut(&self, text: &str) -> Option<Vec<i64>> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(&b) = rest.as_bytes().first() {
+            let &(code, sym) = self.0[b as usize]
+                .iter()
+                .find(|(_, s)| rest.starts_with(s))?;
+            out.push(code);
+            rest = &rest[sym.len()..];
+        }
+        Some(out)
+    }
 }
 
 impl Checker<'_> {
@@ -105,7 +123,7 @@ impl Checker<'_> {
             .label(span, "here"));
         };
         let symbols = self.strings(syms, *sspan, "symbols")?;
-        let codes = cut(text, &symbols).ok_or_else(|| {
+        let codes = Symbols::new(&symbols).cut(text).ok_or_else(|| {
             Diag::new(
                 "cspi::data::tokens",
                 format!("`{text}` cannot be cut into the symbols"),
@@ -129,9 +147,10 @@ impl Checker<'_> {
         let symbols = self.strings(syms, *sspan, "symbols")?;
         let words = self.strings(words, *wspan, "words")?;
         let max = (*max).max(0) as usize;
+        let cutter = Symbols::new(&symbols);
         let mut rows: Vec<Vec<i64>> = words
             .iter()
-            .filter_map(|w| cut(w, &symbols))
+            .filter_map(|w| cutter.cut(w))
             .filter(|r| !r.is_empty() && r.len() <= max)
             .collect();
         let width = rows.iter().map(Vec::len).max().unwrap_or(0);
