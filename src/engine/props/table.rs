@@ -80,7 +80,8 @@ impl CompactTable {
             let w = d.trail.get(words + t / 64);
             d.trail.set(words + t / 64, w | (1 << (t % 64)));
         }
-        let limit = d.trail.alloc(1, nwords as u64);
+        // Rows fill the words from the first: the rest (none, or one when no row is left) are empty.
+        let limit = d.trail.alloc(1, n.div_ceil(64) as u64);
         CompactTable {
             vars,
             allowed,
@@ -195,30 +196,45 @@ impl CompactTable {
         }
     }
 
-    /// Allowed tuples: removes the values without a valid tuple.
-    fn filter_positive(&mut self, d: &mut Domains) -> PResult {
+    /// Allowed tuples: removes the values without a valid tuple. `skip` is a
+    /// variable known to need no check (the only one changed since the last
+    /// call: the rows it lost all had its removed values).
+    fn filter_positive(&mut self, d: &mut Domains, skip: Option<usize>) -> PResult {
         let nw = self.nwords;
         let live = self.limit(d);
+        let mut bits = std::mem::take(&mut self.cur);
         for i in 0..self.vars.len() {
             let x = self.vars[i];
+            // A fixed variable's value is in every valid row, and there is one.
+            if Some(i) == skip || d.is_fixed(x) {
+                continue;
+            }
             let off = d.offset(x);
-            let values: Vec<i64> = d.values(x).collect();
+            bits.clear();
+            bits.extend_from_slice(d.bits(x));
             let mut changed = false;
-            for a in values {
-                let b = (a - off) as usize;
-                let sup = &self.supports[i][b * nw..(b + 1) * nw];
-                let r = self.residues[i][b] as usize;
-                if d.trail.get(self.words + r) & sup[r] != 0 {
-                    continue;
-                }
-                let found = (0..live)
-                    .map(|k| self.index[k])
-                    .find(|&w| d.trail.get(self.words + w) & sup[w] != 0);
-                match found {
-                    Some(w) => self.residues[i][b] = w as u32,
-                    None => {
-                        d.remove(x, a)?;
-                        changed = true;
+            for (w, &word) in bits.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let b = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let sup = &self.supports[i][b * nw..(b + 1) * nw];
+                    let r = self.residues[i][b] as usize;
+                    if d.trail.get(self.words + r) & sup[r] != 0 {
+                        continue;
+                    }
+                    let found = (0..live)
+                        .map(|k| self.index[k])
+                        .find(|&w| d.trail.get(self.words + w) & sup[w] != 0);
+                    match found {
+                        Some(w) => self.residues[i][b] = w as u32,
+                        None => {
+                            if let Err(f) = d.remove(x, off + b as i64) {
+                                self.cur = bits;
+                                return Err(f);
+                            }
+                            changed = true;
+                        }
                     }
                 }
             }
@@ -226,6 +242,7 @@ impl CompactTable {
                 self.save_domain(d, i);
             }
         }
+        self.cur = bits;
         Ok(())
     }
 
@@ -293,14 +310,19 @@ impl Propagator for CompactTable {
         Priority::Slow
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let mut changed = 0;
+        let mut last_changed = None;
         for i in 0..self.vars.len() {
-            self.update(d, i);
+            if self.update(d, i) {
+                changed += 1;
+                last_changed = Some(i);
+            }
             if self.allowed && self.is_empty(d) {
                 return Err(Fail);
             }
         }
         if self.allowed {
-            self.filter_positive(d)
+            self.filter_positive(d, if changed == 1 { last_changed } else { None })
         } else {
             self.filter_negative(d)
         }
