@@ -15,7 +15,7 @@
 //! only when they are always defined.
 
 use super::Engine;
-use super::props::arith::{Abs, Times};
+use super::props::arith::{Abs, Element, Times};
 use super::props::formula::FormulaProp;
 use super::props::linear::{LinOp, Linear};
 use super::props::reif::ReifLinear;
@@ -307,11 +307,17 @@ impl<'a> Lower<'a> {
             })
             .collect();
         let Some(consts) = consts else {
-            return self.generic(&Term::Element {
-                items: items.to_vec(),
-                index: Box::new(Term::Var(i)),
-                low,
-            });
+            let vars = items
+                .iter()
+                .map(|t| self.var_of(t))
+                .collect::<Option<Vec<_>>>()?;
+            let d = &self.engine.doms;
+            let lo = vars.iter().map(|&x| d.min(x)).min()?;
+            let hi = vars.iter().map(|&x| d.max(x)).max()?;
+            let z = self.aux(lo as i128, hi as i128)?;
+            self.engine
+                .add_prop(Box::new(Element::new(i, z, vars, low)));
+            return Some(z);
         };
         let tuples: Vec<Vec<i64>> = self
             .engine

@@ -174,3 +174,94 @@ impl Propagator for Abs {
         Ok(())
     }
 }
+
+/// `z = items[i - low]` over variables: indices whose item cannot equal `z`
+/// are removed; `z` keeps the values (or, on large domains, the bounds) that
+/// some possible item can take; once `i` is fixed, `z` and that item are equal.
+pub struct Element {
+    /// `[i, z, items...]`.
+    vars: Vec<VarId>,
+    low: i64,
+}
+
+impl Element {
+    pub fn new(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+        let mut vars = vec![index, z];
+        vars.extend(items);
+        Element { vars, low }
+    }
+
+    fn item(&self, j: i64) -> Option<VarId> {
+        let k = usize::try_from(j.checked_sub(self.low)?).ok()?;
+        self.vars.get(2 + k).copied()
+    }
+
+    /// Whether the domains of `a` and `b` share a value.
+    fn meet(d: &Domains, a: VarId, b: VarId) -> bool {
+        if d.max(a) < d.min(b) || d.max(b) < d.min(a) {
+            return false;
+        }
+        if d.size(a) > MAX_SCANNED {
+            return true;
+        }
+        d.values(a).any(|v| d.contains(b, v))
+    }
+}
+
+impl Propagator for Element {
+    fn name(&self) -> &'static str {
+        "element"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let (i, z) = (self.vars[0], self.vars[1]);
+        loop {
+            let bad: Vec<i64> = d
+                .values(i)
+                .filter(|&j| self.item(j).is_none_or(|x| !Self::meet(d, x, z)))
+                .collect();
+            for j in bad {
+                d.remove(i, j)?;
+            }
+            if let Some(j) = d.value(i) {
+                let x = self.item(j).ok_or(Fail)?;
+                // z = x: bounds both ways, then values.
+                let mut changed = clamp(d, z, d.min(x) as i128, d.max(x) as i128)?;
+                changed |= clamp(d, x, d.min(z) as i128, d.max(z) as i128)?;
+                if d.size(z) <= MAX_SCANNED && d.size(x) <= MAX_SCANNED {
+                    for (a, b) in [(z, x), (x, z)] {
+                        let gone: Vec<i64> = d.values(a).filter(|&v| !d.contains(b, v)).collect();
+                        for v in gone {
+                            changed |= d.remove(a, v)?;
+                        }
+                    }
+                }
+                if !changed {
+                    return Ok(());
+                }
+                continue;
+            }
+            let items: Vec<VarId> = d.values(i).filter_map(|j| self.item(j)).collect();
+            let lo = items.iter().map(|&x| d.min(x)).min().ok_or(Fail)?;
+            let hi = items.iter().map(|&x| d.max(x)).max().ok_or(Fail)?;
+            let mut changed = clamp(d, z, lo as i128, hi as i128)?;
+            if d.size(z) <= MAX_SCANNED {
+                let gone: Vec<i64> = d
+                    .values(z)
+                    .filter(|&v| !items.iter().any(|&x| d.contains(x, v)))
+                    .collect();
+                for v in gone {
+                    changed |= d.remove(z, v)?;
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
