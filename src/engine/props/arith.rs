@@ -216,7 +216,7 @@ impl Propagator for Element {
         &self.vars
     }
     fn priority(&self) -> Priority {
-        Priority::Linear
+        Priority::Slow
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let (i, z) = (self.vars[0], self.vars[1]);
