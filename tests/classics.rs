@@ -204,6 +204,34 @@ fn knapsack_is_optimal() {
     }
 }
 
+#[test]
+fn a_limit_leaves_the_best_objective_found_unproved() {
+    let m = model("knapsack.csp", &[]);
+    let mut options = Options {
+        search: m.search.clone(),
+        ..Options::default()
+    };
+    options.limits.nodes = Some(12);
+    let mut seen = Vec::new();
+    let s = solve(&m, &options, |v| {
+        let take = group(&m, "take", v);
+        seen.push(take);
+        Next::Continue
+    });
+    assert_eq!(s.status, Status::Unknown);
+    assert!(!seen.is_empty(), "a first selection within 12 nodes");
+    let value = [92, 57, 49, 68, 60, 43, 67, 84, 87, 72];
+    let last: i64 = seen
+        .last()
+        .unwrap()
+        .iter()
+        .zip(value)
+        .map(|(t, v)| t * v)
+        .sum();
+    assert_eq!(s.objective, Some(last));
+    assert!(last <= 309);
+}
+
 /// A random constraint over x, y, z in small domains, in model syntax.
 fn random_constraint(rng: &mut Xoshiro256PlusPlus) -> String {
     let vars = ["x", "y", "z"];
