@@ -114,6 +114,17 @@ fn compact_table_is_exactly_gac() {
         let mut posted = post(&m, Propagation::Ac);
         assert!(posted.consistent);
         let e = &mut posted.engine;
+        // Half the time another propagator got there first: one value is gone
+        // from one variable before the table's first call.
+        let mut doms = doms.clone();
+        if rng.random_range(0..2) == 0 {
+            let v = rng.random_range(0..n);
+            if doms[v].len() > 1 {
+                let x = doms[v][rng.random_range(0..doms[v].len())];
+                e.doms.remove(v, x).expect("not the last value");
+                doms[v].retain(|&y| y != x);
+            }
+        }
         let expect = brute_force(&doms, &set, allowed);
         let ok = e.propagate_root().is_ok();
         if !ok {

@@ -38,6 +38,9 @@ pub struct CompactTable {
     /// First trail slot of each variable's copy of its domain bits at the last call.
     last: Vec<usize>,
     mask: Vec<u64>,
+    /// Trail slot: 1 once every value has been checked in this branch, so that
+    /// an unchanged variable's values are known to be supported.
+    primed: usize,
     /// Scratch copies of a domain and its last-seen copy.
     cur: Vec<u64>,
     prev: Vec<u64>,
@@ -82,6 +85,7 @@ impl CompactTable {
         }
         // Rows fill the words from the first: the rest (none, or one when no row is left) are empty.
         let limit = d.trail.alloc(1, n.div_ceil(64) as u64);
+        let primed = d.trail.alloc(1, 0);
         CompactTable {
             vars,
             allowed,
@@ -93,6 +97,7 @@ impl CompactTable {
             index: (0..nwords).collect(),
             last,
             mask: vec![0; nwords],
+            primed,
             cur: Vec::new(),
             prev: Vec::new(),
         }
@@ -322,7 +327,12 @@ impl Propagator for CompactTable {
             }
         }
         if self.allowed {
-            self.filter_positive(d, if changed == 1 { last_changed } else { None })
+            let primed = d.trail.get(self.primed) == 1;
+            self.filter_positive(d, if changed == 1 && primed { last_changed } else { None })?;
+            if !primed {
+                d.trail.set(self.primed, 1);
+            }
+            Ok(())
         } else {
             self.filter_negative(d)
         }
