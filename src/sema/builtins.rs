@@ -26,6 +26,7 @@ const BUILTINS: &[&str] = &[
     "table",
     "forbidden",
     "digits",
+    "assert",
     "split",
     "int",
     "upper",
@@ -176,6 +177,24 @@ impl Checker<'_> {
             "forbidden" => self.table_builtin(&args, false, span),
             "read_table" => self.read_table_builtin(&args, span),
             "digits" => self.digits_builtin(&args, span),
+            // assert(condition, message): a check of the data at load time.
+            "assert" => match args.as_slice() {
+                [(Value::Bool(true), _), (Value::Str(_), _)] => Ok(Value::Bool(true)),
+                [(Value::Bool(false), cspan), (Value::Str(msg), _)] => {
+                    Err(Diag::new("cspi::assert", msg.to_string())
+                        .label(*cspan, "this does not hold"))
+                }
+                [(_, cspan), (Value::Str(_), _)] => Err(Diag::new(
+                    "cspi::assert",
+                    "assert(condition, message) needs a condition known at load time",
+                )
+                .label(*cspan, "this depends on variables")),
+                _ => Err(Diag::new(
+                    "cspi::call",
+                    "assert(condition, message) takes a truth value and a string",
+                )
+                .label(span, "here")),
+            },
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(
@@ -257,9 +276,13 @@ fn alldifferent(terms: Vec<Term>) -> Formula {
             }
         })
         .collect();
+    let known = consts.len() == terms.len();
     consts.sort_unstable();
     if consts.windows(2).any(|w| w[0] == w[1]) {
         return Formula::Const(false);
+    }
+    if known {
+        return Formula::Const(true);
     }
     Formula::AllDifferent(terms)
 }

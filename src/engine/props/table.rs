@@ -328,7 +328,14 @@ impl Propagator for CompactTable {
         }
         if self.allowed {
             let primed = d.trail.get(self.primed) == 1;
-            self.filter_positive(d, if changed == 1 && primed { last_changed } else { None })?;
+            self.filter_positive(
+                d,
+                if changed == 1 && primed {
+                    last_changed
+                } else {
+                    None
+                },
+            )?;
             if !primed {
                 d.trail.set(self.primed, 1);
             }
