@@ -243,7 +243,9 @@ fn random_constraint(rng: &mut Xoshiro256PlusPlus) -> String {
             1 => format!("abs({} - {})", v(rng), k(rng)),
             2 => format!("[3, -1, 4, 1, -5][{} + 3]", v(rng)),
             3 => format!("[x, y, z][{} + 2]", v(rng)),
-            4 if rng.random_range(0..2) == 0 => format!("min({}, {})", v(rng), v(rng)),
+            4 if rng.random_range(0..2) == 0 => {
+                format!("min({}, {}, {} - 1)", v(rng), v(rng), v(rng))
+            }
             4 => format!("max([3, -1, 4, 1, -5][{} + 3], {})", v(rng), v(rng)),
             5 => format!("max({}, {}) + {}", v(rng), v(rng), k(rng)),
             6 => format!("{} / ({} + 5)", v(rng), v(rng)),
@@ -280,7 +282,7 @@ fn random_constraint(rng: &mut Xoshiro256PlusPlus) -> String {
 fn arithmetic_lowering_keeps_every_solution() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let mut nontrivial = 0;
-    for case in 0..300 {
+    for case in 0..400 {
         let c1 = random_constraint(&mut rng);
         let c2 = random_constraint(&mut rng);
         let text = format!(

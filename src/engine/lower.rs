@@ -15,7 +15,7 @@
 //! only when they are always defined.
 
 use super::Engine;
-use super::props::arith::{Abs, Element, Times};
+use super::props::arith::{Abs, Element, MinMax, Times};
 use super::props::formula::FormulaProp;
 use super::props::linear::{LinOp, Linear};
 use super::props::reif::ReifLinear;
@@ -267,7 +267,29 @@ impl<'a> Lower<'a> {
                 }
                 self.generic(t)
             }
-            Term::Min(_) | Term::Max(_) | Term::Ite(..) => self.generic(t),
+            Term::Min(ts) | Term::Max(ts) => {
+                let xs = ts
+                    .iter()
+                    .map(|u| self.var_of(u))
+                    .collect::<Option<Vec<_>>>()?;
+                let d = &self.engine.doms;
+                let (lo, hi) = if matches!(t, Term::Max(_)) {
+                    (
+                        xs.iter().map(|&x| d.min(x)).max()?,
+                        xs.iter().map(|&x| d.max(x)).max()?,
+                    )
+                } else {
+                    (
+                        xs.iter().map(|&x| d.min(x)).min()?,
+                        xs.iter().map(|&x| d.max(x)).min()?,
+                    )
+                };
+                let z = self.aux(lo as i128, hi as i128)?;
+                self.engine
+                    .add_prop(Box::new(MinMax::new(z, xs, matches!(t, Term::Max(_)))));
+                Some(z)
+            }
+            Term::Ite(..) => self.generic(t),
             Term::Pow(..) | Term::Letter(..) => None,
         }
     }

@@ -265,3 +265,65 @@ impl Propagator for Element {
         }
     }
 }
+
+/// `z = max(xs)` (or `min`, with `max` false): bounds consistency.
+pub struct MinMax {
+    /// `[z, xs...]`.
+    vars: Vec<VarId>,
+    max: bool,
+}
+
+impl MinMax {
+    pub fn new(z: VarId, xs: Vec<VarId>, max: bool) -> Self {
+        let mut vars = vec![z];
+        vars.extend(xs);
+        MinMax { vars, max }
+    }
+
+    /// One pass for `max`, on bounds negated for `min`; true if something changed.
+    fn narrow(&self, d: &mut Domains) -> Result<bool, Fail> {
+        let s: i128 = if self.max { 1 } else { -1 };
+        // Bounds of s * v: (low, high).
+        let b = |d: &Domains, v: VarId| {
+            let (l, h) = (s * d.min(v) as i128, s * d.max(v) as i128);
+            (l.min(h), l.max(h))
+        };
+        // Sets s * v within [lo, hi].
+        let set = |d: &mut Domains, v: VarId, lo: i128, hi: i128| {
+            if s == 1 {
+                clamp(d, v, lo, hi)
+            } else {
+                clamp(d, v, -hi, -lo)
+            }
+        };
+        let (z, xs) = (self.vars[0], &self.vars[1..]);
+        let lo = xs.iter().map(|&x| b(d, x).0).max().ok_or(Fail)?;
+        let hi = xs.iter().map(|&x| b(d, x).1).max().ok_or(Fail)?;
+        let mut changed = set(d, z, lo, hi)?;
+        let (zl, zh) = b(d, z);
+        for &x in xs {
+            changed |= set(d, x, i128::MIN / 4, zh)?;
+        }
+        let mut reach = xs.iter().filter(|&&x| b(d, x).1 >= zl);
+        if let (Some(&x), None) = (reach.next(), reach.next()) {
+            changed |= set(d, x, zl, i128::MAX / 4)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Propagator for MinMax {
+    fn name(&self) -> &'static str {
+        if self.max { "max" } else { "min" }
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn wake_on(&self) -> u8 {
+        event::BOUNDS
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        while self.narrow(d)? {}
+        Ok(())
+    }
+}
