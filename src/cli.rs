@@ -106,6 +106,10 @@ pub struct SolveArgs {
     /// Re-check every solution against the model with the independent checker.
     #[arg(long)]
     pub check_solutions: bool,
+    /// Report solutions that differ on these variables or arrays only
+    /// (comma-separated names); replaces the model's `project` item.
+    #[arg(long, value_name = "VARS")]
+    pub project: Option<String>,
 }
 
 /// Search overrides shared by `solve` and `bench`.
@@ -160,6 +164,41 @@ impl StrategyArgs {
             spec.seed = s;
         }
     }
+}
+
+/// The variables named by `--project a,b,c` (variables or whole arrays).
+fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>, Diags> {
+    let mut vars = Vec::new();
+    for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let Some(g) = model.groups.get(name) else {
+            let known: Vec<&str> = model.groups.keys().map(String::as_str).collect();
+            let mut d = Diag::new(
+                "cspi::project",
+                format!("--project: the model has no variable or array `{name}`"),
+            )
+            .usage();
+            d = match crate::diag::did_you_mean(name, known.iter().copied()) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!("declared: {}", known.join(", "))),
+            };
+            return Err(Diags::from(d));
+        };
+        for &v in &g.vars {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        }
+    }
+    if vars.is_empty() {
+        return Err(Diags::from(
+            Diag::new(
+                "cspi::project",
+                "--project needs at least one variable name",
+            )
+            .usage(),
+        ));
+    }
+    Ok(vars)
 }
 
 /// Splits `NAME=VALUE`; a value `@path` is replaced by the file's text.
@@ -230,7 +269,11 @@ pub fn run(cli: Cli) -> i32 {
 
 fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     let overrides = parse_params(&args.params)?;
-    let model = Arc::new(solve::load_file(&args.model, &overrides)?);
+    let mut model = solve::load_file(&args.model, &overrides)?;
+    if let Some(names) = &args.project {
+        model.projection = projection(&model, names)?;
+    }
+    let model = Arc::new(model);
     let mut options = Options {
         search: model.search.clone(),
         check: args.check_solutions,
@@ -241,7 +284,11 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         progress: std::io::stderr()
             .is_terminal()
             .then_some(progress as fn(&Stats, Duration)),
-        solutions: if args.all || args.count {
+        // Optimisation runs to the proof of optimality unless told otherwise.
+        solutions: if args.all
+            || args.count
+            || (model.objective.is_some() && args.solutions.is_none())
+        {
             None
         } else {
             Some(args.solutions.unwrap_or(1))
@@ -252,11 +299,28 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
             .filter(|t| *t >= 0.0 && t.is_finite())
             .map(Duration::from_secs_f64),
     };
-    let many = args.all || args.solutions.is_some_and(|n| n > 1);
+    let many = args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut broken_pipe = false;
+    // The model's `total(...)` outputs, summed over the solutions.
+    let mut totals: Vec<(String, i64)> = model
+        .output
+        .iter()
+        .filter_map(|o| match o {
+            crate::model::OutputItem::Total { label, .. } => Some((label.clone(), 0)),
+            _ => None,
+        })
+        .collect();
     let summary = solve::solve(&model, &options, |values| {
+        let mut k = 0;
+        for o in &model.output {
+            if let crate::model::OutputItem::Total { term, .. } = o {
+                let v = term.eval(&model, values).unwrap_or(0);
+                totals[k].1 = totals[k].1.saturating_add(v);
+                k += 1;
+            }
+        }
         if args.count {
             return Next::Continue;
         }
@@ -286,7 +350,9 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     }
     let status = summary.status;
     let text = match args.format {
-        Format::Json => json::summary(status, &summary.stats, None) + "\n",
+        Format::Json => {
+            json::summary_with_totals(status, &summary.stats, summary.objective, &totals) + "\n"
+        }
         Format::Human => match status {
             _ if args.count => format!(
                 "{} solutions ({})\n",
@@ -294,6 +360,12 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
                 status.name()
             ),
             Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
+            Status::Optimal => format!("OPTIMAL: objective {}\n", summary.objective.unwrap_or(0)),
+            _ if summary.objective.is_some() => format!(
+                "{}: best objective {} (optimality not proved)\n",
+                status.name(),
+                summary.objective.unwrap_or(0)
+            ),
             Status::Unknown if summary.stats.solutions == 0 => {
                 "UNKNOWN: stopped by a limit before a solution\n".into()
             }
@@ -304,6 +376,11 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         },
     };
     let _ = out.write_all(text.as_bytes());
+    if args.format == Format::Human {
+        for (label, v) in &totals {
+            let _ = writeln!(out, "total {label} = {v}");
+        }
+    }
     let _ = out.flush();
     if args.stats {
         eprint!("{}", human::stats(&summary.stats));

@@ -84,6 +84,8 @@ impl Status {
 
 pub struct Summary {
     pub status: Status,
+    /// With an objective: the best value found (the optimum when `Optimal`).
+    pub objective: Option<i64>,
     pub stats: Stats,
     /// Solutions the independent checker rejected (only with `check`); always a bug.
     pub rejected: Vec<String>,
@@ -99,7 +101,9 @@ pub struct Options {
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
-/// model variable) and may stop the search.
+/// model variable) and may stop the search. With an objective, the search is
+/// branch and bound: each solution handed over is strictly better than the
+/// one before, and an exhausted search proves the last one optimal.
 pub fn solve(
     model: &Arc<Model>,
     options: &Options,
@@ -110,10 +114,41 @@ pub fn solve(
     let posted = post(model, spec.propagation);
     let mut engine = posted.engine;
     let mut rejected = Vec::new();
+    let goal = model.objective.as_ref();
+    let mut best: Option<i64> = None;
+    let mut reported = 0u64;
     let outcome = if posted.consistent {
-        let primary = model.solution_vars();
+        // When optimising, a projection must not hide better completions:
+        // every declared variable is branched on.
+        let primary = if goal.is_some() {
+            (0..model.vars.len())
+                .filter(|&v| !model.vars[v].aux)
+                .collect()
+        } else {
+            model.solution_vars()
+        };
         let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
+        if let Some(o) = posted.objective {
+            search.minimize(o);
+        }
         search.run(|values| {
+            if let Some(g) = goal {
+                // The objective's value; when it was not lowered to a variable,
+                // solutions that do not improve are skipped here.
+                let Some(v) = g.term.eval(model, values) else {
+                    return Next::Continue;
+                };
+                let better = match best {
+                    None => true,
+                    Some(b) if g.maximize => v > b,
+                    Some(b) => v < b,
+                };
+                if !better {
+                    return Next::Continue;
+                }
+                best = Some(v);
+            }
+            reported += 1;
             if options.check {
                 let v = violations(model, values);
                 if !v.is_empty() {
@@ -132,16 +167,19 @@ pub fn solve(
         Outcome::Exhausted
     };
     let mut stats = engine.stats;
+    stats.solutions = reported;
     stats.time = start.elapsed();
     stats.peak_memory = peak_memory();
     let status = match (outcome, stats.solutions) {
         (Outcome::Exhausted, 0) => Status::Unsatisfiable,
+        (Outcome::Exhausted, _) if goal.is_some() => Status::Optimal,
         (Outcome::Exhausted, _) => Status::AllSolutions,
         (Outcome::SolutionLimit, _) => Status::Satisfiable,
         (Outcome::Interrupted, _) => Status::Unknown,
     };
     Summary {
         status,
+        objective: best,
         stats,
         rejected,
     }

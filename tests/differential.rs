@@ -85,10 +85,16 @@ impl C {
     fn text(&self) -> String {
         let n = |x: &usize| format!("x{x}");
         match self {
-            C::AllDiff(xs) => format!("alldifferent([{}])", xs.iter().map(n).collect::<Vec<_>>().join(", ")),
+            C::AllDiff(xs) => format!(
+                "alldifferent([{}])",
+                xs.iter().map(n).collect::<Vec<_>>().join(", ")
+            ),
             C::Cmp(x, op, y, c) => format!("{} {} {} + {c}", n(x), op.text(), n(y)),
             C::Linear(terms, op, c) => {
-                let parts: Vec<String> = terms.iter().map(|(a, x)| format!("{a} * {}", n(x))).collect();
+                let parts: Vec<String> = terms
+                    .iter()
+                    .map(|(a, x)| format!("{a} * {}", n(x)))
+                    .collect();
                 format!("{} {} {c}", parts.join(" + "), op.text())
             }
             C::Implies(x, a, y, b) => format!("({} == {a}) -> ({} != {b})", n(x), n(y)),
@@ -116,7 +122,9 @@ fn generate(rng: &mut Xoshiro256PlusPlus) -> Case {
                 let lo = rng.random_range(-2..=2i64);
                 (lo..=lo + rng.random_range(0..=4i64)).collect()
             } else {
-                let mut v: Vec<i64> = (0..rng.random_range(1..=4)).map(|_| rng.random_range(-3..=5i64)).collect();
+                let mut v: Vec<i64> = (0..rng.random_range(1..=4))
+                    .map(|_| rng.random_range(-3..=5i64))
+                    .collect();
                 v.sort_unstable();
                 v.dedup();
                 v
@@ -140,13 +148,26 @@ fn generate(rng: &mut Xoshiro256PlusPlus) -> Case {
                     .collect();
                 C::Linear(terms, op(rng), rng.random_range(-5..=5))
             }
-            3 => C::Implies(var(rng), rng.random_range(-1..=3), var(rng), rng.random_range(-1..=3)),
+            3 => C::Implies(
+                var(rng),
+                rng.random_range(-1..=3),
+                var(rng),
+                rng.random_range(-1..=3),
+            ),
             4 => C::AbsDiff(var(rng), var(rng), op(rng), rng.random_range(0..=3)),
             5 => C::Product(var(rng), var(rng), op(rng), rng.random_range(-4..=6)),
-            _ => C::Or(var(rng), rng.random_range(-1..=3), var(rng), rng.random_range(-1..=3)),
+            _ => C::Or(
+                var(rng),
+                rng.random_range(-1..=3),
+                var(rng),
+                rng.random_range(-1..=3),
+            ),
         })
         .collect();
-    Case { domains, constraints }
+    Case {
+        domains,
+        constraints,
+    }
 }
 
 fn text(case: &Case) -> String {
@@ -187,9 +208,21 @@ fn brute_force(case: &Case) -> BTreeSet<Vec<i64>> {
 }
 
 /// Solutions found by cspi under one strategy, as values of x0..x(n-1).
-fn solve_with(model: &Arc<Model>, var: VarSelect, val: ValSelect, level: Propagation, seed: u64) -> (Status, Vec<Vec<i64>>) {
-    let ids: Vec<usize> = (0..model.groups.len()).map(|i| model.groups[&format!("x{i}")].vars[0]).collect();
-    let mut options = Options { search: model.search.clone(), limits: Limits::default(), check: true };
+fn solve_with(
+    model: &Arc<Model>,
+    var: VarSelect,
+    val: ValSelect,
+    level: Propagation,
+    seed: u64,
+) -> (Status, Vec<Vec<i64>>) {
+    let ids: Vec<usize> = (0..model.groups.len())
+        .map(|i| model.groups[&format!("x{i}")].vars[0])
+        .collect();
+    let mut options = Options {
+        search: model.search.clone(),
+        limits: Limits::default(),
+        check: true,
+    };
     options.search.var = var;
     options.search.val = val;
     options.search.propagation = level;
@@ -199,20 +232,28 @@ fn solve_with(model: &Arc<Model>, var: VarSelect, val: ValSelect, level: Propaga
         found.push(ids.iter().map(|&i| values[i]).collect());
         Next::Continue
     });
-    assert!(summary.rejected.is_empty(), "checker rejected: {:?}", summary.rejected);
+    assert!(
+        summary.rejected.is_empty(),
+        "checker rejected: {:?}",
+        summary.rejected
+    );
     (summary.status, found)
 }
 
 #[test]
 fn random_models_agree_with_brute_force_under_every_strategy() {
-    let cases: u64 = std::env::var("CSPI_DIFF_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let cases: u64 = std::env::var("CSPI_DIFF_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(20261129);
     for case_no in 0..cases {
         let case = generate(&mut rng);
         let src = text(&case);
-        let model = Arc::new(load_str("random.csp", &src, Path::new("."), &[]).unwrap_or_else(|e| {
-            panic!("case {case_no} does not load: {e:?}\n{src}")
-        }));
+        let model = Arc::new(
+            load_str("random.csp", &src, Path::new("."), &[])
+                .unwrap_or_else(|e| panic!("case {case_no} does not load: {e:?}\n{src}")),
+        );
         let expected = brute_force(&case);
         for &var in VarSelect::ALL.iter().map(|(_, v)| v) {
             for &val in ValSelect::ALL.iter().map(|(_, v)| v) {
@@ -220,9 +261,20 @@ fn random_models_agree_with_brute_force_under_every_strategy() {
                     let (status, found) = solve_with(&model, var, val, level, case_no);
                     let set: BTreeSet<Vec<i64>> = found.iter().cloned().collect();
                     let combo = format!("{} / {} / {}", var.name(), val.name(), level.name());
-                    assert_eq!(set.len(), found.len(), "case {case_no}, {combo}: a solution was reported twice\n{src}");
-                    assert_eq!(set, expected, "case {case_no}, {combo}: wrong solutions\n{src}");
-                    let want = if expected.is_empty() { Status::Unsatisfiable } else { Status::AllSolutions };
+                    assert_eq!(
+                        set.len(),
+                        found.len(),
+                        "case {case_no}, {combo}: a solution was reported twice\n{src}"
+                    );
+                    assert_eq!(
+                        set, expected,
+                        "case {case_no}, {combo}: wrong solutions\n{src}"
+                    );
+                    let want = if expected.is_empty() {
+                        Status::Unsatisfiable
+                    } else {
+                        Status::AllSolutions
+                    };
                     assert_eq!(status, want, "case {case_no}, {combo}\n{src}");
                 }
             }

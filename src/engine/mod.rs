@@ -5,6 +5,7 @@
 //! Lowering from the model happens in `post.rs`; search in `search.rs`.
 
 pub mod domains;
+pub mod lower;
 pub mod post;
 pub mod propagator;
 pub mod props;

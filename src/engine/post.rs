@@ -6,11 +6,9 @@
 //! (node consistency), at every propagation level.
 
 use super::Engine;
-use super::props::alldiff::AllDifferent;
-use super::props::formula::FormulaProp;
-use super::props::linear::{LinOp, Linear};
+use super::lower::Lower;
 use crate::model::term::Assignment;
-use crate::model::{CmpOp, Formula, Model, Propagation, Term, VarId};
+use crate::model::{Model, Propagation, VarId};
 use std::sync::Arc;
 
 /// An engine for the model; `consistent` is false when the constraints fail
@@ -18,6 +16,10 @@ use std::sync::Arc;
 pub struct Posted {
     pub engine: Engine,
     pub consistent: bool,
+    /// The engine variable equal to the objective, to minimise (negated when
+    /// the model maximises); `None` without an objective or when it could not
+    /// be lowered (then solutions are compared by evaluation only).
+    pub objective: Option<VarId>,
 }
 
 pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
@@ -38,15 +40,32 @@ pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
     }
     let mut engine = Engine::new(level);
     if !consistent {
-        return Posted { engine, consistent };
+        return Posted {
+            engine,
+            consistent,
+            objective: None,
+        };
     }
     for values in &domains {
         engine.add_var(values);
     }
+    let mut lower = Lower::new(&mut engine, model);
     for f in rest {
-        post_formula(&mut engine, model, f);
+        lower.post(f);
     }
-    Posted { engine, consistent }
+    let objective = model.objective.as_ref().and_then(|o| {
+        let t = if o.maximize {
+            crate::model::Term::Linear(vec![(-1, o.term.clone())], 0)
+        } else {
+            o.term.clone()
+        };
+        lower.objective_var(&t)
+    });
+    Posted {
+        engine,
+        consistent,
+        objective,
+    }
 }
 
 /// A single variable's trial value, for node consistency.
@@ -58,58 +77,10 @@ impl Assignment for One {
     }
 }
 
-fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula) {
-    match f {
-        Formula::Cmp(op, a, b) => {
-            let lhs = Term::Linear(vec![(1, a.clone()), (-1, b.clone())], 0);
-            if let Some((coefs, k)) = lhs.as_linear() {
-                post_linear(engine, coefs, k, *op);
-                return;
-            }
-        }
-        Formula::AllDifferent(terms) => {
-            if let Some(pairs) = terms.iter().map(offset_var).collect::<Option<Vec<_>>>() {
-                let gac = engine.level == Propagation::Ac;
-                engine.add_prop(Box::new(AllDifferent::new(pairs, gac)));
-                return;
-            }
-        }
-        Formula::And(parts) => {
-            for p in parts {
-                post_formula(engine, model, p);
-            }
-            return;
-        }
-        _ => {}
-    }
-    engine.add_prop(Box::new(FormulaProp::new(f.clone(), model.clone())));
-}
-
-/// `x + c` as `(x, c)`.
-fn offset_var(t: &Term) -> Option<(VarId, i64)> {
-    match t.as_linear()?.0.as_slice() {
-        [(1, v)] => Some((*v, t.as_linear()?.1)),
-        _ => None,
-    }
-}
-
-/// Posts `sum(coefs) + k  op  0`.
-fn post_linear(engine: &mut Engine, coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp) {
-    let negated = || coefs.iter().map(|&(c, v)| (-c, v)).collect::<Vec<_>>();
-    let p = match op {
-        CmpOp::Le => Linear::new(coefs, k, LinOp::Le),
-        CmpOp::Lt => Linear::new(coefs, k.saturating_add(1), LinOp::Le),
-        CmpOp::Ge => Linear::new(negated(), -k, LinOp::Le),
-        CmpOp::Gt => Linear::new(negated(), (-k).saturating_add(1), LinOp::Le),
-        CmpOp::Eq => Linear::new(coefs, k, LinOp::Eq),
-        CmpOp::Ne => Linear::new(coefs, k, LinOp::Ne),
-    };
-    engine.add_prop(Box::new(p));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{CmpOp, Formula, Term};
     use crate::model::{VarKind, Variable};
     use crate::syntax::ast::Span;
 

@@ -81,6 +81,10 @@ pub struct Search<'e> {
     ticks: u64,
     last_progress: Duration,
     restarter: Restarter,
+    /// Branch and bound: the variable to minimise, and the largest value it
+    /// may still take (one below the best solution so far).
+    objective: Option<VarId>,
+    bound: Option<i64>,
 }
 
 impl<'e> Search<'e> {
@@ -124,6 +128,24 @@ impl<'e> Search<'e> {
             ticks: 0,
             last_progress: Duration::ZERO,
             restarter: Restarter::new(spec_restarts),
+            objective: None,
+            bound: None,
+        }
+    }
+
+    /// Turns the search into branch and bound minimising `var`: after each
+    /// solution, every later one must have a strictly smaller value. The bound
+    /// is imposed again at every node, so it holds in all open branches
+    /// without restarting.
+    pub fn minimize(&mut self, var: VarId) {
+        self.objective = Some(var);
+    }
+
+    /// Imposes the current bound on the objective (part of the node's propagation).
+    fn enforce_bound(&mut self) -> bool {
+        match (self.objective, self.bound) {
+            (Some(o), Some(b)) => self.engine.doms.set_max(o, b).is_ok(),
+            _ => true,
         }
     }
 
@@ -190,6 +212,7 @@ impl<'e> Search<'e> {
                     self.decided[var] = true;
                     self.engine.stats.nodes += 1;
                     let ok = self.engine.doms.fix(var, value).is_ok()
+                        && self.enforce_bound()
                         && self.engine.propagate_decision(var).is_ok();
                     if !ok {
                         self.engine.stats.failures += 1;
@@ -203,6 +226,9 @@ impl<'e> Search<'e> {
                         *slot = self.engine.doms.min(v);
                     }
                     self.engine.stats.solutions += 1;
+                    if let Some(o) = self.objective {
+                        self.bound = Some(values[o].saturating_sub(1));
+                    }
                     let next = on_solution(&values);
                     if next == Next::Stop {
                         return Outcome::Interrupted;
@@ -268,6 +294,7 @@ impl<'e> Search<'e> {
                 right: true,
             });
             let ok = self.engine.doms.remove(var, value).is_ok()
+                && self.enforce_bound()
                 && self.engine.propagate_decision(var).is_ok();
             if ok {
                 return true;

@@ -69,6 +69,29 @@ pub enum OutputItem {
     Group { name: String, group: VarGroup },
     /// Literal text.
     Text(String),
+    /// An array of codes written as text: code `i` is `symbols[i - 1]`, other
+    /// values (such as 0 for padding) write nothing.
+    Spell {
+        label: String,
+        group: VarGroup,
+        symbols: Vec<String>,
+    },
+    /// Not printed per solution: summed over all solutions and printed at the end.
+    Total { label: String, term: Term },
+}
+
+impl OutputItem {
+    /// The text of a `Spell` item for one solution.
+    pub fn spell(group: &VarGroup, symbols: &[String], values: &[i64]) -> String {
+        group
+            .vars
+            .iter()
+            .filter_map(|&v| {
+                let i = usize::try_from(values[v]).ok()?.checked_sub(1)?;
+                symbols.get(i).map(String::as_str)
+            })
+            .collect()
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -6,6 +6,16 @@ use std::fmt::Write;
 
 /// The text of one solution.
 pub fn solution(model: &Model, values: &[i64]) -> String {
+    let mut out = body(model, values);
+    if let Some(o) = &model.objective
+        && let Some(v) = o.term.eval(model, values)
+    {
+        let _ = writeln!(out, "objective = {v}");
+    }
+    out
+}
+
+fn body(model: &Model, values: &[i64]) -> String {
     let mut out = String::new();
     if model.output.is_empty() {
         for (name, g) in &model.groups {
@@ -27,6 +37,18 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
                     .map_or("undefined".to_string(), |v| v.to_string());
                 let _ = writeln!(out, "{label} = {v}");
             }
+            OutputItem::Spell {
+                label,
+                group,
+                symbols,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{label} = {}",
+                    OutputItem::spell(group, symbols, values)
+                );
+            }
+            OutputItem::Total { .. } => {}
             OutputItem::Text(t) => {
                 out.push_str(t);
                 if !t.ends_with('\n') {

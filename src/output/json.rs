@@ -64,7 +64,7 @@ fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
 }
 
 /// `{"type":"solution","values":{...}}`: every declared variable by name, and
-/// the model's named output expressions.
+/// the model's named output expressions; with an objective, `"objective"`.
 pub fn solution(model: &Model, values: &[i64]) -> String {
     let mut out = String::from("{\"type\":\"solution\",\"values\":{");
     let mut first = true;
@@ -78,6 +78,21 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
         group(&mut out, model, g, values);
     }
     for item in &model.output {
+        if let OutputItem::Spell {
+            label,
+            group,
+            symbols,
+        } = item
+            && !model.groups.contains_key(label)
+        {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            string(&mut out, label);
+            out.push(':');
+            string(&mut out, &OutputItem::spell(group, symbols, values));
+        }
         if let OutputItem::Value { label, term } = item
             && !model.groups.contains_key(label)
         {
@@ -95,16 +110,43 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
             }
         }
     }
-    out.push_str("}}");
+    out.push('}');
+    if let Some(o) = &model.objective
+        && let Some(v) = o.term.eval(model, values)
+    {
+        let _ = write!(out, ",\"objective\":{v}");
+    }
+    out.push('}');
     out
 }
 
 pub fn summary(status: Status, stats: &Stats, objective: Option<i64>) -> String {
+    summary_with_totals(status, stats, objective, &[])
+}
+
+/// The summary with the model's `total(...)` outputs: `"totals":{"label":sum}`.
+pub fn summary_with_totals(
+    status: Status,
+    stats: &Stats,
+    objective: Option<i64>,
+    totals: &[(String, i64)],
+) -> String {
     let mut out = String::from("{\"type\":\"summary\",\"status\":");
     string(&mut out, status.name());
     let _ = write!(out, ",\"solutions\":{}", stats.solutions);
     if let Some(o) = objective {
         let _ = write!(out, ",\"objective\":{o}");
+    }
+    if !totals.is_empty() {
+        out.push_str(",\"totals\":{");
+        for (i, (label, v)) in totals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            string(&mut out, label);
+            let _ = write!(out, ":{v}");
+        }
+        out.push('}');
     }
     out.push_str(",\"stats\":{");
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {

@@ -22,6 +22,17 @@ const BUILTINS: &[&str] = &[
     "length",
     "grid",
     "read",
+    "read_table",
+    "table",
+    "forbidden",
+    "digits",
+    "assert",
+    "split",
+    "int",
+    "upper",
+    "tokens",
+    "word_table",
+    "columns",
     "forall",
     "exists",
 ];
@@ -33,6 +44,9 @@ impl Checker<'_> {
         args: Vec<(Value, Span)>,
         span: Span,
     ) -> Result<Value, Diag> {
+        if let Some(r) = self.text_builtin(&name.name, &args, span) {
+            return r;
+        }
         match name.name.as_str() {
             "alldifferent" | "all_different" => {
                 let terms = self.terms_of_args(&args, span)?;
@@ -148,6 +162,7 @@ impl Checker<'_> {
                     Value::Array(a) => a.items.len() as i64,
                     Value::Set(set) => set.len() as i64,
                     Value::Tuple(t) => t.len() as i64,
+                    Value::Table(t) => t.len() as i64,
                     other => {
                         return Err(Diag::new(
                             "cspi::type",
@@ -158,6 +173,28 @@ impl Checker<'_> {
                 }))
             }
             "grid" => self.grid_builtin(&args, span),
+            "table" => self.table_builtin(&args, true, span),
+            "forbidden" => self.table_builtin(&args, false, span),
+            "read_table" => self.read_table_builtin(&args, span),
+            "digits" => self.digits_builtin(&args, span),
+            // assert(condition, message): a check of the data at load time.
+            "assert" => match args.as_slice() {
+                [(Value::Bool(true), _), (Value::Str(_), _)] => Ok(Value::Bool(true)),
+                [(Value::Bool(false), cspan), (Value::Str(msg), _)] => {
+                    Err(Diag::new("cspi::assert", msg.to_string())
+                        .label(*cspan, "this does not hold"))
+                }
+                [(_, cspan), (Value::Str(_), _)] => Err(Diag::new(
+                    "cspi::assert",
+                    "assert(condition, message) needs a condition known at load time",
+                )
+                .label(*cspan, "this depends on variables")),
+                _ => Err(Diag::new(
+                    "cspi::call",
+                    "assert(condition, message) takes a truth value and a string",
+                )
+                .label(span, "here")),
+            },
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(
@@ -239,9 +276,13 @@ fn alldifferent(terms: Vec<Term>) -> Formula {
             }
         })
         .collect();
+    let known = consts.len() == terms.len();
     consts.sort_unstable();
     if consts.windows(2).any(|w| w[0] == w[1]) {
         return Formula::Const(false);
+    }
+    if known {
+        return Formula::Const(true);
     }
     Formula::AllDifferent(terms)
 }

@@ -335,6 +335,54 @@ impl Checker<'_> {
                         box_size,
                     }
                 }
+                ExprKind::Call(f, args) if f.name == "spell" && (2..=3).contains(&args.len()) => {
+                    let value = self.eval(&args[0])?;
+                    let group = self.group_of(&value, args[0].span)?;
+                    let symbols = match self.eval(&args[1])? {
+                        Value::Array(a) => a
+                            .items
+                            .iter()
+                            .map(|x| match x {
+                                Value::Str(s) => Some(s.to_string()),
+                                _ => None,
+                            })
+                            .collect::<Option<Vec<_>>>(),
+                        _ => None,
+                    }
+                    .ok_or_else(|| {
+                        Diag::new(
+                            "cspi::output",
+                            "spell(array, symbols) needs a list of strings",
+                        )
+                        .label(args[1].span, "here")
+                    })?;
+                    let label = match args.get(2).map(|a| self.eval(a)).transpose()? {
+                        Some(Value::Str(s)) => s.to_string(),
+                        Some(_) => {
+                            return Err(Diag::new(
+                                "cspi::output",
+                                "the label of spell(...) is a string",
+                            )
+                            .label(args[2].span, "here"));
+                        }
+                        None => self.text(args[0].span).to_string(),
+                    };
+                    OutputItem::Spell {
+                        label,
+                        group,
+                        symbols,
+                    }
+                }
+                ExprKind::Call(f, args) if f.name == "total" && args.len() == 1 => {
+                    let term = self.eval(&args[0])?.as_term().ok_or_else(|| {
+                        Diag::new("cspi::output", "total(...) sums an integer expression")
+                            .label(args[0].span, "here")
+                    })?;
+                    OutputItem::Total {
+                        label: self.text(args[0].span).to_string(),
+                        term,
+                    }
+                }
                 ExprKind::Name(n) if self.model.groups.contains_key(n) => OutputItem::Group {
                     name: n.clone(),
                     group: self.model.groups[n].clone(),

@@ -7,6 +7,8 @@ mod data;
 mod eval;
 mod items;
 mod ops;
+mod tables;
+mod text;
 pub mod value;
 
 use crate::diag::{Diag, Diags, Source, did_you_mean};
@@ -42,7 +44,12 @@ pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut cx = Checker::new(input);
     for item in &syntax.items {
         if let Err(d) = cx.item(item) {
+            // A failed `assert` means the data is wrong: what follows would only echo it.
+            let stop = d.code == "cspi::assert";
             cx.errors.push(d.in_source(input.source));
+            if stop {
+                break;
+            }
         }
     }
     cx.check_overrides_used();

@@ -87,6 +87,9 @@ pub enum Value {
     Dict(Rc<Dictionary>),
     /// A set of words from which a word variable takes its values.
     Words(Arc<WordList>),
+    /// Rows of integers, all of one length, as read by `read_table`: kept
+    /// packed so that tables of millions of rows stay cheap.
+    Table(Arc<Vec<Vec<i64>>>),
     /// Stands in for a value whose definition failed, so one error is reported once.
     Poison,
 }
@@ -104,6 +107,7 @@ impl Value {
             Value::Formula(_) => "a constraint",
             Value::Dict(_) => "a dictionary",
             Value::Words(_) => "a word set",
+            Value::Table(_) => "a table",
             Value::Poison => "an erroneous value",
         }
     }

@@ -268,7 +268,9 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
         Rule::paren => {
             let mut inner = pair.into_inner();
             let first = expr(inner.next().ok_or_else(|| malformed(span))?)?;
-            let Some(tail) = inner.next() else { return Ok(first) };
+            let Some(tail) = inner.next() else {
+                return Ok(first);
+            };
             let mut items = vec![first];
             for p in tail.into_inner() {
                 items.push(expr(p)?);
@@ -278,7 +280,12 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
         Rule::expr => return expr(pair),
         Rule::list => {
             let mut inner = pair.into_inner();
-            let Some(first) = inner.next() else { return Ok(Expr { kind: ExprKind::List(Vec::new()), span }) };
+            let Some(first) = inner.next() else {
+                return Ok(Expr {
+                    kind: ExprKind::List(Vec::new()),
+                    span,
+                });
+            };
             let first = expr(first)?;
             if inner.peek().map(|p| p.as_rule()) == Some(Rule::comp_tail) {
                 let gens = inner.next().and_then(|t| t.into_inner().next());

@@ -30,6 +30,35 @@ impl Linear {
         }
     }
 
+    pub fn vars_slice(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    /// The smallest and largest values of the sum (constant included).
+    pub fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
+        let mut lo = self.constant as i128;
+        let mut hi = lo;
+        for (&a, &x) in self.coefs.iter().zip(&self.vars) {
+            let (l, h) = Self::term_bounds(d, a, x);
+            lo += l;
+            hi += h;
+        }
+        (lo, hi)
+    }
+
+    /// True when the constraint holds for every value of the domains, false
+    /// when for none; `None` when bounds cannot tell.
+    pub fn entailed(&self, d: &Domains) -> Option<bool> {
+        let (lo, hi) = self.sum_bounds(d);
+        match self.op {
+            LinOp::Le if hi <= 0 => Some(true),
+            LinOp::Le if lo > 0 => Some(false),
+            LinOp::Eq | LinOp::Ne if lo == hi => Some((lo == 0) == (self.op == LinOp::Eq)),
+            LinOp::Eq | LinOp::Ne if lo > 0 || hi < 0 => Some(self.op == LinOp::Ne),
+            _ => None,
+        }
+    }
+
     /// The smallest and largest values of `a * x`.
     fn term_bounds(d: &Domains, a: i64, x: VarId) -> (i128, i128) {
         let (lo, hi) = (a as i128 * d.min(x) as i128, a as i128 * d.max(x) as i128);

@@ -2,5 +2,8 @@
 
 pub mod alldiff;
 pub mod alldiff_gac;
+pub mod arith;
 pub mod formula;
 pub mod linear;
+pub mod reif;
+pub mod table;

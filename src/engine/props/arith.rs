@@ -1,0 +1,329 @@
+//! Non-linear arithmetic over auxiliary variables: `z = x * y` (bounds
+//! consistency) and `z = |x|` (domain consistency on small domains, bounds on
+//! large ones). Post.rs introduces `z` when it lowers such terms.
+
+use crate::engine::domains::{Domains, Fail, PResult, event};
+use crate::engine::propagator::{Priority, Propagator};
+use crate::model::VarId;
+
+/// Domains larger than this are filtered by bounds only.
+const MAX_SCANNED: u64 = 4096;
+
+/// `z = x * y`.
+pub struct Times {
+    vars: [VarId; 3],
+}
+
+impl Times {
+    pub fn new(x: VarId, y: VarId, z: VarId) -> Self {
+        Times { vars: [x, y, z] }
+    }
+}
+
+fn bounds(d: &Domains, v: VarId) -> (i128, i128) {
+    (d.min(v) as i128, d.max(v) as i128)
+}
+
+fn clamp(d: &mut Domains, v: VarId, lo: i128, hi: i128) -> Result<bool, Fail> {
+    if lo > hi || lo > d.max(v) as i128 || hi < d.min(v) as i128 {
+        return Err(Fail);
+    }
+    let mut changed = false;
+    if lo > d.min(v) as i128 {
+        changed |= d.set_min(v, lo as i64)?;
+    }
+    if hi < d.max(v) as i128 {
+        changed |= d.set_max(v, hi as i64)?;
+    }
+    Ok(changed)
+}
+
+fn floor_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn ceil_div(a: i128, b: i128) -> i128 {
+    let q = a / b;
+    if a % b != 0 && ((a < 0) == (b < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+/// Bounds of `x` from `x * y in [zl, zh]` when `y` does not contain 0.
+fn quotient_bounds((zl, zh): (i128, i128), (yl, yh): (i128, i128)) -> (i128, i128) {
+    let mut lo = i128::MAX;
+    let mut hi = i128::MIN;
+    for z in [zl, zh] {
+        for y in [yl, yh] {
+            lo = lo.min(ceil_div(z, y));
+            hi = hi.max(floor_div(z, y));
+        }
+    }
+    (lo, hi)
+}
+
+impl Times {
+    fn narrow(&self, d: &mut Domains) -> Result<bool, Fail> {
+        let [x, y, z] = self.vars;
+        let (xb, yb) = (bounds(d, x), bounds(d, y));
+        let products = [xb.0 * yb.0, xb.0 * yb.1, xb.1 * yb.0, xb.1 * yb.1];
+        let lo = products.iter().copied().min().unwrap_or(0);
+        let hi = products.iter().copied().max().unwrap_or(0);
+        let mut changed = clamp(d, z, lo, hi)?;
+        let zb = bounds(d, z);
+        for (a, b) in [(x, y), (y, x)] {
+            let bb = bounds(d, b);
+            if bb.0 > 0 || bb.1 < 0 {
+                let (l, h) = quotient_bounds(zb, bb);
+                changed |= clamp(d, a, l, h)?;
+            } else if !(zb.0 <= 0 && 0 <= zb.1) && d.contains(a, 0) {
+                // z cannot be 0, so neither factor can.
+                changed |= d.remove(a, 0)?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl Propagator for Times {
+    fn name(&self) -> &'static str {
+        "times"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+    fn wake_on(&self) -> u8 {
+        event::BOUNDS
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        while self.narrow(d)? {}
+        let [x, y, z] = self.vars;
+        if let (Some(a), Some(b), Some(c)) = (d.value(x), d.value(y), d.value(z))
+            && a as i128 * b as i128 != c as i128
+        {
+            return Err(Fail);
+        }
+        Ok(())
+    }
+}
+
+/// `z = |x|`.
+pub struct Abs {
+    vars: [VarId; 2],
+}
+
+impl Abs {
+    pub fn new(x: VarId, z: VarId) -> Self {
+        Abs { vars: [x, z] }
+    }
+}
+
+impl Propagator for Abs {
+    fn name(&self) -> &'static str {
+        "abs"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let [x, z] = self.vars;
+        loop {
+            let (xl, xh) = bounds(d, x);
+            let hi = xl.abs().max(xh.abs());
+            let lo = if xl <= 0 && 0 <= xh {
+                0
+            } else {
+                xl.abs().min(xh.abs())
+            };
+            let mut changed = clamp(d, z, lo, hi)?;
+            let zh = d.max(z) as i128;
+            changed |= clamp(d, x, -zh, zh)?;
+            if !changed {
+                break;
+            }
+        }
+        if d.size(x) <= MAX_SCANNED && d.size(z) <= MAX_SCANNED {
+            let bad_x: Vec<i64> = d
+                .values(x)
+                .filter(|&a| a.checked_abs().is_none_or(|v| !d.contains(z, v)))
+                .collect();
+            for a in bad_x {
+                d.remove(x, a)?;
+            }
+            let bad_z: Vec<i64> = d
+                .values(z)
+                .filter(|&v| !d.contains(x, v) && v.checked_neg().is_none_or(|n| !d.contains(x, n)))
+                .collect();
+            for v in bad_z {
+                d.remove(z, v)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `z = items[i - low]` over variables: indices whose item cannot equal `z`
+/// are removed; `z` keeps the values (or, on large domains, the bounds) that
+/// some possible item can take; once `i` is fixed, `z` and that item are equal.
+pub struct Element {
+    /// `[i, z, items...]`.
+    vars: Vec<VarId>,
+    low: i64,
+}
+
+impl Element {
+    pub fn new(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+        let mut vars = vec![index, z];
+        vars.extend(items);
+        Element { vars, low }
+    }
+
+    fn item(&self, j: i64) -> Option<VarId> {
+        let k = usize::try_from(j.checked_sub(self.low)?).ok()?;
+        self.vars.get(2 + k).copied()
+    }
+
+    /// Whether the domains of `a` and `b` share a value.
+    fn meet(d: &Domains, a: VarId, b: VarId) -> bool {
+        if d.max(a) < d.min(b) || d.max(b) < d.min(a) {
+            return false;
+        }
+        if d.size(a) > MAX_SCANNED {
+            return true;
+        }
+        d.values(a).any(|v| d.contains(b, v))
+    }
+}
+
+impl Propagator for Element {
+    fn name(&self) -> &'static str {
+        "element"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Slow
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let (i, z) = (self.vars[0], self.vars[1]);
+        loop {
+            let bad: Vec<i64> = d
+                .values(i)
+                .filter(|&j| self.item(j).is_none_or(|x| !Self::meet(d, x, z)))
+                .collect();
+            for j in bad {
+                d.remove(i, j)?;
+            }
+            if let Some(j) = d.value(i) {
+                let x = self.item(j).ok_or(Fail)?;
+                // z = x: bounds both ways, then values.
+                let mut changed = clamp(d, z, d.min(x) as i128, d.max(x) as i128)?;
+                changed |= clamp(d, x, d.min(z) as i128, d.max(z) as i128)?;
+                if d.size(z) <= MAX_SCANNED && d.size(x) <= MAX_SCANNED {
+                    for (a, b) in [(z, x), (x, z)] {
+                        let gone: Vec<i64> = d.values(a).filter(|&v| !d.contains(b, v)).collect();
+                        for v in gone {
+                            changed |= d.remove(a, v)?;
+                        }
+                    }
+                }
+                if !changed {
+                    return Ok(());
+                }
+                continue;
+            }
+            let items: Vec<VarId> = d.values(i).filter_map(|j| self.item(j)).collect();
+            let lo = items.iter().map(|&x| d.min(x)).min().ok_or(Fail)?;
+            let hi = items.iter().map(|&x| d.max(x)).max().ok_or(Fail)?;
+            let mut changed = clamp(d, z, lo as i128, hi as i128)?;
+            if d.size(z) <= MAX_SCANNED {
+                let gone: Vec<i64> = d
+                    .values(z)
+                    .filter(|&v| !items.iter().any(|&x| d.contains(x, v)))
+                    .collect();
+                for v in gone {
+                    changed |= d.remove(z, v)?;
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// `z = max(xs)` (or `min`, with `max` false): bounds consistency.
+pub struct MinMax {
+    /// `[z, xs...]`.
+    vars: Vec<VarId>,
+    max: bool,
+}
+
+impl MinMax {
+    pub fn new(z: VarId, xs: Vec<VarId>, max: bool) -> Self {
+        let mut vars = vec![z];
+        vars.extend(xs);
+        MinMax { vars, max }
+    }
+
+    /// One pass for `max`, on bounds negated for `min`; true if something changed.
+    fn narrow(&self, d: &mut Domains) -> Result<bool, Fail> {
+        let s: i128 = if self.max { 1 } else { -1 };
+        // Bounds of s * v: (low, high).
+        let b = |d: &Domains, v: VarId| {
+            let (l, h) = (s * d.min(v) as i128, s * d.max(v) as i128);
+            (l.min(h), l.max(h))
+        };
+        // Sets s * v within [lo, hi].
+        let set = |d: &mut Domains, v: VarId, lo: i128, hi: i128| {
+            if s == 1 {
+                clamp(d, v, lo, hi)
+            } else {
+                clamp(d, v, -hi, -lo)
+            }
+        };
+        let (z, xs) = (self.vars[0], &self.vars[1..]);
+        let lo = xs.iter().map(|&x| b(d, x).0).max().ok_or(Fail)?;
+        let hi = xs.iter().map(|&x| b(d, x).1).max().ok_or(Fail)?;
+        let mut changed = set(d, z, lo, hi)?;
+        let (zl, zh) = b(d, z);
+        for &x in xs {
+            changed |= set(d, x, i128::MIN / 4, zh)?;
+        }
+        let mut reach = xs.iter().filter(|&&x| b(d, x).1 >= zl);
+        if let (Some(&x), None) = (reach.next(), reach.next()) {
+            changed |= set(d, x, zl, i128::MAX / 4)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Propagator for MinMax {
+    fn name(&self) -> &'static str {
+        if self.max { "max" } else { "min" }
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn wake_on(&self) -> u8 {
+        event::BOUNDS
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        while self.narrow(d)? {}
+        Ok(())
+    }
+}

@@ -1,0 +1,63 @@
+//! Reified linear constraints `b <-> (sum + k op 0)` with `b` in 0..1: the
+//! building block for implications, disjunctions, negations and `count`.
+//! When `b` is fixed the constraint or its negation is propagated; otherwise
+//! `b` is fixed as soon as bounds entail or refute the constraint.
+
+use super::linear::Linear;
+use crate::engine::domains::{Domains, PResult, event};
+use crate::engine::propagator::{Priority, Propagator};
+use crate::model::VarId;
+
+pub struct ReifLinear {
+    b: VarId,
+    when_true: Linear,
+    when_false: Linear,
+    vars: Vec<VarId>,
+}
+
+impl ReifLinear {
+    /// `when_false` must be the negation of `when_true`.
+    pub fn new(b: VarId, when_true: Linear, when_false: Linear) -> Self {
+        let mut vars = vec![b];
+        vars.extend_from_slice(when_true.vars_slice());
+        ReifLinear {
+            b,
+            when_true,
+            when_false,
+            vars,
+        }
+    }
+}
+
+impl Propagator for ReifLinear {
+    fn name(&self) -> &'static str {
+        "reified-linear"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+    fn wake_on(&self) -> u8 {
+        event::BOUNDS
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        match d.value(self.b) {
+            Some(1) => self.when_true.propagate(d),
+            Some(_) => self.when_false.propagate(d),
+            None => {
+                match self.when_true.entailed(d) {
+                    Some(true) => {
+                        d.fix(self.b, 1)?;
+                    }
+                    Some(false) => {
+                        d.fix(self.b, 0)?;
+                    }
+                    None => {}
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! Table constraints (allowed or forbidden tuples) with generalised arc
+//! consistency by Compact-Table (Demeulenaere, Hartert, Lecoutre, Perez,
+//! Perron, Régin, Schaus: "Compact-Table: efficiently filtering table
+//! constraints with reversible sparse bit-sets", CP 2016), and for forbidden
+//! tuples its counting extension CT-neg (Verhaeghe, Lecoutre, Deville, Schaus,
+//! CP 2017).
+//!
+//! `current` is a reversible sparse bitset of the tuples still *valid* (every
+//! value in its variable's domain). Its words live on the trail; `index` (a
+//! permutation of word numbers) and the non-zero prefix length `limit` make
+//! scans skip the words already emptied. Each variable keeps a trailed copy of
+//! the domain it had at the last call, so the values removed since then (the
+//! delta) are known without domain events; the update uses the delta or the
+//! whole domain, whichever is smaller, as in the paper.
+//!
+//! Allowed tuples: a value stays while some valid tuple has it (checked first
+//! at its residue word). Forbidden tuples: a value of `x` goes when every
+//! combination of the other domains is forbidden, i.e. when the valid
+//! forbidden tuples with `x = a` number the product of the other domain sizes.
+
+use crate::engine::domains::{Domains, Fail, PResult};
+use crate::engine::propagator::{Priority, Propagator};
+use crate::model::VarId;
+
+pub struct CompactTable {
+    vars: Vec<VarId>,
+    allowed: bool,
+    nwords: usize,
+    /// `supports[i][(value - offset_i) * nwords ..][..nwords]`: tuples with `x_i = value`.
+    supports: Vec<Vec<u64>>,
+    /// Per variable, per value bit: the word where a support was last found.
+    residues: Vec<Vec<u32>>,
+    /// First trail slot of the words of `current`.
+    words: usize,
+    /// Trail slot holding the number of possibly non-zero words in `index`.
+    limit: usize,
+    index: Vec<usize>,
+    /// First trail slot of each variable's copy of its domain bits at the last call.
+    last: Vec<usize>,
+    mask: Vec<u64>,
+    /// Trail slot: 1 once every value has been checked in this branch, so that
+    /// an unchanged variable's values are known to be supported.
+    primed: usize,
+    /// Scratch copies of a domain and its last-seen copy.
+    cur: Vec<u64>,
+    prev: Vec<u64>,
+}
+
+impl CompactTable {
+    /// `tuples` need not be distinct, nor inside the domains: both are sorted out here.
+    pub fn new(d: &mut Domains, vars: Vec<VarId>, tuples: &[Vec<i64>], allowed: bool) -> Self {
+        let mut rows: Vec<&Vec<i64>> = tuples
+            .iter()
+            .filter(|t| {
+                t.len() == vars.len() && t.iter().zip(&vars).all(|(&a, &x)| d.contains(x, a))
+            })
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let n = rows.len();
+        let nwords = n.div_ceil(64).max(1);
+        let mut supports = Vec::with_capacity(vars.len());
+        let mut residues = Vec::with_capacity(vars.len());
+        let mut last = Vec::with_capacity(vars.len());
+        for (i, &x) in vars.iter().enumerate() {
+            let nbits = d.bits(x).len() * 64;
+            let mut s = vec![0u64; nbits * nwords];
+            for (t, row) in rows.iter().enumerate() {
+                let bit = (row[i] - d.offset(x)) as usize;
+                s[bit * nwords + t / 64] |= 1 << (t % 64);
+            }
+            supports.push(s);
+            residues.push(vec![0u32; nbits]);
+            let bits: Vec<u64> = d.bits(x).to_vec();
+            let first = d.trail.alloc(bits.len(), 0);
+            for (k, &w) in bits.iter().enumerate() {
+                d.trail.set(first + k, w);
+            }
+            last.push(first);
+        }
+        let words = d.trail.alloc(nwords, 0);
+        for t in 0..n {
+            let w = d.trail.get(words + t / 64);
+            d.trail.set(words + t / 64, w | (1 << (t % 64)));
+        }
+        // Rows fill the words from the first: the rest (none, or one when no row is left) are empty.
+        let limit = d.trail.alloc(1, n.div_ceil(64) as u64);
+        let primed = d.trail.alloc(1, 0);
+        CompactTable {
+            vars,
+            allowed,
+            nwords,
+            supports,
+            residues,
+            words,
+            limit,
+            index: (0..nwords).collect(),
+            last,
+            mask: vec![0; nwords],
+            primed,
+            cur: Vec::new(),
+            prev: Vec::new(),
+        }
+    }
+
+    fn limit(&self, d: &Domains) -> usize {
+        d.trail.get(self.limit) as usize
+    }
+
+    /// `current &= mask`, dropping emptied words from the live prefix of `index`.
+    fn intersect_with_mask(&mut self, d: &mut Domains) {
+        let mut limit = self.limit(d);
+        let mut i = limit;
+        while i > 0 {
+            i -= 1;
+            let off = self.index[i];
+            let old = d.trail.get(self.words + off);
+            let w = old & self.mask[off];
+            if w != old {
+                d.trail.set(self.words + off, w);
+                if w == 0 {
+                    limit -= 1;
+                    self.index.swap(i, limit);
+                }
+            }
+        }
+        if limit != self.limit(d) {
+            d.trail.set(self.limit, limit as u64);
+        }
+    }
+
+    fn is_empty(&self, d: &Domains) -> bool {
+        self.limit(d) == 0
+    }
+
+    /// Removes from `current` the tuples made invalid since the last call.
+    fn update(&mut self, d: &mut Domains, i: usize) -> bool {
+        let x = self.vars[i];
+        let nw = self.nwords;
+        let live = self.limit(d);
+        let mut cur = std::mem::take(&mut self.cur);
+        let mut last = std::mem::take(&mut self.prev);
+        cur.clear();
+        cur.extend_from_slice(d.bits(x));
+        last.clear();
+        last.extend_from_slice(d.trail.slice(self.last[i], cur.len()));
+        let removed: u32 = cur
+            .iter()
+            .zip(&last)
+            .map(|(c, l)| (l & !c).count_ones())
+            .sum();
+        if removed == 0 {
+            self.cur = cur;
+            self.prev = last;
+            return false;
+        }
+        let size = d.size(x) as u32;
+        for k in 0..live {
+            self.mask[self.index[k]] = 0;
+        }
+        let s = &self.supports[i];
+        let delta = removed < size;
+        for (w, (&c, &l)) in cur.iter().zip(&last).enumerate() {
+            let mut bits = if delta { l & !c } else { c };
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let sup = &s[b * nw..(b + 1) * nw];
+                for k in 0..live {
+                    let off = self.index[k];
+                    self.mask[off] |= sup[off];
+                }
+            }
+        }
+        if delta {
+            for k in 0..live {
+                let off = self.index[k];
+                self.mask[off] = !self.mask[off];
+            }
+        }
+        for (k, &c) in cur.iter().enumerate() {
+            if last[k] != c {
+                d.trail.set(self.last[i] + k, c);
+            }
+        }
+        self.cur = cur;
+        self.prev = last;
+        self.intersect_with_mask(d);
+        true
+    }
+
+    /// Records the variable's current domain as the one seen.
+    fn save_domain(&self, d: &mut Domains, i: usize) {
+        let x = self.vars[i];
+        let n = d.bits(x).len();
+        for k in 0..n {
+            let c = d.bits(x)[k];
+            if d.trail.get(self.last[i] + k) != c {
+                d.trail.set(self.last[i] + k, c);
+            }
+        }
+    }
+
+    /// Allowed tuples: removes the values without a valid tuple. `skip` is a
+    /// variable known to need no check (the only one changed since the last
+    /// call: the rows it lost all had its removed values).
+    fn filter_positive(&mut self, d: &mut Domains, skip: Option<usize>) -> PResult {
+        let nw = self.nwords;
+        let live = self.limit(d);
+        let mut bits = std::mem::take(&mut self.cur);
+        for i in 0..self.vars.len() {
+            let x = self.vars[i];
+            // A fixed variable's value is in every valid row, and there is one.
+            if Some(i) == skip || d.is_fixed(x) {
+                continue;
+            }
+            let off = d.offset(x);
+            bits.clear();
+            bits.extend_from_slice(d.bits(x));
+            let mut changed = false;
+            for (w, &word) in bits.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    let b = w * 64 + rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let sup = &self.supports[i][b * nw..(b + 1) * nw];
+                    let r = self.residues[i][b] as usize;
+                    if d.trail.get(self.words + r) & sup[r] != 0 {
+                        continue;
+                    }
+                    let found = (0..live)
+                        .map(|k| self.index[k])
+                        .find(|&w| d.trail.get(self.words + w) & sup[w] != 0);
+                    match found {
+                        Some(w) => self.residues[i][b] = w as u32,
+                        None => {
+                            if let Err(f) = d.remove(x, off + b as i64) {
+                                self.cur = bits;
+                                return Err(f);
+                            }
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if changed {
+                self.save_domain(d, i);
+            }
+        }
+        self.cur = bits;
+        Ok(())
+    }
+
+    /// Forbidden tuples: removes a value when all its combinations are forbidden.
+    fn filter_negative(&mut self, d: &mut Domains) -> PResult {
+        let nw = self.nwords;
+        let n = self.vars.len();
+        let mut i = 0;
+        while i < n {
+            let live = self.limit(d);
+            let valid: u64 = (0..live)
+                .map(|k| u64::from(d.trail.get(self.words + self.index[k]).count_ones()))
+                .sum();
+            let x = self.vars[i];
+            // The number of combinations of the other variables' values.
+            let mut others: u128 = 1;
+            for (j, &y) in self.vars.iter().enumerate() {
+                if j != i {
+                    others = others.saturating_mul(u128::from(d.size(y)));
+                }
+            }
+            if others > u128::from(valid) {
+                i += 1;
+                continue;
+            }
+            let off = d.offset(x);
+            let values: Vec<i64> = d.values(x).collect();
+            let mut changed = false;
+            for a in values {
+                let b = (a - off) as usize;
+                let sup = &self.supports[i][b * nw..(b + 1) * nw];
+                let count: u64 = (0..live)
+                    .map(|k| self.index[k])
+                    .map(|w| u64::from((d.trail.get(self.words + w) & sup[w]).count_ones()))
+                    .sum();
+                if u128::from(count) == others {
+                    d.remove(x, a)?;
+                    changed = true;
+                }
+            }
+            if changed {
+                // Removing values invalidates forbidden tuples and shrinks the products: recheck all.
+                self.update(d, i);
+                i = 0;
+            } else {
+                i += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Propagator for CompactTable {
+    fn name(&self) -> &'static str {
+        if self.allowed {
+            "table"
+        } else {
+            "table-forbidden"
+        }
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Slow
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let mut changed = 0;
+        let mut last_changed = None;
+        for i in 0..self.vars.len() {
+            if self.update(d, i) {
+                changed += 1;
+                last_changed = Some(i);
+            }
+            if self.allowed && self.is_empty(d) {
+                return Err(Fail);
+            }
+        }
+        if self.allowed {
+            let primed = d.trail.get(self.primed) == 1;
+            self.filter_positive(
+                d,
+                if changed == 1 && primed {
+                    last_changed
+                } else {
+                    None
+                },
+            )?;
+            if !primed {
+                d.trail.set(self.primed, 1);
+            }
+            Ok(())
+        } else {
+            self.filter_negative(d)
+        }
+    }
+}

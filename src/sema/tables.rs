@@ -1,0 +1,250 @@
+//! Table constraints and their data: `table(vars, rows)` and
+//! `forbidden(vars, rows)`, with rows written inline (`[(1, 2), (2, 3)]`),
+//! built by a comprehension, or read from a file by `read_table(path)`
+//! (integers separated by commas, semicolons or whitespace, one row a line;
+//! blank lines and `#` comments are skipped, and a first line that is not all
+//! integers is taken for a header).
+
+use super::Checker;
+use super::value::Value;
+use crate::diag::Diag;
+use crate::model::{Formula, Term};
+use crate::syntax::ast::Span;
+use std::sync::Arc;
+
+impl Checker<'_> {
+    /// `table(vars, rows)` (allowed) or `forbidden(vars, rows)`.
+    pub(super) fn table_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        allowed: bool,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let what = if allowed { "table" } else { "forbidden" };
+        let [(vars, vspan), (rows, rspan)] = args else {
+            return Err(Diag::new(
+                "cspi::call",
+                format!(
+                    "`{what}` takes the variables and the rows: {what}([x, y], [(1, 2), (2, 1)])"
+                ),
+            )
+            .label(span, "here"));
+        };
+        let terms: Vec<Term> = self
+            .flatten(vars, *vspan)?
+            .iter()
+            .map(|v| {
+                v.as_term().ok_or_else(|| {
+                    Diag::new(
+                        "cspi::type",
+                        format!(
+                            "`{what}` needs integer variables or expressions, found {}",
+                            v.type_name()
+                        ),
+                    )
+                    .label(*vspan, "here")
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let tuples = self.rows(rows, *rspan, terms.len())?;
+        // Constant folding: with every term known the constraint is decided now.
+        let consts: Option<Vec<i64>> = terms
+            .iter()
+            .map(|t| {
+                if let Term::Const(k) = t {
+                    Some(*k)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if let Some(row) = consts {
+            return Ok(Value::Bool(tuples.contains(&row) == allowed));
+        }
+        if tuples.is_empty() {
+            return Ok(Value::Bool(!allowed));
+        }
+        Ok(Value::from_formula(Formula::Table {
+            terms,
+            tuples,
+            allowed,
+        }))
+    }
+
+    /// Rows of `arity` integers from a table value or a list of tuples/lists.
+    fn rows(&mut self, v: &Value, span: Span, arity: usize) -> Result<Arc<Vec<Vec<i64>>>, Diag> {
+        let wrong = |i: usize, len: usize| {
+            Diag::new(
+                "cspi::table::arity",
+                format!(
+                    "row {} has {len} values but the table has {arity} variables",
+                    i + 1
+                ),
+            )
+            .label(span, "these rows")
+        };
+        match v {
+            Value::Table(t) => {
+                if let Some((i, r)) = t.iter().enumerate().find(|(_, r)| r.len() != arity) {
+                    return Err(wrong(i, r.len()));
+                }
+                Ok(t.clone())
+            }
+            Value::Array(a) => {
+                self.spend((a.items.len() * arity) as u64, span)?;
+                let mut out = Vec::with_capacity(a.items.len());
+                for (i, item) in a.items.iter().enumerate() {
+                    let parts: Vec<Value> = match item {
+                        Value::Tuple(t) => t.to_vec(),
+                        Value::Array(r) => r.items.clone(),
+                        Value::Int(_) if arity == 1 => vec![item.clone()],
+                        other => {
+                            return Err(Diag::new(
+                                "cspi::table::row",
+                                format!(
+                                    "row {} is {}, not a tuple of integers",
+                                    i + 1,
+                                    other.type_name()
+                                ),
+                            )
+                            .label(span, "these rows"));
+                        }
+                    };
+                    if parts.len() != arity {
+                        return Err(wrong(i, parts.len()));
+                    }
+                    let row = parts
+                        .iter()
+                        .map(|p| match p {
+                            Value::Int(k) => Ok(*k),
+                            Value::Bool(b) => Ok(i64::from(*b)),
+                            other => Err(Diag::new(
+                                "cspi::table::row",
+                                format!(
+                                    "row {} holds {}; rows hold known integers",
+                                    i + 1,
+                                    other.type_name()
+                                ),
+                            )
+                            .label(span, "these rows")),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    out.push(row);
+                }
+                Ok(Arc::new(out))
+            }
+            other => Err(Diag::new(
+                "cspi::type",
+                format!(
+                    "the rows of a table are a list of tuples or read_table(path), not {}",
+                    other.type_name()
+                ),
+            )
+            .label(span, "here")),
+        }
+    }
+
+    /// `read_table(path)`: a file of integer rows.
+    pub(super) fn read_table_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let [(Value::Str(path), pspan)] = args else {
+            return Err(
+                Diag::new("cspi::call", "read_table(path) takes one string").label(span, "here")
+            );
+        };
+        let source = self.read_file(path, *pspan)?;
+        let text = source.text.clone();
+        let mut rows: Vec<Vec<i64>> = Vec::new();
+        let mut arity = None;
+        let mut offset = 0usize;
+        let mut first = true;
+        for line in text.split_inclusive('\n') {
+            let start = offset;
+            offset += line.len();
+            let body = line.split('#').next().unwrap_or("").trim();
+            if body.is_empty() {
+                continue;
+            }
+            let fields: Vec<&str> = body
+                .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+                .filter(|f| !f.is_empty())
+                .collect();
+            let parsed: Option<Vec<i64>> =
+                fields.iter().map(|f| super::items::parse_int(f)).collect();
+            let here = Span::new(start, start + line.trim_end().len());
+            let row = match parsed {
+                Some(r) => r,
+                None if first => {
+                    first = false;
+                    continue; // a header
+                }
+                None => {
+                    let bad = fields
+                        .iter()
+                        .find(|f| super::items::parse_int(f).is_none())
+                        .unwrap_or(&"");
+                    return Err(Diag::new(
+                        "cspi::data::table",
+                        format!("`{bad}` is not an integer (line {})", text[..start].matches('\n').count() + 1),
+                    )
+                    .label(here, "in this row")
+                    .help("table files hold integers separated by commas or whitespace, one row per line")
+                    .in_source(&source));
+                }
+            };
+            first = false;
+            match arity {
+                None => arity = Some(row.len()),
+                Some(n) if n != row.len() => {
+                    return Err(Diag::new(
+                        "cspi::data::table",
+                        format!(
+                            "this row has {} values, the first had {n} (line {})",
+                            row.len(),
+                            text[..start].matches('\n').count() + 1
+                        ),
+                    )
+                    .label(here, "here")
+                    .in_source(&source));
+                }
+                _ => {}
+            }
+            rows.push(row);
+        }
+        self.spend((rows.len() * arity.unwrap_or(0)) as u64, span)?;
+        Ok(Value::Table(Arc::new(rows)))
+    }
+
+    /// `digits(text)`: the decimal digits of a string, in order, as a list.
+    pub(super) fn digits_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let [(Value::Str(s), sspan)] = args else {
+            return Err(
+                Diag::new("cspi::call", "digits(text) takes one string").label(span, "here")
+            );
+        };
+        let mut out = Vec::new();
+        for c in s.chars().filter(|c| !c.is_whitespace()) {
+            let Some(d) = c.to_digit(10) else {
+                return Err(
+                    Diag::new("cspi::data::digits", format!("`{c}` is not a digit"))
+                        .label(*sspan, "in this string")
+                        .help(
+                            "digits(text) reads a string of decimal digits such as \"123456780\"",
+                        ),
+                );
+            };
+            out.push(Value::Int(i64::from(d)));
+        }
+        self.spend(out.len() as u64, span)?;
+        Ok(Value::Array(std::rc::Rc::new(super::value::Array::list(
+            out,
+        ))))
+    }
+}

@@ -1,0 +1,163 @@
+//! Text built-ins for word puzzles: splitting and converting strings, and
+//! turning words into rows of token codes for table constraints.
+//!
+//! - `split(text)`: the whitespace-separated words of a string, as a list;
+//! - `int(text)`: a string's integer value;
+//! - `upper(text)`: the string in upper case;
+//! - `tokens(text, symbols)`: the codes of the text cut into symbols (code i is
+//!   `symbols[i]`, longest symbol first), as a list; an error if it cannot be cut;
+//! - `word_table(words, symbols, max)`: a table with one row per word that can be
+//!   cut into at most `max` symbols, its codes padded with 0 to the longest row;
+//!   words that cannot be cut (a `Q` without its `U` when only `QU` is a symbol)
+//!   are left out;
+//! - `columns(table)`: the number of values in each row of a table.
+
+use super::Checker;
+use super::value::{Array, Value};
+use crate::diag::Diag;
+use crate::syntax::ast::Span;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Symbols by first byte, longest first: the longest symbol that starts a
+/// text is the first of its list that matches.
+struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
+
+impl<'a> Symbols<'a> {
+    fn new(symbols: &'a [String]) -> Self {
+        let mut by_first: Vec<Vec<(i64, &str)>> = vec![Vec::new(); 256];
+        for (i, s) in symbols.iter().enumerate() {
+            if let Some(&b) = s.as_bytes().first() {
+                by_first[b as usize].push((i as i64 + 1, s.as_str()));
+            }
+        }
+        for list in &mut by_first {
+            // Longest first; among equals the first listed wins.
+            list.sort_by_key(|&(code, s)| (std::cmp::Reverse(s.len()), code));
+        }
+        Symbols(by_first)
+    }
+
+    /// Cuts `text` into codes of the symbols (1-based), longest match first.
+    fn cut(&self, text: &str) -> Option<Vec<i64>> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while let Some(&b) = rest.as_bytes().first() {
+            let &(code, sym) = self.0[b as usize]
+                .iter()
+                .find(|(_, s)| rest.starts_with(s))?;
+            out.push(code);
+            rest = &rest[sym.len()..];
+        }
+        Some(out)
+    }
+}
+
+impl Checker<'_> {
+    fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
+        self.flatten(v, span)?
+            .into_iter()
+            .map(|x| match x {
+                Value::Str(s) => Ok(s.to_string()),
+                other => Err(Diag::new(
+                    "cspi::type",
+                    format!("{what} must be strings, found {}", other.type_name()),
+                )
+                .label(span, "here")),
+            })
+            .collect()
+    }
+
+    /// The text built-ins; `None` when `name` is not one of them.
+    pub(super) fn text_builtin(
+        &mut self,
+        name: &str,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Option<Result<Value, Diag>> {
+        let one_string = |what: &str| -> Result<Rc<str>, Diag> {
+            match args {
+                [(Value::Str(s), _)] => Ok(s.clone()),
+                _ => Err(
+                    Diag::new("cspi::call", format!("{what}(text) takes one string"))
+                        .label(span, "here"),
+                ),
+            }
+        };
+        Some(match name {
+            "split" => one_string("split").and_then(|s| {
+                let words: Vec<Value> = s
+                    .split_whitespace()
+                    .map(|w| Value::Str(Rc::from(w)))
+                    .collect();
+                self.spend(words.len() as u64, span)?;
+                Ok(Value::Array(Rc::new(Array::list(words))))
+            }),
+            "int" => one_string("int").and_then(|s| {
+                super::items::parse_int(s.trim())
+                    .map(Value::Int)
+                    .ok_or_else(|| {
+                        Diag::new("cspi::data::int", format!("`{s}` is not an integer"))
+                            .label(span, "here")
+                    })
+            }),
+            "upper" => one_string("upper").map(|s| Value::Str(Rc::from(s.to_uppercase()))),
+            "tokens" => self.tokens_builtin(args, span),
+            "word_table" => self.word_table_builtin(args, span),
+            "columns" => match args {
+                [(Value::Table(t), _)] => Ok(Value::Int(t.first().map_or(0, Vec::len) as i64)),
+                _ => {
+                    Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here"))
+                }
+            },
+            _ => return None,
+        })
+    }
+
+    fn tokens_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
+        let [(Value::Str(text), tspan), (syms, sspan)] = args else {
+            return Err(Diag::new(
+                "cspi::call",
+                "tokens(text, symbols) takes a string and a list of strings",
+            )
+            .label(span, "here"));
+        };
+        let symbols = self.strings(syms, *sspan, "symbols")?;
+        let codes = Symbols::new(&symbols).cut(text).ok_or_else(|| {
+            Diag::new(
+                "cspi::data::tokens",
+                format!("`{text}` cannot be cut into the symbols"),
+            )
+            .label(*tspan, "this text")
+            .help(format!("symbols: {}", symbols.join(" ")))
+        })?;
+        Ok(Value::Array(Rc::new(Array::list(
+            codes.into_iter().map(Value::Int).collect(),
+        ))))
+    }
+
+    fn word_table_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
+        let [(words, wspan), (syms, sspan), (Value::Int(max), _)] = args else {
+            return Err(Diag::new(
+                "cspi::call",
+                "word_table(words, symbols, max) takes a list of words, a list of symbols and a length",
+            )
+            .label(span, "here"));
+        };
+        let symbols = self.strings(syms, *sspan, "symbols")?;
+        let words = self.strings(words, *wspan, "words")?;
+        let max = (*max).max(0) as usize;
+        let cutter = Symbols::new(&symbols);
+        let mut rows: Vec<Vec<i64>> = words
+            .iter()
+            .filter_map(|w| cutter.cut(w))
+            .filter(|r| !r.is_empty() && r.len() <= max)
+            .collect();
+        let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+        self.spend((rows.len() * width) as u64, span)?;
+        for r in &mut rows {
+            r.resize(width, 0);
+        }
+        Ok(Value::Table(Arc::new(rows)))
+    }
+}

@@ -1,0 +1,144 @@
+//! Table data: rows inline, by comprehension and from files (CSV with a header,
+//! whitespace, comments), the diagnostics for bad rows, constant folding, and
+//! the `--project` flag on the command line.
+
+use cspi::engine::search::Next;
+use cspi::solve::{Options, load_str, solve};
+use std::path::Path;
+use std::process::Command;
+use std::sync::Arc;
+
+fn count(text: &str, dir: &Path) -> u64 {
+    let m = Arc::new(load_str("t.csp", text, dir, &[]).unwrap_or_else(|e| panic!("{e:?}")));
+    let mut o = Options {
+        search: m.search.clone(),
+        check: true,
+        ..Options::default()
+    };
+    o.limits.solutions = None;
+    let s = solve(&m, &o, |_| Next::Continue);
+    assert!(s.rejected.is_empty());
+    s.stats.solutions
+}
+
+fn error(text: &str, dir: &Path) -> String {
+    match load_str("t.csp", text, dir, &[]) {
+        Ok(_) => panic!("expected an error for {text}"),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
+#[test]
+fn rows_from_files_inline_and_comprehensions_agree() {
+    let dir = std::env::temp_dir().join(format!("cspi-table-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.csv"),
+        "x,y\n1,2\n2,3\n\n# a comment\n3,1  # trailing\n2,3\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("b.txt"), "1 2\n2\t3\n3 1\n").unwrap();
+    let vars = "var x in 0..3;\nvar y in 0..3;\n";
+    for rows in [
+        "read_table(\"a.csv\")",
+        "read_table(\"b.txt\")",
+        "[(1, 2), (2, 3), (3, 1)]",
+        "[(a, a % 3 + 1) | a in 1..3]",
+    ] {
+        assert_eq!(
+            count(&format!("{vars}constraint table([x, y], {rows});"), &dir),
+            3,
+            "{rows}"
+        );
+        assert_eq!(
+            count(
+                &format!("{vars}constraint forbidden([x, y], {rows});"),
+                &dir
+            ),
+            13,
+            "{rows}"
+        );
+    }
+    // Expressions in the scope, and folding of known tuples.
+    assert_eq!(
+        count(
+            &format!("{vars}constraint table([x + 1, 2 * y], [(2, 4), (3, 0), (9, 9)]);"),
+            &dir
+        ),
+        2
+    );
+    assert_eq!(
+        count(&format!("{vars}constraint table([1, 2], [(1, 2)]);"), &dir),
+        16
+    );
+    assert_eq!(
+        count(&format!("{vars}constraint table([1, 3], [(1, 2)]);"), &dir),
+        0
+    );
+    assert_eq!(
+        count(&format!("{vars}constraint table([x, y], []);"), &dir),
+        0
+    );
+    assert_eq!(
+        count(&format!("{vars}constraint forbidden([x, y], []);"), &dir),
+        16
+    );
+    std::fs::write(dir.join("bad.csv"), "1,2\n3,x\n").unwrap();
+    std::fs::write(dir.join("ragged.csv"), "1,2\n3\n").unwrap();
+    let e = error(
+        &format!("{vars}constraint table([x, y], read_table(\"bad.csv\"));"),
+        &dir,
+    );
+    assert!(e.contains("`x` is not an integer (line 2)"), "{e}");
+    let e = error(
+        &format!("{vars}constraint table([x, y], read_table(\"ragged.csv\"));"),
+        &dir,
+    );
+    assert!(e.contains("this row has 1 values, the first had 2"), "{e}");
+    let e = error(
+        &format!("{vars}constraint table([x, y], [(1, 2), (1, 2, 3)]);"),
+        &dir,
+    );
+    assert!(e.contains("row 2 has 3 values"), "{e}");
+    let e = error(
+        &format!("{vars}constraint table([x, y], read_table(\"missing.csv\"));"),
+        &dir,
+    );
+    assert!(e.contains("cannot read"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn project_flag_counts_each_projection_once() {
+    let dir = std::env::temp_dir().join(format!("cspi-project-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("m.csp");
+    std::fs::write(
+        &model,
+        "var x in 0..3;\nvar y in 0..3;\nconstraint x + y <= 3;\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .arg("solve")
+            .arg(&model)
+            .args(["--count", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("\"solutions\":10"), "{out}");
+    let (_, out, _) = run(&["--project", "x"]);
+    assert!(out.contains("\"solutions\":4"), "{out}");
+    let (code, _, err) = run(&["--project", "z"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no variable or array `z`"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
