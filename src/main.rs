@@ -1,6 +1,9 @@
 use clap::Parser;
 use cspi::diag::exit;
 
+/// Stack of the thread that runs the pipeline.
+const STACK_BYTES: usize = 1 << 30;
+
 fn main() {
     // A panic is a bug in cspi, never the user's fault: say so, and exit with
     // a code distinct from model errors.
@@ -21,6 +24,18 @@ fn main() {
             });
         }
     };
-    let code = std::panic::catch_unwind(|| cspi::cli::run(cli)).unwrap_or(exit::INTERNAL);
+    // The parser and evaluator recurse on expression trees; a large stack
+    // (reserved, not committed) lets long operator chains through safely.
+    let worker = std::thread::Builder::new()
+        .name("cspi".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || cspi::cli::run(cli));
+    let code = match worker {
+        Ok(handle) => handle.join().unwrap_or(exit::INTERNAL),
+        Err(e) => {
+            eprintln!("internal error: cannot start the solver thread: {e}");
+            exit::INTERNAL
+        }
+    };
     std::process::exit(code);
 }

@@ -175,16 +175,24 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
         }
         _ => {}
     }
-    let (Some(x), Some(y)) = (a.as_term(), b.as_term()) else {
+    if !a.is_term() || !b.is_term() {
         return Err(type_error(op, &a, &b, span));
-    };
+    }
+    let (x, y) = (
+        a.into_term().unwrap_or(Term::Const(0)),
+        b.into_term().unwrap_or(Term::Const(0)),
+    );
     Ok(Value::from_formula(Formula::Cmp(cop, x, y)))
 }
 
 fn logic(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
-    let (Some(x), Some(y)) = (a.as_formula(), b.as_formula()) else {
+    if !a.is_formula() || !b.is_formula() {
         return Err(type_error(op, &a, &b, span));
-    };
+    }
+    let (x, y) = (
+        a.into_formula().unwrap_or(Formula::Const(false)),
+        b.into_formula().unwrap_or(Formula::Const(false)),
+    );
     Ok(Value::from_formula(match (op, x, y) {
         (BinOp::And, Formula::Const(true), f) | (BinOp::And, f, Formula::Const(true)) => f,
         (BinOp::And, Formula::Const(false), _) | (BinOp::And, _, Formula::Const(false)) => {

@@ -127,6 +127,44 @@ impl Value {
         }
     }
 
+    /// Whether [`Value::as_term`] would succeed (without building the term).
+    pub fn is_term(&self) -> bool {
+        matches!(
+            self,
+            Value::Int(_) | Value::Bool(_) | Value::Term(_) | Value::Formula(_)
+        )
+    }
+
+    /// Whether [`Value::as_formula`] would succeed.
+    pub fn is_formula(&self) -> bool {
+        matches!(self, Value::Bool(_) | Value::Formula(_))
+    }
+
+    /// Like [`Value::as_term`], but moves the term out when nothing else
+    /// shares it, so chains of operators cost linear, not quadratic, time.
+    pub fn into_term(self) -> Option<Term> {
+        match self {
+            Value::Term(t) => Some(Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone())),
+            Value::Formula(f) => {
+                let f = Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone());
+                Some(Term::Ite(
+                    Box::new(f),
+                    Box::new(Term::Const(1)),
+                    Box::new(Term::Const(0)),
+                ))
+            }
+            other => other.as_term(),
+        }
+    }
+
+    /// Like [`Value::as_formula`], moving the formula out when unshared.
+    pub fn into_formula(self) -> Option<Formula> {
+        match self {
+            Value::Formula(f) => Some(Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone())),
+            other => other.as_formula(),
+        }
+    }
+
     /// The value as a formula, if it is truth-valued.
     pub fn as_formula(&self) -> Option<Formula> {
         match self {

@@ -25,6 +25,16 @@ pub fn parse(text: &str) -> Result<Model, Diag> {
             "cspi accepts at most {MAX_NESTING} levels of brackets; name parts with `let`"
         )));
     }
+    let operators = text.bytes().filter(|b| b"+-*/%^!<>=&|".contains(b)).count();
+    if operators > MAX_OPERATORS {
+        return Err(Diag::new(
+            "cspi::syntax::too_long",
+            format!("the model has {operators} operator symbols"),
+        )
+        .help(format!(
+            "cspi accepts at most {MAX_OPERATORS}; write long sums and conjunctions with sum(...) and forall"
+        )));
+    }
     let mut pairs = CspParser::parse(Rule::model, text).map_err(syntax_error)?;
     let model = pairs
         .next()
@@ -152,6 +162,11 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// How deep expressions may nest before we refuse them, so that hostile input
 /// cannot overflow the stack in the recursive builders and evaluator.
 pub const MAX_NESTING: usize = 200;
+
+/// How many operator symbols a model may contain. Chains of operators build
+/// deep trees, and the parser and evaluator recurse on them: this bound (with
+/// the large stack `main` gives the pipeline) keeps them from overflowing.
+pub const MAX_OPERATORS: usize = 200_000;
 
 fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
     let span = span_of(&pair);
