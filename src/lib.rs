@@ -2,6 +2,9 @@
 //! `syntax::parse` → `sema::check` → [`model::Model`] → `engine::post` →
 //! `engine::search` → output. See docs/ARCHITECTURE.md.
 
+// No panics on user input: library code may not unwrap or expect (tests may).
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod bench;
 pub mod cli;
 pub mod diag;

@@ -1,3 +1,5 @@
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 use clap::Parser;
 use cspi::diag::exit;
 

@@ -155,6 +155,8 @@ fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        // ELOOP on Linux: std's kind for it is not stable yet.
+        _ if e.raw_os_error() == Some(40) => "the path is a loop of symbolic links".into(),
         _ => e.to_string(),
     }
 }
