@@ -74,43 +74,58 @@ impl Checker<'_> {
             .rev()
             .find(|o| o.name == name.name)
             .cloned();
+        // A bad override is reported and the name defined as poison, so later
+        // uses of the parameter stay quiet instead of cascading.
         let value = match over {
             None => value,
-            Some(o) => {
-                let bad = |what: &str| {
-                    Diag::new(
-                        "cspi::param::type",
-                        format!("--param {}={}: expected {what}", o.name, o.value),
-                    )
-                    .label(default.span, format!("`{}` is {what} here", o.name))
-                    .usage()
-                };
-                match value {
-                    Value::Int(_) => {
-                        Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?)
-                    }
-                    Value::Bool(_) => match o.value.as_str() {
-                        "true" => Value::Bool(true),
-                        "false" => Value::Bool(false),
-                        _ => return Err(bad("`true` or `false`")),
-                    },
-                    Value::Str(_) => {
-                        self.cli_strings.insert(o.value.clone());
-                        Value::Str(o.value.as_str().into())
-                    }
-                    Value::Poison => Value::Poison,
-                    other => {
-                        return Err(Diag::new(
-                            "cspi::param::type",
-                            format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
-                        )
-                        .label(name.span, "declared here")
-                        .usage());
-                    }
+            Some(o) => match self.override_value(name, default, value, &o) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.errors.push(d.in_source(self.input.source));
+                    Value::Poison
                 }
-            }
+            },
         };
         self.define(name, value)
+    }
+
+    /// The value of a parameter given on the command line, typed like its default.
+    fn override_value(
+        &mut self,
+        name: &Ident,
+        default: &Expr,
+        value: Value,
+        o: &super::ParamOverride,
+    ) -> Result<Value, Diag> {
+        let bad = |what: &str| {
+            Diag::new(
+                "cspi::param::type",
+                format!("--param {}={}: expected {what}", o.name, o.value),
+            )
+            .label(default.span, format!("`{}` is {what} here", o.name))
+            .usage()
+        };
+        Ok(match value {
+            Value::Int(_) => Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?),
+            Value::Bool(_) => match o.value.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => return Err(bad("`true` or `false`")),
+            },
+            Value::Str(_) => {
+                self.cli_strings.insert(o.value.clone());
+                Value::Str(o.value.as_str().into())
+            }
+            Value::Poison => Value::Poison,
+            other => {
+                return Err(Diag::new(
+                    "cspi::param::type",
+                    format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
+                )
+                .label(name.span, "declared here")
+                .usage());
+            }
+        })
     }
 
     fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &Expr) -> Result<(), Diag> {
@@ -305,6 +320,9 @@ impl Checker<'_> {
             let item = match &e.kind {
                 ExprKind::Call(f, args) if f.name == "grid" && (1..=2).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
+                    if matches!(value, Value::Poison) {
+                        continue; // already reported where it was defined
+                    }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 2 {
                         return Err(Diag::new(
@@ -414,6 +432,8 @@ impl Checker<'_> {
                 }
                 Ok(out)
             }
+            // Already reported where it was defined; the model will not be built.
+            Value::Poison => Ok(Vec::new()),
             _ => Err(not_vars()),
         }
     }
