@@ -8,6 +8,7 @@
 
 #![allow(dead_code)] // each test binary uses a different part of this module
 
+pub mod json;
 pub mod sudoku;
 
 use std::path::{Path, PathBuf};
@@ -51,4 +52,68 @@ pub fn model(name: &str) -> PathBuf {
 /// Reads a file as text, panicking with the path on failure.
 pub fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// What one run of the binary produced.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `cspi` with `args` in `dir`, colours off. A run still going after two
+/// minutes is killed and fails the test: a hang guard, not a timing check.
+pub fn cspi_in(dir: &Path, args: &[&str]) -> Run {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cspi");
+    // Drain the pipes on threads so a large output cannot block the child.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).map(|_| s)
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).map(|_| s)
+    });
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(st) = child.try_wait().expect("wait") {
+            break st;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("cspi {args:?} hung (killed after 120 s)");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Run {
+        code: status.code().expect("cspi was killed by a signal"),
+        stdout: t_out.join().unwrap().expect("stdout is UTF-8"),
+        stderr: t_err.join().unwrap().expect("stderr is UTF-8"),
+    }
+}
+
+/// Runs `cspi` in the crate root.
+pub fn cspi(args: &[&str]) -> Run {
+    cspi_in(&root(), args)
+}
+
+/// A fresh scratch directory for one test, under Cargo's target tmpdir.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
 }
