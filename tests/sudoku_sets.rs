@@ -13,7 +13,7 @@ use common::{read, shared_data, spread};
 /// Node budget per puzzle: a search that runs away fails with a message
 /// instead of hanging the suite.
 const SAMPLE_NODES: u64 = 2_000_000;
-const FULL_NODES: u64 = 50_000_000;
+const FULL_NODES: u64 = 3_000_000;
 
 /// Puzzles that models/sudoku.csp's own search (`var mrv`) does not solve
 /// within [`SAMPLE_NODES`] (measured: over 60 s each; `--var dom-wdeg` solves

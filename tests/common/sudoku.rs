@@ -576,9 +576,9 @@ pub fn reference_count(n: usize, givens: &[u8], limit: u64, max_nodes: u64) -> O
         nodes: 0,
         max_nodes,
     };
-    for i in 0..givens.len() {
-        if givens[i] != 0 {
-            s.flip(i, givens[i]);
+    for (i, &v) in givens.iter().enumerate() {
+        if v != 0 {
+            s.flip(i, v);
         }
     }
     s.go().then_some(s.found)
