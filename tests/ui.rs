@@ -62,6 +62,9 @@ fn broken_models_give_their_diagnostics() {
         if r.stderr.trim().is_empty() {
             problems.push("no diagnostic".to_string());
         }
+        if r.code == 1 && !r.stderr.contains("help:") {
+            problems.push("a model error without a help line".to_string());
+        }
         if r.stderr.contains('\u{1b}') {
             problems.push("colour escapes in stderr".to_string());
         }

@@ -6,7 +6,7 @@ use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
-use crate::syntax::ast::{Expr, ExprKind, Ident, Item, SearchOption, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -103,6 +103,10 @@ impl Checker<'_> {
                 format!("--param {}={}: expected {what}", o.name, o.value),
             )
             .label(default.span, format!("`{}` is {what} here", o.name))
+            .help(format!(
+                "the value of --param {} must have the type of its default",
+                o.name
+            ))
             .usage()
         };
         Ok(match value {
@@ -188,7 +192,10 @@ impl Checker<'_> {
                 VarKind::Word(list) => {
                     d.help(format!("the word set `{}` holds no words", list.name))
                 }
-                VarKind::Int => d.help("a range low..high needs low <= high"),
+                VarKind::Int if matches!(domain.kind, ExprKind::Binary(BinOp::Range, ..)) => {
+                    d.help("a range low..high needs low <= high")
+                }
+                VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
         }
         let mut vars = Vec::with_capacity(count as usize);
