@@ -510,3 +510,38 @@ fn help_and_version_exit_0() {
         assert!(!r.stdout.is_empty());
     }
 }
+
+#[test]
+fn count_matches_tdoku_stated_counts() {
+    let Some(path) = shared_data("sudoku/tdoku-test_puzzles.txt") else {
+        return;
+    };
+    let puzzles = sudoku::parse_tdoku_test("tdoku", &common::read(&path));
+    // Every puzzle with no solution or several, through the binary's --count.
+    let chosen: Vec<_> = puzzles.iter().filter(|p| p.count != Some(1)).collect();
+    assert!(chosen.len() >= 10);
+    for p in chosen {
+        let r = cspi(&[
+            "solve",
+            "models/sudoku.csp",
+            "-p",
+            &format!("puzzle={}", p.text),
+            "--count",
+            "--format",
+            "json",
+        ]);
+        ok(&r);
+        let want = p.count.unwrap() as i64;
+        let status = if want == 0 {
+            "UNSATISFIABLE"
+        } else {
+            "ALL_SOLUTIONS"
+        };
+        assert_eq!(
+            summary(&json_lines(&r)),
+            (status.to_string(), want),
+            "{}",
+            p.label
+        );
+    }
+}
