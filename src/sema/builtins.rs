@@ -297,4 +297,5 @@ fn arity(name: &Ident, n: usize, span: Span) -> Diag {
         ),
     )
     .label(span, "here")
+    .help("see docs/language.md for the built-in functions and their arguments")
 }

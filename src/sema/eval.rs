@@ -332,12 +332,18 @@ impl Checker<'_> {
             return Err(Diag::new(
                 "cspi::index",
                 format!(
-                    "this array has {} dimensions but {} indices are given",
+                    "this array has {} dimension{} but {} ind{} given",
                     a.dims.len(),
-                    args.len()
+                    if a.dims.len() == 1 { "" } else { "s" },
+                    args.len(),
+                    if args.len() == 1 { "ex is" } else { "ices are" }
                 ),
             )
-            .label(span, "here"));
+            .label(span, "here")
+            .help(format!(
+                "give one index per dimension, e.g. [{}]; `..` takes a whole dimension",
+                vec!["i"; a.dims.len()].join(", ")
+            )));
         }
         // A variable index into a one-dimensional array is an `element` term.
         if let [Some((v, _))] = args
@@ -393,7 +399,8 @@ impl Checker<'_> {
                             other.type_name()
                         ),
                     )
-                    .label(*s, "here"));
+                    .label(*s, "here")
+                    .help("write an integer such as 3, a range such as 1..3, or `..` for all"));
                 }
             });
         }
@@ -447,4 +454,5 @@ pub(super) fn out_of_range(i: i64, (lo, hi): (i64, i64), span: Span) -> Diag {
         format!("index {i} is out of range {lo}..{hi}"),
     )
     .label(span, "this index")
+    .help(format!("valid indices of this dimension are {lo} to {hi}"))
 }

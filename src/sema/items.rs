@@ -6,7 +6,7 @@ use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
-use crate::syntax::ast::{Expr, ExprKind, Ident, Item, SearchOption, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -74,43 +74,62 @@ impl Checker<'_> {
             .rev()
             .find(|o| o.name == name.name)
             .cloned();
+        // A bad override is reported and the name defined as poison, so later
+        // uses of the parameter stay quiet instead of cascading.
         let value = match over {
             None => value,
-            Some(o) => {
-                let bad = |what: &str| {
-                    Diag::new(
-                        "cspi::param::type",
-                        format!("--param {}={}: expected {what}", o.name, o.value),
-                    )
-                    .label(default.span, format!("`{}` is {what} here", o.name))
-                    .usage()
-                };
-                match value {
-                    Value::Int(_) => {
-                        Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?)
-                    }
-                    Value::Bool(_) => match o.value.as_str() {
-                        "true" => Value::Bool(true),
-                        "false" => Value::Bool(false),
-                        _ => return Err(bad("`true` or `false`")),
-                    },
-                    Value::Str(_) => {
-                        self.cli_strings.insert(o.value.clone());
-                        Value::Str(o.value.as_str().into())
-                    }
-                    Value::Poison => Value::Poison,
-                    other => {
-                        return Err(Diag::new(
-                            "cspi::param::type",
-                            format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
-                        )
-                        .label(name.span, "declared here")
-                        .usage());
-                    }
+            Some(o) => match self.override_value(name, default, value, &o) {
+                Ok(v) => v,
+                Err(d) => {
+                    self.errors.push(d.in_source(self.input.source));
+                    Value::Poison
                 }
-            }
+            },
         };
         self.define(name, value)
+    }
+
+    /// The value of a parameter given on the command line, typed like its default.
+    fn override_value(
+        &mut self,
+        name: &Ident,
+        default: &Expr,
+        value: Value,
+        o: &super::ParamOverride,
+    ) -> Result<Value, Diag> {
+        let bad = |what: &str| {
+            Diag::new(
+                "cspi::param::type",
+                format!("--param {}={}: expected {what}", o.name, o.value),
+            )
+            .label(default.span, format!("`{}` is {what} here", o.name))
+            .help(format!(
+                "the value of --param {} must have the type of its default",
+                o.name
+            ))
+            .usage()
+        };
+        Ok(match value {
+            Value::Int(_) => Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?),
+            Value::Bool(_) => match o.value.as_str() {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => return Err(bad("`true` or `false`")),
+            },
+            Value::Str(_) => {
+                self.cli_strings.insert(o.value.clone());
+                Value::Str(o.value.as_str().into())
+            }
+            Value::Poison => Value::Poison,
+            other => {
+                return Err(Diag::new(
+                    "cspi::param::type",
+                    format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
+                )
+                .label(name.span, "declared here")
+                .usage());
+            }
+        })
     }
 
     fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &Expr) -> Result<(), Diag> {
@@ -173,7 +192,10 @@ impl Checker<'_> {
                 VarKind::Word(list) => {
                     d.help(format!("the word set `{}` holds no words", list.name))
                 }
-                VarKind::Int => d.help("a range low..high needs low <= high"),
+                VarKind::Int if matches!(domain.kind, ExprKind::Binary(BinOp::Range, ..)) => {
+                    d.help("a range low..high needs low <= high")
+                }
+                VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
         }
         let mut vars = Vec::with_capacity(count as usize);
@@ -305,6 +327,9 @@ impl Checker<'_> {
             let item = match &e.kind {
                 ExprKind::Call(f, args) if f.name == "grid" && (1..=2).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
+                    if matches!(value, Value::Poison) {
+                        continue; // already reported where it was defined
+                    }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 2 {
                         return Err(Diag::new(
@@ -462,6 +487,8 @@ impl Checker<'_> {
                 }
                 Ok(out)
             }
+            // Already reported where it was defined; the model will not be built.
+            Value::Poison => Ok(Vec::new()),
             _ => Err(not_vars()),
         }
     }

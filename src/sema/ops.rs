@@ -75,9 +75,9 @@ impl Checker<'_> {
                 BinOp::Sub => x.checked_sub(y),
                 BinOp::Mul => x.checked_mul(y),
                 BinOp::Div | BinOp::Mod if y == 0 => {
-                    return Err(
-                        Diag::new("cspi::arith::zero", "division by zero").label(sb, "this is 0")
-                    );
+                    return Err(Diag::new("cspi::arith::zero", "division by zero")
+                        .label(sb, "this is 0")
+                        .help("`/` and `%` need a non-zero divisor"));
                 }
                 BinOp::Div => x.checked_div(y),
                 BinOp::Mod => x.checked_rem(y),
@@ -222,6 +222,7 @@ fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
         ),
     )
     .label(span, "here")
+    .help("both sides must be integers (or integer expressions over variables), or both booleans")
 }
 
 fn overflow(span: Span) -> Diag {

@@ -35,7 +35,7 @@ pub fn parse(text: &str) -> Result<Model, Diag> {
             "cspi accepts at most {MAX_OPERATORS}; write long sums and conjunctions with sum(...) and forall"
         )));
     }
-    let mut pairs = CspParser::parse(Rule::model, text).map_err(syntax_error)?;
+    let mut pairs = CspParser::parse(Rule::model, text).map_err(|e| syntax_error(e, text))?;
     let model = pairs
         .next()
         .ok_or_else(|| Diag::new("cspi::syntax", "empty parse"))?;
@@ -397,7 +397,7 @@ fn unescape(s: &str) -> String {
 }
 
 /// Turns a pest error into a diagnostic with readable rule names.
-fn syntax_error(e: pest::error::Error<Rule>) -> Diag {
+fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diag {
     use pest::error::{ErrorVariant, InputLocation};
     let span = match e.location {
         InputLocation::Pos(p) => Span::new(p, p + 1),
@@ -412,6 +412,20 @@ fn syntax_error(e: pest::error::Error<Rule>) -> Diag {
         }
         ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    if text.get(span.start..).is_some_and(|r| r.starts_with("/*")) {
+        return Diag::new("cspi::syntax", "syntax error: this comment is never closed")
+            .label(
+                Span::new(span.start, span.start + 2),
+                "the comment starts here",
+            )
+            .help("end a block comment with `*/`; comments do not nest");
+    }
+    // Only where an expression could have ended: the parser wanted an operator.
+    if expected.contains(&"an operator")
+        && let Some(d) = missing_semicolon(text, span.start)
+    {
+        return d;
+    }
     let message = match expected.as_slice() {
         [] => "syntax error".to_string(),
         [one] => format!("syntax error: expected {one}"),
@@ -420,6 +434,44 @@ fn syntax_error(e: pest::error::Error<Rule>) -> Diag {
     Diag::new("cspi::syntax", message)
         .label(span, "here")
         .help("see docs/language.md for the grammar; items end with `;`")
+}
+
+/// The most common slip: an item not ended by `;`, so the parser stumbles on
+/// the keyword of the next item. Point at the end of the unfinished item.
+fn missing_semicolon(text: &str, at: usize) -> Option<Diag> {
+    const ITEM_KEYWORDS: &[&str] = &[
+        "param",
+        "let",
+        "var",
+        "constraint",
+        "search",
+        "output",
+        "minimize",
+        "maximize",
+        "project",
+    ];
+    let rest = text.get(at..)?;
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if !ITEM_KEYWORDS.contains(&word.as_str()) {
+        return None;
+    }
+    let before = text[..at].trim_end();
+    if before.is_empty() || before.ends_with(';') {
+        return None;
+    }
+    let end = before.len();
+    let start = before[..end].char_indices().last().map_or(0, |(i, _)| i);
+    Some(
+        Diag::new(
+            "cspi::syntax",
+            format!("syntax error: expected `;` before `{word}`"),
+        )
+        .label(Span::new(start, end), "this item is not ended by `;`")
+        .help("every item (param, let, var, constraint, search, output, ...) ends with `;`"),
+    )
 }
 
 /// Readable names for pest's rules, `None` for rules that never help a user.
