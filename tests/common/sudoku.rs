@@ -436,7 +436,7 @@ pub fn verify(p: &Puzzle, nodes: Option<u64>) -> Result<(), String> {
         }
         if p.count.is_none()
             && !givens_clash(p.n, &p.givens)
-            && reference_count(p.n, &p.givens, 1, 2_000_000) != Some(0)
+            && reference_count(p.n, &p.givens, 1, 200_000_000) != Some(0)
         {
             return Err(format!(
                 "{at}: UNSATISFIABLE, but the reference solver finds a solution or cannot decide"
