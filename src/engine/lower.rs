@@ -322,16 +322,7 @@ impl<'a> Lower<'a> {
         if !self.strict && (d.min(i) < low || d.max(i) > high) {
             return None;
         }
-        let consts: Option<Vec<i64>> = items
-            .iter()
-            .map(|t| {
-                if let Term::Const(k) = t {
-                    Some(*k)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let consts: Option<Vec<i64>> = items.iter().map(Term::as_const).collect();
         let Some(consts) = consts else {
             let vars = items
                 .iter()

@@ -113,6 +113,15 @@ impl Assignment for [Option<i64>] {
 }
 
 impl Term {
+    /// The value of a constant term.
+    pub fn as_const(&self) -> Option<i64> {
+        if let Term::Const(k) = self {
+            Some(*k)
+        } else {
+            None
+        }
+    }
+
     pub fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<i64> {
         match self {
             Term::Const(k) => Some(*k),

@@ -76,16 +76,7 @@ impl Checker<'_> {
                     )
                     .label(span, "no values"));
                 }
-                let consts: Option<Vec<i64>> = terms
-                    .iter()
-                    .map(|t| {
-                        if let Term::Const(k) = t {
-                            Some(*k)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let consts: Option<Vec<i64>> = terms.iter().map(Term::as_const).collect();
                 Ok(match (consts, name.name.as_str()) {
                     (Some(ks), "min") => Value::Int(ks.into_iter().min().unwrap_or(0)),
                     (Some(ks), _) => Value::Int(ks.into_iter().max().unwrap_or(0)),
@@ -266,16 +257,7 @@ impl Checker<'_> {
 
 /// `alldifferent`, with the constant members checked at once.
 fn alldifferent(terms: Vec<Term>) -> Formula {
-    let mut consts: Vec<i64> = terms
-        .iter()
-        .filter_map(|t| {
-            if let Term::Const(k) = t {
-                Some(*k)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let mut consts: Vec<i64> = terms.iter().filter_map(Term::as_const).collect();
     let known = consts.len() == terms.len();
     consts.sort_unstable();
     if consts.windows(2).any(|w| w[0] == w[1]) {

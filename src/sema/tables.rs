@@ -48,16 +48,7 @@ impl Checker<'_> {
             .collect::<Result<_, _>>()?;
         let tuples = self.rows(rows, *rspan, terms.len())?;
         // Constant folding: with every term known the constraint is decided now.
-        let consts: Option<Vec<i64>> = terms
-            .iter()
-            .map(|t| {
-                if let Term::Const(k) = t {
-                    Some(*k)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let consts: Option<Vec<i64>> = terms.iter().map(Term::as_const).collect();
         if let Some(row) = consts {
             return Ok(Value::Bool(tuples.contains(&row) == allowed));
         }

@@ -44,8 +44,8 @@ impl AllDifferent {
         }
     }
 
-    /// The span of the terms' values.
-    fn span(&self, d: &Domains) -> i64 {
+    /// The smallest and largest value the terms can take.
+    fn value_range(&self, d: &Domains) -> (i64, i64) {
         let n = self.vars.len();
         let lo = (0..n)
             .map(|i| d.min(self.vars[i]) + self.offsets[i])
@@ -55,7 +55,7 @@ impl AllDifferent {
             .map(|i| d.max(self.vars[i]) + self.offsets[i])
             .max()
             .unwrap_or(0);
-        hi - lo + 1
+        (lo, hi)
     }
 
     /// Removes the values of fixed terms from the others, until nothing
@@ -104,14 +104,7 @@ impl AllDifferent {
     /// Pigeonhole and hidden singles. Returns whether a variable got fixed.
     fn count(&mut self, d: &mut Domains) -> Result<bool, Fail> {
         let n = self.vars.len();
-        let lo = (0..n)
-            .map(|i| d.min(self.vars[i]) + self.offsets[i])
-            .min()
-            .unwrap_or(0);
-        let hi = (0..n)
-            .map(|i| d.max(self.vars[i]) + self.offsets[i])
-            .max()
-            .unwrap_or(0);
+        let (lo, hi) = self.value_range(d);
         if hi - lo >= MAX_COUNTED_SPAN {
             return Ok(false);
         }
@@ -170,7 +163,8 @@ impl Propagator for AllDifferent {
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         loop {
             self.eliminate(d)?;
-            if self.gac.is_some() && self.span(d) < MAX_COUNTED_SPAN {
+            let (lo, hi) = self.value_range(d);
+            if self.gac.is_some() && hi - lo < MAX_COUNTED_SPAN {
                 let before = self.vars.iter().filter(|&&v| d.is_fixed(v)).count();
                 if let Some(m) = self.gac.as_mut() {
                     m.filter(d, &self.vars, &self.offsets)?;
