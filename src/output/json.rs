@@ -78,6 +78,26 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
         group(&mut out, model, g, values);
     }
     for item in &model.output {
+        if let OutputItem::Crossword { name, layout } = item {
+            // The slots' words are the group `name`; the drawn grid comes too.
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            string(&mut out, &format!("{name}_grid"));
+            out.push_str(":[");
+            for (i, row) in super::human::crossword_rows(model, layout, values)
+                .iter()
+                .enumerate()
+            {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(&mut out, &row.replace(' ', ""));
+            }
+            out.push(']');
+            continue;
+        }
         if let OutputItem::Value { label, term } = item
             && !model.groups.contains_key(label)
         {

@@ -35,6 +35,7 @@ impl Checker<'_> {
                 span,
             } => self.objective(*maximize, expr, *span),
             Item::Project(exprs) => self.project(exprs),
+            Item::Crossword { name, value } => self.crossword(name, value),
         }
     }
 
@@ -51,7 +52,7 @@ impl Checker<'_> {
         }
     }
 
-    fn define(&mut self, name: &Ident, value: Value) -> Result<(), Diag> {
+    pub(super) fn define(&mut self, name: &Ident, value: Value) -> Result<(), Diag> {
         if self.globals.contains_key(&name.name) {
             return Err(Diag::new(
                 "cspi::name::duplicate",
@@ -335,6 +336,10 @@ impl Checker<'_> {
                         box_size,
                     }
                 }
+                ExprKind::Name(n) if self.crosswords.contains_key(n) => OutputItem::Crossword {
+                    name: n.clone(),
+                    layout: self.crosswords[n].clone(),
+                },
                 ExprKind::Name(n) if self.model.groups.contains_key(n) => OutputItem::Group {
                     name: n.clone(),
                     group: self.model.groups[n].clone(),
