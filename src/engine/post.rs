@@ -9,8 +9,9 @@ use super::Engine;
 use super::props::alldiff::AllDifferent;
 use super::props::formula::FormulaProp;
 use super::props::linear::{LinOp, Linear};
+use super::props::wordcross::{IndexCache, LetterIndex, WordCross};
 use crate::model::term::Assignment;
-use crate::model::{CmpOp, Formula, Model, Propagation, Term, VarId};
+use crate::model::{CmpOp, Formula, Model, Propagation, Term, VarId, VarKind};
 use std::sync::Arc;
 
 /// An engine for the model; `consistent` is false when the constraints fail
@@ -43,8 +44,9 @@ pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
     for values in &domains {
         engine.add_var(values);
     }
+    let mut cache = IndexCache::new();
     for f in rest {
-        post_formula(&mut engine, model, f);
+        post_formula(&mut engine, model, f, &mut cache);
     }
     Posted { engine, consistent }
 }
@@ -58,8 +60,16 @@ impl Assignment for One {
     }
 }
 
-fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula) {
+fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula, cache: &mut IndexCache) {
     match f {
+        Formula::Cmp(CmpOp::Eq, Term::Letter(a, i), Term::Letter(b, j)) if a != b => {
+            if let (VarKind::Word(la), VarKind::Word(lb)) = (&model.vars[*a].kind, &model.vars[*b].kind) {
+                let ia = LetterIndex::shared(cache, la, *i, &engine.doms, *a);
+                let ib = LetterIndex::shared(cache, lb, *j, &engine.doms, *b);
+                engine.add_prop(Box::new(WordCross::new(*a, ia, *b, ib)));
+                return;
+            }
+        }
         Formula::Cmp(op, a, b) => {
             let lhs = Term::Linear(vec![(1, a.clone()), (-1, b.clone())], 0);
             if let Some((coefs, k)) = lhs.as_linear() {
@@ -75,7 +85,7 @@ fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula) {
         }
         Formula::And(parts) => {
             for p in parts {
-                post_formula(engine, model, p);
+                post_formula(engine, model, p, cache);
             }
             return;
         }
@@ -109,7 +119,7 @@ fn post_linear(engine: &mut Engine, coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{VarKind, Variable};
+    use crate::model::Variable;
     use crate::syntax::ast::Span;
 
     fn var(m: &mut Model, name: &str, lo: i64, hi: i64) -> VarId {

@@ -408,6 +408,7 @@ impl Checker<'_> {
                 .label(span, "this is not a variable or an array of variables")
         };
         match v {
+            Value::Poison => Ok(Vec::new()),
             Value::Term(t) => match **t {
                 Term::Var(x) => Ok(vec![x]),
                 _ => Err(not_vars()),

@@ -113,6 +113,10 @@ impl Propagator for AllDifferent {
     fn priority(&self) -> Priority {
         Priority::Linear
     }
+    /// Value elimination removes every fixed term's value from the last open one.
+    fn consistent_on_last_open(&self) -> bool {
+        true
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         loop {
             self.eliminate(d)?;

@@ -3,3 +3,4 @@
 pub mod alldiff;
 pub mod formula;
 pub mod linear;
+pub mod wordcross;
