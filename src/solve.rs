@@ -96,6 +96,12 @@ pub struct Options {
     pub limits: Limits,
     /// Re-check every solution against the model with the independent checker.
     pub check: bool,
+    /// Only count solutions: `on_solution` is not called (unless `check` is set,
+    /// which needs every solution's values).
+    pub count_only: bool,
+    /// With `count_only`, count every solution leaf by leaf rather than by
+    /// product where sound (for tests and benchmarks).
+    pub no_product_count: bool,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -113,6 +119,9 @@ pub fn solve(
     let outcome = if posted.consistent {
         let primary = model.solution_vars();
         let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
+        if options.count_only && !options.check {
+            search.count_only(!options.no_product_count && model.objective.is_none());
+        }
         search.run(|values| {
             if options.check {
                 let v = violations(model, values);

@@ -4,6 +4,7 @@
 //!
 //! Lowering from the model happens in `post.rs`; search in `search.rs`.
 
+pub mod count;
 pub mod domains;
 pub mod post;
 pub mod propagator;

@@ -48,6 +48,12 @@ pub trait Propagator {
         false
     }
 
+    /// The propagator as a word intersection, which counting (`count.rs`)
+    /// can sum over by letters; `None` for every other kind.
+    fn as_word_cross(&self) -> Option<&super::props::wordcross::WordCross> {
+        None
+    }
+
     /// How many constraints the propagator stands for, for the degree heuristics.
     fn weight(&self) -> u32 {
         1

@@ -15,6 +15,7 @@
 //! checked every constraint on it.
 
 use super::Engine;
+use super::count::Counter;
 use super::select;
 use super::trail::Checkpoint;
 use crate::model::{Propagation, SearchSpec, VarId};
@@ -72,6 +73,11 @@ pub struct Search<'e> {
     start: Instant,
     /// Loop iterations, to read the clock only now and then.
     ticks: u64,
+    /// Nothing is printed: solutions are only counted, values not copied.
+    count_only: bool,
+    /// Count completions without branching where sound (see `count.rs`).
+    product_count: bool,
+    counter: Counter,
 }
 
 impl<'e> Search<'e> {
@@ -112,7 +118,19 @@ impl<'e> Search<'e> {
             limits,
             start: Instant::now(),
             ticks: 0,
+            count_only: false,
+            product_count: false,
+            counter: Counter::default(),
         }
+    }
+
+    /// Only count solutions: `on_solution` is never called. With `product`,
+    /// the completions of a node are counted without branching where sound:
+    /// under `ac`, when every variable is counted (no projection, no
+    /// auxiliary variables) and no solution limit applies (see `count.rs`).
+    pub fn count_only(&mut self, product: bool) {
+        self.count_only = true;
+        self.product_count = product;
     }
 
     fn open(&self, v: VarId) -> bool {
@@ -156,9 +174,21 @@ impl<'e> Search<'e> {
             return Outcome::Exhausted;
         }
         let mut values = vec![0i64; self.engine.doms.num_vars()];
+        let by_product = self.count_only
+            && self.product_count
+            && self.engine.level == Propagation::Ac
+            && self.secondary.is_empty()
+            && self.limits.solutions.is_none();
         loop {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
+            }
+            if by_product && let Some(n) = self.counter.count(self.engine, &self.primary) {
+                self.engine.stats.solutions = self.engine.stats.solutions.saturating_add(n);
+                if !self.backtrack() {
+                    return Outcome::Exhausted;
+                }
+                continue;
             }
             match self.pick_var() {
                 Some(var) => {
@@ -184,13 +214,14 @@ impl<'e> Search<'e> {
                     }
                 }
                 None => {
-                    for (v, slot) in values.iter_mut().enumerate() {
-                        *slot = self.engine.doms.min(v);
-                    }
                     self.engine.stats.solutions += 1;
-                    let next = on_solution(&values);
-                    if next == Next::Stop {
-                        return Outcome::Interrupted;
+                    if !self.count_only {
+                        for (v, slot) in values.iter_mut().enumerate() {
+                            *slot = self.engine.doms.min(v);
+                        }
+                        if on_solution(&values) == Next::Stop {
+                            return Outcome::Interrupted;
+                        }
                     }
                     if self
                         .limits

@@ -89,8 +89,29 @@ impl LetterIndex {
     }
 
     #[inline]
-    fn support(&self, k: usize) -> &[u64] {
+    pub fn support(&self, k: usize) -> &[u64] {
         &self.supports[k * self.nwords..(k + 1) * self.nwords]
+    }
+
+    /// How many distinct letters occur at the position.
+    pub fn num_letters(&self) -> usize {
+        self.letters.len()
+    }
+
+    /// The letter index of value `x`'s word, `None` outside the list.
+    #[inline]
+    pub fn letter_of(&self, x: i64) -> Option<usize> {
+        let k = *self.letter_of.get(usize::try_from(x - self.offset).ok()?)?;
+        (k != NONE).then_some(k as usize)
+    }
+
+    /// How many values of `bits` (a domain in this index's layout) have letter `k`.
+    pub fn count(&self, k: usize, bits: &[u64]) -> u64 {
+        self.support(k)
+            .iter()
+            .zip(bits)
+            .map(|(s, b)| u64::from((s & b).count_ones()))
+            .sum()
     }
 }
 
@@ -121,6 +142,22 @@ impl WordCross {
             mask: Vec::new(),
             live: Vec::new(),
         }
+    }
+
+    /// Which side (0 or 1) `v` is on.
+    pub fn side(&self, v: VarId) -> usize {
+        usize::from(self.vars[0] != v)
+    }
+
+    /// The letter index of side `s`.
+    pub fn index(&self, s: usize) -> &LetterIndex {
+        &self.idx[s]
+    }
+
+    /// Side `s`'s letter `k` as a letter index of the other side, if it has it.
+    pub fn map(&self, s: usize, k: usize) -> Option<usize> {
+        let m = self.map[s][k];
+        (m != NONE).then_some(m as usize)
     }
 
     /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
@@ -190,6 +227,9 @@ impl Propagator for WordCross {
     /// has the fixed word's letter.
     fn consistent_on_last_open(&self) -> bool {
         true
+    }
+    fn as_word_cross(&self) -> Option<&WordCross> {
+        Some(self)
     }
 }
 
