@@ -70,7 +70,10 @@ impl Counter {
                 0 => {}
                 1 if prop.consistent_on_last_open() => {}
                 2 if prop.as_word_cross().is_some() && open[0] != open[1] => {
-                    let (ra, rb) = (find(&mut self.parent, open[0]), find(&mut self.parent, open[1]));
+                    let (ra, rb) = (
+                        find(&mut self.parent, open[0]),
+                        find(&mut self.parent, open[1]),
+                    );
                     if ra == rb {
                         return None;
                     }
@@ -167,7 +170,9 @@ impl Counter {
                 })
                 .collect();
             for w in d.values(xv) {
-                let Some(kx) = xidx.letter_of(w) else { continue };
+                let Some(kx) = xidx.letter_of(w) else {
+                    continue;
+                };
                 let mut prod: u128 = 1;
                 for (c, s, m) in &subs {
                     prod = match c.index(*s).letter_of(w) {

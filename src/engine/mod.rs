@@ -37,6 +37,9 @@ pub struct Engine {
     pub prop_weight: Vec<u64>,
     /// The propagator that failed last, if any.
     pub last_failed: Option<PropId>,
+    /// For each word variable whose dictionary has scores, its word list
+    /// (value `i` scores `scores[i]`), for value selection by score.
+    pub word_scores: Vec<Option<std::sync::Arc<crate::model::WordList>>>,
 }
 
 impl Engine {
@@ -50,6 +53,7 @@ impl Engine {
             stats: Stats::default(),
             prop_weight: Vec::new(),
             last_failed: None,
+            word_scores: Vec::new(),
         }
     }
 

@@ -44,6 +44,14 @@ pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
     for values in &domains {
         engine.add_var(values);
     }
+    engine.word_scores = model
+        .vars
+        .iter()
+        .map(|v| match &v.kind {
+            VarKind::Word(list) if list.scores.len() == list.words.len() => Some(list.clone()),
+            _ => None,
+        })
+        .collect();
     let mut cache = IndexCache::new();
     for f in rest {
         post_formula(&mut engine, model, f, &mut cache);
@@ -63,7 +71,9 @@ impl Assignment for One {
 fn post_formula(engine: &mut Engine, model: &Arc<Model>, f: &Formula, cache: &mut IndexCache) {
     match f {
         Formula::Cmp(CmpOp::Eq, Term::Letter(a, i), Term::Letter(b, j)) if a != b => {
-            if let (VarKind::Word(la), VarKind::Word(lb)) = (&model.vars[*a].kind, &model.vars[*b].kind) {
+            if let (VarKind::Word(la), VarKind::Word(lb)) =
+                (&model.vars[*a].kind, &model.vars[*b].kind)
+            {
                 let ia = LetterIndex::shared(cache, la, *i, &engine.doms, *a);
                 let ib = LetterIndex::shared(cache, lb, *j, &engine.doms, *b);
                 engine.add_prop(Box::new(WordCross::new(*a, ia, *b, ib)));

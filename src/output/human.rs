@@ -126,7 +126,11 @@ pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -
     for s in &layout.slots {
         let word = model.format_value(s.var, values[s.var]);
         for (i, ch) in word.chars().take(s.len).enumerate() {
-            let (x, y) = if s.across { (s.x + i, s.y) } else { (s.x, s.y + i) };
+            let (x, y) = if s.across {
+                (s.x + i, s.y)
+            } else {
+                (s.x, s.y + i)
+            };
             cells[y * w + x] = ch;
         }
     }

@@ -2,14 +2,14 @@
 //! `max`, `sum`, `count`), and data (`grid`, `read`, `length`).
 
 use super::Checker;
+use super::dict::letter_count;
 use super::ops::linear;
 use super::value::Value;
 use crate::diag::{Diag, did_you_mean};
-use super::dict::letter_count;
 use crate::model::{CmpOp, Formula, Term, VarKind, WordList};
-use std::sync::Arc;
 use crate::syntax::ast::{Ident, Span};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Every built-in function name, for "did you mean" help.
 const BUILTINS: &[&str] = &[
@@ -226,7 +226,10 @@ impl Checker<'_> {
                             "cspi::type",
                             "alldifferent compares words of one dictionary only",
                         )
-                        .label(span, "these words of one length come from different word sets")
+                        .label(
+                            span,
+                            "these words of one length come from different word sets",
+                        )
                         .help("take every word variable's set from the same dictionary"));
                     }
                     groups.push((list, vec![Term::Var(v)]));

@@ -142,7 +142,10 @@ fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, D
     };
     let (width, height) = match size {
         Some(wh) => wh,
-        None => slots.iter().map(end).fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b))),
+        None => slots
+            .iter()
+            .map(end)
+            .fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b))),
     };
     for s in &slots {
         let (ex, ey) = end(s);
@@ -174,7 +177,11 @@ fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, D
     let mut owner = vec![[usize::MAX; 2]; width * height];
     for (k, s) in slots.iter().enumerate() {
         for i in 0..s.len {
-            let (x, y) = if s.across { (s.x + i, s.y) } else { (s.x, s.y + i) };
+            let (x, y) = if s.across {
+                (s.x + i, s.y)
+            } else {
+                (s.x, s.y + i)
+            };
             let c = y * width + x;
             open[c] = true;
             let d = usize::from(!s.across);
@@ -443,7 +450,11 @@ impl Checker<'_> {
         let mut cover: Vec<Vec<(usize, usize)>> = vec![Vec::new(); geo.width * geo.height];
         for (k, s) in geo.slots.iter().enumerate() {
             for i in 0..s.len {
-                let (x, y) = if s.across { (s.x + i, s.y) } else { (s.x, s.y + i) };
+                let (x, y) = if s.across {
+                    (s.x + i, s.y)
+                } else {
+                    (s.x, s.y + i)
+                };
                 cover[y * geo.width + x].push((k, i));
             }
         }

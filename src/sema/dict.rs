@@ -80,7 +80,11 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
         };
         let word_at = line_start + (word_part.len() - word_part.trim_start().len());
         if word.is_empty() {
-            return Err(bad("has a score but no word".into(), line_start, line.len()));
+            return Err(bad(
+                "has a score but no word".into(),
+                line_start,
+                line.len(),
+            ));
         }
         if let Some((i, c)) = word.char_indices().find(|(_, c)| !c.is_alphabetic()) {
             let what = if c.is_ascii_digit() {

@@ -53,7 +53,10 @@ impl LetterIndex {
         let mut letters: Vec<u32> = raw.iter().flatten().copied().collect();
         letters.sort_unstable();
         letters.dedup();
-        assert!(letters.len() < NONE as usize, "too many letters at one position");
+        assert!(
+            letters.len() < NONE as usize,
+            "too many letters at one position"
+        );
         let mut supports = vec![0u64; letters.len() * nwords];
         let mut letter_of = vec![NONE; nwords * 64];
         for (bit, c) in raw.iter().enumerate() {
