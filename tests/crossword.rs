@@ -179,10 +179,10 @@ fn check_fill(slot_file: &Path, dict_file: &Path, words: &[String]) -> Result<()
             } else {
                 (x, y + i)
             };
-            if let Some(&old) = cells.get(&at) {
-                if old != c {
-                    return Err(format!("cell {at:?} holds both {old} and {c}"));
-                }
+            if let Some(&old) = cells.get(&at)
+                && old != c
+            {
+                return Err(format!("cell {at:?} holds both {old} and {c}"));
             }
             cells.insert(at, c);
         }
@@ -331,8 +331,8 @@ fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
             }
             let mut added = Vec::new();
             for (&cell, &c) in slots[k].iter().zip(&chars) {
-                if !grid.contains_key(&cell) {
-                    grid.insert(cell, c);
+                if let std::collections::hash_map::Entry::Vacant(e) = grid.entry(cell) {
+                    e.insert(c);
                     added.push(cell);
                 }
             }
@@ -442,7 +442,8 @@ fn bad_grids_and_dictionaries_get_diagnostics() {
     let words: &[u8] = b"cat\ndog\nact\n";
     let picture = "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w);";
     let slots = "let w = dictionary(\"w.txt\"); crossword xw = slots(\"s.txt\", w, 4, 4);";
-    let cases: Vec<(&str, Vec<(&str, &[u8])>, &[&str])> = vec![
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a [u8])>, &'a [&'a str]);
+    let cases: Vec<Case> = vec![
         (
             slots,
             vec![("w.txt", words), ("s.txt", b"0 0 3 A  2 1 3 A")],

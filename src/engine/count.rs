@@ -125,7 +125,7 @@ impl Counter {
         let rv = self.open[root];
         let s = wc.side(rv);
         let msg = self.message(engine, child, p, root, done);
-        let idx = wc.index(s);
+        let idx = wc.letters_on(s);
         let bits = engine.doms.bits(rv);
         (0..idx.num_letters())
             .map(|k| u128::from(idx.count(k, bits)).saturating_mul(msg[k]))
@@ -147,8 +147,8 @@ impl Counter {
         let xv = self.open[x];
         let wc = cross(engine, via);
         let (sp, sx) = (wc.side(self.open[parent]), wc.side(xv));
-        let pidx = wc.index(sp);
-        let xidx = wc.index(sx);
+        let pidx = wc.letters_on(sp);
+        let xidx = wc.letters_on(sx);
         let children: Vec<(usize, usize)> = self.adj[x]
             .iter()
             .copied()
@@ -175,7 +175,7 @@ impl Counter {
                 };
                 let mut prod: u128 = 1;
                 for (c, s, m) in &subs {
-                    prod = match c.index(*s).letter_of(w) {
+                    prod = match c.letters_on(*s).letter_of(w) {
                         Some(k) => prod.saturating_mul(m[k]),
                         None => 0,
                     };

@@ -74,7 +74,7 @@ fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, D
         )
         .help(HELP));
     }
-    if tokens.len() % 4 != 0 {
+    if !tokens.len().is_multiple_of(4) {
         let k = tokens.len() / 4 * 4;
         let span = tokens[k].1.to(tokens[tokens.len() - 1].1);
         return Err(data_error(

@@ -153,7 +153,7 @@ impl WordCross {
     }
 
     /// The letter index of side `s`.
-    pub fn index(&self, s: usize) -> &LetterIndex {
+    pub fn letters_on(&self, s: usize) -> &LetterIndex {
         &self.idx[s]
     }
 
@@ -191,18 +191,18 @@ impl WordCross {
                 }
             }
         } else {
-            for k in 0..ia.letters.len() {
+            for (k, live) in self.live.iter_mut().enumerate() {
                 if map[k] != NONE {
                     let sup = ia.support(k);
-                    self.live[k] = (lo..=hi).any(|w| sup[w] & bits[w] != 0);
+                    *live = (lo..=hi).any(|w| sup[w] & bits[w] != 0);
                 }
             }
         }
         self.mask.clear();
         self.mask.resize(ib.nwords, 0);
-        for k in 0..ia.letters.len() {
-            if self.live[k] && map[k] != NONE {
-                for (m, s) in self.mask.iter_mut().zip(ib.support(map[k] as usize)) {
+        for (&live, &kb) in self.live.iter().zip(map) {
+            if live && kb != NONE {
+                for (m, s) in self.mask.iter_mut().zip(ib.support(kb as usize)) {
                     *m |= s;
                 }
             }
