@@ -177,6 +177,19 @@ impl WordCross {
             d.intersect(vb, ib.support(kb as usize))?;
             return Ok(());
         }
+        if d.is_fixed(vb) {
+            // Only `b`'s own letter matters: is it still possible in `a`?
+            let kb = ib.letter_of(d.min(vb));
+            let ka = kb.and_then(|kb| {
+                let m = self.map[1 - s][kb];
+                (m != NONE).then_some(m as usize)
+            });
+            let bits = d.bits(va);
+            return match ka {
+                Some(ka) if ia.support(ka).iter().zip(bits).any(|(x, y)| x & y != 0) => Ok(()),
+                _ => Err(Fail),
+            };
+        }
         let bits = d.bits(va);
         let lo = ((d.min(va) - ia.offset) / 64) as usize;
         let hi = ((d.max(va) - ia.offset) / 64) as usize;
