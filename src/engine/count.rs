@@ -36,6 +36,19 @@ impl Counter {
     /// a shape this counts; `None` otherwise (also when nothing is open).
     pub fn count(&mut self, engine: &Engine, vars: &[VarId]) -> Option<u64> {
         let d = &engine.doms;
+        // A quick pass first: most nodes of most models fail it at once.
+        for prop in &engine.props {
+            let open = prop.vars().iter().filter(|&&v| !d.is_fixed(v)).count();
+            let fine = match open {
+                0 => true,
+                1 => prop.consistent_on_last_open(),
+                2 => prop.as_word_cross().is_some(),
+                _ => false,
+            };
+            if !fine {
+                return None;
+            }
+        }
         self.local.clear();
         self.local.resize(d.num_vars(), usize::MAX);
         self.open.clear();

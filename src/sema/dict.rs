@@ -10,6 +10,7 @@ use super::value::{Dictionary, Value};
 use crate::diag::{Diag, Source};
 use crate::model::WordList;
 use crate::syntax::ast::Span;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -54,7 +55,8 @@ pub fn letter_count(w: &str) -> usize {
 /// without a score counts as 0).
 pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
     let text: &str = &src.text;
-    let mut entries: Vec<(String, i64)> = Vec::with_capacity(text.len() / 8);
+    // Words borrow the file's text unless lowercasing changes them.
+    let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
     let mut any_score = false;
     let mut start = 0usize;
     for (n, raw) in text.split('\n').enumerate() {
@@ -86,7 +88,11 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
                 line.len(),
             ));
         }
-        if let Some((i, c)) = word.char_indices().find(|(_, c)| !c.is_alphabetic()) {
+        let ascii_letters = word.bytes().all(|b| b.is_ascii_alphabetic());
+        if let Some((i, c)) = (!ascii_letters)
+            .then(|| word.char_indices().find(|(_, c)| !c.is_alphabetic()))
+            .flatten()
+        {
             let what = if c.is_ascii_digit() {
                 "a digit".to_string()
             } else if c.is_whitespace() {
@@ -117,10 +123,14 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
         if min_score.is_some_and(|m| score < m) {
             continue;
         }
-        let word = if word.is_ascii() {
-            word.to_ascii_lowercase()
+        let word = if ascii_letters {
+            if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(word.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            }
         } else {
-            word.to_lowercase()
+            Cow::Owned(word.to_lowercase())
         };
         entries.push((word, score));
     }
@@ -136,9 +146,33 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
         });
     }
     // Sorted by word, best score first, so dedup keeps a word's best score.
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    entries.dedup_by(|a, b| a.0 == b.0);
-    let (words, scores): (Vec<String>, Vec<i64>) = entries.into_iter().unzip();
+    // The sort compares an 8-byte prefix first (words hold no NUL, so zero
+    // padding keeps byte order) and the whole words only on a tie.
+    let prefix = |w: &str| {
+        let mut b = [0u8; 8];
+        let n = w.len().min(8);
+        b[..n].copy_from_slice(&w.as_bytes()[..n]);
+        u64::from_be_bytes(b)
+    };
+    let mut order: Vec<(u64, u32)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (w, _))| (prefix(w), i as u32))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| {
+            let (x, y) = (&entries[a.1 as usize], &entries[b.1 as usize]);
+            x.0.cmp(&y.0).then(y.1.cmp(&x.1))
+        })
+    });
+    order.dedup_by(|a, b| entries[a.1 as usize].0 == entries[b.1 as usize].0);
+    let mut words = Vec::with_capacity(order.len());
+    let mut scores = Vec::with_capacity(order.len());
+    for &(_, i) in &order {
+        let (w, s) = &entries[i as usize];
+        words.push(w.to_string());
+        scores.push(*s);
+    }
     Ok(Dictionary {
         name: src.name.clone(),
         words,
