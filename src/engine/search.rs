@@ -13,6 +13,10 @@
 //! checked (or forward-checked) from each of its variables, as in the textbook
 //! algorithms. Under `ac` a fixed variable is assigned: the fixpoint has
 //! checked every constraint on it.
+//!
+//! In count-only mode no values are copied per solution, and under `ac` the
+//! completions of a node are counted without branching where that is sound
+//! (`count.rs`, documented in docs/crossword.md).
 
 use super::Engine;
 use super::count::Counter;
