@@ -61,6 +61,8 @@ pub struct Plan {
     /// Stop each run at the first solution instead of counting them all.
     pub first_only: bool,
     pub time_limit: Option<Duration>,
+    /// Count completions by product where sound (under `ac`), as `solve --count` does.
+    pub product_count: bool,
 }
 
 /// Runs every combination `plan.runs` times; random ones get seeds seed, seed+1, ...
@@ -82,6 +84,8 @@ pub fn run(model: &Arc<Model>, plan: &Plan) -> Vec<Row> {
                     ..Limits::default()
                 },
                 check: false,
+                count_only: !plan.first_only,
+                no_product_count: !plan.product_count,
             };
             let summary = solve::solve(model, &options, |_| Next::Continue);
             let s = &summary.stats;

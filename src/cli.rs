@@ -59,6 +59,10 @@ pub struct BenchArgs {
     /// Stop each run at its first solution instead of counting all.
     #[arg(long)]
     pub first: bool,
+    /// Count every solution leaf by leaf, also under `ac` (see docs/crossword.md):
+    /// the node counts then compare the levels' search trees like for like.
+    #[arg(long)]
+    pub no_product_count: bool,
     /// Stop each run after this many seconds (its status is then UNKNOWN).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
@@ -89,6 +93,9 @@ pub struct SolveArgs {
     /// Count every solution without printing them.
     #[arg(long)]
     pub count: bool,
+    /// With --count, count leaf by leaf instead of by product where sound (for tests and benchmarks).
+    #[arg(long, requires = "count")]
+    pub no_product_count: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -306,6 +313,8 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     let mut options = Options {
         search: model.search.clone(),
         check: args.check_solutions,
+        count_only: args.count,
+        no_product_count: args.no_product_count,
         ..Options::default()
     };
     args.strategy.apply(&mut options.search);
@@ -461,6 +470,7 @@ fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
         runs: args.runs,
         seed: args.seed,
         first_only: args.first,
+        product_count: !args.no_product_count,
         time_limit: args
             .time_limit
             .filter(|t| *t >= 0.0 && t.is_finite())

@@ -98,6 +98,12 @@ pub struct Options {
     pub limits: Limits,
     /// Re-check every solution against the model with the independent checker.
     pub check: bool,
+    /// Only count solutions: `on_solution` is not called (unless `check` is set,
+    /// which needs every solution's values).
+    pub count_only: bool,
+    /// With `count_only`, count every solution leaf by leaf rather than by
+    /// product where sound (for tests and benchmarks).
+    pub no_product_count: bool,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -130,6 +136,10 @@ pub fn solve(
         let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
         if let Some(o) = posted.objective {
             search.minimize(o);
+        }
+        // Optimisation reads every solution (to keep the best), so it never only counts.
+        if options.count_only && !options.check && goal.is_none() {
+            search.count_only(!options.no_product_count);
         }
         search.run(|values| {
             if let Some(g) = goal {
@@ -167,7 +177,10 @@ pub fn solve(
         Outcome::Exhausted
     };
     let mut stats = engine.stats;
-    stats.solutions = reported;
+    if goal.is_some() {
+        // Solutions that did not improve the objective were not reported.
+        stats.solutions = reported;
+    }
     stats.time = start.elapsed();
     stats.peak_memory = peak_memory();
     let status = match (outcome, stats.solutions) {

@@ -222,6 +222,7 @@ fn solve_with(
         search: model.search.clone(),
         limits: Limits::default(),
         check: true,
+        ..Options::default()
     };
     options.search.var = var;
     options.search.val = val;

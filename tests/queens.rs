@@ -22,6 +22,7 @@ fn model_solutions(n: usize) -> (Status, Vec<Vec<i64>>) {
         search: model.search.clone(),
         limits: Limits::default(),
         check: true,
+        ..Options::default()
     };
     let mut out = Vec::new();
     let summary = solve(&model, &options, |values| {

@@ -20,7 +20,8 @@ use super::props::formula::FormulaProp;
 use super::props::linear::{LinOp, Linear};
 use super::props::reif::ReifLinear;
 use super::props::table::CompactTable;
-use crate::model::{CmpOp, Formula, Model, Term, VarId};
+use super::props::wordcross::{IndexCache, LetterIndex, WordCross};
+use crate::model::{CmpOp, Formula, Model, Term, VarId, VarKind};
 use std::sync::Arc;
 
 /// The widest domain of an auxiliary variable.
@@ -36,6 +37,8 @@ pub struct Lower<'a> {
     pub model: &'a Arc<Model>,
     /// True while lowering a top-level constraint (undefined terms may prune).
     strict: bool,
+    /// Letter-support bitsets, shared by every word variable of a list.
+    letters: IndexCache,
 }
 
 impl<'a> Lower<'a> {
@@ -44,6 +47,7 @@ impl<'a> Lower<'a> {
             engine,
             model,
             strict: true,
+            letters: IndexCache::new(),
         }
     }
 
@@ -64,6 +68,19 @@ impl<'a> Lower<'a> {
         match f {
             Formula::Const(true) => Some(()),
             Formula::Const(false) => None,
+            // Word intersection: `a[i] == b[j]` on two word variables.
+            Formula::Cmp(CmpOp::Eq, Term::Letter(a, i), Term::Letter(b, j)) if a != b => {
+                let (VarKind::Word(la), VarKind::Word(lb)) =
+                    (&self.model.vars[*a].kind, &self.model.vars[*b].kind)
+                else {
+                    return None;
+                };
+                let ia = LetterIndex::shared(&mut self.letters, la, *i, &self.engine.doms, *a);
+                let ib = LetterIndex::shared(&mut self.letters, lb, *j, &self.engine.doms, *b);
+                self.engine
+                    .add_prop(Box::new(WordCross::new(*a, ia, *b, ib)));
+                Some(())
+            }
             Formula::Cmp(op, a, b) => {
                 let (coefs, k) = self.linear(&difference(a, b))?;
                 self.post_linear(coefs, k, *op);

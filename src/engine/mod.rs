@@ -4,6 +4,7 @@
 //!
 //! Lowering from the model happens in `post.rs`; search in `search.rs`.
 
+pub mod count;
 pub mod domains;
 pub mod lower;
 pub mod post;
@@ -38,6 +39,9 @@ pub struct Engine {
     pub prop_weight: Vec<u64>,
     /// The propagator that failed last, if any.
     pub last_failed: Option<PropId>,
+    /// For each word variable whose dictionary has scores, its word list
+    /// (value `i` scores `scores[i]`), for value selection by score.
+    pub word_scores: Vec<Option<std::sync::Arc<crate::model::WordList>>>,
 }
 
 impl Engine {
@@ -51,6 +55,7 @@ impl Engine {
             stats: Stats::default(),
             prop_weight: Vec::new(),
             last_failed: None,
+            word_scores: Vec::new(),
         }
     }
 

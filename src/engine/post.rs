@@ -8,7 +8,7 @@
 use super::Engine;
 use super::lower::Lower;
 use crate::model::term::Assignment;
-use crate::model::{Model, Propagation, VarId};
+use crate::model::{Model, Propagation, VarId, VarKind};
 use std::sync::Arc;
 
 /// An engine for the model; `consistent` is false when the constraints fail
@@ -49,6 +49,15 @@ pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
     for values in &domains {
         engine.add_var(values);
     }
+    // Word lists with scores, for `val score`.
+    engine.word_scores = model
+        .vars
+        .iter()
+        .map(|v| match &v.kind {
+            VarKind::Word(list) if list.scores.len() == list.words.len() => Some(list.clone()),
+            _ => None,
+        })
+        .collect();
     let mut lower = Lower::new(&mut engine, model);
     for f in rest {
         lower.post(f);

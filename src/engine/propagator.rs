@@ -47,6 +47,21 @@ pub trait Propagator {
         false
     }
 
+    /// True when, after it has run with exactly one of its variables not
+    /// fixed, every value left in that variable's domain satisfies the
+    /// constraint together with the fixed values (domain consistency on the
+    /// last open variable). Counting by product (`search.rs`) relies on it;
+    /// the safe default is false.
+    fn consistent_on_last_open(&self) -> bool {
+        false
+    }
+
+    /// The propagator as a word intersection, which counting (`count.rs`)
+    /// can sum over by letters; `None` for every other kind.
+    fn as_word_cross(&self) -> Option<&super::props::wordcross::WordCross> {
+        None
+    }
+
     /// How many constraints the propagator stands for, for the degree heuristics.
     fn weight(&self) -> u32 {
         1

@@ -13,8 +13,13 @@
 //! checked (or forward-checked) from each of its variables, as in the textbook
 //! algorithms. Under `ac` a fixed variable is assigned: the fixpoint has
 //! checked every constraint on it.
+//!
+//! In count-only mode no values are copied per solution, and under `ac` the
+//! completions of a node are counted without branching where that is sound
+//! (`count.rs`, documented in docs/crossword.md).
 
 use super::Engine;
+use super::count::Counter;
 use super::restart::Restarter;
 use super::select;
 use super::stats::Stats;
@@ -85,6 +90,11 @@ pub struct Search<'e> {
     /// may still take (one below the best solution so far).
     objective: Option<VarId>,
     bound: Option<i64>,
+    /// Nothing is printed: solutions are only counted, values not copied.
+    count_only: bool,
+    /// Count completions without branching where sound (see `count.rs`).
+    product_count: bool,
+    counter: Counter,
 }
 
 impl<'e> Search<'e> {
@@ -130,6 +140,9 @@ impl<'e> Search<'e> {
             restarter: Restarter::new(spec_restarts),
             objective: None,
             bound: None,
+            count_only: false,
+            product_count: false,
+            counter: Counter::default(),
         }
     }
 
@@ -147,6 +160,15 @@ impl<'e> Search<'e> {
             (Some(o), Some(b)) => self.engine.doms.set_max(o, b).is_ok(),
             _ => true,
         }
+    }
+
+    /// Only count solutions: `on_solution` is never called. With `product`,
+    /// the completions of a node are counted without branching where sound:
+    /// under `ac`, when every variable is counted (no projection, no
+    /// auxiliary variables) and no solution limit applies (see `count.rs`).
+    pub fn count_only(&mut self, product: bool) {
+        self.count_only = true;
+        self.product_count = product;
     }
 
     fn open(&self, v: VarId) -> bool {
@@ -190,12 +212,25 @@ impl<'e> Search<'e> {
             return Outcome::Exhausted;
         }
         let mut values = vec![0i64; self.engine.doms.num_vars()];
+        let by_product = self.count_only
+            && self.product_count
+            && self.engine.level == Propagation::Ac
+            && self.secondary.is_empty()
+            && self.objective.is_none()
+            && self.limits.solutions.is_none();
         loop {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
             }
             if self.engine.stats.solutions == 0 && self.restarter.due(self.engine.stats.failures) {
                 self.restart();
+            }
+            if by_product && let Some(n) = self.counter.count(self.engine, &self.primary) {
+                self.engine.stats.solutions = self.engine.stats.solutions.saturating_add(n);
+                if !self.backtrack() {
+                    return Outcome::Exhausted;
+                }
+                continue;
             }
             match self.pick_var() {
                 Some(var) => {
@@ -222,16 +257,18 @@ impl<'e> Search<'e> {
                     }
                 }
                 None => {
-                    for (v, slot) in values.iter_mut().enumerate() {
-                        *slot = self.engine.doms.min(v);
-                    }
                     self.engine.stats.solutions += 1;
-                    if let Some(o) = self.objective {
-                        self.bound = Some(values[o].saturating_sub(1));
-                    }
-                    let next = on_solution(&values);
-                    if next == Next::Stop {
-                        return Outcome::Interrupted;
+                    // Values are copied only when someone reads them.
+                    if !self.count_only || self.objective.is_some() {
+                        for (v, slot) in values.iter_mut().enumerate() {
+                            *slot = self.engine.doms.min(v);
+                        }
+                        if let Some(o) = self.objective {
+                            self.bound = Some(values[o].saturating_sub(1));
+                        }
+                        if !self.count_only && on_solution(&values) == Next::Stop {
+                            return Outcome::Interrupted;
+                        }
                     }
                     if self
                         .limits

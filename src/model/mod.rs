@@ -20,11 +20,38 @@ use std::sync::Arc;
 pub type VarId = usize;
 
 /// A sorted list of distinct words, the domain universe of word variables.
+/// Words are lowercase letters; a word's length and positions count letters
+/// (chars), and a letter's value is its code point.
 #[derive(Debug)]
 pub struct WordList {
     /// The dictionary's name, for messages.
     pub name: String,
     pub words: Vec<String>,
+    /// The score of each word (`word;score` lines), or empty when none is given.
+    pub scores: Vec<i64>,
+}
+
+/// The geometry of a crossword: which cells are open and where each slot's
+/// word variable lies, for drawing a filled grid.
+#[derive(Debug)]
+pub struct CrosswordLayout {
+    pub width: usize,
+    pub height: usize,
+    /// Row-major; false for a block (or, in a slot file, a cell no slot covers).
+    pub open: Vec<bool>,
+    /// Letters given in a picture grid, row-major.
+    pub given: Vec<Option<char>>,
+    pub slots: Vec<CrosswordSlot>,
+}
+
+/// One slot: the word variable written from `(x, y)` across or down.
+#[derive(Clone, Debug)]
+pub struct CrosswordSlot {
+    pub var: VarId,
+    pub x: usize,
+    pub y: usize,
+    pub len: usize,
+    pub across: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +105,11 @@ pub enum OutputItem {
     },
     /// Not printed per solution: summed over all solutions and printed at the end.
     Total { label: String, term: Term },
+    /// A crossword drawn as its filled grid (JSON: the grid's rows).
+    Crossword {
+        name: String,
+        layout: Arc<CrosswordLayout>,
+    },
 }
 
 impl OutputItem {

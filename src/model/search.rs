@@ -66,6 +66,9 @@ pub enum ValSelect {
     Random,
     /// Least-constraining value: the value leaving most support in neighbours.
     Lcv,
+    /// Words with the best score first (`word;score` dictionaries); ties and
+    /// unscored variables go smallest first.
+    Score,
 }
 
 impl Named for ValSelect {
@@ -75,6 +78,7 @@ impl Named for ValSelect {
         ("max", ValSelect::Max),
         ("random", ValSelect::Random),
         ("lcv", ValSelect::Lcv),
+        ("score", ValSelect::Score),
     ];
 }
 

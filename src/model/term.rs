@@ -71,7 +71,7 @@ pub enum Term {
     },
     /// `if cond then a else b`; also how a formula becomes 0 or 1.
     Ite(Box<Formula>, Box<Term>, Box<Term>),
-    /// The letter (its byte code) at 0-based `pos` of a word variable.
+    /// The letter (its code point) at 0-based `pos` (in chars) of a word variable.
     Letter(VarId, usize),
 }
 
@@ -165,7 +165,7 @@ impl Term {
                 match &m.vars[*v].kind {
                     VarKind::Word(list) => {
                         let word = list.words.get(usize::try_from(value).ok()?)?;
-                        word.as_bytes().get(*pos).map(|&b| i64::from(b))
+                        word.chars().nth(*pos).map(|c| i64::from(u32::from(c)))
                     }
                     VarKind::Int => None,
                 }

@@ -1,7 +1,7 @@
 //! Output for people: grids drawn as grids, everything else as `name = value`.
 
 use crate::engine::stats::Stats;
-use crate::model::{Model, OutputItem, VarGroup};
+use crate::model::{CrosswordLayout, Model, OutputItem, VarGroup};
 use std::fmt::Write;
 
 /// The text of one solution.
@@ -49,6 +49,11 @@ fn body(model: &Model, values: &[i64]) -> String {
                 );
             }
             OutputItem::Total { .. } => {}
+            OutputItem::Crossword { layout, .. } => {
+                for row in crossword_rows(model, layout, values) {
+                    let _ = writeln!(out, "{row}");
+                }
+            }
             OutputItem::Text(t) => {
                 out.push_str(t);
                 if !t.ends_with('\n') {
@@ -127,6 +132,39 @@ fn grid(out: &mut String, model: &Model, g: &VarGroup, box_size: Option<usize>, 
         }
         let _ = writeln!(out, "{line}");
     }
+}
+
+/// A filled crossword, one string per row: letters, `#` for blocks, `.` for
+/// an open cell no slot covers.
+pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -> Vec<String> {
+    let w = layout.width;
+    let mut cells: Vec<char> = (0..w * layout.height)
+        .map(|c| match (layout.open[c], layout.given[c]) {
+            (false, _) => '#',
+            (true, Some(l)) => l,
+            (true, None) => '.',
+        })
+        .collect();
+    for s in &layout.slots {
+        let word = model.format_value(s.var, values[s.var]);
+        for (i, ch) in word.chars().take(s.len).enumerate() {
+            let (x, y) = if s.across {
+                (s.x + i, s.y)
+            } else {
+                (s.x, s.y + i)
+            };
+            cells[y * w + x] = ch;
+        }
+    }
+    cells
+        .chunks(w.max(1))
+        .map(|row| {
+            row.iter()
+                .map(char::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
 }
 
 /// Statistics for people, one per line.

@@ -93,6 +93,25 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
             out.push(':');
             string(&mut out, &OutputItem::spell(group, symbols, values));
         }
+        if let OutputItem::Crossword { name, layout } = item {
+            // The slots' words are the group `name`; the drawn grid comes too.
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            string(&mut out, &format!("{name}_grid"));
+            out.push_str(":[");
+            for (i, row) in super::human::crossword_rows(model, layout, values)
+                .iter()
+                .enumerate()
+            {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(&mut out, &row.replace(' ', ""));
+            }
+            out.push(']');
+        }
         if let OutputItem::Value { label, term } = item
             && !model.groups.contains_key(label)
         {

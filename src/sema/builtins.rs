@@ -2,12 +2,14 @@
 //! `max`, `sum`, `count`), and data (`grid`, `read`, `length`).
 
 use super::Checker;
+use super::dict::letter_count;
 use super::ops::linear;
 use super::value::Value;
 use crate::diag::{Diag, did_you_mean};
-use crate::model::{CmpOp, Formula, Term};
+use crate::model::{CmpOp, Formula, Term, VarKind, WordList};
 use crate::syntax::ast::{Ident, Span};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Every built-in function name, for "did you mean" help.
 const BUILTINS: &[&str] = &[
@@ -33,6 +35,8 @@ const BUILTINS: &[&str] = &[
     "tokens",
     "word_table",
     "columns",
+    "dictionary",
+    "words",
     "forall",
     "exists",
 ];
@@ -50,6 +54,9 @@ impl Checker<'_> {
         match name.name.as_str() {
             "alldifferent" | "all_different" => {
                 let terms = self.terms_of_args(&args, span)?;
+                if let Some(f) = self.word_alldifferent(&terms, span)? {
+                    return Ok(Value::from_formula(f));
+                }
                 Ok(Value::from_formula(if terms.len() < 2 {
                     Formula::Const(true)
                 } else {
@@ -186,6 +193,8 @@ impl Checker<'_> {
                 )
                 .label(span, "here")),
             },
+            "dictionary" => self.dictionary_builtin(&args, span),
+            "words" => self.words_builtin(&args, span),
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(
@@ -207,6 +216,64 @@ impl Checker<'_> {
                 })
             }
         }
+    }
+
+    /// `alldifferent` over word variables: their values are indices into
+    /// per-length word lists, so it is posted once per list (words of
+    /// different lengths differ anyway). `None` when no word variable is involved.
+    fn word_alldifferent(&self, terms: &[Term], span: Span) -> Result<Option<Formula>, Diag> {
+        let list_of = |t: &Term| match t {
+            Term::Var(v) => match &self.model.vars[*v].kind {
+                VarKind::Word(l) => Some((*v, l.clone())),
+                VarKind::Int => None,
+            },
+            _ => None,
+        };
+        let words: Vec<_> = terms.iter().filter_map(list_of).collect();
+        if words.is_empty() {
+            return Ok(None);
+        }
+        if words.len() != terms.len() {
+            return Err(Diag::new(
+                "cspi::type",
+                "alldifferent over words takes word variables only",
+            )
+            .label(span, "this mixes words with numbers or expressions"));
+        }
+        let mut groups: Vec<(Arc<WordList>, Vec<Term>)> = Vec::new();
+        for (v, list) in words {
+            match groups.iter_mut().find(|(l, _)| Arc::ptr_eq(l, &list)) {
+                Some((_, g)) => g.push(Term::Var(v)),
+                None => {
+                    let len = list.words.first().map(|w| letter_count(w));
+                    if groups
+                        .iter()
+                        .any(|(l, _)| l.words.first().map(|w| letter_count(w)) == len)
+                    {
+                        return Err(Diag::new(
+                            "cspi::type",
+                            "alldifferent compares words of one dictionary only",
+                        )
+                        .label(
+                            span,
+                            "these words of one length come from different word sets",
+                        )
+                        .help("take every word variable's set from the same dictionary"));
+                    }
+                    groups.push((list, vec![Term::Var(v)]));
+                }
+            }
+        }
+        let parts: Vec<Formula> = groups
+            .into_iter()
+            .filter(|(_, g)| g.len() >= 2)
+            .map(|(_, g)| Formula::AllDifferent(g))
+            .collect();
+        Ok(Some(match parts.len() {
+            0 => Formula::Const(true),
+            1 => parts.into_iter().next().unwrap_or(Formula::Const(true)),
+            _ => Formula::And(parts),
+        }))
     }
 
     fn term(&self, v: &Value, span: Span) -> Result<Term, Diag> {

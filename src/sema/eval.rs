@@ -296,7 +296,7 @@ impl Checker<'_> {
                         )
                         .label(base_span, "an integer variable"));
                     };
-                    let len = list.words.first().map_or(0, |w| w.len()) as i64;
+                    let len = list.words.first().map_or(0, |w| w.chars().count()) as i64;
                     let [Some((Value::Int(i), ispan))] = args else {
                         return Err(Diag::new(
                             "cspi::index",

@@ -35,6 +35,7 @@ impl Checker<'_> {
                 span,
             } => self.objective(*maximize, expr, *span),
             Item::Project(exprs) => self.project(exprs),
+            Item::Crossword { name, value } => self.crossword(name, value),
         }
     }
 
@@ -51,7 +52,7 @@ impl Checker<'_> {
         }
     }
 
-    fn define(&mut self, name: &Ident, value: Value) -> Result<(), Diag> {
+    pub(super) fn define(&mut self, name: &Ident, value: Value) -> Result<(), Diag> {
         if self.globals.contains_key(&name.name) {
             return Err(Diag::new(
                 "cspi::name::duplicate",
@@ -408,6 +409,10 @@ impl Checker<'_> {
                         term,
                     }
                 }
+                ExprKind::Name(n) if self.crosswords.contains_key(n) => OutputItem::Crossword {
+                    name: n.clone(),
+                    layout: self.crosswords[n].clone(),
+                },
                 ExprKind::Name(n) if self.model.groups.contains_key(n) => OutputItem::Group {
                     name: n.clone(),
                     group: self.model.groups[n].clone(),
@@ -476,6 +481,8 @@ impl Checker<'_> {
                 .label(span, "this is not a variable or an array of variables")
         };
         match v {
+            // Already reported where it was defined; the model will not be built.
+            Value::Poison => Ok(Vec::new()),
             Value::Term(t) => match **t {
                 Term::Var(x) => Ok(vec![x]),
                 _ => Err(not_vars()),
@@ -487,8 +494,6 @@ impl Checker<'_> {
                 }
                 Ok(out)
             }
-            // Already reported where it was defined; the model will not be built.
-            Value::Poison => Ok(Vec::new()),
             _ => Err(not_vars()),
         }
     }

@@ -3,7 +3,9 @@
 //! It collects every error it can (one per item) before giving up.
 
 mod builtins;
+mod crossword;
 mod data;
+pub mod dict;
 mod eval;
 mod items;
 mod ops;
@@ -72,6 +74,8 @@ pub(crate) struct Checker<'a> {
     pub params_seen: HashSet<String>,
     /// Whether a `search` item was seen (only one is allowed).
     pub search_seen: bool,
+    /// Crossword layouts by name, for drawing them in output.
+    pub crosswords: IndexMap<String, std::sync::Arc<crate::model::CrosswordLayout>>,
 }
 
 impl<'a> Checker<'a> {
@@ -86,6 +90,7 @@ impl<'a> Checker<'a> {
             cli_strings: HashSet::new(),
             params_seen: HashSet::new(),
             search_seen: false,
+            crosswords: IndexMap::new(),
         }
     }
 

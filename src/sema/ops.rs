@@ -158,14 +158,14 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
         (Value::Term(t), Value::Str(s)) | (Value::Str(s), Value::Term(t))
             if matches!(**t, Term::Letter(..)) =>
         {
-            let mut bytes = s.bytes();
-            let (Some(c), None) = (bytes.next(), bytes.next()) else {
+            let mut chars = s.chars().flat_map(char::to_lowercase);
+            let (Some(c), None) = (chars.next(), chars.next()) else {
                 return Err(
                     Diag::new("cspi::type", "a letter compares with a one-letter string")
                         .label(span, "here"),
                 );
             };
-            let letter = Term::Const(i64::from(c.to_ascii_lowercase()));
+            let letter = Term::Const(i64::from(u32::from(c)));
             let (x, y) = if matches!(a, Value::Term(_)) {
                 ((**t).clone(), letter)
             } else {

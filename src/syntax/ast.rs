@@ -64,6 +64,11 @@ pub enum Item {
         span: Span,
     },
     Project(Vec<Expr>),
+    /// `crossword xw = slots(path, dict);` or `= picture(path, dict);`
+    Crossword {
+        name: Ident,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Debug)]

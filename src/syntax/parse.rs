@@ -112,6 +112,13 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
         }
         Rule::output_item => Item::Output(expr_list(next()?)?),
         Rule::project_item => Item::Project(expr_list(next()?)?),
+        Rule::crossword_item => {
+            next()?;
+            Item::Crossword {
+                name: ident(next()?),
+                value: expr(next()?)?,
+            }
+        }
         Rule::objective_item => {
             let maximize = next()?.as_str() == "maximize";
             Item::Objective {

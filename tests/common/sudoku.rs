@@ -351,6 +351,7 @@ pub fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved 
             ..Limits::default()
         },
         check: true,
+        ..Options::default()
     };
     let mut solutions = Vec::new();
     let summary = solve(&model, &options, |values| {

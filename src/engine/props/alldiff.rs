@@ -160,6 +160,10 @@ impl Propagator for AllDifferent {
         seen.sort_unstable();
         seen.windows(2).any(|w| w[0] == w[1])
     }
+    /// Value elimination removes every fixed term's value from the last open one.
+    fn consistent_on_last_open(&self) -> bool {
+        true
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         loop {
             self.eliminate(d)?;

@@ -7,3 +7,4 @@ pub mod formula;
 pub mod linear;
 pub mod reif;
 pub mod table;
+pub mod wordcross;

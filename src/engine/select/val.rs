@@ -15,6 +15,14 @@ pub fn select(kind: ValSelect, engine: &mut Engine, v: VarId, rng: &mut Xoshiro2
             d.values(v).nth(k as usize).unwrap_or_else(|| d.min(v))
         }
         ValSelect::Lcv => least_constraining(engine, v),
+        ValSelect::Score => match engine.word_scores.get(v).and_then(Option::as_ref) {
+            // The first value of the highest score: smallest word among ties.
+            Some(list) => d
+                .values(v)
+                .max_by_key(|&x| (list.scores[x as usize], -x))
+                .unwrap_or_else(|| d.min(v)),
+            None => d.min(v),
+        },
     }
 }
 

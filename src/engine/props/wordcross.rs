@@ -1,0 +1,318 @@
+//! Word intersection, `a[i] == b[j]` for word variables `a` and `b`: the
+//! constraint of every crossing in a crossword.
+//!
+//! For each (word list, position, domain layout) a [`LetterIndex`] holds one
+//! bitset per letter: the values whose word has that letter there. Indexes are
+//! shared (`Arc`) by every crossing on the same list and position. A revise of
+//! `b` from `a` collects the letters still possible in `a` (a bitset AND per
+//! letter, or a table lookup when `a` is fixed), ORs their supports in `b`,
+//! and intersects `b`'s domain with the result: a handful of bitset
+//! operations, no string is looked at during search.
+//!
+//! Revising `b` from `a` and then `a` from `b` reaches the arc-consistent
+//! fixpoint of the pair (afterwards both sides hold the same letters), so the
+//! propagator is idempotent.
+
+use crate::engine::domains::{Domains, Fail, PResult};
+use crate::engine::propagator::{Priority, Propagator};
+use crate::model::{VarId, WordList};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+const NONE: u16 = u16::MAX;
+
+/// The words of one list by their letter at one position, as bitsets in the
+/// layout of a domain starting at value `offset` with `nwords` bitset words.
+pub struct LetterIndex {
+    /// The distinct letters (code points) at the position, sorted.
+    letters: Vec<u32>,
+    /// `nwords` words per letter: bit `k` is set when the word `offset + k` has that letter.
+    supports: Vec<u64>,
+    nwords: usize,
+    offset: i64,
+    /// The letter (index in `letters`) of each bit, `NONE` outside the list.
+    letter_of: Vec<u16>,
+}
+
+/// Letter indexes already built, by (list address, position, offset, nwords).
+pub type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
+
+impl LetterIndex {
+    pub fn new(list: &WordList, pos: usize, offset: i64, nwords: usize) -> LetterIndex {
+        let letter_at = |bit: usize| -> Option<u32> {
+            let value = usize::try_from(offset + bit as i64).ok()?;
+            let w = list.words.get(value)?;
+            let c = if w.is_ascii() {
+                w.as_bytes().get(pos).map(|&b| char::from(b))
+            } else {
+                w.chars().nth(pos)
+            };
+            c.map(u32::from)
+        };
+        let raw: Vec<Option<u32>> = (0..nwords * 64).map(letter_at).collect();
+        let mut letters: Vec<u32> = raw.iter().flatten().copied().collect();
+        letters.sort_unstable();
+        letters.dedup();
+        assert!(
+            letters.len() < NONE as usize,
+            "too many letters at one position"
+        );
+        let mut supports = vec![0u64; letters.len() * nwords];
+        let mut letter_of = vec![NONE; nwords * 64];
+        for (bit, c) in raw.iter().enumerate() {
+            if let Some(c) = c {
+                let k = letters.binary_search(c).unwrap_or(0);
+                letter_of[bit] = k as u16;
+                supports[k * nwords + bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        LetterIndex {
+            letters,
+            supports,
+            nwords,
+            offset,
+            letter_of,
+        }
+    }
+
+    /// The index for a variable's current domain layout, from the cache if built.
+    pub fn shared(
+        cache: &mut IndexCache,
+        list: &Arc<WordList>,
+        pos: usize,
+        d: &Domains,
+        var: VarId,
+    ) -> Arc<LetterIndex> {
+        let (offset, nwords) = (d.offset(var), d.bits(var).len());
+        let key = (Arc::as_ptr(list) as usize, pos, offset, nwords);
+        cache
+            .entry(key)
+            .or_insert_with(|| Arc::new(LetterIndex::new(list, pos, offset, nwords)))
+            .clone()
+    }
+
+    #[inline]
+    pub fn support(&self, k: usize) -> &[u64] {
+        &self.supports[k * self.nwords..(k + 1) * self.nwords]
+    }
+
+    /// How many distinct letters occur at the position.
+    pub fn num_letters(&self) -> usize {
+        self.letters.len()
+    }
+
+    /// The letter index of value `x`'s word, `None` outside the list.
+    #[inline]
+    pub fn letter_of(&self, x: i64) -> Option<usize> {
+        let k = *self.letter_of.get(usize::try_from(x - self.offset).ok()?)?;
+        (k != NONE).then_some(k as usize)
+    }
+
+    /// How many values of `bits` (a domain in this index's layout) have letter `k`.
+    pub fn count(&self, k: usize, bits: &[u64]) -> u64 {
+        self.support(k)
+            .iter()
+            .zip(bits)
+            .map(|(s, b)| u64::from((s & b).count_ones()))
+            .sum()
+    }
+}
+
+pub struct WordCross {
+    vars: [VarId; 2],
+    idx: [Arc<LetterIndex>; 2],
+    /// `map[s][k]`: the index, among the other side's letters, of side `s`'s letter `k`.
+    map: [Vec<u16>; 2],
+    /// Scratch: the support mask being built.
+    mask: Vec<u64>,
+    /// Scratch: which letters of the revising side are still possible.
+    live: Vec<bool>,
+}
+
+impl WordCross {
+    pub fn new(a: VarId, ia: Arc<LetterIndex>, b: VarId, ib: Arc<LetterIndex>) -> WordCross {
+        let map_to = |from: &LetterIndex, to: &LetterIndex| -> Vec<u16> {
+            from.letters
+                .iter()
+                .map(|c| to.letters.binary_search(c).map_or(NONE, |k| k as u16))
+                .collect()
+        };
+        let map = [map_to(&ia, &ib), map_to(&ib, &ia)];
+        WordCross {
+            vars: [a, b],
+            idx: [ia, ib],
+            map,
+            mask: Vec::new(),
+            live: Vec::new(),
+        }
+    }
+
+    /// Which side (0 or 1) `v` is on.
+    pub fn side(&self, v: VarId) -> usize {
+        usize::from(self.vars[0] != v)
+    }
+
+    /// The letter index of side `s`.
+    pub fn letters_on(&self, s: usize) -> &LetterIndex {
+        &self.idx[s]
+    }
+
+    /// Side `s`'s letter `k` as a letter index of the other side, if it has it.
+    pub fn map(&self, s: usize, k: usize) -> Option<usize> {
+        let m = self.map[s][k];
+        (m != NONE).then_some(m as usize)
+    }
+
+    /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
+    fn revise(&mut self, d: &mut Domains, s: usize) -> PResult {
+        let (va, vb) = (self.vars[s], self.vars[1 - s]);
+        let (ia, ib) = (&self.idx[s], &self.idx[1 - s]);
+        let map = &self.map[s];
+        if d.is_fixed(va) {
+            let k = ia.letter_of[(d.min(va) - ia.offset) as usize];
+            let kb = if k == NONE { NONE } else { map[k as usize] };
+            if kb == NONE {
+                return Err(Fail);
+            }
+            d.intersect(vb, ib.support(kb as usize))?;
+            return Ok(());
+        }
+        if d.is_fixed(vb) {
+            // Only `b`'s own letter matters: is it still possible in `a`?
+            let kb = ib.letter_of(d.min(vb));
+            let ka = kb.and_then(|kb| {
+                let m = self.map[1 - s][kb];
+                (m != NONE).then_some(m as usize)
+            });
+            let bits = d.bits(va);
+            return match ka {
+                Some(ka) if ia.support(ka).iter().zip(bits).any(|(x, y)| x & y != 0) => Ok(()),
+                _ => Err(Fail),
+            };
+        }
+        let bits = d.bits(va);
+        let lo = ((d.min(va) - ia.offset) / 64) as usize;
+        let hi = ((d.max(va) - ia.offset) / 64) as usize;
+        self.live.clear();
+        self.live.resize(ia.letters.len(), false);
+        if d.size(va) as usize <= ia.letters.len() {
+            // Few words left: look up their letters.
+            for x in d.values(va) {
+                let k = ia.letter_of[(x - ia.offset) as usize];
+                if k != NONE {
+                    self.live[k as usize] = true;
+                }
+            }
+        } else {
+            for (k, live) in self.live.iter_mut().enumerate() {
+                if map[k] != NONE {
+                    let sup = ia.support(k);
+                    *live = (lo..=hi).any(|w| sup[w] & bits[w] != 0);
+                }
+            }
+        }
+        self.mask.clear();
+        self.mask.resize(ib.nwords, 0);
+        for (&live, &kb) in self.live.iter().zip(map) {
+            if live && kb != NONE {
+                for (m, s) in self.mask.iter_mut().zip(ib.support(kb as usize)) {
+                    *m |= s;
+                }
+            }
+        }
+        d.intersect(vb, &self.mask)?;
+        Ok(())
+    }
+}
+
+impl Propagator for WordCross {
+    fn name(&self) -> &'static str {
+        "word-intersection"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Binary
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        self.revise(d, 0)?;
+        self.revise(d, 1)
+    }
+    /// After a revise from a fixed side, every word left on the other side
+    /// has the fixed word's letter.
+    fn consistent_on_last_open(&self) -> bool {
+        true
+    }
+    fn as_word_cross(&self) -> Option<&WordCross> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(words: &[&str]) -> Arc<WordList> {
+        Arc::new(WordList {
+            name: "t".into(),
+            words: words.iter().map(|w| w.to_string()).collect(),
+            scores: Vec::new(),
+        })
+    }
+
+    /// Brute force: the arc-consistent domains of `a[i] == b[j]`.
+    fn brute(la: &WordList, i: usize, lb: &WordList, j: usize) -> (Vec<i64>, Vec<i64>) {
+        let ch = |w: &str, p: usize| w.chars().nth(p);
+        let keep = |l1: &WordList, p1: usize, l2: &WordList, p2: usize| {
+            (0..l1.words.len() as i64)
+                .filter(|&x| {
+                    l2.words
+                        .iter()
+                        .any(|w| ch(w, p2) == ch(&l1.words[x as usize], p1))
+                })
+                .collect::<Vec<_>>()
+        };
+        (keep(la, i, lb, j), keep(lb, j, la, i))
+    }
+
+    #[test]
+    fn revise_matches_brute_force() {
+        let la = list(&["abc", "bcd", "cde", "xyz"]);
+        let lb = list(&["ca", "cb", "dd", "zq", "qq"]);
+        for i in 0..3 {
+            for j in 0..2 {
+                let mut d = Domains::default();
+                let a = d.add_var(&(0..4).collect::<Vec<_>>());
+                let b = d.add_var(&(0..5).collect::<Vec<_>>());
+                let mut cache = IndexCache::new();
+                let ia = LetterIndex::shared(&mut cache, &la, i, &d, a);
+                let ib = LetterIndex::shared(&mut cache, &lb, j, &d, b);
+                let mut p = WordCross::new(a, ia, b, ib);
+                let (ea, eb) = brute(&la, i, &lb, j);
+                let r = p.propagate(&mut d);
+                if ea.is_empty() {
+                    assert!(r.is_err());
+                    continue;
+                }
+                assert!(r.is_ok());
+                assert_eq!(d.values(a).collect::<Vec<_>>(), ea, "a at {i},{j}");
+                assert_eq!(d.values(b).collect::<Vec<_>>(), eb, "b at {i},{j}");
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_words_are_checked() {
+        let la = list(&["ab", "cd"]);
+        let mut d = Domains::default();
+        let a = d.add_var(&[0, 1]);
+        let b = d.add_var(&[1]);
+        let mut cache = IndexCache::new();
+        let ia = LetterIndex::shared(&mut cache, &la, 0, &d, a);
+        let ib = LetterIndex::shared(&mut cache, &la, 1, &d, b);
+        // a[1] == b[2] with b = "cd": a must start with d; none does.
+        let mut p = WordCross::new(a, ia, b, ib);
+        assert!(p.propagate(&mut d).is_err());
+    }
+}

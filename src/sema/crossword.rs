@@ -1,0 +1,545 @@
+//! Crosswords: `crossword xw = slots(path, dict);` or `= picture(path, dict);`
+//! declares one word variable per slot and posts a word-intersection
+//! constraint (`a[i] == b[j]`) for every cell two slots share, plus one
+//! `w[i] == letter` for every letter given in a picture grid.
+//!
+//! Slot files (the original assignment's format): groups of four tokens
+//! `x y length dir`, x the column and y the row of the first cell (0-based),
+//! dir `A` (across) or `D` (down). Picture grids: one row per line, `.` an
+//! open cell, `#` a block, a letter a pre-filled cell; every run of two or
+//! more open cells across or down is a slot.
+
+use super::Checker;
+use super::dict::letter_count;
+use super::value::{Array, Dictionary, Value};
+use crate::diag::{Diag, Source};
+use crate::model::{
+    CmpOp, CrosswordLayout, CrosswordSlot, Formula, Term, VarGroup, VarKind, Variable,
+};
+use crate::syntax::ast::{Expr, ExprKind, Ident, Span};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// The most cells a crossword grid may have.
+const MAX_CELLS: usize = 1 << 20;
+
+/// A slot as read from the data file, with where it was written.
+struct RawSlot {
+    x: usize,
+    y: usize,
+    len: usize,
+    across: bool,
+    /// In the data file.
+    span: Span,
+}
+
+/// A grid read from a file, before any variable exists.
+struct Geometry {
+    width: usize,
+    height: usize,
+    open: Vec<bool>,
+    given: Vec<Option<char>>,
+    slots: Vec<RawSlot>,
+}
+
+fn data_error(src: &Source, span: Span, message: String, label: &str, help: &str) -> Diag {
+    Diag::new("cspi::data::grid", message)
+        .label(span, label.to_string())
+        .help(help.to_string())
+        .in_source(src)
+}
+
+/// Parses the assignment's slot format; `size` is the grid's (width, height)
+/// if the model gives it, otherwise the slots' bounding box.
+fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, Diag> {
+    const HELP: &str = "a slot file holds groups of four tokens `x y length dir`: column, row (from 0), length, and A (across) or D (down)";
+    let text: &str = &src.text;
+    let mut tokens: Vec<(&str, Span)> = Vec::new();
+    let mut at = 0;
+    for piece in text.split(|c: char| c.is_whitespace()) {
+        if !piece.is_empty() {
+            tokens.push((piece, Span::new(at, at + piece.len())));
+        }
+        // Every separator is one char; multi-byte whitespace is rare enough to measure.
+        at += piece.len()
+            + text[at + piece.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+    }
+    if tokens.is_empty() {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the slot file `{}` holds no slots", src.name),
+        )
+        .help(HELP));
+    }
+    if !tokens.len().is_multiple_of(4) {
+        let k = tokens.len() / 4 * 4;
+        let span = tokens[k].1.to(tokens[tokens.len() - 1].1);
+        return Err(data_error(
+            src,
+            span,
+            format!(
+                "the slot file `{}` ends with an incomplete slot ({} tokens, a slot has 4)",
+                src.name,
+                tokens.len() - k
+            ),
+            "incomplete slot",
+            HELP,
+        ));
+    }
+    let number = |(t, s): (&str, Span), what: &str| -> Result<usize, Diag> {
+        t.parse::<usize>().map_err(|_| {
+            data_error(
+                src,
+                s,
+                format!("`{t}` is not a {what} in `{}`", src.name),
+                &format!("expected the {what}, a number from 0"),
+                HELP,
+            )
+        })
+    };
+    let mut slots = Vec::new();
+    for g in tokens.chunks(4) {
+        let x = number(g[0], "column")?;
+        let y = number(g[1], "row")?;
+        let len = number(g[2], "length")?;
+        let span = g[0].1.to(g[3].1);
+        if len == 0 {
+            return Err(data_error(
+                src,
+                g[2].1,
+                "a slot has length 0".into(),
+                "length",
+                HELP,
+            ));
+        }
+        let across = match g[3].0 {
+            "A" | "a" => true,
+            "D" | "d" => false,
+            t => {
+                return Err(data_error(
+                    src,
+                    g[3].1,
+                    format!("`{t}` is not a direction in `{}`", src.name),
+                    "expected A (across) or D (down)",
+                    HELP,
+                ));
+            }
+        };
+        slots.push(RawSlot {
+            x,
+            y,
+            len,
+            across,
+            span,
+        });
+    }
+    let end = |s: &RawSlot| {
+        let (w, h) = if s.across { (s.len, 1) } else { (1, s.len) };
+        (s.x.saturating_add(w), s.y.saturating_add(h))
+    };
+    let (width, height) = match size {
+        Some(wh) => wh,
+        None => slots
+            .iter()
+            .map(end)
+            .fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b))),
+    };
+    for s in &slots {
+        let (ex, ey) = end(s);
+        if ex > width || ey > height {
+            return Err(data_error(
+                src,
+                s.span,
+                format!(
+                    "a slot runs off the {width}×{height} grid (it ends at column {}, row {})",
+                    ex - 1,
+                    ey - 1
+                ),
+                "this slot",
+                "columns are 0..width-1 and rows 0..height-1",
+            ));
+        }
+    }
+    if width.checked_mul(height).is_none_or(|c| c > MAX_CELLS) {
+        return Err(data_error(
+            src,
+            slots[0].span,
+            format!("the grid of `{}` is too large ({width}×{height})", src.name),
+            "the slots span this far",
+            "a crossword grid may have at most 2^20 cells",
+        ));
+    }
+    let mut open = vec![false; width * height];
+    // The slot covering each cell in each direction, to reject overlaps.
+    let mut owner = vec![[usize::MAX; 2]; width * height];
+    for (k, s) in slots.iter().enumerate() {
+        for i in 0..s.len {
+            let (x, y) = if s.across {
+                (s.x + i, s.y)
+            } else {
+                (s.x, s.y + i)
+            };
+            let c = y * width + x;
+            open[c] = true;
+            let d = usize::from(!s.across);
+            if owner[c][d] != usize::MAX {
+                return Err(data_error(
+                    src,
+                    s.span,
+                    format!(
+                        "two {} slots overlap at column {x}, row {y}",
+                        if s.across { "across" } else { "down" }
+                    ),
+                    "this slot",
+                    "slots in the same direction may not share a cell",
+                )
+                .label(slots[owner[c][d]].span, "and this one"));
+            }
+            owner[c][d] = k;
+        }
+    }
+    Ok(Geometry {
+        width,
+        height,
+        given: vec![None; width * height],
+        open,
+        slots,
+    })
+}
+
+/// Parses a picture grid: rows of `.` (open), `#` (block) and letters (given).
+fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
+    const HELP: &str =
+        "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
+    let text: &str = &src.text;
+    let mut rows: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for raw in text.split('\n') {
+        rows.push((at, raw.strip_suffix('\r').unwrap_or(raw).trim_end()));
+        at += raw.len() + 1;
+    }
+    while rows.last().is_some_and(|(_, r)| r.is_empty()) {
+        rows.pop();
+    }
+    if rows.is_empty() {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the grid `{}` is empty", src.name),
+        )
+        .help(HELP));
+    }
+    let width = rows[0].1.chars().count();
+    let height = rows.len();
+    if width.saturating_mul(height) > MAX_CELLS {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the grid `{}` is too large ({width}×{height})", src.name),
+        )
+        .help("a crossword grid may have at most 2^20 cells"));
+    }
+    let mut open = Vec::with_capacity(width * height);
+    let mut given = Vec::with_capacity(width * height);
+    // Byte offset of each cell in the file, for pointing at slots.
+    let mut offsets = Vec::with_capacity(width * height);
+    for (r, &(start, row)) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(data_error(
+                src,
+                Span::new(start, start + row.len().max(1)),
+                format!(
+                    "row {} of `{}` has {n} cells, but row 1 has {width}",
+                    r + 1,
+                    src.name
+                ),
+                "this row",
+                "every row of a picture grid has the same number of cells; fill with `#`",
+            ));
+        }
+        for (i, c) in row.char_indices() {
+            offsets.push(start + i);
+            match c {
+                '.' => {
+                    open.push(true);
+                    given.push(None);
+                }
+                '#' => {
+                    open.push(false);
+                    given.push(None);
+                }
+                c if c.is_alphabetic() => {
+                    open.push(true);
+                    given.push(c.to_lowercase().next());
+                }
+                c => {
+                    return Err(data_error(
+                        src,
+                        Span::new(start + i, start + i + c.len_utf8()),
+                        format!(
+                            "`{}` at row {}, column {} of `{}` is not a cell",
+                            c.escape_debug(),
+                            r + 1,
+                            row[..i].chars().count() + 1,
+                            src.name
+                        ),
+                        "this character",
+                        HELP,
+                    ));
+                }
+            }
+        }
+    }
+    let mut slots = Vec::new();
+    let is_open = |x: usize, y: usize| open[y * width + x];
+    for y in 0..height {
+        for x in 0..width {
+            if !is_open(x, y) {
+                continue;
+            }
+            for across in [true, false] {
+                let starts = if across {
+                    x == 0 || !is_open(x - 1, y)
+                } else {
+                    y == 0 || !is_open(x, y - 1)
+                };
+                if !starts {
+                    continue;
+                }
+                let mut len = 0;
+                while if across {
+                    x + len < width && is_open(x + len, y)
+                } else {
+                    y + len < height && is_open(x, y + len)
+                } {
+                    len += 1;
+                }
+                if len >= 2 {
+                    let first = offsets[y * width + x];
+                    let span = if across {
+                        Span::new(first, offsets[y * width + x + len - 1] + 1)
+                    } else {
+                        Span::new(first, first + 1)
+                    };
+                    slots.push(RawSlot {
+                        x,
+                        y,
+                        len,
+                        across,
+                        span,
+                    });
+                }
+            }
+        }
+    }
+    if slots.is_empty() {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!(
+                "the grid `{}` has no slot: no two open cells are adjacent",
+                src.name
+            ),
+        )
+        .help(HELP));
+    }
+    Ok(Geometry {
+        width,
+        height,
+        open,
+        given,
+        slots,
+    })
+}
+
+impl Checker<'_> {
+    /// The `crossword NAME = slots(...)` / `picture(...)` item.
+    pub(super) fn crossword(&mut self, name: &Ident, value: &Expr) -> Result<(), Diag> {
+        self.define(name, Value::Poison)?;
+        let usage = || {
+            Diag::new(
+                "cspi::crossword",
+                "a crossword is `slots(path, dict)`, `slots(path, dict, width, height)` or `picture(path, dict)`",
+            )
+            .label(value.span, "here")
+            .help("for example: crossword xw = picture(\"grid.txt\", dictionary(\"words.txt\"));")
+        };
+        let ExprKind::Call(kind, arg_exprs) = &value.kind else {
+            return Err(usage());
+        };
+        let mut args = Vec::with_capacity(arg_exprs.len());
+        for a in arg_exprs {
+            args.push((self.eval(a)?, a.span));
+        }
+        if args.iter().any(|(v, _)| matches!(v, Value::Poison)) {
+            return Ok(());
+        }
+        let size = match (kind.name.as_str(), &args[..]) {
+            ("slots", [_, _]) | ("picture", [_, _]) => None,
+            ("slots", [_, _, (Value::Int(w), _), (Value::Int(h), _)]) if *w > 0 && *h > 0 => {
+                Some((*w as usize, *h as usize))
+            }
+            _ => return Err(usage()),
+        };
+        let (Value::Str(path), pspan) = &args[0] else {
+            return Err(usage());
+        };
+        let Value::Dict(dict) = &args[1].0 else {
+            return Err(Diag::new(
+                "cspi::type",
+                format!("expected a dictionary, found {}", args[1].0.type_name()),
+            )
+            .label(args[1].1, "here")
+            .help("load one with dictionary(\"words.txt\")"));
+        };
+        let src = self.read_file(path, *pspan)?;
+        let geo = if kind.name == "slots" {
+            parse_slots(&src, size)?
+        } else {
+            parse_picture(&src)?
+        };
+        self.spend(geo.slots.len() as u64, name.span)?;
+        self.declare_crossword(name, &geo, dict, &src)
+    }
+
+    fn declare_crossword(
+        &mut self,
+        name: &Ident,
+        geo: &Geometry,
+        dict: &Dictionary,
+        src: &Source,
+    ) -> Result<(), Diag> {
+        let mut vars = Vec::with_capacity(geo.slots.len());
+        let mut slots = Vec::with_capacity(geo.slots.len());
+        for (k, s) in geo.slots.iter().enumerate() {
+            let list = dict.words_of_length(s.len);
+            if list.words.is_empty() {
+                let mut lengths: Vec<usize> = dict.words.iter().map(|w| letter_count(w)).collect();
+                lengths.sort_unstable();
+                lengths.dedup();
+                let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
+                return Err(data_error(
+                    src,
+                    s.span,
+                    format!(
+                        "no word of the dictionary `{}` fits this slot of length {}",
+                        dict.name, s.len
+                    ),
+                    "this slot",
+                    &format!("the dictionary's words have lengths {}", shown.join(", ")),
+                ));
+            }
+            let var = self.model.add_var(Variable {
+                name: format!("{}[{}]", name.name, k + 1),
+                domain: (0..list.words.len() as i64).collect(),
+                kind: VarKind::Word(list),
+                aux: false,
+                span: name.span,
+            });
+            vars.push(var);
+            slots.push(CrosswordSlot {
+                var,
+                x: s.x,
+                y: s.y,
+                len: s.len,
+                across: s.across,
+            });
+        }
+        // Which (slot, position) pairs cover each cell.
+        let mut cover: Vec<Vec<(usize, usize)>> = vec![Vec::new(); geo.width * geo.height];
+        for (k, s) in geo.slots.iter().enumerate() {
+            for i in 0..s.len {
+                let (x, y) = if s.across {
+                    (s.x + i, s.y)
+                } else {
+                    (s.x, s.y + i)
+                };
+                cover[y * geo.width + x].push((k, i));
+            }
+        }
+        for (c, pairs) in cover.iter().enumerate() {
+            for w in pairs.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                self.model.constraints.push(Formula::Cmp(
+                    CmpOp::Eq,
+                    Term::Letter(vars[a.0], a.1),
+                    Term::Letter(vars[b.0], b.1),
+                ));
+            }
+            if let Some(letter) = geo.given[c] {
+                for &(k, i) in pairs {
+                    self.model.constraints.push(Formula::Cmp(
+                        CmpOp::Eq,
+                        Term::Letter(vars[k], i),
+                        Term::Const(i64::from(u32::from(letter))),
+                    ));
+                }
+            }
+        }
+        let layout = Arc::new(CrosswordLayout {
+            width: geo.width,
+            height: geo.height,
+            open: geo.open.clone(),
+            given: geo.given.clone(),
+            slots,
+        });
+        let n = vars.len() as i64;
+        self.model.groups.insert(
+            name.name.clone(),
+            VarGroup {
+                dims: vec![(1, n)],
+                vars: vars.clone(),
+            },
+        );
+        self.crosswords.insert(name.name.clone(), layout);
+        let items = vars
+            .iter()
+            .map(|&v| Value::Term(Rc::new(Term::Var(v))))
+            .collect();
+        self.globals
+            .insert(name.name.clone(), Value::Array(Rc::new(Array::list(items))));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(text: &str) -> Source {
+        Source::new("g.txt", text)
+    }
+
+    #[test]
+    fn slot_file_geometry() {
+        let g = parse_slots(&src("0 0 4 A   0 0 5 D   2 0 4 D\n"), None).unwrap();
+        assert_eq!((g.width, g.height, g.slots.len()), (4, 5, 3));
+        assert!(g.open[0] && g.open[2] && !g.open[4 + 1]);
+    }
+
+    #[test]
+    fn slot_file_errors() {
+        let e = |t: &str, size| parse_slots(&src(t), size).err().unwrap().message;
+        assert!(e("0 0 4", None).contains("incomplete"));
+        assert!(e("0 0 4 X", None).contains("direction"));
+        assert!(e("0 x 4 A", None).contains("row"));
+        assert!(e("", None).contains("no slots"));
+        assert!(e("3 0 4 A", Some((5, 5))).contains("runs off"));
+        assert!(e("0 0 4 A 2 0 3 A", None).contains("overlap"));
+    }
+
+    #[test]
+    fn picture_slots_and_errors() {
+        let g = parse_picture(&src("..#\n.a.\r\n#..\n\n")).unwrap();
+        assert_eq!((g.width, g.height), (3, 3));
+        // Across: (0,0)2 (0,1)3 (1,2)2; down: (0,0)2 (1,0)3 (2,1)2.
+        assert_eq!(g.slots.len(), 6);
+        assert_eq!(g.given[4], Some('a'));
+        let e = |t: &str| parse_picture(&src(t)).err().unwrap().message;
+        assert!(e("...\n..\n").contains("row 2"));
+        assert!(e("..\n.1\n").contains("not a cell"));
+        assert!(e("").contains("empty"));
+        assert!(e(".#\n#.\n").contains("no slot"));
+    }
+}

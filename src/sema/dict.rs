@@ -1,0 +1,295 @@
+//! Dictionaries: word lists loaded from a file, and the word sets of one
+//! length that word variables take their values from.
+//!
+//! Format: one word per line, LF or CRLF, blank lines ignored; a word is a run
+//! of letters, read case-insensitively (stored lowercase); `word;score` gives
+//! it an integer score. Anything else is an error that points at its line.
+
+use super::Checker;
+use super::value::{Dictionary, Value};
+use crate::diag::{Diag, Source};
+use crate::model::WordList;
+use crate::syntax::ast::Span;
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+impl Dictionary {
+    /// The words of `len` letters, as one shared list (built once per length).
+    pub fn words_of_length(&self, len: usize) -> Arc<WordList> {
+        if let Some(list) = self.by_length.borrow().get(&len) {
+            return list.clone();
+        }
+        let mut words = Vec::new();
+        let mut scores = Vec::new();
+        for (i, w) in self.words.iter().enumerate() {
+            if letter_count(w) == len {
+                words.push(w.clone());
+                if !self.scores.is_empty() {
+                    scores.push(self.scores[i]);
+                }
+            }
+        }
+        let list = Arc::new(WordList {
+            name: format!("{} (length {len})", self.name),
+            words,
+            scores,
+        });
+        self.by_length.borrow_mut().insert(len, list.clone());
+        list
+    }
+}
+
+/// A word's length in letters.
+pub fn letter_count(w: &str) -> usize {
+    if w.is_ascii() {
+        w.len()
+    } else {
+        w.chars().count()
+    }
+}
+
+/// Parses a dictionary file. `min_score` drops words scored below it (a word
+/// without a score counts as 0).
+pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
+    let text: &str = &src.text;
+    // Words borrow the file's text unless lowercasing changes them.
+    let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
+    let mut any_score = false;
+    let mut start = 0usize;
+    for (n, raw) in text.split('\n').enumerate() {
+        let line_start = start;
+        start += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let (word_part, score_part) = match line.split_once(';') {
+            Some((w, s)) => (w, Some(s)),
+            None => (line, None),
+        };
+        let word = word_part.trim();
+        if word.is_empty() && score_part.is_none() {
+            continue;
+        }
+        let bad = |what: String, at: usize, len: usize| {
+            Diag::new(
+                "cspi::data::dictionary",
+                format!("line {} of `{}` {what}", n + 1, src.name),
+            )
+            .label(Span::new(at, at + len.max(1)), "here")
+            .help("a dictionary has one word (letters only) per line, optionally `word;score` with an integer score")
+            .in_source(src)
+        };
+        let word_at = line_start + (word_part.len() - word_part.trim_start().len());
+        if word.is_empty() {
+            return Err(bad(
+                "has a score but no word".into(),
+                line_start,
+                line.len(),
+            ));
+        }
+        let ascii_letters = word.bytes().all(|b| b.is_ascii_alphabetic());
+        if let Some((i, c)) = (!ascii_letters)
+            .then(|| word.char_indices().find(|(_, c)| !c.is_alphabetic()))
+            .flatten()
+        {
+            let what = if c.is_ascii_digit() {
+                "a digit".to_string()
+            } else if c.is_whitespace() {
+                "a space".to_string()
+            } else {
+                format!("`{}`", c.escape_debug())
+            };
+            return Err(bad(
+                format!("is not a word: `{word}` contains {what}"),
+                word_at + i,
+                c.len_utf8(),
+            ));
+        }
+        let score = match score_part {
+            None => 0,
+            Some(s) => {
+                any_score = true;
+                let at = line_start + word_part.len() + 1;
+                s.trim().parse::<i64>().map_err(|_| {
+                    bad(
+                        format!("has a score that is not an integer: `{}`", s.trim()),
+                        at,
+                        s.len(),
+                    )
+                })?
+            }
+        };
+        if min_score.is_some_and(|m| score < m) {
+            continue;
+        }
+        let word = if ascii_letters {
+            if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(word.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            }
+        } else {
+            Cow::Owned(word.to_lowercase())
+        };
+        entries.push((word, score));
+    }
+    if entries.is_empty() {
+        let d = Diag::new(
+            "cspi::data::dictionary",
+            format!("the dictionary `{}` holds no words", src.name),
+        );
+        return Err(if min_score.is_some() && !text.trim().is_empty() {
+            d.help("no word reaches the minimum score")
+        } else {
+            d.help("a dictionary has one word per line")
+        });
+    }
+    // Sorted by word, best score first, so dedup keeps a word's best score.
+    // The sort compares an 8-byte prefix first (words hold no NUL, so zero
+    // padding keeps byte order) and the whole words only on a tie.
+    let prefix = |w: &str| {
+        let mut b = [0u8; 8];
+        let n = w.len().min(8);
+        b[..n].copy_from_slice(&w.as_bytes()[..n]);
+        u64::from_be_bytes(b)
+    };
+    let mut order: Vec<(u64, u32)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (w, _))| (prefix(w), i as u32))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| {
+            let (x, y) = (&entries[a.1 as usize], &entries[b.1 as usize]);
+            x.0.cmp(&y.0).then(y.1.cmp(&x.1))
+        })
+    });
+    order.dedup_by(|a, b| entries[a.1 as usize].0 == entries[b.1 as usize].0);
+    let mut words = Vec::with_capacity(order.len());
+    let mut scores = Vec::with_capacity(order.len());
+    for &(_, i) in &order {
+        let (w, s) = &entries[i as usize];
+        words.push(w.to_string());
+        scores.push(*s);
+    }
+    Ok(Dictionary {
+        name: src.name.clone(),
+        words,
+        scores: if any_score { scores } else { Vec::new() },
+        by_length: RefCell::new(BTreeMap::new()),
+    })
+}
+
+impl Checker<'_> {
+    /// `dictionary(path [, min_score])`.
+    pub(super) fn dictionary_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let (path, pspan, min_score) = match args {
+            [(Value::Str(p), s)] => (p.clone(), *s, None),
+            [(Value::Str(p), s), (Value::Int(m), _)] => (p.clone(), *s, Some(*m)),
+            _ => {
+                return Err(Diag::new(
+                    "cspi::call",
+                    "dictionary(path) takes the path of a word list",
+                )
+                .label(span, "here")
+                .help("an optional second argument is the minimum score: dictionary(path, 10)"));
+            }
+        };
+        let src = self.read_file(&path, pspan)?;
+        Ok(Value::Dict(Rc::new(parse_dictionary(&src, min_score)?)))
+    }
+
+    /// `words(dict, n)`: the set of the dictionary's words of `n` letters.
+    pub(super) fn words_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let [(Value::Dict(d), _), (Value::Int(n), nspan)] = args else {
+            return Err(Diag::new(
+                "cspi::call",
+                "words(dict, n) takes a dictionary and a word length",
+            )
+            .label(span, "here")
+            .help("load the dictionary first: let d = dictionary(\"words.txt\");"));
+        };
+        let list = usize::try_from(*n)
+            .ok()
+            .filter(|&n| n > 0)
+            .map(|n| d.words_of_length(n));
+        match list {
+            Some(l) if !l.words.is_empty() => Ok(Value::Words(l)),
+            _ => Err(no_words(d, *n, *nspan)),
+        }
+    }
+}
+
+/// The dictionary has no word of length `n`.
+pub fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
+    let mut lengths: Vec<usize> = d.words.iter().map(|w| letter_count(w)).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
+    let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
+    Diag::new(
+        "cspi::data::no_words",
+        format!("the dictionary `{}` has no word of length {n}", d.name),
+    )
+    .label(span, "this length")
+    .help(format!("its words have lengths {}", shown.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Dictionary, Diag> {
+        parse_dictionary(&Source::new("d.txt", text), None)
+    }
+
+    #[test]
+    fn lf_crlf_blank_lines_and_case() {
+        let d = parse("Cat\r\n\r\ndog\n  \nCAT\nzebra").unwrap();
+        assert_eq!(d.words, vec!["cat", "dog", "zebra"]);
+        assert!(d.scores.is_empty());
+    }
+
+    #[test]
+    fn scores_keep_the_best_and_filter() {
+        let d = parse("cat;3\ndog;10\ncat;7\n").unwrap();
+        assert_eq!(d.words, vec!["cat", "dog"]);
+        assert_eq!(d.scores, vec![7, 10]);
+        let d = parse_dictionary(&Source::new("d", "cat;3\ndog;10\nemu\n"), Some(5)).unwrap();
+        assert_eq!(d.words, vec!["dog"]);
+    }
+
+    #[test]
+    fn a_digit_is_reported_with_its_line() {
+        let e = parse("cat\nd0g\n").err().unwrap();
+        assert!(e.message.contains("line 2"), "{}", e.message);
+        assert!(e.message.contains("a digit"), "{}", e.message);
+        assert_eq!(e.labels[0].0, Span::new(5, 6));
+        assert!(e.source.is_some());
+    }
+
+    #[test]
+    fn empty_and_bad_scores() {
+        assert!(parse("").err().unwrap().message.contains("no words"));
+        assert!(parse("\n\r\n").err().unwrap().message.contains("no words"));
+        let e = parse("cat;x\n").err().unwrap();
+        assert!(e.message.contains("score"), "{}", e.message);
+    }
+
+    #[test]
+    fn words_by_length_are_shared() {
+        let d = parse("ab\ncd\nefg\n").unwrap();
+        let a = d.words_of_length(2);
+        assert_eq!(a.words, vec!["ab", "cd"]);
+        assert!(Arc::ptr_eq(&a, &d.words_of_length(2)));
+        assert!(d.words_of_length(5).words.is_empty());
+    }
+}

@@ -1,0 +1,598 @@
+//! Crossword fill against the original assignment's data (../shared/data/crossword):
+//! the report's solution counts, the same count at every propagation level,
+//! first fills checked by an independent checker, brute-force counts on small
+//! picture grids, and diagnostics for bad grids and dictionaries.
+
+use cspi::engine::search::{Limits, Next};
+use cspi::model::{Propagation, VarSelect};
+use cspi::sema::ParamOverride;
+use cspi::solve::{Options, Status, load_file, solve};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The assignment's data directory, or `None` (with a note) when absent.
+fn data() -> Option<PathBuf> {
+    let d = root().join("../shared/data/crossword");
+    if d.is_dir() {
+        Some(d)
+    } else {
+        eprintln!("skipped: ../shared/data/crossword not found");
+        None
+    }
+}
+
+fn param(name: &str, value: &Path) -> ParamOverride {
+    ParamOverride {
+        name: name.into(),
+        value: value.display().to_string(),
+    }
+}
+
+/// Counts the fills of a slot puzzle with a dictionary.
+fn count(data: &Path, puzzle: u32, words: u32, level: Propagation, by_product: bool) -> u64 {
+    let overrides = [
+        param("slots", &data.join(format!("puzzle-{puzzle}.txt"))),
+        param("dict", &data.join(format!("words-{words}.txt"))),
+    ];
+    let model = Arc::new(
+        load_file(&root().join("models/crossword-slots.csp"), &overrides)
+            .unwrap_or_else(|e| panic!("{e:?}")),
+    );
+    let mut options = Options {
+        search: model.search.clone(),
+        count_only: true,
+        no_product_count: !by_product,
+        ..Options::default()
+    };
+    options.search.propagation = level;
+    if level == Propagation::None {
+        // Without pruning, taking neighbouring slots in turn is far faster than mrv.
+        options.search.var = VarSelect::Input;
+    }
+    let summary = solve(&model, &options, |_| Next::Continue);
+    assert!(
+        matches!(summary.status, Status::AllSolutions | Status::Unsatisfiable),
+        "search incomplete"
+    );
+    summary.stats.solutions
+}
+
+/// The original report's table: rows words-200, -500, -1000; columns puzzles 1-4.
+const REPORT: [(u32, [u64; 4]); 3] = [
+    (200, [0, 0, 0, 0]),
+    (500, [32, 509, 70, 0]),
+    (1000, [1381, 20593, 11561, 320]),
+];
+
+#[test]
+fn counts_reproduce_the_report() {
+    let Some(d) = data() else { return };
+    for (words, row) in REPORT {
+        for (p, &expected) in row.iter().enumerate() {
+            let p = p as u32 + 1;
+            assert_eq!(
+                count(&d, p, words, Propagation::Ac, true),
+                expected,
+                "puzzle {p}, words-{words}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_level_gives_the_same_count() {
+    let Some(d) = data() else { return };
+    for (words, row) in &REPORT[..2] {
+        for (p, &expected) in row.iter().enumerate() {
+            let p = p as u32 + 1;
+            for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
+                for by_product in [false, true] {
+                    assert_eq!(
+                        count(&d, p, *words, level, by_product),
+                        expected,
+                        "puzzle {p}, words-{words}, {level:?}, by product {by_product}"
+                    );
+                }
+            }
+        }
+    }
+    // words-1000 leaf by leaf, at ac and fc.
+    for (p, &expected) in REPORT[2].1.iter().enumerate() {
+        let p = p as u32 + 1;
+        for level in [Propagation::Fc, Propagation::Ac] {
+            assert_eq!(count(&d, p, 1000, level, false), expected, "puzzle {p}");
+        }
+    }
+}
+
+/// words-1800 and words-3000: the same count leaf by leaf and by product,
+/// at every level for words-1800 (`none` on puzzles 1-3 only: on puzzle 4's
+/// twelve slots it runs for well over ten minutes). Slow (about ten minutes):
+/// run with `--ignored`.
+#[test]
+#[ignore]
+fn large_dictionaries_agree_across_levels() {
+    let Some(d) = data() else { return };
+    for p in 1..=4 {
+        let fast = count(&d, p, 1800, Propagation::Ac, true);
+        let levels: &[Propagation] = if p < 4 {
+            &[Propagation::None, Propagation::Fc, Propagation::Ac]
+        } else {
+            &[Propagation::Fc, Propagation::Ac]
+        };
+        for &level in levels {
+            assert_eq!(
+                count(&d, p, 1800, level, false),
+                fast,
+                "puzzle {p} {level:?}"
+            );
+        }
+        let fast = count(&d, p, 3000, Propagation::Ac, true);
+        assert_eq!(
+            count(&d, p, 3000, Propagation::Ac, false),
+            fast,
+            "puzzle {p}"
+        );
+        eprintln!("puzzle {p}: words-3000 {fast}");
+    }
+}
+
+/// The words of a JSON string array that follows `"key":` in `line`.
+fn json_words(line: &str, key: &str) -> Vec<String> {
+    let start = line
+        .find(&format!("\"{key}\":["))
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+        + key.len()
+        + 4;
+    let end = start + line[start..].find(']').expect("array end");
+    line[start..end]
+        .split(',')
+        .map(|s| s.trim_matches('"').to_string())
+        .collect()
+}
+
+/// The independent checker: reads the slot file and the dictionary itself and
+/// checks that each word is a dictionary word of the slot's length and that
+/// crossing slots agree on every shared cell.
+fn check_fill(slot_file: &Path, dict_file: &Path, words: &[String]) -> Result<(), String> {
+    let dict: std::collections::HashSet<String> = std::fs::read_to_string(dict_file)
+        .map_err(|e| e.to_string())?
+        .lines()
+        .map(|l| l.trim().to_lowercase())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = std::fs::read_to_string(slot_file).map_err(|e| e.to_string())?;
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    if tokens.len() != words.len() * 4 {
+        return Err(format!("{} words for {} tokens", words.len(), tokens.len()));
+    }
+    let mut cells: std::collections::HashMap<(usize, usize), char> = Default::default();
+    for (slot, word) in tokens.chunks(4).zip(words) {
+        let (x, y, len): (usize, usize, usize) = (
+            slot[0].parse().unwrap(),
+            slot[1].parse().unwrap(),
+            slot[2].parse().unwrap(),
+        );
+        if !dict.contains(word) {
+            return Err(format!("`{word}` is not in the dictionary"));
+        }
+        if word.chars().count() != len {
+            return Err(format!("`{word}` does not have length {len}"));
+        }
+        for (i, c) in word.chars().enumerate() {
+            let at = if slot[3] == "A" {
+                (x + i, y)
+            } else {
+                (x, y + i)
+            };
+            if let Some(&old) = cells.get(&at)
+                && old != c
+            {
+                return Err(format!("cell {at:?} holds both {old} and {c}"));
+            }
+            cells.insert(at, c);
+        }
+    }
+    Ok(())
+}
+
+fn cspi(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run cspi")
+}
+
+#[test]
+fn first_fills_with_words_3000_pass_the_checker() {
+    let Some(d) = data() else { return };
+    let dict = d.join("words-3000.txt");
+    for p in 1..=4 {
+        let slots = d.join(format!("puzzle-{p}.txt"));
+        let out = cspi(&[
+            "solve",
+            "models/crossword-slots.csp",
+            "--param",
+            &format!("slots={}", slots.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--format",
+            "json",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let line = stdout.lines().next().expect("a solution line");
+        let words = json_words(line, "xw");
+        check_fill(&slots, &dict, &words).unwrap_or_else(|e| panic!("puzzle {p}: {e}"));
+        // The checker is not vacuous: a changed word fails it.
+        let mut bad = words.clone();
+        bad[0] = "zzzz".into();
+        assert!(check_fill(&slots, &dict, &bad).is_err());
+    }
+}
+
+#[test]
+fn contract_outputs() {
+    let Some(d) = data() else { return };
+    let out = cspi(&[
+        "solve",
+        "models/crossword-slots.csp",
+        "--param",
+        &format!("slots={}", d.join("puzzle-1.txt").display()),
+        "--param",
+        &format!("dict={}", d.join("words-500.txt").display()),
+        "--count",
+        "--format",
+        "json",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\"type\":\"summary\""), "{text}");
+    assert!(text.contains("\"status\":\"ALL_SOLUTIONS\""), "{text}");
+    assert!(text.contains("\"solutions\":32"), "{text}");
+    let out = cspi(&["solve", "models/crossword.csp", "--format", "json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("{\"type\":\"solution\""), "{text}");
+}
+
+/// A small model over a picture grid and a word list, written to a temp dir.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("cspi-xw-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Brute force: every slot of a picture grid (runs of 2+ open cells) and the
+/// number of fills from `words` that agree on shared cells and given letters.
+fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
+    let rows: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();
+    let (h, w) = (rows.len(), rows[0].len());
+    let open = |x: usize, y: usize| rows[y][x] != '#';
+    let mut slots: Vec<Vec<(usize, usize)>> = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                if !open(x, y)
+                    || (dx == 1 && x > 0 && open(x - 1, y))
+                    || (dy == 1 && y > 0 && open(x, y - 1))
+                {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                let (mut cx, mut cy) = (x, y);
+                while cx < w && cy < h && open(cx, cy) {
+                    cells.push((cx, cy));
+                    cx += dx;
+                    cy += dy;
+                }
+                if cells.len() >= 2 {
+                    slots.push(cells);
+                }
+            }
+        }
+    }
+    fn go(
+        k: usize,
+        slots: &[Vec<(usize, usize)>],
+        rows: &[Vec<char>],
+        words: &[&str],
+        grid: &mut std::collections::HashMap<(usize, usize), char>,
+        used: &mut Vec<String>,
+        distinct: bool,
+    ) -> u64 {
+        if k == slots.len() {
+            return 1;
+        }
+        let mut n = 0;
+        for word in words {
+            let chars: Vec<char> = word.chars().collect();
+            if chars.len() != slots[k].len() || (distinct && used.iter().any(|u| u == word)) {
+                continue;
+            }
+            let fits = slots[k].iter().zip(&chars).all(|(&(x, y), &c)| {
+                let given = rows[y][x];
+                (given == '.' || given == c) && grid.get(&(x, y)).is_none_or(|&g| g == c)
+            });
+            if !fits {
+                continue;
+            }
+            let mut added = Vec::new();
+            for (&cell, &c) in slots[k].iter().zip(&chars) {
+                if let std::collections::hash_map::Entry::Vacant(e) = grid.entry(cell) {
+                    e.insert(c);
+                    added.push(cell);
+                }
+            }
+            used.push(word.to_string());
+            n += go(k + 1, slots, rows, words, grid, used, distinct);
+            used.pop();
+            for c in added {
+                grid.remove(&c);
+            }
+        }
+        n
+    }
+    go(
+        0,
+        &slots,
+        &rows,
+        words,
+        &mut Default::default(),
+        &mut Vec::new(),
+        distinct,
+    )
+}
+
+#[test]
+fn picture_grids_match_brute_force() {
+    let words = [
+        "at", "to", "on", "no", "an", "ta", "oat", "tan", "ant", "not", "ton", "nat", "toa",
+        "oaten", "tot", "tat", "noon", "tanto", "onto", "into", "iota", "tin", "nit", "ion",
+    ];
+    let grids = [
+        "...\n.#.\n...\n",
+        "#..\n...\n..#\n",
+        "....\n.##.\n....\n",
+        "..t\n.#.\n...\n",
+        "...\n...\n",
+    ];
+    let s = Scratch::new("brute");
+    let dict = s.file("words.txt", words.join("\r\n").as_bytes());
+    for (g, grid) in grids.iter().enumerate() {
+        let gpath = s.file(&format!("g{g}.txt"), grid.as_bytes());
+        for distinct in [false, true] {
+            let model = s.file(
+                "m.csp",
+                format!(
+                    "param grid = \"\"; param dict = \"\";\nlet w = dictionary(dict);\ncrossword xw = picture(grid, w);\n{}\n",
+                    if distinct { "constraint alldifferent(xw);" } else { "" }
+                )
+                .as_bytes(),
+            );
+            let overrides = [param("grid", &gpath), param("dict", &dict)];
+            let m = Arc::new(load_file(&model, &overrides).unwrap_or_else(|e| panic!("{e:?}")));
+            let expected = brute_count(grid, &words, distinct);
+            for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
+                for var in [VarSelect::Input, VarSelect::Mrv, VarSelect::Degree] {
+                    for by_product in [false, true] {
+                        let mut o = Options {
+                            count_only: true,
+                            no_product_count: !by_product,
+                            ..Options::default()
+                        };
+                        o.search.propagation = level;
+                        o.search.var = var;
+                        let n = solve(&m, &o, |_| Next::Continue).stats.solutions;
+                        assert_eq!(
+                            n, expected,
+                            "grid {g}, distinct {distinct}, {level:?} {var:?} {by_product}"
+                        );
+                    }
+                }
+            }
+            // Printed solutions are checked by the model's own checker, too.
+            let o = Options {
+                check: true,
+                limits: Limits::default(),
+                ..Options::default()
+            };
+            let mut seen = 0u64;
+            let summary = solve(&m, &o, |_| {
+                seen += 1;
+                Next::Continue
+            });
+            assert!(summary.rejected.is_empty());
+            assert_eq!(seen, expected, "grid {g}");
+        }
+    }
+}
+
+/// Runs cspi on a model over the given files; returns (exit code, stderr).
+fn diag_of(s: &Scratch, model: &str, files: &[(&str, &[u8])]) -> (i32, String) {
+    for (name, bytes) in files {
+        s.file(name, bytes);
+    }
+    let m = s.file("m.csp", model.as_bytes());
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(["solve", &m.display().to_string()])
+        .output()
+        .expect("run cspi");
+    // Undo miette's line wrapping: drop the gutter and collapse whitespace.
+    let err = String::from_utf8_lossy(&out.stderr).replace('│', " ");
+    let err = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    (out.status.code().unwrap_or(-1), err)
+}
+
+#[test]
+fn bad_grids_and_dictionaries_get_diagnostics() {
+    let s = Scratch::new("diag");
+    let words: &[u8] = b"cat\ndog\nact\n";
+    let picture = "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w);";
+    let slots = "let w = dictionary(\"w.txt\"); crossword xw = slots(\"s.txt\", w, 4, 4);";
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a [u8])>, &'a [&'a str]);
+    let cases: Vec<Case> = vec![
+        (
+            slots,
+            vec![("w.txt", words), ("s.txt", b"0 0 3 A  2 1 3 A")],
+            &["runs off the 4×4 grid", "s.txt"],
+        ),
+        (
+            slots,
+            vec![("w.txt", words), ("s.txt", b"0 0 3 A  0 0 4 D")],
+            &["no word", "length 4", "lengths 3"],
+        ),
+        (
+            slots,
+            vec![("w.txt", words), ("s.txt", b"0 0 3")],
+            &["incomplete slot"],
+        ),
+        (
+            slots,
+            vec![("w.txt", words), ("s.txt", b"")],
+            &["holds no slots"],
+        ),
+        (
+            picture,
+            vec![("w.txt", b""), ("g.txt", b"...\n")],
+            &["holds no words", "w.txt"],
+        ),
+        (
+            picture,
+            vec![("w.txt", b"cat\nc4t\n"), ("g.txt", b"...\n")],
+            &["line 2", "a digit", "w.txt"],
+        ),
+        (
+            picture,
+            vec![("w.txt", b"cat\n\xff\xfe\n"), ("g.txt", b"...\n")],
+            &["not UTF-8", "line 2"],
+        ),
+        (
+            picture,
+            vec![("w.txt", words), ("g.txt", b"")],
+            &["is empty"],
+        ),
+        (
+            picture,
+            vec![("w.txt", words), ("g.txt", b"...\n..\n")],
+            &["row 2", "2 cells"],
+        ),
+        (
+            picture,
+            vec![("w.txt", words), ("g.txt", b"..?\n")],
+            &["not a cell"],
+        ),
+        (
+            picture,
+            vec![("w.txt", words), ("g.txt", b"\xff..\n")],
+            &["not UTF-8"],
+        ),
+        (
+            picture,
+            vec![("w.txt", words), ("g.txt", b"....\n")],
+            &["no word", "length 4"],
+        ),
+    ];
+    for (model, files, wanted) in cases {
+        let (code, err) = diag_of(&s, model, &files);
+        assert_eq!(code, 1, "{err}");
+        for w in wanted {
+            assert!(err.contains(w), "expected `{w}` in:\n{err}");
+        }
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn scores_order_values_and_filter_words() {
+    let s = Scratch::new("scores");
+    s.file("w.txt", b"ab;1\ncd;9\nef;5\ngh\n");
+    s.file("g.txt", b"..\n");
+    let run = |model: &str, extra: &[&str]| {
+        let m = s.file("m.csp", model.as_bytes());
+        let mut args = vec!["solve".to_string(), m.display().to_string()];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args(&args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let plain = "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w); output xw;";
+    assert_eq!(run(plain, &[]).trim(), "a b");
+    assert_eq!(run(plain, &["--val", "score"]).trim(), "c d");
+    let all = run(plain, &["--val", "score", "--all"]);
+    let order: Vec<&str> = all
+        .lines()
+        .filter(|l| !l.starts_with('-') && l.len() == 3)
+        .collect();
+    assert_eq!(order, ["c d", "e f", "a b", "g h"]);
+    let filtered = "let w = dictionary(\"w.txt\", 5); crossword xw = picture(\"g.txt\", w);";
+    assert!(run(filtered, &["--count"]).starts_with("2 solutions"));
+}
+
+#[test]
+fn hand_written_word_variables_match_brute_force() {
+    let s = Scratch::new("hand");
+    let words = [
+        "cat", "car", "arc", "tar", "rat", "art", "act", "tic", "sea", "ate",
+    ];
+    s.file("w.txt", words.join("\n").as_bytes());
+    // a[3] == b[1], b[3] == c[2], c[1] == "a", a != b.
+    let model = "let d = dictionary(\"w.txt\");\n\
+        var a in words(d, 3); var b in words(d, 3); var c in words(d, 3);\n\
+        constraint a[3] == b[1]; constraint b[3] == c[2]; constraint c[1] == \"A\";\n\
+        constraint alldifferent([a, b]);\n";
+    let m = s.file("m.csp", model.as_bytes());
+    let m = Arc::new(load_file(&m, &[]).unwrap_or_else(|e| panic!("{e:?}")));
+    let ch = |w: &str, i: usize| w.as_bytes()[i];
+    let mut expected = 0;
+    for a in words {
+        for b in words {
+            for c in words {
+                if ch(a, 2) == ch(b, 0) && ch(b, 2) == ch(c, 1) && ch(c, 0) == b'a' && a != b {
+                    expected += 1;
+                }
+            }
+        }
+    }
+    assert!(expected > 0);
+    for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
+        for by_product in [false, true] {
+            let mut o = Options {
+                count_only: true,
+                no_product_count: !by_product,
+                ..Options::default()
+            };
+            o.search.propagation = level;
+            assert_eq!(
+                solve(&m, &o, |_| Next::Continue).stats.solutions,
+                expected,
+                "{level:?}"
+            );
+        }
+    }
+}
