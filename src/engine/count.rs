@@ -205,6 +205,10 @@ impl Counter {
     }
 }
 
+#[expect(
+    clippy::expect_used,
+    reason = "edges are only built from propagators whose as_word_cross() is Some"
+)]
 fn cross(engine: &Engine, p: usize) -> &WordCross {
     engine.props[p]
         .as_word_cross()
