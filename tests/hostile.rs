@@ -133,3 +133,22 @@ fn a_ten_megabyte_string_parameter_is_handled() {
     let (code, err) = solve(&path, &["--count"]);
     assert_eq!(code, 0, "{err}");
 }
+
+/// Inputs the fuzzers found (crashes, hangs), kept as regression tests: each
+/// must end with an answer or a diagnostic.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let (code, err) = solve(&path, &["--node-limit", "10000"]);
+        assert!(
+            (0..=2).contains(&code),
+            "{}: exit {code}\n{err}",
+            path.display()
+        );
+        seen += 1;
+    }
+    assert!(seen > 0, "no regression inputs in {}", dir.display());
+}

@@ -325,18 +325,22 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = ident(inner.next().ok_or_else(|| malformed(span))?);
-            ExprKind::Call(name, inner.map(expr).collect::<Result<_, _>>()?)
-        }
-        Rule::aggregate => {
-            let mut inner = pair.into_inner();
-            let (Some(name), Some(gens), Some(body)) = (inner.next(), inner.next(), inner.next())
-            else {
-                return Err(malformed(span));
-            };
-            ExprKind::Aggregate(ident(name), generators(gens)?, Box::new(expr(body)?))
+            match inner.peek().map(|p| p.as_rule()) {
+                Some(Rule::comp_args) => {
+                    let mut parts = inner
+                        .next()
+                        .map(|p| p.into_inner())
+                        .ok_or_else(|| malformed(span))?;
+                    let (Some(gens), Some(body)) = (parts.next(), parts.next()) else {
+                        return Err(malformed(span));
+                    };
+                    ExprKind::Aggregate(name, generators(gens)?, Box::new(expr(body)?))
+                }
+                _ => ExprKind::Call(name, inner.map(expr).collect::<Result<_, _>>()?),
+            }
         }
         Rule::forall_expr | Rule::exists_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
             let (Some(gens), Some(body)) = (inner.next(), inner.next()) else {
                 return Err(malformed(span));
             };
@@ -348,7 +352,7 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
             }
         }
         Rule::if_expr => {
-            let mut inner = pair.into_inner();
+            let mut inner = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
             let (Some(c), Some(a), Some(b)) = (inner.next(), inner.next(), inner.next()) else {
                 return Err(malformed(span));
             };
@@ -362,11 +366,11 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
 fn generators(pair: Pair<Rule>) -> Result<Generators, Diag> {
     let mut gens = Vec::new();
     let mut condition = None;
-    for p in pair.into_inner() {
+    for p in pair.into_inner().filter(|p| !is_keyword(p.as_rule())) {
         if p.as_rule() == Rule::generator {
             let mut names = Vec::new();
             let mut source = None;
-            for q in p.into_inner() {
+            for q in p.into_inner().filter(|q| !is_keyword(q.as_rule())) {
                 match q.as_rule() {
                     Rule::ident => names.push(ident(q)),
                     _ => source = Some(expr(q)?),
@@ -379,6 +383,21 @@ fn generators(pair: Pair<Rule>) -> Result<Generators, Diag> {
         }
     }
     Ok(Generators { gens, condition })
+}
+
+/// Keyword tokens carry no meaning of their own in the tree.
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_forall
+            | Rule::kw_exists
+            | Rule::kw_if
+            | Rule::kw_then
+            | Rule::kw_else
+            | Rule::kw_end
+            | Rule::kw_in
+            | Rule::kw_where
+    )
 }
 
 fn malformed(span: Span) -> Diag {
@@ -503,7 +522,10 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::search_opt => "a search option",
         Rule::search_word => "a strategy name",
         Rule::search_key => "a search option",
-        Rule::generators | Rule::generator => "`name in ...`",
+        Rule::generators | Rule::generator | Rule::comp_args => "`name in ...`",
+        Rule::kw_in => "`in`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
         Rule::expr_list => "an expression",
         Rule::implies | Rule::or | Rule::and => "an operator",
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
