@@ -282,3 +282,176 @@ fn random_models_agree_with_brute_force_under_every_strategy() {
         }
     }
 }
+
+/// Random word models: a small dictionary over a three-letter alphabet, word
+/// variables of two or three letters, random crossings `w[i] == v[j]`, fixed
+/// letters, and sometimes all-different; solution sets against brute force.
+#[test]
+fn random_word_models_agree_with_brute_force_under_every_strategy() {
+    let cases: u64 = std::env::var("CSPI_DIFF_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300)
+        / 3;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7_2026);
+    let dir = std::env::temp_dir().join(format!("cspi-diff-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for case_no in 0..cases {
+        // The dictionary: random distinct words of length 2 and 3.
+        let mut dict: BTreeSet<String> = BTreeSet::new();
+        for _ in 0..rng.random_range(3..12) {
+            let len = rng.random_range(2..=3);
+            dict.insert(
+                (0..len)
+                    .map(|_| ['a', 'b', 'c'][rng.random_range(0..3usize)])
+                    .collect(),
+            );
+        }
+        let path = dir.join(format!("dict-{case_no}.txt"));
+        std::fs::write(&path, dict.iter().cloned().collect::<Vec<_>>().join("\n")).unwrap();
+        let n = rng.random_range(2..=4usize);
+        let lens: Vec<usize> = (0..n).map(|_| rng.random_range(2..=3)).collect();
+        // Constraints: (a, i, b, j) crossings, (a, i, letter) givens, all-different.
+        let mut crossings = Vec::new();
+        let mut givens = Vec::new();
+        for _ in 0..rng.random_range(1..=4) {
+            let (a, b) = (rng.random_range(0..n), rng.random_range(0..n));
+            if a != b {
+                crossings.push((
+                    a,
+                    rng.random_range(0..lens[a]),
+                    b,
+                    rng.random_range(0..lens[b]),
+                ));
+            } else {
+                givens.push((
+                    a,
+                    rng.random_range(0..lens[a]),
+                    ['a', 'b', 'c'][rng.random_range(0..3usize)],
+                ));
+            }
+        }
+        let distinct = rng.random_bool(0.3);
+        let mut src = format!("let d = dictionary(\"{}\");\n", path.display());
+        for (k, l) in lens.iter().enumerate() {
+            src += &format!("var w{k} in words(d, {l});\n");
+        }
+        for (a, i, b, j) in &crossings {
+            src += &format!("constraint w{a}[{}] == w{b}[{}];\n", i + 1, j + 1);
+        }
+        for (a, i, c) in &givens {
+            src += &format!("constraint w{a}[{}] == \"{c}\";\n", i + 1);
+        }
+        if distinct {
+            let all: Vec<String> = (0..n).map(|k| format!("w{k}")).collect();
+            src += &format!("constraint alldifferent([{}]);\n", all.join(", "));
+        }
+        // Brute force over the words of each length.
+        let by_len = |l: usize| {
+            dict.iter()
+                .filter(|w| w.len() == l)
+                .cloned()
+                .collect::<Vec<String>>()
+        };
+        let domains: Vec<Vec<String>> = lens.iter().map(|&l| by_len(l)).collect();
+        let mut expected: BTreeSet<Vec<String>> = BTreeSet::new();
+        if domains.iter().all(|d| !d.is_empty()) {
+            let mut idx = vec![0usize; n];
+            'outer: loop {
+                let pick: Vec<&String> = (0..n).map(|k| &domains[k][idx[k]]).collect();
+                let ok = crossings
+                    .iter()
+                    .all(|&(a, i, b, j)| pick[a].as_bytes()[i] == pick[b].as_bytes()[j])
+                    && givens
+                        .iter()
+                        .all(|&(a, i, c)| pick[a].as_bytes()[i] == c as u8)
+                    && (!distinct || pick.iter().collect::<BTreeSet<_>>().len() == n);
+                if ok {
+                    expected.insert(pick.into_iter().cloned().collect());
+                }
+                let mut k = 0;
+                loop {
+                    if k == n {
+                        break 'outer;
+                    }
+                    idx[k] += 1;
+                    if idx[k] < domains[k].len() {
+                        break;
+                    }
+                    idx[k] = 0;
+                    k += 1;
+                }
+            }
+        }
+        let loaded = load_str("words.csp", &src, Path::new("."), &[]);
+        let Ok(model) = loaded else {
+            // A length with no words is a diagnostic, and then no fill exists.
+            assert!(
+                expected.is_empty(),
+                "case {case_no} does not load: {:?}\n{src}",
+                loaded.err()
+            );
+            continue;
+        };
+        let model = Arc::new(model);
+        let ids: Vec<usize> = (0..n)
+            .map(|k| model.groups[&format!("w{k}")].vars[0])
+            .collect();
+        for &var in VarSelect::ALL.iter().map(|(_, v)| v) {
+            for &val in [
+                ValSelect::Min,
+                ValSelect::Max,
+                ValSelect::Random,
+                ValSelect::Lcv,
+            ]
+            .iter()
+            {
+                for &level in Propagation::ALL.iter().map(|(_, v)| v) {
+                    let mut options = Options {
+                        search: model.search.clone(),
+                        check: true,
+                        ..Options::default()
+                    };
+                    options.search.var = var;
+                    options.search.val = val;
+                    options.search.propagation = level;
+                    options.search.seed = case_no;
+                    let mut found: Vec<Vec<String>> = Vec::new();
+                    let summary = solve(&model, &options, |values| {
+                        found.push(
+                            ids.iter()
+                                .map(|&v| model.format_value(v, values[v]))
+                                .collect(),
+                        );
+                        Next::Continue
+                    });
+                    let combo = format!("{} / {} / {}", var.name(), val.name(), level.name());
+                    assert!(
+                        summary.rejected.is_empty(),
+                        "case {case_no}, {combo}: {:?}",
+                        summary.rejected
+                    );
+                    let set: BTreeSet<Vec<String>> = found.iter().cloned().collect();
+                    assert_eq!(
+                        set.len(),
+                        found.len(),
+                        "case {case_no}, {combo}: repeated solution\n{src}"
+                    );
+                    assert_eq!(set, expected, "case {case_no}, {combo}: wrong fills\n{src}");
+                    // Counting alone (with the product shortcut under ac) agrees too.
+                    let counting = Options {
+                        count_only: true,
+                        check: false,
+                        ..options.clone()
+                    };
+                    let counted = solve(&model, &counting, |_| Next::Continue);
+                    assert_eq!(
+                        counted.stats.solutions,
+                        expected.len() as u64,
+                        "case {case_no}, {combo}: count\n{src}"
+                    );
+                }
+            }
+        }
+    }
+}
