@@ -318,6 +318,14 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         ..Options::default()
     };
     args.strategy.apply(&mut options.search);
+    solve::check_strategy(&model, &options.search).map_err(|d| {
+        // The command line's fault if it chose the strategy, else the model's.
+        Diags::from(if args.strategy.val.is_some() {
+            d.usage()
+        } else {
+            d
+        })
+    })?;
     options.limits = Limits {
         progress: std::io::stderr()
             .is_terminal()
@@ -476,6 +484,11 @@ fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
             .filter(|t| *t >= 0.0 && t.is_finite())
             .map(Duration::from_secs_f64),
     };
+    for combo in &plan.combos {
+        let mut spec = model.search.clone();
+        spec.val = combo.val;
+        solve::check_strategy(&model, &spec).map_err(|d| Diags::from(d.usage()))?;
+    }
     let rows = bench::run(&model, &plan);
     match args.format {
         Format::Human => print!("{}", bench::markdown(&rows)),

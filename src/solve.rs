@@ -60,6 +60,24 @@ pub fn load_str(
     sema::check(&input, &ast)
 }
 
+/// Checks that the search strategy applies to the model's variables: value
+/// selection by score needs word variables whose dictionary has scores.
+pub fn check_strategy(model: &Model, spec: &SearchSpec) -> Result<(), Diag> {
+    use crate::model::{ValSelect, VarKind};
+    let scored = model.vars.iter().any(|v| match &v.kind {
+        VarKind::Word(list) => !list.scores.is_empty(),
+        VarKind::Int => false,
+    });
+    if spec.val == ValSelect::Score && !scored {
+        return Err(Diag::new(
+            "cspi::search::not_applicable",
+            "value selection `score` needs word variables over a dictionary with scores",
+        )
+        .help("give the dictionary `word;score` lines, or choose min, max, random or lcv"));
+    }
+    Ok(())
+}
+
 /// The final state of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

@@ -160,3 +160,12 @@ fn the_same_seed_gives_the_same_run() {
         "another seed should explore differently"
     );
 }
+
+#[test]
+fn a_strategy_that_does_not_apply_is_refused() {
+    let (code, _, err) = cspi(&["solve", "models/n-queens.csp", "--val", "score"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("score") && err.contains("word"), "{err}");
+    let (code, _, err) = cspi(&["bench", "models/n-queens.csp", "--val", "min,score"]);
+    assert_eq!(code, 2, "{err}");
+}
