@@ -63,70 +63,59 @@ fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
     nest(out, model, g, values, 0, &mut 0);
 }
 
+/// Starts the next `"key":` of an object whose first member is pending in `first`.
+fn key(out: &mut String, first: &mut bool, name: &str) {
+    if !std::mem::take(first) {
+        out.push(',');
+    }
+    string(out, name);
+    out.push(':');
+}
+
 /// `{"type":"solution","values":{...}}`: every declared variable by name, and
 /// the model's named output expressions; with an objective, `"objective"`.
 pub fn solution(model: &Model, values: &[i64]) -> String {
     let mut out = String::from("{\"type\":\"solution\",\"values\":{");
     let mut first = true;
     for (name, g) in &model.groups {
-        if !first {
-            out.push(',');
-        }
-        first = false;
-        string(&mut out, name);
-        out.push(':');
+        key(&mut out, &mut first, name);
         group(&mut out, model, g, values);
     }
     for item in &model.output {
-        if let OutputItem::Spell {
-            label,
-            group,
-            symbols,
-        } = item
-            && !model.groups.contains_key(label)
-        {
-            if !first {
-                out.push(',');
+        match item {
+            OutputItem::Spell {
+                label,
+                group,
+                symbols,
+            } if !model.groups.contains_key(label) => {
+                key(&mut out, &mut first, label);
+                string(&mut out, &OutputItem::spell(group, symbols, values));
             }
-            first = false;
-            string(&mut out, label);
-            out.push(':');
-            string(&mut out, &OutputItem::spell(group, symbols, values));
-        }
-        if let OutputItem::Crossword { name, layout } = item {
-            // The slots' words are the group `name`; the drawn grid comes too.
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            string(&mut out, &format!("{name}_grid"));
-            out.push_str(":[");
-            for (i, row) in super::human::crossword_rows(model, layout, values)
-                .iter()
-                .enumerate()
-            {
-                if i > 0 {
-                    out.push(',');
+            OutputItem::Crossword { name, layout } => {
+                // The slots' words are the group `name`; the drawn grid comes too.
+                key(&mut out, &mut first, &format!("{name}_grid"));
+                out.push('[');
+                for (i, row) in super::human::crossword_rows(model, layout, values)
+                    .iter()
+                    .enumerate()
+                {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    string(&mut out, &row.replace(' ', ""));
                 }
-                string(&mut out, &row.replace(' ', ""));
+                out.push(']');
             }
-            out.push(']');
-        }
-        if let OutputItem::Value { label, term } = item
-            && !model.groups.contains_key(label)
-        {
-            if !first {
-                out.push(',');
-            }
-            first = false;
-            string(&mut out, label);
-            out.push(':');
-            match term.eval(model, values) {
-                Some(v) => {
-                    let _ = write!(out, "{v}");
+            OutputItem::Value { label, term } if !model.groups.contains_key(label) => {
+                key(&mut out, &mut first, label);
+                match term.eval(model, values) {
+                    Some(v) => {
+                        let _ = write!(out, "{v}");
+                    }
+                    None => out.push_str("null"),
                 }
-                None => out.push_str("null"),
             }
+            _ => {}
         }
     }
     out.push('}');
