@@ -66,6 +66,9 @@ struct Frame {
     value: i64,
     /// False while exploring `var = value`, true while exploring `var != value`.
     right: bool,
+    /// Every primary variable before this position is assigned below this
+    /// frame: input order resumes its scan here instead of at the start.
+    scan: usize,
 }
 
 pub struct Search<'e> {
@@ -86,6 +89,8 @@ pub struct Search<'e> {
     ticks: u64,
     last_progress: Duration,
     restarter: Restarter,
+    /// Where the last variable selection found its variable (see [`Frame::scan`]).
+    scan: usize,
     /// Branch and bound: the variable to minimise, and the largest value it
     /// may still take (one below the best solution so far).
     objective: Option<VarId>,
@@ -138,6 +143,7 @@ impl<'e> Search<'e> {
             ticks: 0,
             last_progress: Duration::ZERO,
             restarter: Restarter::new(spec_restarts),
+            scan: 0,
             objective: None,
             bound: None,
             count_only: false,
@@ -178,17 +184,27 @@ impl<'e> Search<'e> {
         }
     }
 
+    /// The next variable to branch on; sets `self.scan` for its frame.
     fn pick_var(&mut self) -> Option<VarId> {
         let (kind, ties) = (self.spec.var, self.spec.random_ties);
         let decided = &self.decided;
         let doms = &self.engine.doms;
         let ac = self.engine.level == Propagation::Ac;
         let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
-        if let Some(v) =
+        let start = self.stack.last().map_or(0, |f| f.scan);
+        if kind == crate::model::VarSelect::Input && !ties {
+            // Input order: resume where the parent's scan stopped (amortised O(1)).
+            if let Some(i) = (start..self.primary.len()).find(|&i| open(self.primary[i])) {
+                self.scan = i;
+                return Some(self.primary[i]);
+            }
+        } else if let Some(v) =
             select::var::select(kind, self.engine, &self.primary, open, ties, &mut self.rng)
         {
+            self.scan = 0;
             return Some(v);
         }
+        self.scan = self.primary.len();
         if self.completing.is_none() && self.secondary.iter().any(|&v| self.open(v)) {
             self.completing = Some(self.stack.len());
         }
@@ -241,6 +257,7 @@ impl<'e> Search<'e> {
                         var,
                         value,
                         right: false,
+                        scan: self.scan,
                     });
                     self.engine.stats.max_depth =
                         self.engine.stats.max_depth.max(self.stack.len() as u64);
@@ -329,6 +346,7 @@ impl<'e> Search<'e> {
                 var,
                 value,
                 right: true,
+                scan: f.scan,
             });
             let ok = self.engine.doms.remove(var, value).is_ok()
                 && self.enforce_bound()
