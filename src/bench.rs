@@ -65,8 +65,10 @@ pub struct Plan {
     pub product_count: bool,
 }
 
-/// Runs every combination `plan.runs` times; random ones get seeds seed, seed+1, ...
-pub fn run(model: &Arc<Model>, plan: &Plan) -> Vec<Row> {
+/// Runs every combination `plan.runs` times; random ones get seeds seed,
+/// seed+1, ... Each finished row goes to `on_row` at once, so long benches
+/// show their table as it grows.
+pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec<Row> {
     let mut rows = Vec::new();
     for &combo in &plan.combos {
         let mut runs = Vec::new();
@@ -99,7 +101,9 @@ pub fn run(model: &Arc<Model>, plan: &Plan) -> Vec<Row> {
                 time_ms: s.time.as_secs_f64() * 1000.0,
             });
         }
-        rows.push(Row { combo, runs });
+        let row = Row { combo, runs };
+        on_row(&row);
+        rows.push(row);
     }
     rows
 }
@@ -136,43 +140,36 @@ fn cell(xs: impl Iterator<Item = f64>, runs: usize, decimals: usize) -> String {
     }
 }
 
-/// The table in Markdown, one row per combination.
-pub fn markdown(rows: &[Row]) -> String {
-    let mut out = String::from(
-        "| var | val | propagation | runs | status | solutions | nodes | failures | max depth | propagations | time (ms) |\n\
-         |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for row in rows {
-        let n = row.runs.len();
-        let statuses: Vec<&str> = {
-            let mut s: Vec<&str> = row.runs.iter().map(|r| r.status.name()).collect();
-            s.sort_unstable();
-            s.dedup();
-            s
-        };
-        let c = &row.combo;
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {n} | {} | {} | {} | {} | {} | {} | {} |",
-            c.var.name(),
-            c.val.name(),
-            c.propagation.name(),
-            statuses.join(", "),
-            cell(row.runs.iter().map(|r| r.solutions as f64), n, 0),
-            cell(row.runs.iter().map(|r| r.nodes as f64), n, 0),
-            cell(row.runs.iter().map(|r| r.failures as f64), n, 0),
-            cell(row.runs.iter().map(|r| r.max_depth as f64), n, 0),
-            cell(row.runs.iter().map(|r| r.propagations as f64), n, 0),
-            cell(row.runs.iter().map(|r| r.time_ms), n, 1),
-        );
-    }
-    out
+/// The head of the Markdown table.
+pub const MARKDOWN_HEADER: &str = "| var | val | propagation | runs | status | solutions | nodes | failures | max depth | propagations | time (ms) |\n\
+     |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n";
+
+/// One row of the Markdown table.
+pub fn markdown_row(row: &Row) -> String {
+    let n = row.runs.len();
+    let mut statuses: Vec<&str> = row.runs.iter().map(|r| r.status.name()).collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    let c = &row.combo;
+    format!(
+        "| {} | {} | {} | {n} | {} | {} | {} | {} | {} | {} | {} |\n",
+        c.var.name(),
+        c.val.name(),
+        c.propagation.name(),
+        statuses.join(", "),
+        cell(row.runs.iter().map(|r| r.solutions as f64), n, 0),
+        cell(row.runs.iter().map(|r| r.nodes as f64), n, 0),
+        cell(row.runs.iter().map(|r| r.failures as f64), n, 0),
+        cell(row.runs.iter().map(|r| r.max_depth as f64), n, 0),
+        cell(row.runs.iter().map(|r| r.propagations as f64), n, 0),
+        cell(row.runs.iter().map(|r| r.time_ms), n, 1),
+    )
 }
 
-/// One JSON object per run, for machines.
-pub fn json_lines(rows: &[Row]) -> String {
+/// One JSON object per run of a row, for machines.
+pub fn json_lines(row: &Row) -> String {
     let mut out = String::new();
-    for row in rows {
+    {
         for (k, r) in row.runs.iter().enumerate() {
             let c = &row.combo;
             let _ = writeln!(

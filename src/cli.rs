@@ -489,11 +489,17 @@ fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
         spec.val = combo.val;
         solve::check_strategy(&model, &spec).map_err(|d| Diags::from(d.usage()))?;
     }
-    let rows = bench::run(&model, &plan);
-    match args.format {
-        Format::Human => print!("{}", bench::markdown(&rows)),
-        Format::Json => print!("{}", bench::json_lines(&rows)),
+    let mut out = std::io::stdout();
+    if args.format == Format::Human {
+        let _ = out.write_all(bench::MARKDOWN_HEADER.as_bytes());
     }
+    let rows = bench::run(&model, &plan, |row| {
+        let text = match args.format {
+            Format::Human => bench::markdown_row(row),
+            Format::Json => bench::json_lines(row),
+        };
+        let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    });
     if let Some(counts) = bench::disagreement(&rows, args.first) {
         let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
         eprintln!(
