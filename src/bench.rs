@@ -169,24 +169,22 @@ pub fn markdown_row(row: &Row) -> String {
 /// One JSON object per run of a row, for machines.
 pub fn json_lines(row: &Row) -> String {
     let mut out = String::new();
-    {
-        for (k, r) in row.runs.iter().enumerate() {
-            let c = &row.combo;
-            let _ = writeln!(
-                out,
-                "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{},\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
-                c.var.name(),
-                c.val.name(),
-                c.propagation.name(),
-                r.status.name(),
-                r.solutions,
-                r.nodes,
-                r.failures,
-                r.max_depth,
-                r.propagations,
-                r.time_ms
-            );
-        }
+    for (k, r) in row.runs.iter().enumerate() {
+        let c = &row.combo;
+        let _ = writeln!(
+            out,
+            "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{},\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
+            c.var.name(),
+            c.val.name(),
+            c.propagation.name(),
+            r.status.name(),
+            r.solutions,
+            r.nodes,
+            r.failures,
+            r.max_depth,
+            r.propagations,
+            r.time_ms
+        );
     }
     out
 }
