@@ -29,20 +29,23 @@ fn json_lines(r: &Run) -> Vec<Json> {
         .collect()
 }
 
+/// The statistics every summary and `--stats` report carries.
+const STAT_KEYS: [&str; 7] = [
+    "nodes",
+    "failures",
+    "backtracks",
+    "max_depth",
+    "propagations",
+    "solutions",
+    "time_ms",
+];
+
 /// The summary (last line), checked for shape; returns (status, solutions).
 fn summary(lines: &[Json]) -> (String, i64) {
     let s = lines.last().expect("a summary line");
     assert_eq!(s.get("type").str(), "summary");
     let stats = s.get("stats");
-    for key in [
-        "nodes",
-        "failures",
-        "backtracks",
-        "max_depth",
-        "propagations",
-        "solutions",
-        "time_ms",
-    ] {
+    for key in STAT_KEYS {
         assert!(stats.get(key).int() >= 0, "stat {key}");
     }
     assert_eq!(stats.get("solutions").int(), s.get("solutions").int());
@@ -276,15 +279,7 @@ fn stats_go_to_stderr() {
     ]);
     ok(&r);
     assert_eq!(r.stdout, "4 solutions (ALL_SOLUTIONS)\n");
-    for key in [
-        "nodes",
-        "failures",
-        "backtracks",
-        "max_depth",
-        "propagations",
-        "solutions",
-        "time_ms",
-    ] {
+    for key in STAT_KEYS {
         assert!(
             r.stderr.contains(&format!("{key}:")),
             "missing {key} in:\n{}",

@@ -42,12 +42,12 @@ fn least_constraining(engine: &mut Engine, v: VarId) -> i64 {
             }
         }
     }
+    let watchers: Vec<usize> = engine.watchers[v].iter().map(|&(p, _)| p).collect();
     let mut best = (i128::MIN, values[0]);
     for &x in &values {
         let cp = engine.doms.checkpoint();
         let mut ok = engine.doms.fix(v, x).is_ok();
-        let watchers: Vec<usize> = engine.watchers[v].iter().map(|&(p, _)| p).collect();
-        for p in watchers {
+        for &p in &watchers {
             if !ok {
                 break;
             }
