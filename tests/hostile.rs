@@ -86,6 +86,48 @@ fn enormous_domains_and_sizes_are_refused() {
     expect_diagnostic("big.csp", b"var x in 0..10^18;", "domain");
     expect_diagnostic("huge-array.csp", b"var x[1..10^9] in 0..1;", "too large");
     expect_diagnostic("overflow.csp", b"let k = 10^30; var x in 0..k;", "overflow");
+    // 10^4 domains of 10^6 values would take over a GiB of bitsets.
+    expect_diagnostic(
+        "wide-array.csp",
+        b"var x[1..10000] in 0..1000000;",
+        "need 1192 MiB",
+    );
+}
+
+/// Peak memory reported by `--stats`, in KiB.
+fn peak_kb(stderr: &str) -> u64 {
+    stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("peak_memory_kb:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak_memory_kb in\n{stderr}"))
+}
+
+#[test]
+fn million_element_arrays_work_in_bounded_memory() {
+    let cases: [(&str, &str); 3] = [
+        ("free.csp", "var x[1..1000000] in 0..1;"),
+        (
+            "sum.csp",
+            "var x[1..1000000] in 0..1; constraint sum(x) == 3;",
+        ),
+        (
+            "chain.csp",
+            "var x[1..1000000] in 0..3; constraint forall i in 1..999999: x[i] <= x[i + 1];",
+        ),
+    ];
+    for (name, text) in cases {
+        let path = scratch(name, text.as_bytes());
+        let (code, err) = solve(&path, &["--stats"]);
+        assert_eq!(code, 0, "{name}\n{err}");
+        let kb = peak_kb(&err);
+        assert!(kb < 1_500_000, "{name}: {kb} KiB");
+    }
+    // A thousand domains of a million values each: 120 MiB of bitsets.
+    let path = scratch("wide.csp", b"var x[1..1000] in 0..1000000;");
+    let (code, err) = solve(&path, &["--stats"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(peak_kb(&err) < 1_000_000, "{err}");
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn model(doms: &[Vec<i64>], rows: &[Vec<i64>], allowed: bool) -> Model {
         .map(|(i, d)| {
             m.add_var(Variable {
                 name: format!("x{i}"),
-                domain: d.clone(),
+                domain: d.clone().into(),
                 kind: VarKind::Int,
                 aux: false,
                 span: Span::new(0, 0),

@@ -46,15 +46,28 @@ impl Domains {
         let span = (values[values.len() - 1] - offset) as usize + 1;
         let nwords = span.div_ceil(64);
         let first = self.trail.alloc(nwords, 0);
-        for &v in values {
-            let i = (v - offset) as usize;
-            let w = self.trail.get(first + i / 64);
-            self.trail.set(first + i / 64, w | (1 << (i % 64)));
+        if values.len() == span {
+            // A whole range: full words, then the tail.
+            for w in 0..nwords {
+                let bits = (span - w * 64).min(64);
+                let word = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1 << bits) - 1
+                };
+                self.trail.init(first + w, word);
+            }
+        } else {
+            for &v in values {
+                let i = (v - offset) as usize;
+                let w = self.trail.get(first + i / 64);
+                self.trail.init(first + i / 64, w | (1 << (i % 64)));
+            }
         }
         let meta = self.trail.alloc(3, 0);
-        self.trail.set(meta, values.len() as u64);
-        self.trail.set(meta + 1, 0);
-        self.trail.set(meta + 2, (span - 1) as u64);
+        self.trail.init(meta, values.len() as u64);
+        self.trail.init(meta + 1, 0);
+        self.trail.init(meta + 2, (span - 1) as u64);
         self.layout.push(Layout {
             offset,
             first,

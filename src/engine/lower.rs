@@ -27,6 +27,9 @@ use std::sync::Arc;
 /// The widest domain of an auxiliary variable.
 const MAX_AUX_SPAN: i128 = 1 << 22;
 
+/// Linear constraints with this many terms keep their bounds incrementally.
+const KEEP_SUMS_FROM: usize = 32;
+
 /// The most memory one table propagator's support bitsets may take.
 const MAX_TABLE_BYTES: u128 = 1 << 30;
 
@@ -83,6 +86,9 @@ impl<'a> Lower<'a> {
             }
             Formula::Cmp(op, a, b) => {
                 let (coefs, k) = self.linear(&difference(a, b))?;
+                if !self.lin_fits(&coefs, k) {
+                    return None;
+                }
                 self.post_linear(coefs, k, *op);
                 Some(())
             }
@@ -160,17 +166,26 @@ impl<'a> Lower<'a> {
 
     /// Posts `sum(coefs) + k  op  0`.
     pub fn post_linear(&mut self, coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp) {
-        let (t, _) = linear_pair(coefs, k, op);
+        // Keeping sums needs each variable once: merged terms have that.
+        let merged = (coefs.len() >= KEEP_SUMS_FROM)
+            .then(|| merge_terms(&coefs))
+            .flatten();
+        let keep = merged.is_some();
+        let (t, _) = linear_pair(merged.unwrap_or(coefs), k, op);
+        let t = if keep {
+            t.keep_sums(&mut self.engine.doms)
+        } else {
+            t
+        };
         self.engine.add_prop(Box::new(t));
     }
 
     /// The term as a linear expression over engine variables.
     fn linear(&mut self, t: &Term) -> Option<Lin> {
-        let mut coefs = Vec::new();
+        let mut terms = Vec::new();
         let mut k = 0i64;
-        self.add_linear(t, 1, &mut coefs, &mut k)?;
-        coefs.retain(|&(c, _)| c != 0);
-        Some((coefs, k))
+        self.add_linear(t, 1, &mut terms, &mut k)?;
+        Some((merge_terms(&terms)?, k))
     }
 
     fn add_linear(
@@ -190,10 +205,7 @@ impl<'a> Lower<'a> {
             }
             _ => {
                 let v = self.var_of(t)?;
-                match coefs.iter_mut().find(|(_, w)| *w == v) {
-                    Some((c, _)) => *c = c.checked_add(scale)?,
-                    None => coefs.push((scale, v)),
-                }
+                coefs.push((scale, v));
             }
         }
         Some(())
@@ -228,12 +240,28 @@ impl<'a> Lower<'a> {
         {
             return Some(*v);
         }
+        if !self.lin_fits(&coefs, k) {
+            return None;
+        }
         let (lo, hi) = self.lin_bounds(&coefs, k);
         let z = self.aux(lo, hi)?;
         let mut c = coefs;
         c.push((-1, z));
         self.post_linear(c, k, CmpOp::Eq);
         Some(z)
+    }
+
+    /// Whether every partial sum of the expression fits comfortably in an
+    /// i128, the width the linear propagators compute in; a sum that might
+    /// not is left to the generic propagator, which checks every operation.
+    fn lin_fits(&self, coefs: &[(i64, VarId)], k: i64) -> bool {
+        let d = &self.engine.doms;
+        let mut total = u128::from(k.unsigned_abs());
+        for &(a, x) in coefs {
+            let m = d.min(x).unsigned_abs().max(d.max(x).unsigned_abs());
+            total = total.saturating_add(u128::from(a.unsigned_abs()) * u128::from(m));
+        }
+        total < 1 << 120
     }
 
     fn lin_bounds(&self, coefs: &[(i64, VarId)], k: i64) -> (i128, i128) {
@@ -381,6 +409,9 @@ impl<'a> Lower<'a> {
             Formula::Const(b) => self.aux(i128::from(*b), i128::from(*b)),
             Formula::Cmp(op, a, c) => {
                 let (coefs, k) = self.linear(&difference(a, c))?;
+                if !self.lin_fits(&coefs, k) {
+                    return None;
+                }
                 let b = self.aux(0, 1)?;
                 let (t, e) = linear_pair(coefs, k, *op);
                 self.engine.add_prop(Box::new(ReifLinear::new(b, t, e)));
@@ -538,6 +569,28 @@ fn difference(a: &Term, b: &Term) -> Term {
 }
 
 /// `sum + k op 0` and its negation, as linear propagators.
+/// Adds up the coefficients of repeated variables (first occurrence order)
+/// and drops the zeros; `None` on overflow. Linear in the number of terms,
+/// so a sum over a million variables costs no more than reading it.
+fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    let mut at: std::collections::HashMap<VarId, usize> = Default::default();
+    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
+    for &(a, v) in terms {
+        match at.entry(v) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let c = &mut merged[*e.get()].0;
+                *c = c.checked_add(a)?;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(merged.len());
+                merged.push((a, v));
+            }
+        }
+    }
+    merged.retain(|&(c, _)| c != 0);
+    Some(merged)
+}
+
 fn linear_pair(coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp) -> (Linear, Linear) {
     let neg: Vec<(i64, VarId)> = coefs.iter().map(|&(c, v)| (-c, v)).collect();
     let le = |c: Vec<(i64, VarId)>, k: i64| Linear::new(c, k, LinOp::Le);

@@ -32,6 +32,9 @@ pub struct Engine {
     pub props: Vec<Box<dyn Propagator>>,
     /// For each variable, the propagators watching it and the events they want.
     pub watchers: Vec<Vec<(PropId, u8)>>,
+    /// For each variable, the propagators to notify of its changes: the
+    /// propagator, the variable's position in its `vars()`, the events.
+    notified: Vec<Vec<(PropId, u32, u8)>>,
     queue: Queue,
     pub level: Propagation,
     pub stats: Stats,
@@ -50,6 +53,7 @@ impl Engine {
             doms: Domains::default(),
             props: Vec::new(),
             watchers: Vec::new(),
+            notified: Vec::new(),
             queue: Queue::default(),
             level,
             stats: Stats::default(),
@@ -61,16 +65,20 @@ impl Engine {
 
     pub fn add_var(&mut self, values: &[i64]) -> VarId {
         self.watchers.push(Vec::new());
+        self.notified.push(Vec::new());
         self.doms.add_var(values)
     }
 
     pub fn add_prop(&mut self, p: Box<dyn Propagator>) -> PropId {
         let id = self.props.len();
         let mask = p.wake_on();
-        let mut seen = Vec::new();
-        for &v in p.vars() {
-            if !seen.contains(&v) {
-                seen.push(v);
+        let notify = p.notify_on();
+        for (position, &v) in p.vars().iter().enumerate() {
+            if notify != 0 {
+                self.notified[v].push((id, position as u32, notify));
+            }
+            // Watch each variable once; `id` is the newest, so a repeat is last.
+            if self.watchers[v].last().is_none_or(|&(q, _)| q != id) {
                 self.watchers[v].push((id, mask));
             }
         }
@@ -94,7 +102,7 @@ impl Engine {
     /// fixpoint; under `fc` and `none` only constraints whose variables are
     /// all fixed already are checked.
     pub fn propagate_root(&mut self) -> PResult {
-        self.doms.clear_changes();
+        self.flush();
         if self.level == Propagation::Ac {
             for p in 0..self.props.len() {
                 self.queue.push(p, self.props[p].priority());
@@ -102,11 +110,11 @@ impl Engine {
             return self.fixpoint();
         }
         for p in 0..self.props.len() {
-            if self.props[p].vars().iter().all(|&v| self.doms.is_fixed(v)) {
+            if self.props[p].all_fixed(&self.doms) {
                 self.run(p)?;
+                self.flush();
             }
         }
-        self.doms.clear_changes();
         Ok(())
     }
 
@@ -115,23 +123,24 @@ impl Engine {
         match self.level {
             Propagation::Ac => self.fixpoint(),
             Propagation::Fc => {
-                self.doms.clear_changes();
+                self.flush();
                 if self.doms.is_fixed(var) {
                     for i in 0..self.watchers[var].len() {
                         let p = self.watchers[var][i].0;
                         self.run(p)?;
+                        self.flush();
                     }
                 }
-                self.doms.clear_changes();
                 Ok(())
             }
             Propagation::None => {
-                self.doms.clear_changes();
+                self.flush();
                 if self.doms.is_fixed(var) {
                     for i in 0..self.watchers[var].len() {
                         let p = self.watchers[var][i].0;
-                        if self.props[p].vars().iter().all(|&v| self.doms.is_fixed(v)) {
+                        if self.props[p].all_fixed(&self.doms) {
                             self.run(p)?;
+                            self.flush();
                         } else if self.props[p].violated(&self.doms) {
                             self.stats.propagations += 1;
                             self.prop_weight[p] += 1;
@@ -161,11 +170,39 @@ impl Engine {
         }
     }
 
-    /// Queues the watchers of every changed variable (but not `current`, the
-    /// propagator that made the change: ours run to their own fixpoint).
+    /// Runs one propagator alone, outside the fixpoint (for look-ahead such
+    /// as LCV); the caller restores the domains afterwards.
+    pub fn propagate_alone(&mut self, p: PropId) -> PResult {
+        self.flush();
+        self.props[p].propagate(&mut self.doms)
+    }
+
+    /// Tells the propagators that asked of the changes since the last look,
+    /// without queueing anyone. Every path that goes on searching from the
+    /// current domains passes through here or `schedule`: a missed
+    /// notification would leave incremental state wrong.
+    fn flush(&mut self) {
+        while let Some(v) = self.doms.changed.pop() {
+            let ev = std::mem::take(&mut self.doms.pending[v]);
+            self.notify(v, ev);
+        }
+    }
+
+    fn notify(&mut self, v: VarId, ev: u8) {
+        for &(p, position, mask) in &self.notified[v] {
+            if mask & ev != 0 {
+                self.props[p].notify(position as usize, &mut self.doms);
+            }
+        }
+    }
+
+    /// Notifies of every change and queues the watchers of each changed
+    /// variable (but not `current`, the propagator that made the change: ours
+    /// run to their own fixpoint).
     fn schedule(&mut self, current: Option<PropId>) {
         while let Some(v) = self.doms.changed.pop() {
             let ev = std::mem::take(&mut self.doms.pending[v]);
+            self.notify(v, ev);
             for &(p, mask) in &self.watchers[v] {
                 if mask & ev != 0 && Some(p) != current {
                     self.queue.push(p, self.props[p].priority());

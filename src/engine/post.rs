@@ -23,7 +23,7 @@ pub struct Posted {
 }
 
 pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
-    let mut domains: Vec<Vec<i64>> = model.vars.iter().map(|v| v.domain.clone()).collect();
+    let mut domains: Vec<Arc<[i64]>> = model.vars.iter().map(|v| v.domain.clone()).collect();
     let mut rest = Vec::new();
     let mut consistent = true;
     for f in &model.constraints {
@@ -32,7 +32,12 @@ pub fn post(model: &Arc<Model>, level: Propagation) -> Posted {
             [] => consistent &= f.eval(model, &[] as &[i64]) == Some(true),
             [v] => {
                 let v = *v;
-                domains[v].retain(|&x| f.eval(model, &One(v, x)) == Some(true));
+                let kept: Arc<[i64]> = domains[v]
+                    .iter()
+                    .copied()
+                    .filter(|&x| f.eval(model, &One(v, x)) == Some(true))
+                    .collect();
+                domains[v] = kept;
                 consistent &= !domains[v].is_empty();
             }
             _ => rest.push(f),
@@ -96,7 +101,7 @@ mod tests {
     fn var(m: &mut Model, name: &str, lo: i64, hi: i64) -> VarId {
         m.add_var(Variable {
             name: name.into(),
-            domain: (lo..=hi).collect(),
+            domain: (lo..=hi).collect::<Vec<_>>().into(),
             kind: VarKind::Int,
             aux: false,
             span: Span::new(0, 0),

@@ -39,6 +39,23 @@ pub trait Propagator {
         event::REMOVE
     }
 
+    /// Which events of its variables the propagator wants to hear of through
+    /// [`Self::notify`] as they happen (see [`event`]); none by default.
+    fn notify_on(&self) -> u8 {
+        0
+    }
+
+    /// The variable at `position` in [`Self::vars`] changed. Called for every
+    /// such change, before the propagator next runs, also for the changes the
+    /// propagator made itself; a propagator keeping incremental state on the
+    /// trail updates it here.
+    fn notify(&mut self, _position: usize, _d: &mut Domains) {}
+
+    /// Whether all its variables are fixed.
+    fn all_fixed(&self, d: &Domains) -> bool {
+        self.vars().iter().all(|&v| d.is_fixed(v))
+    }
+
     /// Whether the fixed variables alone already violate the constraint, for
     /// `propagation none`, which checks without pruning. The default waits
     /// until every variable is fixed; a global constraint should answer for

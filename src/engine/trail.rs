@@ -28,6 +28,12 @@ impl Trail {
         first
     }
 
+    /// Gives a slot allocated just now its first value, with no undo record:
+    /// there is nothing to go back to.
+    pub fn init(&mut self, slot: usize, value: u64) {
+        self.slots[slot] = value;
+    }
+
     #[inline]
     pub fn get(&self, slot: usize) -> u64 {
         self.slots[slot]

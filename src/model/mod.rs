@@ -65,8 +65,8 @@ pub enum VarKind {
 pub struct Variable {
     /// The name as the user would write it: `x`, `cell[1,2]`.
     pub name: String,
-    /// Sorted, distinct, non-empty.
-    pub domain: Vec<i64>,
+    /// Sorted, distinct, non-empty; shared by every variable of an array.
+    pub domain: Arc<[i64]>,
     pub kind: VarKind,
     /// Introduced by cspi rather than declared: never counted, never printed.
     pub aux: bool,

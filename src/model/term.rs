@@ -173,11 +173,11 @@ impl Term {
         }
     }
 
-    /// Every variable the term mentions, in first-mention order, without repeats.
+    /// Appends every variable the term mentions, in order, repeats included.
     pub fn collect_vars(&self, out: &mut Vec<VarId>) {
         match self {
             Term::Const(_) => {}
-            Term::Var(v) | Term::Letter(v, _) => push_unique(out, *v),
+            Term::Var(v) | Term::Letter(v, _) => out.push(*v),
             Term::Linear(parts, _) => parts.iter().for_each(|(_, t)| t.collect_vars(out)),
             Term::Mul(x, y) | Term::Div(x, y) | Term::Mod(x, y) | Term::Pow(x, y) => {
                 x.collect_vars(out);
@@ -291,6 +291,7 @@ impl Formula {
         self.eval(m, a).unwrap_or(false)
     }
 
+    /// Appends every variable the formula mentions, in order, repeats included.
     pub fn collect_vars(&self, out: &mut Vec<VarId>) {
         match self {
             Formula::Const(_) => {}
@@ -310,15 +311,12 @@ impl Formula {
         }
     }
 
+    /// The variables of the formula, each once, in order of first occurrence.
     pub fn vars(&self) -> Vec<VarId> {
         let mut out = Vec::new();
         self.collect_vars(&mut out);
+        let mut seen = std::collections::HashSet::with_capacity(out.len());
+        out.retain(|v| seen.insert(*v));
         out
-    }
-}
-
-fn push_unique(out: &mut Vec<VarId>, v: VarId) {
-    if !out.contains(&v) {
-        out.push(v);
     }
 }

@@ -8,6 +8,7 @@ use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
 use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
@@ -168,9 +169,12 @@ impl Checker<'_> {
                         "a variable's domain may hold at most {MAX_DOMAIN} values"
                     )));
                 }
-                (s.iter().collect::<Vec<i64>>(), VarKind::Int)
+                (s.iter().collect::<Arc<[i64]>>(), VarKind::Int)
             }
-            Value::Words(list) => ((0..list.words.len() as i64).collect(), VarKind::Word(list)),
+            Value::Words(list) => (
+                (0..list.words.len() as i64).collect::<Arc<[i64]>>(),
+                VarKind::Word(list),
+            ),
             Value::Poison => return Ok(()),
             other => {
                 return Err(Diag::new(
@@ -199,6 +203,7 @@ impl Checker<'_> {
                 VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
         }
+        self.spend_domain_words(&values, count, name, domain.span)?;
         let mut vars = Vec::with_capacity(count as usize);
         let mut index = vec![0i64; dims.len()];
         for (k, slot) in index.iter_mut().enumerate() {
@@ -243,6 +248,43 @@ impl Checker<'_> {
             .insert(name.name.clone(), VarGroup { dims, vars });
         self.globals.insert(name.name.clone(), value);
         Ok(())
+    }
+
+    /// Counts the bitset memory of `count` domains like `values` against the
+    /// model-wide budget: each domain takes one bit per value between its
+    /// smallest and largest.
+    fn spend_domain_words(
+        &mut self,
+        values: &[i64],
+        count: u64,
+        name: &Ident,
+        span: Span,
+    ) -> Result<(), Diag> {
+        let (Some(lo), Some(hi)) = (values.first(), values.last()) else {
+            return Ok(());
+        };
+        let words = ((*hi as i128 - *lo as i128) / 64 + 1) as u64;
+        self.domain_words = self
+            .domain_words
+            .saturating_add(words.saturating_mul(count));
+        if self.domain_words <= super::MAX_DOMAIN_WORDS {
+            return Ok(());
+        }
+        let mib = |w: u64| w.saturating_mul(8) >> 20;
+        Err(Diag::new(
+            "cspi::domain::too_large",
+            format!(
+                "the domains of `{}` need {} MiB ({count} × {lo}..{hi})",
+                name.name,
+                mib(words.saturating_mul(count)),
+            ),
+        )
+        .label(span, "this domain, for every variable of the array")
+        .help(format!(
+            "cspi keeps each domain as one bit per value between its bounds, at most {} MiB \
+             for all variables together; narrow the domains or use fewer variables",
+            mib(super::MAX_DOMAIN_WORDS)
+        )))
     }
 
     fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {

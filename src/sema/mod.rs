@@ -23,6 +23,9 @@ use value::Value;
 
 /// The most values one variable's domain may hold.
 pub const MAX_DOMAIN: u64 = 1 << 24;
+/// The most 64-bit bitset words all declared domains may take together
+/// (128 MiB, twice that with the trail's bookkeeping).
+pub const MAX_DOMAIN_WORDS: u64 = 1 << 24;
 /// The most elements (variables, array items, comprehension steps) one model may create.
 pub const MAX_ELEMENTS: u64 = 50_000_000;
 
@@ -68,6 +71,8 @@ pub(crate) struct Checker<'a> {
     pub errors: Diags,
     /// Elements created so far, against [`MAX_ELEMENTS`].
     pub elements: u64,
+    /// Bitset words of the domains declared so far, against [`MAX_DOMAIN_WORDS`].
+    pub domain_words: u64,
     /// Strings that came from the command line: paths in them are relative to
     /// the working directory rather than to the model file.
     pub cli_strings: HashSet<String>,
@@ -87,6 +92,7 @@ impl<'a> Checker<'a> {
             locals: Vec::new(),
             errors: Diags::default(),
             elements: 0,
+            domain_words: 0,
             cli_strings: HashSet::new(),
             params_seen: HashSet::new(),
             search_seen: false,

@@ -1,5 +1,11 @@
 //! Linear constraints `sum(a[i] * x[i]) + k  (<= | == | !=)  0`, with bounds
 //! propagation for `<=` and `==` and value removal for `!=`.
+//!
+//! A short sum recomputes its bounds at each run. A long one ([`Linear::keep_sums`])
+//! keeps them on the trail, updated from change notifications, so a node
+//! that moves one bound costs O(1) instead of O(n): with it, `sum(x) == 3`
+//! over a million variables solves in linear time. The filtering pass over
+//! all terms runs only when some term's span exceeds the slack (`span bound`).
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator};
@@ -17,6 +23,34 @@ pub struct Linear {
     vars: Vec<VarId>,
     constant: i64,
     op: LinOp,
+    /// For long sums, the bookkeeping kept on the trail.
+    kept: Option<Kept>,
+}
+
+/// Trail slots of a long sum: for term `i`, the bounds of its variable as
+/// last counted at `terms + 2i` and `terms + 2i + 1`; then at `meta` the
+/// smallest and largest sum (i128, two slots each), the number of open
+/// terms, the XOR of their positions (the last open one, when one is left),
+/// and an upper bound on the widest term's span (i128).
+#[derive(Clone, Copy, Debug)]
+struct Kept {
+    terms: usize,
+    meta: usize,
+}
+
+const LO: usize = 0;
+const HI: usize = 2;
+const OPEN: usize = 4;
+const OPEN_XOR: usize = 5;
+const SPAN: usize = 6;
+const META_SLOTS: usize = 8;
+
+/// The smallest and largest value of the sum, and a bound on the widest term.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    lo: i128,
+    hi: i128,
+    span: i128,
 }
 
 impl Linear {
@@ -27,7 +61,43 @@ impl Linear {
             vars,
             constant,
             op,
+            kept: None,
         }
+    }
+
+    /// Keeps the sum's bounds on the trail from now on (see the module
+    /// doc). Each variable must occur once.
+    pub fn keep_sums(mut self, d: &mut Domains) -> Self {
+        let n = self.vars.len();
+        let terms = d.trail.alloc(2 * n, 0);
+        let meta = d.trail.alloc(META_SLOTS, 0);
+        let kept = Kept { terms, meta };
+        let mut b = Bounds {
+            lo: self.constant as i128,
+            hi: self.constant as i128,
+            span: 0,
+        };
+        let (mut open, mut open_xor) = (0u64, 0u64);
+        for i in 0..n {
+            let x = self.vars[i];
+            d.trail.init(terms + 2 * i, d.min(x) as u64);
+            d.trail.init(terms + 2 * i + 1, d.max(x) as u64);
+            let (l, h) = term_bounds(d, self.coefs[i], x);
+            b.lo += l;
+            b.hi += h;
+            b.span = b.span.max(h - l);
+            if l != h {
+                open += 1;
+                open_xor ^= i as u64;
+            }
+        }
+        init_i128(d, meta + LO, b.lo);
+        init_i128(d, meta + HI, b.hi);
+        d.trail.init(meta + OPEN, open);
+        d.trail.init(meta + OPEN_XOR, open_xor);
+        init_i128(d, meta + SPAN, b.span);
+        self.kept = Some(kept);
+        self
     }
 
     pub fn vars_slice(&self) -> &[VarId] {
@@ -36,14 +106,30 @@ impl Linear {
 
     /// The smallest and largest values of the sum (constant included).
     pub fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
-        let mut lo = self.constant as i128;
-        let mut hi = lo;
-        for (&a, &x) in self.coefs.iter().zip(&self.vars) {
-            let (l, h) = Self::term_bounds(d, a, x);
-            lo += l;
-            hi += h;
+        let b = self.bounds(d);
+        (b.lo, b.hi)
+    }
+
+    fn bounds(&self, d: &Domains) -> Bounds {
+        if let Some(k) = self.kept {
+            return Bounds {
+                lo: get_i128(d, k.meta + LO),
+                hi: get_i128(d, k.meta + HI),
+                span: get_i128(d, k.meta + SPAN),
+            };
         }
-        (lo, hi)
+        let mut b = Bounds {
+            lo: self.constant as i128,
+            hi: self.constant as i128,
+            span: 0,
+        };
+        for (&a, &x) in self.coefs.iter().zip(&self.vars) {
+            let (l, h) = term_bounds(d, a, x);
+            b.lo += l;
+            b.hi += h;
+            b.span = b.span.max(h - l);
+        }
+        b
     }
 
     /// True when the constraint holds for every value of the domains, false
@@ -59,84 +145,179 @@ impl Linear {
         }
     }
 
-    /// The smallest and largest values of `a * x`.
-    fn term_bounds(d: &Domains, a: i64, x: VarId) -> (i128, i128) {
-        let (lo, hi) = (a as i128 * d.min(x) as i128, a as i128 * d.max(x) as i128);
-        if a >= 0 { (lo, hi) } else { (hi, lo) }
+    /// Brings term `i`'s share of the kept sums up to date with its domain.
+    fn recount(&self, i: usize, d: &mut Domains) {
+        let Some(k) = self.kept else {
+            return;
+        };
+        let (a, x) = (self.coefs[i], self.vars[i]);
+        let slot = k.terms + 2 * i;
+        let (old_min, old_max) = (d.trail.get(slot) as i64, d.trail.get(slot + 1) as i64);
+        let (new_min, new_max) = (d.min(x), d.max(x));
+        if (old_min, old_max) == (new_min, new_max) {
+            return;
+        }
+        d.trail.set(slot, new_min as u64);
+        d.trail.set(slot + 1, new_max as u64);
+        let (ol, oh) = scaled(a, old_min, old_max);
+        let (nl, nh) = scaled(a, new_min, new_max);
+        let lo = get_i128(d, k.meta + LO) + nl - ol;
+        let hi = get_i128(d, k.meta + HI) + nh - oh;
+        set_i128(d, k.meta + LO, lo);
+        set_i128(d, k.meta + HI, hi);
+        if old_min != old_max && new_min == new_max {
+            let open = d.trail.get(k.meta + OPEN);
+            d.trail.set(k.meta + OPEN, open - 1);
+            let xor = d.trail.get(k.meta + OPEN_XOR);
+            d.trail.set(k.meta + OPEN_XOR, xor ^ i as u64);
+        }
     }
 
-    /// Tightens each term so that the sum can reach `<= 0` (`upper`) or `>= 0`.
-    fn bounds(&self, d: &mut Domains, upper: bool) -> Result<bool, Fail> {
-        let n = self.vars.len();
-        let mut changed = false;
-        let mut total: i128 = self.constant as i128;
-        for i in 0..n {
-            let (lo, hi) = Self::term_bounds(d, self.coefs[i], self.vars[i]);
-            total += if upper { lo } else { hi };
-        }
-        if (upper && total > 0) || (!upper && total < 0) {
-            return Err(Fail);
-        }
-        for i in 0..n {
-            let (a, x) = (self.coefs[i], self.vars[i]);
-            let (lo, hi) = Self::term_bounds(d, a, x);
-            // The rest of the sum at its most favourable.
-            let rest = total - if upper { lo } else { hi };
-            // upper: a*x <= -rest ; lower: a*x >= -rest.
-            let limit = -rest;
-            let a128 = a as i128;
-            let (new_min, new_max) = match (upper, a > 0) {
-                (true, true) => (None, Some(floor_div(limit, a128))),
-                (true, false) => (Some(ceil_div(limit, a128)), None),
-                (false, true) => (Some(ceil_div(limit, a128)), None),
-                (false, false) => (None, Some(floor_div(limit, a128))),
-            };
-            if let Some(m) = new_max {
-                if m < d.min(x) as i128 {
-                    return Err(Fail);
-                }
-                if m < d.max(x) as i128 {
-                    changed |= d.set_max(x, m as i64)?;
-                }
+    /// Bounds propagation for `<=` (and `==`, both ways) to a fixpoint: each
+    /// term may exceed its minimum by at most `-lo` and fall below its maximum
+    /// by at most `hi`.
+    fn tighten(&mut self, d: &mut Domains) -> PResult {
+        let both = self.op == LinOp::Eq;
+        loop {
+            let b = self.bounds(d);
+            if b.lo > 0 || (both && b.hi < 0) {
+                return Err(Fail);
             }
-            if let Some(m) = new_min {
-                if m > d.max(x) as i128 {
-                    return Err(Fail);
+            let up = -b.lo;
+            let down = if both { b.hi } else { i128::MAX };
+            if b.span <= up.min(down) {
+                return Ok(());
+            }
+            let mut changed = false;
+            let mut span = 0;
+            for i in 0..self.vars.len() {
+                let (a, x) = (self.coefs[i], self.vars[i]);
+                let (l, h) = term_bounds(d, a, x);
+                if h - l > up {
+                    changed |= limit_term(d, a, x, None, Some(l + up))?;
                 }
-                if m > d.min(x) as i128 {
-                    changed |= d.set_min(x, m as i64)?;
+                let (l, h) = term_bounds(d, a, x);
+                if h - l > down {
+                    changed |= limit_term(d, a, x, Some(h - down), None)?;
                 }
+                self.recount(i, d);
+                let (l, h) = term_bounds(d, a, x);
+                span = span.max(h - l);
+            }
+            if let Some(k) = self.kept {
+                set_i128(d, k.meta + SPAN, span);
+            }
+            if !changed {
+                return Ok(());
             }
         }
-        Ok(changed)
     }
 
     fn not_equal(&self, d: &mut Domains) -> PResult {
-        let mut free = None;
-        let mut sum: i128 = self.constant as i128;
-        for i in 0..self.vars.len() {
-            match d.value(self.vars[i]) {
-                Some(v) => sum += self.coefs[i] as i128 * v as i128,
-                None if free.is_some() => return Ok(()),
-                None => free = Some(i),
+        let (free, rest) = match self.kept {
+            Some(k) => match d.trail.get(k.meta + OPEN) {
+                0 => (None, get_i128(d, k.meta + LO)),
+                1 => {
+                    let i = d.trail.get(k.meta + OPEN_XOR) as usize;
+                    let (l, _) = term_bounds(d, self.coefs[i], self.vars[i]);
+                    (Some(i), get_i128(d, k.meta + LO) - l)
+                }
+                _ => return Ok(()),
+            },
+            None => {
+                let mut free = None;
+                let mut sum: i128 = self.constant as i128;
+                for i in 0..self.vars.len() {
+                    match d.value(self.vars[i]) {
+                        Some(v) => sum += self.coefs[i] as i128 * v as i128,
+                        None if free.is_some() => return Ok(()),
+                        None => free = Some(i),
+                    }
+                }
+                (free, sum)
             }
-        }
+        };
         match free {
-            None if sum == 0 => Err(Fail),
+            None if rest == 0 => Err(Fail),
             None => Ok(()),
             Some(i) => {
                 let a = self.coefs[i] as i128;
-                // a * x + sum != 0: remove x = -sum / a when it divides.
-                if (-sum) % a == 0 {
-                    let x = -sum / a;
-                    if let Ok(x) = i64::try_from(x) {
-                        d.remove(self.vars[i], x)?;
-                    }
+                // a * x + rest != 0: remove x = -rest / a when it divides.
+                if (-rest) % a == 0
+                    && let Ok(x) = i64::try_from(-rest / a)
+                {
+                    d.remove(self.vars[i], x)?;
                 }
                 Ok(())
             }
         }
     }
+}
+
+/// Restricts `a * x` to `lo..=hi` (either side optional); true if `x` changed.
+fn limit_term(
+    d: &mut Domains,
+    a: i64,
+    x: VarId,
+    lo: Option<i128>,
+    hi: Option<i128>,
+) -> Result<bool, Fail> {
+    let a128 = a as i128;
+    // For a > 0: lo <= a*x <=> x >= ceil(lo/a); for a < 0 the sides swap.
+    let (min, max) = if a > 0 {
+        (
+            lo.map(|l| ceil_div(l, a128)),
+            hi.map(|h| floor_div(h, a128)),
+        )
+    } else {
+        (
+            hi.map(|h| ceil_div(h, a128)),
+            lo.map(|l| floor_div(l, a128)),
+        )
+    };
+    let mut changed = false;
+    if let Some(m) = max {
+        if m < d.min(x) as i128 {
+            return Err(Fail);
+        }
+        if m < d.max(x) as i128 {
+            changed |= d.set_max(x, m as i64)?;
+        }
+    }
+    if let Some(m) = min {
+        if m > d.max(x) as i128 {
+            return Err(Fail);
+        }
+        if m > d.min(x) as i128 {
+            changed |= d.set_min(x, m as i64)?;
+        }
+    }
+    Ok(changed)
+}
+
+/// The smallest and largest values of `a * x`.
+fn term_bounds(d: &Domains, a: i64, x: VarId) -> (i128, i128) {
+    scaled(a, d.min(x), d.max(x))
+}
+
+/// The smallest and largest values of `a * x` for `x` in `min..=max`.
+fn scaled(a: i64, min: i64, max: i64) -> (i128, i128) {
+    let (lo, hi) = (a as i128 * min as i128, a as i128 * max as i128);
+    if a >= 0 { (lo, hi) } else { (hi, lo) }
+}
+
+fn get_i128(d: &Domains, slot: usize) -> i128 {
+    ((d.trail.get(slot) as u128) | ((d.trail.get(slot + 1) as u128) << 64)) as i128
+}
+
+fn set_i128(d: &mut Domains, slot: usize, v: i128) {
+    d.trail.set(slot, v as u128 as u64);
+    d.trail.set(slot + 1, ((v as u128) >> 64) as u64);
+}
+
+fn init_i128(d: &mut Domains, slot: usize, v: i128) {
+    d.trail.init(slot, v as u128 as u64);
+    d.trail.init(slot + 1, ((v as u128) >> 64) as u64);
 }
 
 fn floor_div(a: i128, b: i128) -> i128 {
@@ -181,36 +362,87 @@ impl Propagator for Linear {
             _ => event::BOUNDS,
         }
     }
+    fn notify_on(&self) -> u8 {
+        if self.kept.is_some() {
+            event::BOUNDS
+        } else {
+            0
+        }
+    }
+    fn notify(&mut self, position: usize, d: &mut Domains) {
+        self.recount(position, d);
+    }
+    fn all_fixed(&self, d: &Domains) -> bool {
+        match self.kept {
+            Some(k) => d.trail.get(k.meta + OPEN) == 0,
+            None => self.vars.iter().all(|&x| d.is_fixed(x)),
+        }
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         match self.op {
             LinOp::Ne => self.not_equal(d),
-            LinOp::Le => {
-                while self.bounds(d, true)? {}
-                Ok(())
-            }
-            LinOp::Eq => {
-                loop {
-                    let a = self.bounds(d, true)?;
-                    let b = self.bounds(d, false)?;
-                    if !a && !b {
-                        break;
-                    }
-                }
-                // Bounds alone can miss a violated equality over holes; check when fixed.
-                if self.vars.iter().all(|&x| d.is_fixed(x)) {
-                    let sum: i128 = self.constant as i128
-                        + self
-                            .vars
-                            .iter()
-                            .zip(&self.coefs)
-                            .map(|(&x, &a)| a as i128 * d.min(x) as i128)
-                            .sum::<i128>();
-                    if sum != 0 {
-                        return Err(Fail);
-                    }
-                }
-                Ok(())
-            }
+            LinOp::Le | LinOp::Eq => self.tighten(d),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(d: &mut Domains, n: usize, lo: i64, hi: i64) -> Vec<VarId> {
+        let values: Vec<i64> = (lo..=hi).collect();
+        (0..n).map(|_| d.add_var(&values)).collect()
+    }
+
+    /// Kept sums must equal sums recomputed from the domains after any
+    /// sequence of changes, notifications and backtracks.
+    #[test]
+    fn kept_sums_follow_changes_and_backtracking() {
+        let mut d = Domains::default();
+        let xs = vars(&mut d, 40, -3, 5);
+        let terms: Vec<(i64, VarId)> = xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (i as i64 % 5 - 2, x))
+            .collect();
+        let terms: Vec<(i64, VarId)> = terms.into_iter().filter(|t| t.0 != 0).collect();
+        let mut kept = Linear::new(terms.clone(), 7, LinOp::Le).keep_sums(&mut d);
+        let fresh = Linear::new(terms.clone(), 7, LinOp::Le);
+        let notify_all = |kept: &mut Linear, d: &mut Domains| {
+            for i in 0..kept.vars.len() {
+                kept.notify(i, d);
+            }
+            d.clear_changes();
+        };
+        let cp = d.checkpoint();
+        for (step, &(_, x)) in terms.iter().enumerate() {
+            match step % 3 {
+                0 => drop(d.set_min(x, 0)),
+                1 => drop(d.set_max(x, 1)),
+                _ => drop(d.fix(x, 2)),
+            }
+            notify_all(&mut kept, &mut d);
+            assert_eq!(kept.sum_bounds(&d), fresh.sum_bounds(&d), "step {step}");
+            assert_eq!(kept.all_fixed(&d), fresh.all_fixed(&d));
+        }
+        d.restore(cp);
+        assert_eq!(kept.sum_bounds(&d), fresh.sum_bounds(&d));
+        assert!(!kept.all_fixed(&d));
+    }
+
+    #[test]
+    fn not_equal_finds_the_last_open_term() {
+        let mut d = Domains::default();
+        let xs = vars(&mut d, 40, 0, 3);
+        let terms: Vec<(i64, VarId)> = xs.iter().map(|&x| (1, x)).collect();
+        // sum(x) != 5 with every x but the last fixed to 0 and one to 2.
+        let mut p = Linear::new(terms, -5, LinOp::Ne).keep_sums(&mut d);
+        for (i, &x) in xs.iter().enumerate().take(39) {
+            d.fix(x, if i == 7 { 2 } else { 0 }).unwrap();
+            p.notify(i, &mut d);
+        }
+        p.propagate(&mut d).unwrap();
+        assert_eq!(d.values(xs[39]).collect::<Vec<_>>(), vec![0, 1, 2]);
     }
 }

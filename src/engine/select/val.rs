@@ -51,7 +51,7 @@ fn least_constraining(engine: &mut Engine, v: VarId) -> i64 {
             if !ok {
                 break;
             }
-            ok = engine.props[p].propagate(&mut engine.doms).is_ok();
+            ok = engine.propagate_alone(p).is_ok();
         }
         let left: i128 = if ok {
             neighbours
