@@ -37,8 +37,6 @@ const BUILTINS: &[&str] = &[
     "columns",
     "dictionary",
     "words",
-    "forall",
-    "exists",
 ];
 
 impl Checker<'_> {

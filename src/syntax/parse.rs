@@ -446,6 +446,9 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diag {
             )
             .help("end a block comment with `*/`; comments do not nest");
     }
+    if let Some(d) = quantifier_as_call(text, span.start) {
+        return d;
+    }
     // Only where an expression could have ended: the parser wanted an operator.
     if expected.contains(&"an operator")
         && let Some(d) = missing_semicolon(text, span.start)
@@ -460,6 +463,31 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diag {
     Diag::new("cspi::syntax", message)
         .label(span, "here")
         .help("see docs/language.md for the grammar; items end with `;`")
+}
+
+/// `forall(i in S)(c)` or `forall([...])`, as MiniZinc writes them: ours
+/// take generators and a body after a colon.
+fn quantifier_as_call(text: &str, at: usize) -> Option<Diag> {
+    if !text.get(at..)?.starts_with('(') {
+        return None;
+    }
+    let before = text[..at].trim_end();
+    let word = ["forall", "exists"].into_iter().find(|w| {
+        before.ends_with(w)
+            && !before[..before.len() - w.len()]
+                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })?;
+    let start = before.len() - word.len();
+    Some(
+        Diag::new(
+            "cspi::syntax",
+            format!("syntax error: `{word}` is not a function"),
+        )
+        .label(Span::new(start, before.len()), "followed by `(`")
+        .help(format!(
+            "write `{word} i in 1..n: x[i] < x[i + 1]` (generators, a colon, then the body)"
+        )),
+    )
 }
 
 /// The most common slip: an item not ended by `;`, so the parser stumbles on
