@@ -60,7 +60,7 @@ pub trait Propagator {
     /// `propagation none`, which checks without pruning. The default waits
     /// until every variable is fixed; a global constraint should answer for
     /// partial assignments as its decomposition into small constraints would.
-    fn violated(&self, _d: &Domains) -> bool {
+    fn violated(&mut self, _d: &Domains) -> bool {
         false
     }
 

@@ -83,6 +83,7 @@ pub struct Search<'e> {
     /// Stack depth at which the completion of a primary assignment began.
     completing: Option<usize>,
     rng: Xoshiro256PlusPlus,
+    val_scratch: select::val::Scratch,
     limits: Limits,
     start: Instant,
     /// Loop iterations, to read the clock only now and then.
@@ -138,6 +139,7 @@ impl<'e> Search<'e> {
             stack: Vec::new(),
             completing: None,
             rng,
+            val_scratch: select::val::Scratch::default(),
             limits,
             start: Instant::now(),
             ticks: 0,
@@ -250,7 +252,13 @@ impl<'e> Search<'e> {
             }
             match self.pick_var() {
                 Some(var) => {
-                    let value = select::val::select(self.spec.val, self.engine, var, &mut self.rng);
+                    let value = select::val::select(
+                        self.spec.val,
+                        self.engine,
+                        var,
+                        &mut self.rng,
+                        &mut self.val_scratch,
+                    );
                     let checkpoint = self.engine.doms.checkpoint();
                     self.stack.push(Frame {
                         checkpoint,

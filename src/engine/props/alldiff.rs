@@ -150,13 +150,15 @@ impl Propagator for AllDifferent {
         Priority::Linear
     }
     /// Two fixed terms with the same value: what the pairwise `!=` would see.
-    fn violated(&self, d: &Domains) -> bool {
-        let mut seen: Vec<i64> = self
-            .vars
-            .iter()
-            .zip(&self.offsets)
-            .filter_map(|(&v, &o)| d.value(v).map(|x| x + o))
-            .collect();
+    fn violated(&mut self, d: &Domains) -> bool {
+        let seen = &mut self.taken;
+        seen.clear();
+        seen.extend(
+            self.vars
+                .iter()
+                .zip(&self.offsets)
+                .filter_map(|(&v, &o)| d.value(v).map(|x| x + o)),
+        );
         seen.sort_unstable();
         seen.windows(2).any(|w| w[0] == w[1])
     }

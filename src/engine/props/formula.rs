@@ -55,7 +55,7 @@ impl Propagator for FormulaProp {
     fn priority(&self) -> Priority {
         Priority::Slow
     }
-    fn violated(&self, d: &Domains) -> bool {
+    fn violated(&mut self, d: &Domains) -> bool {
         self.formula.eval(&self.model, &Partial { d, trial: None }) == Some(false)
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {

@@ -1,11 +1,25 @@
 //! Value selection: which value of the chosen variable to try first.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, PropId};
 use crate::model::{ValSelect, VarId};
 use rand::RngExt;
 use rand::rngs::Xoshiro256PlusPlus;
 
-pub fn select(kind: ValSelect, engine: &mut Engine, v: VarId, rng: &mut Xoshiro256PlusPlus) -> i64 {
+/// Buffers reused from node to node, so that choosing a value allocates nothing.
+#[derive(Default)]
+pub struct Scratch {
+    values: Vec<i64>,
+    neighbours: Vec<VarId>,
+    watchers: Vec<PropId>,
+}
+
+pub fn select(
+    kind: ValSelect,
+    engine: &mut Engine,
+    v: VarId,
+    rng: &mut Xoshiro256PlusPlus,
+    scratch: &mut Scratch,
+) -> i64 {
     let d = &engine.doms;
     match kind {
         ValSelect::Min => d.min(v),
@@ -14,7 +28,7 @@ pub fn select(kind: ValSelect, engine: &mut Engine, v: VarId, rng: &mut Xoshiro2
             let k = rng.random_range(0..d.size(v));
             d.values(v).nth(k as usize).unwrap_or_else(|| d.min(v))
         }
-        ValSelect::Lcv => least_constraining(engine, v),
+        ValSelect::Lcv => least_constraining(engine, v, scratch),
         ValSelect::Score => match engine.word_scores.get(v).and_then(Option::as_ref) {
             // The first value of the highest score: smallest word among ties.
             Some(list) => d
@@ -29,25 +43,30 @@ pub fn select(kind: ValSelect, engine: &mut Engine, v: VarId, rng: &mut Xoshiro2
 /// The value that leaves the most values in the domains of `v`'s neighbours
 /// after one step of propagation from it; ties go to the smallest value.
 /// A value whose propagation fails scores lowest.
-fn least_constraining(engine: &mut Engine, v: VarId) -> i64 {
-    let values: Vec<i64> = engine.doms.values(v).collect();
+fn least_constraining(engine: &mut Engine, v: VarId, scratch: &mut Scratch) -> i64 {
+    let Scratch {
+        values,
+        neighbours,
+        watchers,
+    } = scratch;
+    values.clear();
+    values.extend(engine.doms.values(v));
     if values.len() == 1 {
         return values[0];
     }
-    let mut neighbours: Vec<VarId> = Vec::new();
-    for &(p, _) in &engine.watchers[v] {
-        for &w in engine.props[p].vars() {
-            if w != v && !neighbours.contains(&w) {
-                neighbours.push(w);
-            }
-        }
+    watchers.clear();
+    watchers.extend(engine.watchers[v].iter().map(|&(p, _)| p));
+    neighbours.clear();
+    for &p in watchers.iter() {
+        neighbours.extend(engine.props[p].vars().iter().filter(|&&w| w != v));
     }
-    let watchers: Vec<usize> = engine.watchers[v].iter().map(|&(p, _)| p).collect();
+    neighbours.sort_unstable();
+    neighbours.dedup();
     let mut best = (i128::MIN, values[0]);
-    for &x in &values {
+    for &x in values.iter() {
         let cp = engine.doms.checkpoint();
         let mut ok = engine.doms.fix(v, x).is_ok();
-        for &p in &watchers {
+        for &p in watchers.iter() {
             if !ok {
                 break;
             }
