@@ -3,7 +3,7 @@
 use crate::bench::{self, Combo, Plan};
 use crate::diag::{Diag, Diags, exit};
 use crate::engine::search::{Limits, Next};
-use crate::engine::stats::Stats;
+use crate::engine::stats::{Stats, peak_memory};
 use crate::model::search::Named;
 use crate::model::{Propagation, Restarts, ValSelect, VarSelect};
 use crate::output::{human, json};
@@ -358,7 +358,7 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
             _ => None,
         })
         .collect();
-    let summary = solve::solve(&model, &options, |values| {
+    let mut summary = solve::solve(&model, &options, |values| {
         let mut k = 0;
         for o in &model.output {
             if let crate::model::OutputItem::Total { term, .. } = o {
@@ -394,6 +394,7 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     if broken_pipe {
         return Ok(exit::OK);
     }
+    summary.stats.peak_memory = peak_memory();
     let status = summary.status;
     let text = match args.format {
         Format::Json => {

@@ -4,7 +4,7 @@
 use crate::diag::{Diag, Diags, Source};
 use crate::engine::post::post;
 use crate::engine::search::{Limits, Next, Outcome, Search};
-use crate::engine::stats::{Stats, peak_memory};
+use crate::engine::stats::Stats;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 use crate::sema::{self, ParamOverride};
@@ -200,7 +200,6 @@ pub fn solve(
         stats.solutions = reported;
     }
     stats.time = start.elapsed();
-    stats.peak_memory = peak_memory();
     let status = match (outcome, stats.solutions) {
         (Outcome::Exhausted, 0) => Status::Unsatisfiable,
         (Outcome::Exhausted, _) if goal.is_some() => Status::Optimal,

@@ -313,3 +313,19 @@ fn arithmetic_lowering_keeps_every_solution() {
     }
     assert!(nontrivial > 100, "{nontrivial}");
 }
+
+/// `0 * t` is undefined where `t` is, and a formula over it false: the
+/// factor 0 used to drop `t` at load time, and with it the zero divisor.
+#[test]
+fn a_zero_factor_keeps_an_undefined_term() {
+    for text in [
+        "var x in 0..1;\nconstraint 0 * (1 / x) == 0;\n",
+        "var x in 0..1;\nconstraint !((0 * (x % x)) < -1);\n",
+    ] {
+        let m = Arc::new(load_str("zero.csp", text, Path::new("."), &[]).unwrap());
+        for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
+            let (sols, _) = run(&m, Some(level));
+            assert_eq!(sols, vec![vec![1]], "{level:?}:\n{text}");
+        }
+    }
+}

@@ -142,3 +142,23 @@ fn project_flag_counts_each_projection_once() {
     assert!(err.contains("no variable or array `z`"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A variable in two columns takes one value: only rows that agree in both
+/// can match. Compact-Table used to keep the row `(1, 1, 2)` for `x = 1`
+/// under `ac`, having removed `x = 2` while filtering the first column.
+#[test]
+fn a_variable_in_two_columns_takes_one_value() {
+    let dir = Path::new(".");
+    for level in ["none", "fc", "ac"] {
+        let vars = format!("var x in 1..2;\nvar y in 1..2;\nsearch propagation {level};\n");
+        for (constraint, want) in [
+            ("table([x, y, x], [(1, 1, 2)])", 0),
+            ("table([x, y, x], [(1, 1, 2), (2, 1, 2)])", 1),
+            ("table([x, x], [(1, 2), (2, 2)])", 2),
+            ("forbidden([x, y, x], [(1, 1, 1), (2, 2, 1)])", 3),
+        ] {
+            let text = format!("{vars}constraint {constraint};");
+            assert_eq!(count(&text, dir), want, "{text}");
+        }
+    }
+}

@@ -18,6 +18,8 @@ pub struct Stats {
     pub restarts: u64,
     pub time: Duration,
     /// Peak resident memory of the process in bytes, where the OS tells it.
+    /// Left `None` by `solve` (reading it costs more than solving a small
+    /// model); the CLI fills it in before printing statistics.
     pub peak_memory: Option<u64>,
 }
 

@@ -113,6 +113,26 @@ impl Assignment for [Option<i64>] {
 }
 
 impl Term {
+    /// True when the term is defined for every assignment (conservatively: no
+    /// element, division, remainder or power anywhere in it, as `total` in
+    /// `engine/lower.rs`), so that a factor 0 may drop it: `0 * (x % x)` is
+    /// undefined where `x = 0`.
+    pub fn is_total(&self) -> bool {
+        match self {
+            Term::Const(_) | Term::Var(_) => true,
+            Term::Linear(parts, _) => parts.iter().all(|(_, u)| u.is_total()),
+            Term::Mul(a, b) => a.is_total() && b.is_total(),
+            Term::Abs(a) => a.is_total(),
+            Term::Min(ts) | Term::Max(ts) => ts.iter().all(Term::is_total),
+            Term::Ite(f, a, b) => f.is_total() && a.is_total() && b.is_total(),
+            Term::Element { .. }
+            | Term::Div(..)
+            | Term::Mod(..)
+            | Term::Pow(..)
+            | Term::Letter(..) => false,
+        }
+    }
+
     /// The value of a constant term.
     pub fn as_const(&self) -> Option<i64> {
         if let Term::Const(k) = self {
@@ -231,6 +251,20 @@ impl Term {
 }
 
 impl Formula {
+    /// True when every term in the formula is total ([`Term::is_total`]).
+    pub fn is_total(&self) -> bool {
+        match self {
+            Formula::Const(_) => true,
+            Formula::Cmp(_, a, b) => a.is_total() && b.is_total(),
+            Formula::AllDifferent(ts) | Formula::Table { terms: ts, .. } => {
+                ts.iter().all(Term::is_total)
+            }
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().all(Formula::is_total),
+            Formula::Not(g) => g.is_total(),
+            Formula::Implies(p, q) => p.is_total() && q.is_total(),
+        }
+    }
+
     pub fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<bool> {
         match self {
             Formula::Const(b) => Some(*b),

@@ -126,7 +126,9 @@ pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
             t => flat.push((c, t)),
         }
     }
-    flat.retain(|(c, _)| *c != 0);
+    // A part with factor 0 goes unless it may be undefined: `0 * (x / y)` is
+    // undefined where `y = 0`, and a formula over it is then false.
+    flat.retain(|(c, t)| *c != 0 || !t.is_total());
     flat.reverse();
     match flat.as_slice() {
         [] => Term::Const(constant),

@@ -21,6 +21,7 @@
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
+use std::borrow::Cow;
 
 pub struct CompactTable {
     vars: Vec<VarId>,
@@ -47,8 +48,10 @@ pub struct CompactTable {
 }
 
 impl CompactTable {
-    /// `tuples` need not be distinct, nor inside the domains: both are sorted out here.
+    /// `tuples` need not be distinct, nor inside the domains: both are sorted
+    /// out here. A variable may come more than once (see [`distinct_columns`]).
     pub fn new(d: &mut Domains, vars: Vec<VarId>, tuples: &[Vec<i64>], allowed: bool) -> Self {
+        let (vars, tuples) = distinct_columns(vars, tuples);
         let mut rows: Vec<&Vec<i64>> = tuples
             .iter()
             .filter(|t| {
@@ -298,6 +301,31 @@ impl CompactTable {
         }
         Ok(())
     }
+}
+
+/// The variables without repeats, and the rows over them. The bitsets assume
+/// one column per variable: with `x` in two columns, a removal from `x` made
+/// while filtering one column would leave rows valid through the other, and
+/// the propagator is not run again for its own removals. A variable takes one
+/// value, so only rows that agree at all of its columns can match; those keep
+/// its first column. (Rows of the wrong length never match; `new` drops them
+/// too.)
+fn distinct_columns(vars: Vec<VarId>, tuples: &[Vec<i64>]) -> (Vec<VarId>, Cow<'_, [Vec<i64>]>) {
+    let first: Vec<usize> = vars
+        .iter()
+        .map(|x| vars.iter().position(|y| y == x).unwrap_or(0))
+        .collect();
+    if first.iter().enumerate().all(|(i, &f)| f == i) {
+        return (vars, Cow::Borrowed(tuples));
+    }
+    let keep: Vec<usize> = (0..vars.len()).filter(|&i| first[i] == i).collect();
+    let rows = tuples
+        .iter()
+        .filter(|t| t.len() == vars.len() && (0..t.len()).all(|i| t[i] == t[first[i]]))
+        .map(|t| keep.iter().map(|&i| t[i]).collect())
+        .collect();
+    let vars = keep.iter().map(|&i| vars[i]).collect();
+    (vars, Cow::Owned(rows))
 }
 
 impl Propagator for CompactTable {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The long test runs, for a nightly job. Usage:
+#
+#   scripts/nightly.sh [CASES] [FUZZ_SECONDS]
+#
+#   CASES         random models for tests/differential (default 50000; the
+#                 plain `cargo test` runs 2000)
+#   FUZZ_SECONDS  seconds per fuzz target for scripts/fuzz.sh (default 600;
+#                 0 skips fuzzing, which needs cargo-fuzz)
+#   CSPI_DIFF_SEED  draws other models than the default run (default: the
+#                 date, YYYYMMDD, so each night tests new ones; printed so a
+#                 failure can be rerun)
+#
+# Runs, in order: the differential tests with CASES models, the ignored
+# tests (the full data sets), and fuzzing. Every step runs even when an
+# earlier one fails; the exit status is non-zero if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+cases="${1:-50000}"
+fuzz_seconds="${2:-600}"
+seed="${CSPI_DIFF_SEED:-$(date +%Y%m%d)}"
+failed=()
+
+step() {
+  echo "== $1"
+  shift
+  "$@" || failed+=("$*")
+}
+
+step "differential: $cases models, CSPI_DIFF_SEED=$seed" \
+  env CSPI_DIFF_CASES="$cases" CSPI_DIFF_SEED="$seed" \
+  cargo test --release --test differential
+step "ignored tests (full data sets)" cargo test --release -- --ignored
+if [ "$fuzz_seconds" -gt 0 ]; then
+  step "fuzzing, $fuzz_seconds s per target" scripts/fuzz.sh "$fuzz_seconds"
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+  printf 'FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "all passed"
