@@ -369,6 +369,11 @@ impl<'a> Lower<'a> {
         }
         let consts: Option<Vec<i64>> = items.iter().map(Term::as_const).collect();
         let Some(consts) = consts else {
+            // Each item lowered strictly would prune its own undefined values,
+            // though only the selected item has to be defined.
+            if !items.iter().all(Term::is_total) {
+                return None;
+            }
             let vars = items
                 .iter()
                 .map(|t| self.var_of(t))

@@ -167,22 +167,6 @@ impl Term {
         }
     }
 
-    /// True when no part can be undefined: no `/`, `%`, `^` or element
-    /// anywhere in it (overflow aside, which small values never reach).
-    pub fn total(&self) -> bool {
-        match self {
-            Term::Const(_) | Term::Var(_) => true,
-            Term::Div(..) | Term::Mod(..) | Term::Pow(..) | Term::Element(..) => false,
-            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) => a.total() && b.total(),
-            Term::Neg(a) | Term::Abs(a) => a.total(),
-            Term::Min(ts) | Term::Max(ts) | Term::Sum(ts) => ts.iter().all(Term::total),
-            Term::Count(fs) => fs.iter().all(Formula::total),
-            Term::CountEq(ts, x) => x.total() && ts.iter().all(Term::total),
-            Term::Ite(c, a, b) => c.total() && a.total() && b.total(),
-            Term::Truth(f) => f.total(),
-        }
-    }
-
     pub fn text(&self) -> String {
         let bin = |a: &Term, op: &str, b: &Term| format!("({} {op} {})", a.text(), b.text());
         match self {
@@ -238,19 +222,6 @@ impl Formula {
                 _ => None,
             },
             Formula::Not(p) => p.eval(v).map(|b| !b),
-        }
-    }
-
-    /// True when every term in it is [`Term::total`].
-    pub fn total(&self) -> bool {
-        match self {
-            Formula::Cmp(_, a, b) => a.total() && b.total(),
-            Formula::AllDiff(ts) => ts.iter().all(Term::total),
-            Formula::Table(t) => t.terms.iter().all(Term::total),
-            Formula::And(p, q) | Formula::Or(p, q) | Formula::Implies(p, q) => {
-                p.total() && q.total()
-            }
-            Formula::Not(p) => p.total(),
         }
     }
 

@@ -282,11 +282,8 @@ fn check_known(src: &str, vars: usize, expected: &[&[i64]]) {
 
 /// Only the selected item of `[items][i]` is evaluated (`model/term.rs`),
 /// so `10 / x1` is irrelevant when `x0 = 1`. The lowering of an element
-/// with variable items prunes `x1 = 0` all the same. The bug is in
-/// `src/engine/lower.rs`, not fixed on this branch; the generator keeps
-/// variable items total until it is.
+/// with variable items once pruned `x1 = 0` all the same.
 #[test]
-#[ignore = "known bug in src/engine/lower.rs: an element's unselected items are required to be defined"]
 fn element_with_partial_items_prunes_only_the_selected_item() {
     check_known(
         "var x0 in {1, 2};\nvar x1 in {0, 1};\nconstraint [1, 10 / x1][x0] == 1;\n",
