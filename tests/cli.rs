@@ -540,3 +540,32 @@ fn count_matches_tdoku_stated_counts() {
         );
     }
 }
+
+#[test]
+fn a_model_without_variables_still_answers() {
+    let dir = scratch("no-vars");
+    let holds = dir.join("holds.csp");
+    std::fs::write(&holds, "constraint 1 + 1 == 2;\n").unwrap();
+    let r = cspi(&["solve", holds.to_str().unwrap()]);
+    ok(&r);
+    assert_eq!(r.stdout, "SATISFIABLE (the model has no variables)\n");
+    let fails = dir.join("fails.csp");
+    std::fs::write(&fails, "constraint 1 + 1 == 3;\n").unwrap();
+    let r = cspi(&["solve", fails.to_str().unwrap()]);
+    ok(&r);
+    assert_eq!(r.stdout, "UNSATISFIABLE\n");
+}
+
+#[test]
+fn a_truth_value_negated_is_a_number() {
+    // -(x < y) is 0 or -1: the solutions are exactly those with x < y.
+    let path = scratch("negated-truth").join("m.csp");
+    std::fs::write(
+        &path,
+        "var x in 0..2;\nvar y in 0..2;\nconstraint -(x < y) == -1;\n",
+    )
+    .unwrap();
+    let r = cspi(&["solve", path.to_str().unwrap(), "--count"]);
+    ok(&r);
+    assert!(r.stdout.starts_with("3 solutions"), "{}", r.stdout);
+}

@@ -18,6 +18,10 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
 fn body(model: &Model, values: &[i64]) -> String {
     let mut out = String::new();
     if model.output.is_empty() {
+        if model.groups.is_empty() {
+            // Never silent: the constraints hold, and there is nothing to assign.
+            out.push_str("SATISFIABLE (the model has no variables)\n");
+        }
         for (name, g) in &model.groups {
             let _ = writeln!(out, "{name} = {}", group_text(model, g, values));
         }

@@ -15,6 +15,11 @@ impl Checker<'_> {
                 Value::Int(k.checked_neg().ok_or_else(|| overflow(span))?)
             }
             (UnOp::Neg, Value::Term(t)) => Value::from_term(linear(vec![(-1, (*t).clone())], 0)),
+            // A truth value used as a number is 0 or 1.
+            (UnOp::Neg, v @ (Value::Bool(_) | Value::Formula(_))) => match v.as_term() {
+                Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
+                None => Value::Poison,
+            },
             (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
             (UnOp::Not, Value::Formula(f)) => {
                 Value::from_formula(Formula::Not(Box::new((*f).clone())))
