@@ -64,8 +64,8 @@ pub struct BenchArgs {
     #[arg(long)]
     pub no_product_count: bool,
     /// Stop each run after this many seconds (its status is then UNKNOWN).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time_limit: Option<Duration>,
     /// Output format: a Markdown table, or one JSON object per run.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -85,7 +85,8 @@ pub struct SolveArgs {
     #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Stop after N solutions.
-    #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"])]
+    #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"],
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub solutions: Option<u64>,
     /// Print every solution.
     #[arg(long, conflicts_with = "count")]
@@ -105,8 +106,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub strategy: StrategyArgs,
     /// Stop after this many seconds (status UNKNOWN).
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time_limit: Option<Duration>,
     /// Stop after this many search nodes (status UNKNOWN).
     #[arg(long, value_name = "N")]
     pub node_limit: Option<u64>,
@@ -137,6 +138,20 @@ pub struct StrategyArgs {
     /// Seed of the random generator (random heuristics, tie-breaking).
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// Parses a time limit: a positive number of seconds, at most a year.
+fn seconds(s: &str) -> Result<Duration, String> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= YEAR => Ok(Duration::from_secs_f64(t)),
+        Ok(_) => Err(format!(
+            "`{s}` is not a time limit: give seconds above 0 and at most {YEAR}"
+        )),
+        Err(_) => Err(format!(
+            "`{s}` is not a number of seconds (such as 10 or 0.5)"
+        )),
+    }
 }
 
 /// Parses a strategy name, listing the valid ones on error.
@@ -340,10 +355,7 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
             Some(args.solutions.unwrap_or(1))
         },
         nodes: args.node_limit,
-        time: args
-            .time_limit
-            .filter(|t| *t >= 0.0 && t.is_finite())
-            .map(Duration::from_secs_f64),
+        time: args.time_limit,
     };
     let many = args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some();
     let stdout = std::io::stdout();
@@ -480,10 +492,7 @@ fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
         seed: args.seed,
         first_only: args.first,
         product_count: !args.no_product_count,
-        time_limit: args
-            .time_limit
-            .filter(|t| *t >= 0.0 && t.is_finite())
-            .map(Duration::from_secs_f64),
+        time_limit: args.time_limit,
     };
     for combo in &plan.combos {
         let mut spec = model.search.clone();
