@@ -4,9 +4,10 @@
 #   scripts/nightly.sh [CASES] [FUZZ_SECONDS]
 #
 #   CASES         random models for tests/differential (default 50000; the
-#                 plain `cargo test` runs 2000)
+#                 plain `cargo test` runs 2000) and a tenth as many long-sum
+#                 models for tests/long_sums
 #   FUZZ_SECONDS  seconds per fuzz target for scripts/fuzz.sh (default 600;
-#                 0 skips fuzzing, which needs cargo-fuzz)
+#                 0 skips fuzzing, which needs a C++ compiler for libFuzzer)
 #   CSPI_DIFF_SEED  draws other models than the default run (default: the
 #                 date, YYYYMMDD, so each night tests new ones; printed so a
 #                 failure can be rerun)
@@ -29,7 +30,7 @@ step() {
 
 step "differential: $cases models, CSPI_DIFF_SEED=$seed" \
   env CSPI_DIFF_CASES="$cases" CSPI_DIFF_SEED="$seed" \
-  cargo test --release --test differential
+  cargo test --release --test differential --test long_sums
 step "ignored tests (full data sets)" cargo test --release -- --ignored
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing, $fuzz_seconds s per target" scripts/fuzz.sh "$fuzz_seconds"
