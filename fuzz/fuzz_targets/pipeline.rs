@@ -1,21 +1,78 @@
 //! The whole pipeline: parse, check, post and solve with a node limit, every
 //! solution re-checked by the independent checker. Any panic, or a solution
 //! the checker rejects, is a finding.
+//!
+//! Each input is solved twice: with the model's own search, and with a
+//! strategy (variable and value selection, propagation level, restarts,
+//! counting or not) drawn from a hash of the input, so that every engine
+//! path is reached without the fuzzer having to spell a search block.
 #![no_main]
 
 use cspi::engine::search::{Limits, Next};
+use cspi::model::search::Named;
+use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{Options, load_str, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::Arc;
 
+/// FNV-1a: a stable hash, so that a finding replays with the same strategy.
+fn hash(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// Picks an entry of `all` with the next few bits of `h`.
+fn pick<T: Copy>(all: &[(&str, T)], h: &mut u64) -> T {
+    let k = (*h % all.len() as u64) as usize;
+    *h /= all.len() as u64;
+    all[k].1
+}
+
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     // Data files are out of scope here: a model that reads one gets a diagnostic.
-    let Ok(model) = load_str("fuzz.csp", text, Path::new("/nonexistent"), &[]) else { return };
+    let Ok(model) = load_str("fuzz.csp", text, Path::new("/nonexistent"), &[]) else {
+        return;
+    };
     let model = Arc::new(model);
-    let mut options = Options { search: model.search.clone(), check: true, ..Options::default() };
-    options.limits = Limits { nodes: Some(2_000), solutions: Some(50), ..Limits::default() };
-    let summary = solve(&model, &options, |_| Next::Continue);
-    assert!(summary.rejected.is_empty(), "checker rejected a solution: {:?}", summary.rejected);
+    let limits = Limits {
+        nodes: Some(2_000),
+        solutions: Some(50),
+        ..Limits::default()
+    };
+    let own = Options {
+        search: model.search.clone(),
+        check: true,
+        limits: limits.clone(),
+        ..Options::default()
+    };
+
+    let mut h = hash(data);
+    let mut drawn = own.clone();
+    drawn.search.var = pick(VarSelect::ALL, &mut h);
+    drawn.search.val = pick(ValSelect::ALL, &mut h);
+    drawn.search.propagation = pick(Propagation::ALL, &mut h);
+    drawn.search.restarts = pick(Restarts::ALL, &mut h);
+    drawn.search.seed = h % 1000;
+    // Counting by product skips solutions, so it runs without the checker:
+    // there only a panic is a finding.
+    drawn.count_only = h % 3 == 0;
+    drawn.check = !drawn.count_only;
+    // `val score` needs scored words; the CLI refuses it otherwise.
+    if cspi::solve::check_strategy(&model, &drawn.search).is_err() {
+        drawn.search.val = ValSelect::Min;
+    }
+
+    for options in [own, drawn] {
+        let summary = solve(&model, &options, |_| Next::Continue);
+        assert!(
+            summary.rejected.is_empty(),
+            "checker rejected a solution: {:?}",
+            summary.rejected
+        );
+    }
 });
