@@ -446,7 +446,9 @@ fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diag {
             )
             .help("end a block comment with `*/`; comments do not nest");
     }
-    if let Some(d) = quantifier_as_call(text, span.start) {
+    if let Some(d) = quantifier_as_call(text, span.start)
+        .or_else(|| aggregate_with_body_outside(text, span.start))
+    {
         return d;
     }
     // Only where an expression could have ended: the parser wanted an operator.
@@ -486,6 +488,60 @@ fn quantifier_as_call(text: &str, at: usize) -> Option<Diag> {
         .label(Span::new(start, before.len()), "followed by `(`")
         .help(format!(
             "write `{word} i in 1..n: x[i] < x[i + 1]` (generators, a colon, then the body)"
+        )),
+    )
+}
+
+/// `sum(i in S)(e)`, as MiniZinc writes aggregates: ours put the body
+/// inside, after a colon.
+fn aggregate_with_body_outside(text: &str, at: usize) -> Option<Diag> {
+    let rest = text.get(at..)?;
+    // The parser stops at the `)` closing the generators, or at the `(` after it.
+    let at = if rest.starts_with(')') {
+        let after = rest[1..].trim_start();
+        at + (rest.len() - after.len())
+    } else {
+        at
+    };
+    if !text.get(at..)?.starts_with('(') {
+        return None;
+    }
+    let before = text[..at].trim_end();
+    let inner_end = before.len().checked_sub(1)?;
+    if !before.ends_with(')') {
+        return None;
+    }
+    // The `(` that the `)` closes.
+    let mut depth = 0usize;
+    let open = before[..inner_end]
+        .char_indices()
+        .rev()
+        .find_map(|(i, c)| {
+            match c {
+                ')' => depth += 1,
+                '(' if depth == 0 => return Some(i),
+                '(' => depth -= 1,
+                _ => {}
+            }
+            None
+        })?;
+    let generators = &before[open + 1..inner_end];
+    let name_start = before[..open]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let name = &before[name_start..open];
+    const AGGREGATES: [&str; 5] = ["sum", "product", "count", "min", "max"];
+    if !AGGREGATES.contains(&name) || !generators.contains(" in ") {
+        return None;
+    }
+    Some(
+        Diag::new(
+            "cspi::syntax",
+            format!("syntax error: the body of `{name}` goes inside its parentheses"),
+        )
+        .label(Span::new(name_start, before.len()), "generators without a body")
+        .help(format!(
+            "write `{name}({generators}: ...)`, the body after a colon, as in `sum(i in 1..n: x[i])`"
         )),
     )
 }
