@@ -497,11 +497,9 @@ fn quantifier_as_call(text: &str, at: usize) -> Option<Diag> {
 fn aggregate_with_body_outside(text: &str, at: usize) -> Option<Diag> {
     let rest = text.get(at..)?;
     // The parser stops at the `)` closing the generators, or at the `(` after it.
-    let at = if rest.starts_with(')') {
-        let after = rest[1..].trim_start();
-        at + (rest.len() - after.len())
-    } else {
-        at
+    let at = match rest.strip_prefix(')') {
+        Some(after) => at + (rest.len() - after.trim_start().len()),
+        None => at,
     };
     if !text.get(at..)?.starts_with('(') {
         return None;
