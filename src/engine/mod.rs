@@ -35,6 +35,8 @@ pub struct Engine {
     /// For each variable, the propagators to notify of its changes: the
     /// propagator, the variable's position in its `vars()`, the events.
     notified: Vec<Vec<(PropId, u32, u8)>>,
+    /// Whether any propagator asked for notifications (most models: none).
+    any_notified: bool,
     queue: Queue,
     pub level: Propagation,
     pub stats: Stats,
@@ -54,6 +56,7 @@ impl Engine {
             props: Vec::new(),
             watchers: Vec::new(),
             notified: Vec::new(),
+            any_notified: false,
             queue: Queue::default(),
             level,
             stats: Stats::default(),
@@ -75,6 +78,7 @@ impl Engine {
         let notify = p.notify_on();
         for (position, &v) in p.vars().iter().enumerate() {
             if notify != 0 {
+                self.any_notified = true;
                 self.notified[v].push((id, position as u32, notify));
             }
             // Watch each variable once; `id` is the newest, so a repeat is last.
@@ -188,7 +192,11 @@ impl Engine {
         }
     }
 
+    #[inline]
     fn notify(&mut self, v: VarId, ev: u8) {
+        if !self.any_notified {
+            return;
+        }
         for &(p, position, mask) in &self.notified[v] {
             if mask & ev != 0 {
                 self.props[p].notify(position as usize, &mut self.doms);
