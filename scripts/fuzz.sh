@@ -12,7 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-60}"
-targets=(parse pipeline)
+# CSPI_FUZZ_TARGETS="pipeline" runs a subset.
+read -r -a targets <<<"${CSPI_FUZZ_TARGETS:-parse pipeline}"
 flags=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1)
 
 for target in "${targets[@]}"; do

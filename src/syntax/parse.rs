@@ -524,9 +524,13 @@ fn aggregate_with_body_outside(text: &str, at: usize) -> Option<Diag> {
             None
         })?;
     let generators = &before[open + 1..inner_end];
+    // Just after the last character that is not part of a name (which may
+    // be wider than a byte).
     let name_start = before[..open]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[name_start..open];
     const AGGREGATES: [&str; 5] = ["sum", "product", "count", "min", "max"];
     if !AGGREGATES.contains(&name) || !generators.contains(" in ") {
