@@ -184,7 +184,7 @@ fn fuzz_findings_stay_fixed() {
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let (code, err) = solve(&path, &["--node-limit", "10000"]);
+        let (code, err) = solve(&path, &["--node-limit", "10000", "--time-limit", "60"]);
         assert!(
             (0..=2).contains(&code),
             "{}: exit {code}\n{err}",

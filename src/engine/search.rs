@@ -374,9 +374,9 @@ impl<'e> Search<'e> {
         {
             return true;
         }
-        // Reading the clock is cheap next to a node, but not free: every 256 steps.
+        // Reading the clock is cheap next to a node, but not free: every 16 steps.
         self.ticks += 1;
-        if !self.ticks.is_multiple_of(256) {
+        if !self.ticks.is_multiple_of(16) {
             return false;
         }
         let elapsed = self.start.elapsed();

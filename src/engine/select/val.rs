@@ -43,7 +43,14 @@ pub fn select(
 /// The value that leaves the most values in the domains of `v`'s neighbours
 /// after one step of propagation from it; ties go to the smallest value.
 /// A value whose propagation fails scores lowest.
+/// LCV tries each value with a propagation step: beyond this many values
+/// (auxiliary variables can hold millions) it takes the smallest instead.
+const MAX_LCV_VALUES: u64 = 1024;
+
 fn least_constraining(engine: &mut Engine, v: VarId, scratch: &mut Scratch) -> i64 {
+    if engine.doms.size(v) > MAX_LCV_VALUES {
+        return engine.doms.min(v);
+    }
     let Scratch {
         values,
         neighbours,
