@@ -578,6 +578,11 @@ fn difference(a: &Term, b: &Term) -> Term {
 /// and drops the zeros; `None` on overflow. Linear in the number of terms,
 /// so a sum over a million variables costs no more than reading it.
 fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    // Sums over an array list its variables in increasing order: distinct
+    // already, no hashing needed (and merged sums come back here when posted).
+    if terms.windows(2).all(|w| w[0].1 < w[1].1) {
+        return Some(terms.iter().copied().filter(|&(c, _)| c != 0).collect());
+    }
     let mut at: std::collections::HashMap<VarId, usize> = Default::default();
     let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
     for &(a, v) in terms {
