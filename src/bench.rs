@@ -88,6 +88,7 @@ pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec
                 check: false,
                 count_only: !plan.first_only,
                 no_product_count: !plan.product_count,
+                trace: None,
             };
             let summary = solve::solve(model, &options, |_| Next::Continue);
             let s = &summary.stats;

@@ -342,6 +342,7 @@ fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
         })
     })?;
     options.limits = Limits {
+        stop: None,
         progress: std::io::stderr()
             .is_terminal()
             .then_some(progress as fn(&Stats, Duration)),

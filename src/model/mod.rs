@@ -6,11 +6,13 @@
 //! without an engine; `engine::post` is the one place that lowers it.
 
 pub mod check;
+pub mod domain;
 pub mod search;
 pub mod term;
 
+pub use domain::Domain;
 pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
-pub use term::{CmpOp, Formula, Term};
+pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::syntax::ast::Span;
 use indexmap::IndexMap;
@@ -65,8 +67,8 @@ pub enum VarKind {
 pub struct Variable {
     /// The name as the user would write it: `x`, `cell[1,2]`.
     pub name: String,
-    /// Sorted, distinct, non-empty; shared by every variable of an array.
-    pub domain: Arc<[i64]>,
+    /// The initial values; shared by every variable of an array.
+    pub domain: Domain,
     pub kind: VarKind,
     /// Introduced by cspi rather than declared: never counted, never printed.
     pub aux: bool,
