@@ -3,7 +3,7 @@
 //! A [`Model`] holds variables with their initial domains, constraints as
 //! [`Formula`]s over [`Term`]s, the search specification and what to print. It
 //! knows nothing of propagators, so it can be printed, checked and tested
-//! without an engine; `engine::post` is the one place that lowers it.
+//! without an engine; `lower::lower` is the one place that lowers it.
 
 pub mod check;
 pub mod domain;
