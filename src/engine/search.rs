@@ -514,5 +514,10 @@ impl<'e> Search<'e> {
             report(&self.engine.stats, elapsed);
         }
         self.limits.time.is_some_and(|t| elapsed >= t)
+            || self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
