@@ -3,14 +3,16 @@
 //! A [`Model`] holds variables with their initial domains, constraints as
 //! [`Formula`]s over [`Term`]s, the search specification and what to print. It
 //! knows nothing of propagators, so it can be printed, checked and tested
-//! without an engine; `engine::post` is the one place that lowers it.
+//! without an engine; `lower::lower` is the one place that lowers it.
 
 pub mod check;
+pub mod domain;
 pub mod search;
 pub mod term;
 
+pub use domain::Domain;
 pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
-pub use term::{CmpOp, Formula, Term};
+pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::syntax::ast::Span;
 use indexmap::IndexMap;
@@ -65,8 +67,8 @@ pub enum VarKind {
 pub struct Variable {
     /// The name as the user would write it: `x`, `cell[1,2]`.
     pub name: String,
-    /// Sorted, distinct, non-empty; shared by every variable of an array.
-    pub domain: Arc<[i64]>,
+    /// The initial values; shared by every variable of an array.
+    pub domain: Domain,
     pub kind: VarKind,
     /// Introduced by cspi rather than declared: never counted, never printed.
     pub aux: bool,

@@ -432,7 +432,7 @@ impl Checker<'_> {
             }
             let var = self.model.add_var(Variable {
                 name: format!("{}[{}]", name.name, k + 1),
-                domain: (0..list.words.len() as i64).collect(),
+                domain: crate::model::Domain::Range(0, list.words.len() as i64 - 1),
                 kind: VarKind::Word(list),
                 aux: false,
                 span: name.span,

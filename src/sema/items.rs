@@ -5,10 +5,9 @@ use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
-use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
+use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
 use std::rc::Rc;
-use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
@@ -162,20 +161,26 @@ impl Checker<'_> {
         self.spend(count, name.span)?;
         let (values, kind) = match self.eval(domain)? {
             Value::Set(s) => {
-                if s.len() > MAX_DOMAIN {
+                if matches!(s, IntSet::Values(_)) && s.len() > MAX_DOMAIN {
                     return Err(Diag::new(
                         "cspi::domain::too_large",
-                        format!("the domain of `{}` has {} values", name.name, s.len()),
+                        format!("the domain of `{}` lists {} values", name.name, s.len()),
                     )
                     .label(domain.span, "this domain")
                     .help(format!(
-                        "a variable's domain may hold at most {MAX_DOMAIN} values"
+                        "a domain listed value by value may hold at most {MAX_DOMAIN} values; \
+                         a range lo..hi may be as wide as you like"
                     )));
                 }
-                (s.iter().collect::<Arc<[i64]>>(), VarKind::Int)
+                let d = match &s {
+                    IntSet::Range(lo, hi) if lo <= hi => Some(Domain::Range(*lo, *hi)),
+                    IntSet::Range(..) => None,
+                    IntSet::Values(v) => Domain::of_values(v.to_vec()),
+                };
+                (d, VarKind::Int)
             }
             Value::Words(list) => (
-                (0..list.words.len() as i64).collect::<Arc<[i64]>>(),
+                (!list.words.is_empty()).then(|| Domain::Range(0, list.words.len() as i64 - 1)),
                 VarKind::Word(list),
             ),
             Value::Poison => return Ok(()),
@@ -190,7 +195,7 @@ impl Checker<'_> {
                 .label(domain.span, "expected a domain such as 1..9 or {1, 3, 5}"));
             }
         };
-        if values.is_empty() {
+        let Some(values) = values else {
             let d = Diag::new(
                 "cspi::domain::empty",
                 format!("the domain of `{}` is empty", name.name),
@@ -205,7 +210,7 @@ impl Checker<'_> {
                 }
                 VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
-        }
+        };
         self.spend_domain_words(&values, count, name, domain.span)?;
         let mut vars = Vec::with_capacity(count as usize);
         let mut index = vec![0i64; dims.len()];
@@ -258,15 +263,17 @@ impl Checker<'_> {
     /// smallest and largest.
     fn spend_domain_words(
         &mut self,
-        values: &[i64],
+        values: &Domain,
         count: u64,
         name: &Ident,
         span: Span,
     ) -> Result<(), Diag> {
-        let (Some(lo), Some(hi)) = (values.first(), values.last()) else {
+        let (lo, hi) = (values.min(), values.max());
+        // Wide domains are kept as bounds only: they cost no bitset words.
+        let words = values.bitset_words();
+        if words == 0 {
             return Ok(());
-        };
-        let words = ((*hi as i128 - *lo as i128) / 64 + 1) as u64;
+        }
         self.domain_words = self
             .domain_words
             .saturating_add(words.saturating_mul(count));

@@ -7,6 +7,7 @@ mod crossword;
 mod data;
 pub mod dict;
 mod eval;
+mod globals;
 mod items;
 mod ops;
 mod origin;
