@@ -148,6 +148,11 @@ pub fn check_random_with(
             verify(
                 name, trial, step, strength, &h, &vars, &before, result, &holds,
             );
+            if result.is_ok()
+                && let Some(complaint) = extra(&snapshot(&h, &vars))
+            {
+                panic!("{name}: trial {trial}, step {step}, from {before:?}: {complaint}");
+            }
             if result.is_err() {
                 break;
             }

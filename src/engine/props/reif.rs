@@ -85,7 +85,7 @@ mod tests {
                 let e = Linear::new(vec![(-1, v[1]), (2, v[2])], 0, LinOp::Le);
                 Some(Box::new(ReifLinear::new(v[0], t, e)))
             },
-            |t| (t[0] == 1) == (t[1] - 2 * t[2] + 1 <= 0) && (0..=1).contains(&t[0]),
+            |t| (t[0] == 1) == (t[1] - 2 * t[2] < 0) && (0..=1).contains(&t[0]),
         );
         check_random(
             "reified ==",
