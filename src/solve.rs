@@ -9,7 +9,7 @@ use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,6 +18,42 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+    parse_file(path)?.check(overrides)
+}
+
+/// Parses and checks model text; relative paths in it resolve against `dir`.
+pub fn load_str(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+) -> Result<Model, Diags> {
+    parse_str(name, text, dir)?.check(overrides)
+}
+
+/// A model parsed once, to be checked against many sets of parameters
+/// (`cspi solve --each`) without parsing it again.
+pub struct Parsed {
+    pub source: Source,
+    pub ast: syntax::ast::Model,
+    /// Where relative paths in the model resolve.
+    pub dir: PathBuf,
+}
+
+impl Parsed {
+    /// Checks the model with these `--param` overrides.
+    pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+        let input = sema::Input {
+            source: &self.source,
+            model_dir: self.dir.clone(),
+            overrides,
+        };
+        sema::check(&input, &self.ast)
+    }
+}
+
+/// Reads and parses a model file.
+pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     let shown = path.display().to_string();
     let fail = |what: String| {
         Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
@@ -40,24 +76,18 @@ pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diag
         ))
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_str(&shown, &text, &dir, overrides)
+    parse_str(&shown, &text, &dir)
 }
 
-/// Parses and checks model text; relative paths in it resolve against `dir`.
-pub fn load_str(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-) -> Result<Model, Diags> {
+/// Parses model text; relative paths in it resolve against `dir`.
+pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
-    let input = sema::Input {
-        source: &source,
-        model_dir: dir.to_path_buf(),
-        overrides,
-    };
-    sema::check(&input, &ast)
+    Ok(Parsed {
+        source,
+        ast,
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// Checks that the search strategy applies to the model's variables: value
