@@ -10,8 +10,11 @@
 //! sub-problem from a shared counter, replays its decisions and searches
 //! below them with a fresh strategy, until none is left. Solutions travel to
 //! this thread over a channel, where the caller's callback sees them one at
-//! a time (so output stays one well-formed line per record). A worker keeps
-//! its component counter, and so its cache, across its sub-problems.
+//! a time (so output stays one well-formed line per record). Each
+//! sub-problem starts afresh (strategy, component cache), so its statistics
+//! do not depend on which thread took it or what that thread did before:
+//! counts and enumerations give the same statistics on every run with the
+//! same number of threads.
 //!
 //! Sub-problems partition the search space, so counts add up and solution
 //! sets are unions: both are the same whatever the number of threads. The
@@ -278,7 +281,8 @@ fn worker(
         if counting {
             search.count_only(!options.no_product_count);
         }
-        if let Some(c) = counter.take() {
+        if let Some(mut c) = counter.take() {
+            c.forget();
             search.set_components(c);
         }
         let outcome = if search.replay(path) {

@@ -130,7 +130,6 @@ impl Values {
 }
 
 /// The counter: the propagators' static facts, the cache, scratch space.
-/// A worker keeps one across sub-problems, so the cache serves them all.
 pub struct Components {
     /// The propagators over each variable (from `vars()`).
     props_of: Vec<Vec<PropId>>,
@@ -181,6 +180,14 @@ impl Components {
             tree: Counter::default(),
             key: Vec::new(),
         }
+    }
+
+    /// Empties the cache, so that what this counter does next does not
+    /// depend on what it did before (sub-problems of a parallel run give the
+    /// same statistics whichever thread takes them).
+    pub fn forget(&mut self) {
+        self.cache.clear();
+        self.cache_bytes = 0;
     }
 
     /// Counts the solutions below the current node (propagated, consistent)
