@@ -12,6 +12,10 @@ use crate::num::{ceil_div, floor_div};
 /// Domains larger than this are filtered by bounds only.
 const MAX_SCANNED: u64 = 4096;
 
+/// `|x|` filters value by value up to this many values: it runs at every
+/// node where `x` changes, so the scan must stay cheap.
+const MAX_ABS_SCANNED: u64 = 256;
+
 /// `z = x * y`.
 pub struct Times {
     vars: [VarId; 3],
@@ -142,7 +146,7 @@ impl Propagator for Abs {
                 break;
             }
         }
-        if d.size(x) <= MAX_SCANNED && d.size(z) <= MAX_SCANNED {
+        if d.size(x) <= MAX_ABS_SCANNED && d.size(z) <= MAX_ABS_SCANNED {
             let bad_x: Vec<i64> = d
                 .values(x)
                 .filter(|&a| a.checked_abs().is_none_or(|v| !d.contains(z, v)))
