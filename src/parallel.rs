@@ -29,7 +29,7 @@ use crate::engine::components::Components;
 use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::split::{self, Path};
 use crate::engine::stats::Stats;
-use crate::lower::lower;
+use crate::lower::lower_with;
 use crate::model::Model;
 use crate::part::{PartInfo, SUBPROBLEMS_PER_PART, fingerprint};
 use crate::solve::{self, Options, Reception, Summary};
@@ -190,7 +190,7 @@ pub fn solve(
 /// size of the whole split, and whether the root is consistent.
 fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> (Vec<Path>, usize, bool) {
     let spec = &options.search;
-    let posted = lower(model, spec.propagation);
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     if !posted.consistent || engine.propagate_root().is_err() {
         return (Vec::new(), 0, false);
@@ -235,7 +235,7 @@ fn worker(
     start: Instant,
 ) -> ThreadStats {
     let spec = &options.search;
-    let posted = lower(model, spec.propagation);
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let mut report = ThreadStats::default();

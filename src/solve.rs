@@ -6,7 +6,7 @@ use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;
 use crate::engine::stats::Stats;
-use crate::lower::lower;
+use crate::lower::lower_with;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 use crate::sema::{self, ParamOverride};
@@ -167,6 +167,9 @@ pub struct Options {
     pub threads: usize,
     /// Solve only this part of a deterministic split (`part.rs`).
     pub part: Option<crate::part::Part>,
+    /// Hold every range domain by its bounds only, however narrow (tests of
+    /// interval domains: the answers must not change).
+    pub bounds_only: bool,
 }
 
 /// The variables the search branches on: the solution variables, or with an
@@ -281,7 +284,7 @@ pub fn solve(
     }
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = lower(model, spec.propagation);
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let goal = model.objective.as_ref();
