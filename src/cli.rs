@@ -41,6 +41,9 @@ pub struct BenchArgs {
     /// Override a parameter: NAME=VALUE (repeatable).
     #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// Read parameters from a JSON data file (repeatable).
+    #[arg(long = "data", value_name = "FILE")]
+    pub data: Vec<PathBuf>,
     /// Variable selections to compare, comma-separated (default: the model's).
     #[arg(long = "var", value_name = "LIST", value_delimiter = ',', value_parser = named::<VarSelect>)]
     pub var: Vec<VarSelect>,
@@ -81,9 +84,13 @@ pub enum Format {
 pub struct SolveArgs {
     /// The model file (.csp).
     pub model: PathBuf,
-    /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file.
+    /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file;
+    /// arrays and records are written as JSON (`d=[3,1,2]`).
     #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// Read parameters from a JSON data file (repeatable; later files win, --param wins over all).
+    #[arg(long = "data", value_name = "FILE")]
+    pub data: Vec<PathBuf>,
     /// Stop after N solutions.
     #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"],
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -320,7 +327,7 @@ pub fn run(cli: Cli) -> i32 {
 
 fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     let overrides = parse_params(&args.params)?;
-    let mut model = solve::load_file(&args.model, &overrides)?;
+    let mut model = solve::load_file_with_data(&args.model, &overrides, &args.data)?;
     if let Some(names) = &args.project {
         model.projection = projection(&model, names)?;
     }
@@ -469,7 +476,11 @@ fn progress(stats: &Stats, elapsed: Duration) {
 
 fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
     let overrides = parse_params(&args.params)?;
-    let model = Arc::new(solve::load_file(&args.model, &overrides)?);
+    let model = Arc::new(solve::load_file_with_data(
+        &args.model,
+        &overrides,
+        &args.data,
+    )?);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);

@@ -18,6 +18,15 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+    load_file_with_data(path, overrides, &[])
+}
+
+/// Reads and checks a model file with JSON data files (`--data`).
+pub fn load_file_with_data(
+    path: &Path,
+    overrides: &[ParamOverride],
+    data_files: &[std::path::PathBuf],
+) -> Result<Model, Diags> {
     let shown = path.display().to_string();
     let fail = |what: String| {
         Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
@@ -40,7 +49,7 @@ pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diag
         ))
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_str(&shown, &text, &dir, overrides)
+    load_str_with_data(&shown, &text, &dir, overrides, data_files)
 }
 
 /// Parses and checks model text; relative paths in it resolve against `dir`.
@@ -50,12 +59,24 @@ pub fn load_str(
     dir: &Path,
     overrides: &[ParamOverride],
 ) -> Result<Model, Diags> {
+    load_str_with_data(name, text, dir, overrides, &[])
+}
+
+/// Parses and checks model text with JSON data files (`--data`).
+pub fn load_str_with_data(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+    data_files: &[std::path::PathBuf],
+) -> Result<Model, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
     let input = sema::Input {
         source: &source,
         model_dir: dir.to_path_buf(),
         overrides,
+        data_files,
     };
     sema::check(&input, &ast)
 }
@@ -66,7 +87,7 @@ pub fn check_strategy(model: &Model, spec: &SearchSpec) -> Result<(), Diag> {
     use crate::model::{ValSelect, VarKind};
     let scored = model.vars.iter().any(|v| match &v.kind {
         VarKind::Word(list) => !list.scores.is_empty(),
-        VarKind::Int => false,
+        _ => false,
     });
     if spec.val == ValSelect::Score && !scored {
         return Err(Diag::new(

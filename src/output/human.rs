@@ -58,6 +58,13 @@ fn body(model: &Model, values: &[i64]) -> String {
                     let _ = writeln!(out, "{row}");
                 }
             }
+            OutputItem::Format(pieces) => {
+                let t = model.format_text(pieces, values);
+                out.push_str(&t);
+                if !t.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
             OutputItem::Text(t) => {
                 out.push_str(t);
                 if !t.ends_with('\n') {
@@ -69,7 +76,7 @@ fn body(model: &Model, values: &[i64]) -> String {
     out
 }
 
-/// A group as a value, `[..]` per dimension.
+/// A group as a value, `[..]` per dimension (`[red: 1, ...]` for one indexed by an enum).
 fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
     fn nest(
         out: &mut String,
@@ -89,6 +96,10 @@ fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
         for i in lo..=hi {
             if i > lo {
                 out.push_str(", ");
+            }
+            if let Some(e) = g.index_enum(dim) {
+                out.push_str(&e.member(i));
+                out.push_str(": ");
             }
             nest(out, model, g, values, dim + 1, at);
         }

@@ -3,7 +3,7 @@
 //! small and fixed.
 
 use crate::engine::stats::Stats;
-use crate::model::{Model, OutputItem, VarGroup, VarKind};
+use crate::model::{Model, OutputItem, Shown, VarGroup};
 use crate::solve::Status;
 use std::fmt::Write;
 
@@ -27,15 +27,19 @@ pub fn string(out: &mut String, s: &str) {
 }
 
 fn value(out: &mut String, model: &Model, var: usize, values: &[i64]) {
-    match model.vars[var].kind {
-        VarKind::Int => {
-            let _ = write!(out, "{}", values[var]);
+    match model.shown(var, values[var]) {
+        Shown::Int(k) => {
+            let _ = write!(out, "{k}");
         }
-        VarKind::Word(_) => string(out, &model.format_value(var, values[var])),
+        Shown::Bool(b) => {
+            let _ = write!(out, "{b}");
+        }
+        Shown::Text(t) => string(out, &t),
     }
 }
 
-/// A group's values as a number, a string, or nested arrays by dimension.
+/// A group's values as a number, a string, or nested arrays by dimension
+/// (an object keyed by name for a dimension indexed by an enum).
 fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
     fn nest(
         out: &mut String,
@@ -51,14 +55,19 @@ fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
             return;
         }
         let (lo, hi) = g.dims[dim];
-        out.push('[');
+        let names = g.index_enum(dim);
+        out.push(if names.is_some() { '{' } else { '[' });
         for i in lo..=hi {
             if i > lo {
                 out.push(',');
             }
+            if let Some(e) = names {
+                string(out, &e.member(i));
+                out.push(':');
+            }
             nest(out, model, g, values, dim + 1, at);
         }
-        out.push(']');
+        out.push(if names.is_some() { '}' } else { ']' });
     }
     nest(out, model, g, values, 0, &mut 0);
 }
