@@ -9,7 +9,7 @@ use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,15 +18,62 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-    load_file_with_data(path, overrides, &[])
+    parse_file(path)?.check(overrides)
 }
 
 /// Reads and checks a model file with JSON data files (`--data`).
 pub fn load_file_with_data(
     path: &Path,
     overrides: &[ParamOverride],
-    data_files: &[std::path::PathBuf],
+    data_files: &[PathBuf],
 ) -> Result<Model, Diags> {
+    parse_file(path)?.check_with_data(overrides, data_files)
+}
+
+/// Parses and checks model text; relative paths in it resolve against `dir`.
+pub fn load_str(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+) -> Result<Model, Diags> {
+    parse_str(name, text, dir)?.check(overrides)
+}
+
+/// A model parsed once, to be checked against many sets of parameters
+/// (`cspi solve --each`) without parsing it again.
+pub struct Parsed {
+    pub source: Source,
+    pub ast: syntax::ast::Model,
+    /// Where relative paths in the model resolve.
+    pub dir: PathBuf,
+}
+
+impl Parsed {
+    /// Checks the model with these `--param` overrides.
+    pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+        self.check_with_data(overrides, &[])
+    }
+
+    /// Checks the model with `--param` overrides and JSON data files
+    /// (`--data`, later ones overriding earlier ones).
+    pub fn check_with_data(
+        &self,
+        overrides: &[ParamOverride],
+        data_files: &[PathBuf],
+    ) -> Result<Model, Diags> {
+        let input = sema::Input {
+            source: &self.source,
+            model_dir: self.dir.clone(),
+            overrides,
+            data_files,
+        };
+        sema::check(&input, &self.ast)
+    }
+}
+
+/// Reads and parses a model file.
+pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     let shown = path.display().to_string();
     let fail = |what: String| {
         Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
@@ -49,36 +96,18 @@ pub fn load_file_with_data(
         ))
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_str_with_data(&shown, &text, &dir, overrides, data_files)
+    parse_str(&shown, &text, &dir)
 }
 
-/// Parses and checks model text; relative paths in it resolve against `dir`.
-pub fn load_str(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-) -> Result<Model, Diags> {
-    load_str_with_data(name, text, dir, overrides, &[])
-}
-
-/// Parses and checks model text with JSON data files (`--data`).
-pub fn load_str_with_data(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-    data_files: &[std::path::PathBuf],
-) -> Result<Model, Diags> {
+/// Parses model text; relative paths in it resolve against `dir`.
+pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
-    let input = sema::Input {
-        source: &source,
-        model_dir: dir.to_path_buf(),
-        overrides,
-        data_files,
-    };
-    sema::check(&input, &ast)
+    Ok(Parsed {
+        source,
+        ast,
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// Checks that the search strategy applies to the model's variables: value

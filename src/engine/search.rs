@@ -27,6 +27,8 @@ use super::trail::Checkpoint;
 use crate::model::{Propagation, SearchSpec, VarId};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// When to stop early, and whom to tell how it goes.
@@ -37,6 +39,8 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Called about twice a second with the statistics so far.
     pub progress: Option<fn(&Stats, Duration)>,
+    /// Set from outside (a signal handler) to stop the search as a limit does.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// How often the progress callback runs.
@@ -387,5 +391,10 @@ impl<'e> Search<'e> {
             report(&self.engine.stats, elapsed);
         }
         self.limits.time.is_some_and(|t| elapsed >= t)
+            || self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }

@@ -583,7 +583,11 @@ fn texts(items: &[Value]) -> bool {
 type Domain = (Arc<[i64]>, VarKind, Span);
 
 fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
-    T::from_name(&value.name).ok_or_else(|| unknown_name(value, T::WHAT, &T::names()))
+    T::from_name(&value.name).ok_or_else(|| match T::synonym(&value.name) {
+        Some(ours) => unknown_name(value, T::WHAT, &T::names())
+            .help(format!("cspi calls `{}` `{ours}`", value.name)),
+        None => unknown_name(value, T::WHAT, &T::names()),
+    })
 }
 
 fn unknown_name(name: &Ident, what: &str, valid: &[&str]) -> Diag {
