@@ -2,9 +2,11 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
-use crate::engine::post::post;
-use crate::engine::search::{Limits, Next, Outcome, Search};
+use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
+use crate::engine::select;
+use crate::engine::select::Decision;
 use crate::engine::stats::Stats;
+use crate::lower::lower;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 use crate::sema::{self, ParamOverride};
@@ -157,6 +159,8 @@ pub struct Summary {
     pub stats: Stats,
     /// Solutions the independent checker rejected (only with `check`); always a bug.
     pub rejected: Vec<String>,
+    /// The first decisions, when [`Options::trace`] asked for them.
+    pub trace: Vec<Decision>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -172,6 +176,8 @@ pub struct Options {
     /// With `count_only`, count every solution leaf by leaf rather than by
     /// product where sound (for tests and benchmarks).
     pub no_product_count: bool,
+    /// Record the first N decisions in [`Summary::trace`].
+    pub trace: Option<usize>,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -185,12 +191,14 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = post(model, spec.propagation);
+    let posted = lower(model, spec.propagation);
     let mut engine = posted.engine;
+    let crossings = Arc::new(posted.crossings);
     let mut rejected = Vec::new();
     let goal = model.objective.as_ref();
     let mut best: Option<i64> = None;
     let mut reported = 0u64;
+    let mut trace = Vec::new();
     let outcome = if posted.consistent {
         // When optimising, a projection must not hide better completions:
         // every declared variable is branched on.
@@ -201,7 +209,23 @@ pub fn solve(
         } else {
             model.solution_vars()
         };
-        let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
+        let strategy = Strategy {
+            var: select::var::build(spec.var).with_random_ties(spec.random_ties),
+            val: select::val::build(spec.val, model),
+            restarts: spec.restarts,
+            seed: spec.seed,
+            scope: spec.scope.clone(),
+        };
+        let mut search = Search::new(
+            &mut engine,
+            strategy,
+            &primary,
+            crossings,
+            options.limits.clone(),
+        );
+        if let Some(n) = options.trace {
+            search.trace(n);
+        }
         if let Some(o) = posted.objective {
             search.minimize(o);
         }
@@ -209,7 +233,7 @@ pub fn solve(
         if options.count_only && !options.check && goal.is_none() {
             search.count_only(!options.no_product_count);
         }
-        search.run(|values| {
+        let outcome = search.run(|values| {
             if let Some(g) = goal {
                 // The objective's value; when it was not lowered to a variable,
                 // solutions that do not improve are skipped here.
@@ -239,7 +263,9 @@ pub fn solve(
                 }
             }
             on_solution(values)
-        })
+        });
+        trace = search.decisions().to_vec();
+        outcome
     } else {
         engine.stats.failures += 1;
         Outcome::Exhausted
@@ -262,5 +288,6 @@ pub fn solve(
         objective: best,
         stats,
         rejected,
+        trace,
     }
 }

@@ -93,6 +93,8 @@ pub enum ValSelect {
     /// Words with the best score first (`word;score` dictionaries); ties and
     /// unscored variables go smallest first.
     Score,
+    /// Halve the domain: `x <= mid`, then `x > mid`.
+    Split,
 }
 
 impl Named for ValSelect {
@@ -103,6 +105,7 @@ impl Named for ValSelect {
         ("random", ValSelect::Random),
         ("lcv", ValSelect::Lcv),
         ("score", ValSelect::Score),
+        ("split", ValSelect::Split),
     ];
     const SYNONYMS: &'static [(&'static str, &'static str)] = &[
         ("indomain-min", "min"),

@@ -2,14 +2,13 @@
 //! the search block, output, objectives and projections.
 
 use super::types::Type;
-use super::value::{Array, Value};
+use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
-use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
+use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span, VarDomain};
 use std::rc::Rc;
-use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
@@ -25,6 +24,7 @@ impl Checker<'_> {
             Item::Function(f) => self.define_function(f),
             Item::Let { name, value } => {
                 let v = self.eval_or_poison(value);
+                self.note_data(&name.name, value, false);
                 self.define(name, v)
             }
             Item::Var {
@@ -158,14 +158,14 @@ impl Checker<'_> {
 
     /// The values and kind of a variable's domain, and the span to blame;
     /// `None` when the domain failed earlier.
-    fn var_domain(&mut self, name: &Ident, domain: &VarDomain) -> Result<Option<Domain>, Diag> {
+    fn var_domain(&mut self, name: &Ident, domain: &VarDomain) -> Result<Option<DomainOf>, Diag> {
         let (span, value) = match domain {
             VarDomain::In(e) => (e.span, self.eval(e)?),
             VarDomain::Type(t) => {
                 return Ok(Some(match self.resolve_type(t)? {
-                    Type::Bool => (Arc::from([0, 1].as_slice()), VarKind::Bool, t.span),
+                    Type::Bool => (Domain::Range(0, 1), VarKind::Bool, t.span),
                     Type::Enum(e) => (
-                        (1..=e.members.len() as i64).collect(),
+                        Domain::Range(1, e.members.len() as i64),
                         VarKind::Enum(e),
                         t.span,
                     ),
@@ -193,26 +193,24 @@ impl Checker<'_> {
                 }));
             }
         };
-        let too_large = |n: u64| {
-            Diag::new(
-                "cspi::domain::too_large",
-                format!("the domain of `{}` has {n} values", name.name),
-            )
-            .label(span, "this domain")
-            .help(format!(
-                "a variable's domain may hold at most {MAX_DOMAIN} values"
-            ))
-        };
         let (values, kind) = match value {
             Value::Set(s) => {
-                if s.len() > MAX_DOMAIN {
-                    return Err(too_large(s.len()));
+                if matches!(s, IntSet::Values(_)) && s.len() > MAX_DOMAIN {
+                    return Err(Diag::new(
+                        "cspi::domain::too_large",
+                        format!("the domain of `{}` lists {} values", name.name, s.len()),
+                    )
+                    .label(span, "this domain")
+                    .help(format!(
+                        "a domain listed value by value may hold at most {MAX_DOMAIN} values; \
+                         a range lo..hi may be as wide as you like"
+                    )));
                 }
-                (s.iter().collect::<Arc<[i64]>>(), VarKind::Int)
+                (int_domain(&s), VarKind::Int)
             }
-            Value::EnumSet(e, s) => (s.iter().collect::<Arc<[i64]>>(), VarKind::Enum(e)),
+            Value::EnumSet(e, s) => (int_domain(&s), VarKind::Enum(e)),
             Value::Words(list) => (
-                (0..list.words.len() as i64).collect::<Arc<[i64]>>(),
+                (!list.words.is_empty()).then(|| Domain::Range(0, list.words.len() as i64 - 1)),
                 VarKind::Word(list),
             ),
             Value::Poison => return Ok(None),
@@ -227,7 +225,7 @@ impl Checker<'_> {
                 .label(span, "expected a domain such as 1..9 or {1, 3, 5}"));
             }
         };
-        if values.is_empty() {
+        let Some(values) = values else {
             let d = Diag::new(
                 "cspi::domain::empty",
                 format!("the domain of `{}` is empty", name.name),
@@ -247,7 +245,7 @@ impl Checker<'_> {
                 _ if is_range => d.help("a range low..high needs low <= high"),
                 _ => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
-        }
+        };
         Ok(Some((values, kind, span)))
     }
 
@@ -256,15 +254,17 @@ impl Checker<'_> {
     /// smallest and largest.
     fn spend_domain_words(
         &mut self,
-        values: &[i64],
+        values: &Domain,
         count: u64,
         name: &Ident,
         span: Span,
     ) -> Result<(), Diag> {
-        let (Some(lo), Some(hi)) = (values.first(), values.last()) else {
+        let (lo, hi) = (values.min(), values.max());
+        // Wide domains are kept as bounds only: they cost no bitset words.
+        let words = values.bitset_words();
+        if words == 0 {
             return Ok(());
-        };
-        let words = ((*hi as i128 - *lo as i128) / 64 + 1) as u64;
+        }
         self.domain_words = self
             .domain_words
             .saturating_add(words.saturating_mul(count));
@@ -288,7 +288,12 @@ impl Checker<'_> {
         )))
     }
 
+    /// A constraint item: a top-level `forall` is unrolled here, one
+    /// instance per binding, so that each instance knows where it came from.
     fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {
+        if let ExprKind::Forall(gens, body) = &e.kind {
+            return self.for_each_binding(gens, body.span, &mut |cx| cx.constraint(body));
+        }
         let f = match self.eval(e)? {
             Value::Poison => return Ok(()),
             v => v.as_formula().ok_or_else(|| {
@@ -303,16 +308,22 @@ impl Checker<'_> {
                 .help("compare it with something, such as `x == 3`")
             })?,
         };
-        self.push_constraint(f);
+        let origin = self.origin(e);
+        self.push_constraint(f, &origin);
         Ok(())
     }
 
     /// Adds a formula, splitting conjunctions so each part is checked on its own.
-    fn push_constraint(&mut self, f: Formula) {
+    fn push_constraint(&mut self, f: Formula, origin: &crate::model::Origin) {
         match f {
-            Formula::And(parts) => parts.into_iter().for_each(|p| self.push_constraint(p)),
+            Formula::And(parts) => parts
+                .into_iter()
+                .for_each(|p| self.push_constraint(p, origin)),
             Formula::Const(true) => {}
-            f => self.model.constraints.push(f),
+            f => {
+                self.model.constraints.push(f);
+                self.model.origins.push(origin.clone());
+            }
         }
     }
 
@@ -569,6 +580,15 @@ impl Checker<'_> {
     }
 }
 
+/// The domain of a set of integers; `None` when it is empty.
+fn int_domain(s: &IntSet) -> Option<Domain> {
+    match s {
+        IntSet::Range(lo, hi) if lo <= hi => Some(Domain::Range(*lo, *hi)),
+        IntSet::Range(..) => None,
+        IntSet::Values(v) => Domain::of_values(v.to_vec()),
+    }
+}
+
 /// Whether every item is text (a string or a formatted string), nested lists included.
 fn texts(items: &[Value]) -> bool {
     !items.is_empty()
@@ -580,7 +600,7 @@ fn texts(items: &[Value]) -> bool {
 }
 
 /// A declared domain: its values, the kind of variable, the span to blame.
-type Domain = (Arc<[i64]>, VarKind, Span);
+type DomainOf = (Domain, VarKind, Span);
 
 fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
     T::from_name(&value.name).ok_or_else(|| match T::synonym(&value.name) {

@@ -11,10 +11,12 @@ mod enums;
 mod eval;
 mod format;
 mod functions;
+mod globals;
 mod items;
 mod json;
 mod logic;
 mod ops;
+mod origin;
 mod params;
 mod records;
 mod tables;
@@ -111,6 +113,9 @@ pub(crate) struct Checker<'a> {
     /// Whether a data file could not be read or parsed (parameters it may
     /// have given are then not reported missing).
     pub data_failed: bool,
+    /// For each parameter or `let` that reads data, the data parameters it
+    /// reads (see origin.rs).
+    pub data_deps: IndexMap<String, Vec<String>>,
 }
 
 impl<'a> Checker<'a> {
@@ -134,6 +139,7 @@ impl<'a> Checker<'a> {
             types: IndexMap::new(),
             data: Vec::new(),
             data_failed: false,
+            data_deps: IndexMap::new(),
         }
     }
 

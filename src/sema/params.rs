@@ -54,6 +54,18 @@ impl Checker<'_> {
                 Value::Poison
             }
         };
+        // Provenance for `cspi explain`: a parameter given from outside (or
+        // holding text) is data.
+        let given = self.input.overrides.iter().any(|o| o.name == name.name)
+            || self.data_member(&name.name).is_some();
+        let text = matches!(value, Value::Str(_));
+        match default {
+            Some(e) => self.note_data(&name.name, e, given || text),
+            None => {
+                self.data_deps
+                    .insert(name.name.clone(), vec![name.name.clone()]);
+            }
+        }
         self.define(name, value)
     }
 

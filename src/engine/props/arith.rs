@@ -1,10 +1,12 @@
 //! Non-linear arithmetic over auxiliary variables: `z = x * y` (bounds
 //! consistency) and `z = |x|` (domain consistency on small domains, bounds on
-//! large ones). Post.rs introduces `z` when it lowers such terms.
+//! large ones), `z = items[i]` and `z = min/max(xs)`. Lowering
+//! (`lower/terms.rs`) introduces `z` for such terms.
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
-use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
+use crate::num::{ceil_div, floor_div};
 
 /// Domains larger than this are filtered by bounds only.
 const MAX_SCANNED: u64 = 4096;
@@ -36,24 +38,6 @@ fn clamp(d: &mut Domains, v: VarId, lo: i128, hi: i128) -> Result<bool, Fail> {
         changed |= d.set_max(v, hi as i64)?;
     }
     Ok(changed)
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
 }
 
 /// Bounds of `x` from `x * y in [zl, zh]` when `y` does not contain 0.
@@ -102,8 +86,10 @@ impl Propagator for Times {
     fn priority(&self) -> Priority {
         Priority::Binary
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
@@ -220,6 +206,9 @@ impl Propagator for Element {
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let (i, z) = (self.vars[0], self.vars[1]);
+        // Indices outside the items are undefined: the constraint is false there.
+        let last = self.low + (self.vars.len() as i64 - 3);
+        clamp(d, i, self.low as i128, last as i128)?;
         loop {
             let bad: Vec<i64> = d
                 .values(i)
@@ -319,8 +308,10 @@ impl Propagator for MinMax {
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}

@@ -7,7 +7,7 @@
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::term::Assignment;
-use crate::model::{Formula, Model, VarId};
+use crate::model::{CmpOp, Formula, Model, Term, VarId};
 use std::sync::Arc;
 
 /// Larger domains are not scanned value by value.
@@ -20,6 +20,18 @@ pub struct FormulaProp {
 }
 
 impl FormulaProp {
+    /// Whether the formula is `Var(v) == t` with `t` not mentioning `v`.
+    fn defines(&self, v: VarId) -> bool {
+        match &self.formula {
+            Formula::Cmp(CmpOp::Eq, Term::Var(z), t) if *z == v => {
+                let mut vs = Vec::new();
+                t.collect_vars(&mut vs);
+                !vs.contains(&v)
+            }
+            _ => false,
+        }
+    }
+
     pub fn new(formula: Formula, model: Arc<Model>) -> Self {
         let vars = formula.vars();
         FormulaProp {
@@ -67,6 +79,18 @@ impl Propagator for FormulaProp {
                     Ok(())
                 } else {
                     Err(Fail)
+                }
+            }
+            // `z == t` with only `z` open: `z` is defined by `t` (an
+            // auxiliary variable of lowering), whatever its domain's size.
+            (Some(v), None) if self.defines(v) => {
+                let t = match &self.formula {
+                    Formula::Cmp(CmpOp::Eq, _, t) => t,
+                    _ => return Ok(()),
+                };
+                match t.eval(&self.model, &Partial { d, trial: None }) {
+                    Some(x) => d.fix(v, x).map(|_| ()),
+                    None => Err(Fail),
                 }
             }
             (Some(v), None) if d.size(v) <= MAX_SCANNED => {

@@ -5,7 +5,7 @@
 
 use super::linear::Linear;
 use crate::engine::domains::{Domains, PResult, event};
-use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
 pub struct ReifLinear {
@@ -39,8 +39,10 @@ impl Propagator for ReifLinear {
     fn priority(&self) -> Priority {
         Priority::Linear
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         match d.value(self.b) {
