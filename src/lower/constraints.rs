@@ -71,7 +71,7 @@ impl Lower<'_> {
                 [(1, v)] => *v,
                 _ => self.var_of_lin((coefs, 0))?,
             };
-            pairs.push((v, k));
+            pairs.push((v, i64::try_from(k).ok()?));
         }
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;

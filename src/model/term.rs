@@ -203,9 +203,14 @@ impl Term {
         match self {
             Term::Const(k) => Some(*k),
             Term::Var(v) => a.value(*v),
-            Term::Linear(parts, k) => parts.iter().try_fold(*k, |acc, (c, t)| {
-                acc.checked_add(c.checked_mul(t.eval(m, a)?)?)
-            }),
+            // Exact: the partial sums of a folded sum (`2^62 * x - 2^63`)
+            // may leave i64 where the sum as written never does.
+            Term::Linear(parts, k) => {
+                let sum = parts.iter().try_fold(*k as i128, |acc, (c, t)| {
+                    acc.checked_add((*c as i128).checked_mul(t.eval(m, a)? as i128)?)
+                })?;
+                i64::try_from(sum).ok()
+            }
             Term::Mul(x, y) => x.eval(m, a)?.checked_mul(y.eval(m, a)?),
             Term::Div(x, y) => x.eval(m, a)?.checked_div(y.eval(m, a)?),
             Term::Mod(x, y) => x.eval(m, a)?.checked_rem(y.eval(m, a)?),

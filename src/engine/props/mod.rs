@@ -5,6 +5,7 @@ pub mod alldiff_gac;
 pub mod arith;
 pub mod formula;
 pub mod increasing;
+pub mod ite;
 pub mod linear;
 pub mod member;
 pub mod reif;
