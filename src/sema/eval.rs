@@ -222,10 +222,25 @@ impl Checker<'_> {
         body: &Expr,
     ) -> Result<Vec<Value>, Diag> {
         let mut out = Vec::new();
+        self.for_each_binding(gens, body.span, &mut |cx| {
+            out.push(cx.eval(body)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` once per binding of the generators that passes the `where`,
+    /// with the bound names in `self.locals`; `span` is charged for each step.
+    pub(super) fn for_each_binding(
+        &mut self,
+        gens: &Generators,
+        span: Span,
+        f: &mut dyn FnMut(&mut Self) -> Result<(), Diag>,
+    ) -> Result<(), Diag> {
         let saved = self.locals.len();
-        let result = self.generate(gens, 0, 0, body, &mut out);
+        let result = self.generate(gens, 0, 0, span, f);
         self.locals.truncate(saved);
-        result.map(|_| out)
+        result
     }
 
     /// Binds generator `g`'s name number `k`, then the rest, recursively.
@@ -234,8 +249,8 @@ impl Checker<'_> {
         gens: &Generators,
         g: usize,
         k: usize,
-        body: &Expr,
-        out: &mut Vec<Value>,
+        span: Span,
+        f: &mut dyn FnMut(&mut Self) -> Result<(), Diag>,
     ) -> Result<(), Diag> {
         let Some((idents, source)) = gens.gens.get(g) else {
             if let Some(cond) = &gens.condition {
@@ -256,12 +271,11 @@ impl Checker<'_> {
                     }
                 }
             }
-            self.spend(1, body.span)?;
-            out.push(self.eval(body)?);
-            return Ok(());
+            self.spend(1, span)?;
+            return f(self);
         };
         if k == idents.len() {
-            return self.generate(gens, g + 1, 0, body, out);
+            return self.generate(gens, g + 1, 0, span, f);
         }
         let items: Vec<Value> = match self.eval(source)? {
             Value::Set(s) => {
@@ -284,7 +298,7 @@ impl Checker<'_> {
         };
         for item in items {
             self.locals.push((idents[k].name.clone(), item));
-            let r = self.generate(gens, g, k + 1, body, out);
+            let r = self.generate(gens, g, k + 1, span, f);
             self.locals.pop();
             r?;
         }
@@ -338,6 +352,25 @@ impl Checker<'_> {
         match base {
             Value::Poison => Ok(Value::Poison),
             Value::Array(a) => self.index_array(&a, args, base_span, span),
+            // A row of a table read by read_table, then its values: `t[i, j]`.
+            Value::Table(t) => {
+                let Some(Some((Value::Int(i), ispan))) = args.first() else {
+                    return Err(Diag::new("cspi::index", "a table takes integer indices")
+                        .label(span, "here")
+                        .help("t[i] is row i (from 1), t[i, j] its j-th value"));
+                };
+                let row = usize::try_from(*i - 1)
+                    .ok()
+                    .and_then(|k| t.get(k))
+                    .ok_or_else(|| out_of_range(*i, (1, t.len() as i64), *ispan))?;
+                let row = Value::Array(Rc::new(Array::list(
+                    row.iter().map(|&v| Value::Int(v)).collect(),
+                )));
+                match &args[1..] {
+                    [] => Ok(row),
+                    rest => self.index(row, rest, base_span, span),
+                }
+            }
             Value::Tuple(t) => {
                 let [Some((Value::Int(i), ispan))] = args else {
                     return Err(Diag::new("cspi::index", "a tuple takes one integer index")
