@@ -58,7 +58,7 @@ impl Checker<'_> {
         // holding text) is data.
         let given = self.input.overrides.iter().any(|o| o.name == name.name)
             || self.data_member(&name.name).is_some();
-        let text = matches!(value, Value::Str(_));
+        let text = matches!(&value, Value::Str(s) if !s.is_empty());
         match default {
             Some(e) => self.note_data(&name.name, e, given || text),
             None => {
