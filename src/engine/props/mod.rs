@@ -3,10 +3,13 @@
 pub mod alldiff;
 pub mod alldiff_gac;
 pub mod arith;
+pub mod cumulative;
+pub mod disjunctive;
 pub mod formula;
 pub mod increasing;
 pub mod linear;
 pub mod member;
 pub mod reif;
 pub mod table;
+pub mod theta_tree;
 pub mod wordcross;
