@@ -112,6 +112,9 @@ pub struct Search<'e> {
     val_select: Box<dyn ValSelector>,
     /// Counted variables, in branching order.
     primary: Vec<VarId>,
+    /// The first `decisions` of `primary` are the decision variables: the
+    /// search block's scope if it has one, else all of them. LNS fixes these.
+    decisions: usize,
     /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
@@ -146,6 +149,9 @@ pub struct Search<'e> {
     /// The failure count when the current LNS iteration began, and its budget.
     iteration_start: u64,
     iteration_budget: u64,
+    /// Whether an LNS iteration is under way, and whether it improved.
+    in_lns_iteration: bool,
+    improved: bool,
 }
 
 impl<'e> Search<'e> {
@@ -165,6 +171,7 @@ impl<'e> Search<'e> {
             .copied()
             .filter(|v| primary.contains(v))
             .collect();
+        let decisions = order.len();
         let mut in_order = vec![false; n];
         order.iter().for_each(|&v| in_order[v] = true);
         for &v in primary {
@@ -185,6 +192,7 @@ impl<'e> Search<'e> {
             engine,
             var_select: strategy.var,
             val_select: strategy.val,
+            decisions: if decisions == 0 { order.len() } else { decisions },
             primary: order,
             secondary,
             decided: vec![false; n],
@@ -208,6 +216,8 @@ impl<'e> Search<'e> {
             best: Vec::new(),
             iteration_start: 0,
             iteration_budget: u64::MAX,
+            in_lns_iteration: false,
+            improved: false,
         }
     }
 
@@ -425,9 +435,13 @@ impl<'e> Search<'e> {
                     {
                         return Outcome::SolutionLimit;
                     }
-                    let next = if self.lns.is_some() && self.objective.is_some() {
+                    // The first solution starts LNS; later ones tighten the
+                    // bound and the iteration goes on (branch and bound in
+                    // the neighbourhood).
+                    let next = if self.lns.is_some() && !self.in_lns_iteration {
                         self.next_iteration(End::Improved)
                     } else {
+                        self.improved = true;
                         self.leave_completion()
                     };
                     if !next {
@@ -494,7 +508,13 @@ impl<'e> Search<'e> {
         let Some(lns) = self.lns.as_mut() else {
             return false;
         };
+        let end = if std::mem::take(&mut self.improved) {
+            End::Improved
+        } else {
+            end
+        };
         lns.finished(end, used);
+        self.in_lns_iteration = true;
         let plan = lns.plan();
         self.restart();
         self.iteration_start = self.engine.stats.failures;
@@ -510,7 +530,8 @@ impl<'e> Search<'e> {
                 let Some(lns) = self.lns.as_mut() else {
                     return false;
                 };
-                lns.fix(self.engine, &self.primary, &self.best, &mut self.rng);
+                let decisions = &self.primary[..self.decisions];
+                lns.fix(self.engine, decisions, &self.best, &mut self.rng);
                 self.stack.push(Frame {
                     checkpoint,
                     var: 0,

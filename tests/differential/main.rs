@@ -12,6 +12,7 @@
 //! Each case has its own seed, printed with the model when it fails.
 
 mod expr;
+mod globals;
 mod ints;
 mod words;
 
@@ -265,6 +266,23 @@ fn table_models_agree_with_brute_force_under_every_strategy() {
         0 => ints::classic(g),
         1 => ints::arithmetic(g),
         _ => ints::table_constraint(g),
+    });
+}
+
+/// Each global constraint against its decomposition on random small
+/// instances (`globals.rs`), `per_global` cases each (a share of the total).
+#[test]
+fn globals_agree_with_their_decompositions_under_every_strategy() {
+    let generators: &[(&str, fn(&mut globals::Draw) -> globals::Case)] = &[
+        ("disjunctive", globals::disjunctive),
+        ("cumulative", globals::cumulative),
+    ];
+    let per_global = cases(1).max(8);
+    run_cases(per_global * generators.len() as u64, |k| {
+        let (name, make) = generators[(k % generators.len() as u64) as usize];
+        let seed = case_seed(5, k);
+        let case = make(&mut globals::Draw::new(seed));
+        case.check(seed, &format!("{name}, case {k}"));
     });
 }
 

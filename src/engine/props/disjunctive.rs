@@ -50,10 +50,16 @@ impl Disjunctive {
 #[derive(Default)]
 struct Rules {
     tree: ThetaTree,
-    order: Vec<usize>,
-    by_a: Vec<usize>,
-    by_b: Vec<usize>,
-    marks: Vec<bool>,
+    /// The tasks in order of earliest start, earliest end, latest start and
+    /// latest end (of the direction being worked on), and the same orders
+    /// of the other direction, kept from call to call: bounds move little,
+    /// so re-sorting them by insertion is nearly linear.
+    by_est: Vec<usize>,
+    by_ect: Vec<usize>,
+    by_lst: Vec<usize>,
+    by_lct: Vec<usize>,
+    other: [Vec<usize>; 4],
+    in_theta: Vec<bool>,
     est: Vec<i64>,
     lct: Vec<i64>,
     /// The mirror image: `-lct` and `-est`.
@@ -61,7 +67,9 @@ struct Rules {
     m_lct: Vec<i64>,
     new_est: Vec<i64>,
     new_lct: Vec<i64>,
-    m_out: Vec<i64>,
+    /// New earliest starts and latest ends of one direction.
+    up: Vec<i64>,
+    down: Vec<i64>,
 }
 
 impl Rules {
@@ -73,158 +81,168 @@ impl Rules {
         self.m_est.extend(self.lct.iter().map(|&t| -t));
         self.m_lct.clear();
         self.m_lct.extend(self.est.iter().map(|&t| -t));
-        self.new_est.clone_from(&self.est);
-        self.new_lct.clone_from(&self.lct);
-        // Earliest starts: edge-finding (with overload checking), detectable
-        // precedences, and not-first (the mirror of not-last).
-        let (est, lct) = (&self.est, &self.lct);
-        edge_finding(est, lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.new_est)?;
-        detectable_precedences(est, lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.by_b, &mut self.marks, &mut self.new_est);
-        self.m_out.clear();
-        self.m_out.resize(n, i64::MAX);
-        not_last(&self.m_est, &self.m_lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.by_b, &mut self.marks, &mut self.m_out);
+        let (est, lct) = (std::mem::take(&mut self.est), std::mem::take(&mut self.lct));
+        let r = self.direction(&est, &lct, dur);
+        self.est = est;
+        self.lct = lct;
+        self.swap_orders();
+        r?;
+        self.new_est.clone_from(&self.up);
+        self.new_lct.clone_from(&self.down);
+        let (m_est, m_lct) = (std::mem::take(&mut self.m_est), std::mem::take(&mut self.m_lct));
+        let r = self.direction(&m_est, &m_lct, dur);
+        self.m_est = m_est;
+        self.m_lct = m_lct;
+        self.swap_orders();
+        r?;
         for i in 0..n {
-            self.new_est[i] = self.new_est[i].max(-self.m_out[i]);
+            self.new_est[i] = self.new_est[i].max(-self.down[i]);
+            self.new_lct[i] = self.new_lct[i].min(-self.up[i]);
         }
-        // Latest ends: the same rules on the mirror image, and not-last.
-        self.m_out.clone_from(&self.m_est);
-        edge_finding(&self.m_est, &self.m_lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.m_out)?;
-        detectable_precedences(&self.m_est, &self.m_lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.by_b, &mut self.marks, &mut self.m_out);
-        for i in 0..n {
-            self.new_lct[i] = self.new_lct[i].min(-self.m_out[i]);
-        }
-        not_last(&self.est, &self.lct, dur, &mut self.tree, &mut self.order, &mut self.by_a, &mut self.by_b, &mut self.marks, &mut self.new_lct);
         Ok(())
     }
-}
 
-/// Edge-finding with overload checking (Vilím's Θ-Λ-tree algorithm):
-/// raises `out[i]` to ECT(Θ) for every task `i` found to come after a set Θ.
-fn edge_finding(
-    est: &[i64],
-    lct: &[i64],
-    dur: &[i64],
-    tree: &mut ThetaTree,
-    order: &mut Vec<usize>,
-    by_lct: &mut Vec<usize>,
-    out: &mut [i64],
-) -> PResult {
-    let n = est.len();
-    tree.reset(est, dur, order);
-    tree.insert_all();
-    by_lct.clear();
-    by_lct.extend(0..n);
-    by_lct.sort_unstable_by_key(|&i| std::cmp::Reverse((lct[i], i)));
-    for k in 0..n {
-        let j = by_lct[k];
-        if tree.ect() > lct[j] {
-            return Err(Fail);
-        }
-        tree.gray(j);
-        let Some(&next) = by_lct.get(k + 1) else {
-            break;
-        };
-        while tree.ect_bar() > lct[next] {
-            let Some(i) = tree.responsible() else {
+    /// Switches to the orders of the other direction.
+    fn swap_orders(&mut self) {
+        std::mem::swap(&mut self.by_est, &mut self.other[0]);
+        std::mem::swap(&mut self.by_ect, &mut self.other[1]);
+        std::mem::swap(&mut self.by_lst, &mut self.other[2]);
+        std::mem::swap(&mut self.by_lct, &mut self.other[3]);
+    }
+
+    /// Every rule in one direction: raised earliest starts in `up` (edge-
+    /// finding, detectable precedences), lowered latest ends in `down`
+    /// (not-last).
+    fn direction(&mut self, est: &[i64], lct: &[i64], dur: &[i64]) -> PResult {
+        let n = est.len();
+        resort(&mut self.by_est, n, |i| est[i]);
+        resort(&mut self.by_ect, n, |i| est[i] + dur[i]);
+        resort(&mut self.by_lst, n, |i| lct[i] - dur[i]);
+        resort(&mut self.by_lct, n, |i| lct[i]);
+        self.tree.reset_sorted(est, dur, &self.by_est);
+        self.up.clear();
+        self.up.extend_from_slice(est);
+        self.down.clear();
+        self.down.extend_from_slice(lct);
+        self.edge_finding(lct)?;
+        self.detectable_precedences(est, lct, dur);
+        self.not_last(lct, dur);
+        Ok(())
+    }
+
+    /// Edge-finding with overload checking (Vilím's Θ-Λ-tree algorithm):
+    /// raises `up[i]` to ECT(Θ) for every task `i` found to come after a set Θ.
+    fn edge_finding(&mut self, lct: &[i64]) -> PResult {
+        let tree = &mut self.tree;
+        tree.clear(true);
+        tree.insert_all();
+        let by_lct = &self.by_lct;
+        let n = by_lct.len();
+        for k in (0..n).rev() {
+            let j = by_lct[k];
+            if tree.ect() > lct[j] {
+                return Err(Fail);
+            }
+            if k == 0 {
                 break;
-            };
-            out[i] = out[i].max(tree.ect());
-            tree.remove(i);
+            }
+            tree.gray(j);
+            let next = by_lct[k - 1];
+            while tree.ect_bar() > lct[next] {
+                let Some(i) = tree.responsible() else {
+                    break;
+                };
+                self.up[i] = self.up[i].max(tree.ect());
+                tree.remove(i);
+            }
+        }
+        Ok(())
+    }
+
+    /// Detectable precedences: every `j` with `lst_j < ect_i` precedes `i`.
+    fn detectable_precedences(&mut self, est: &[i64], lct: &[i64], dur: &[i64]) {
+        let n = est.len();
+        let tree = &mut self.tree;
+        tree.clear(false);
+        self.in_theta.clear();
+        self.in_theta.resize(n, false);
+        let mut q = 0;
+        for &i in &self.by_ect {
+            let ect_i = est[i] + dur[i];
+            while q < n {
+                let j = self.by_lst[q];
+                if ect_i <= lct[j] - dur[j] {
+                    break;
+                }
+                tree.insert(j);
+                self.in_theta[j] = true;
+                q += 1;
+            }
+            if self.in_theta[i] {
+                tree.remove(i);
+            }
+            let ect = tree.ect();
+            if ect > NEG {
+                self.up[i] = self.up[i].max(ect);
+            }
+            if self.in_theta[i] {
+                tree.insert(i);
+            }
         }
     }
-    Ok(())
-}
 
-/// Detectable precedences: every `j` with `lst_j < ect_i` precedes `i`.
-#[expect(clippy::too_many_arguments, reason = "scratch buffers passed down")]
-fn detectable_precedences(
-    est: &[i64],
-    lct: &[i64],
-    dur: &[i64],
-    tree: &mut ThetaTree,
-    order: &mut Vec<usize>,
-    by_ect: &mut Vec<usize>,
-    by_lst: &mut Vec<usize>,
-    in_theta: &mut Vec<bool>,
-    out: &mut [i64],
-) {
-    let n = est.len();
-    tree.reset(est, dur, order);
-    by_ect.clear();
-    by_ect.extend(0..n);
-    by_ect.sort_unstable_by_key(|&i| (est[i] + dur[i], i));
-    by_lst.clear();
-    by_lst.extend(0..n);
-    by_lst.sort_unstable_by_key(|&j| (lct[j] - dur[j], j));
-    in_theta.clear();
-    in_theta.resize(n, false);
-    let mut q = 0;
-    for &i in by_ect.iter() {
-        let ect_i = est[i] + dur[i];
-        while q < n && ect_i > lct[by_lst[q]] - dur[by_lst[q]] {
-            tree.insert(by_lst[q]);
-            in_theta[by_lst[q]] = true;
-            q += 1;
-        }
-        if in_theta[i] {
-            tree.remove(i);
-        }
-        let ect = tree.ect();
-        if ect > NEG {
-            out[i] = out[i].max(ect);
-        }
-        if in_theta[i] {
-            tree.insert(i);
+    /// Not-last: a task `i` that cannot be last among the tasks `j` with
+    /// `lst_j < lct_i` ends by the latest start of one of them.
+    fn not_last(&mut self, lct: &[i64], dur: &[i64]) {
+        let n = lct.len();
+        let tree = &mut self.tree;
+        tree.clear(false);
+        self.in_theta.clear();
+        self.in_theta.resize(n, false);
+        let mut q = 0;
+        let mut last = None;
+        for &i in &self.by_lct {
+            while q < n {
+                let j = self.by_lst[q];
+                if lct[i] <= lct[j] - dur[j] {
+                    break;
+                }
+                tree.insert(j);
+                self.in_theta[j] = true;
+                last = Some(j);
+                q += 1;
+            }
+            let Some(j) = last else { continue };
+            if self.in_theta[i] {
+                tree.remove(i);
+            }
+            if tree.ect() > lct[i] - dur[i] {
+                self.down[i] = self.down[i].min(lct[j] - dur[j]);
+            }
+            if self.in_theta[i] {
+                tree.insert(i);
+            }
         }
     }
 }
 
-/// Not-last: a task `i` that cannot be last among the tasks `j` with
-/// `lst_j < lct_i` ends by the latest start of one of them. Lowers `out[i]`
-/// (a latest end).
-#[expect(clippy::too_many_arguments, reason = "scratch buffers passed down")]
-fn not_last(
-    est: &[i64],
-    lct: &[i64],
-    dur: &[i64],
-    tree: &mut ThetaTree,
-    order: &mut Vec<usize>,
-    by_lct: &mut Vec<usize>,
-    by_lst: &mut Vec<usize>,
-    in_theta: &mut Vec<bool>,
-    out: &mut [i64],
-) {
-    let n = est.len();
-    tree.reset(est, dur, order);
-    by_lct.clear();
-    by_lct.extend(0..n);
-    by_lct.sort_unstable_by_key(|&i| (lct[i], i));
-    by_lst.clear();
-    by_lst.extend(0..n);
-    by_lst.sort_unstable_by_key(|&j| (lct[j] - dur[j], j));
-    in_theta.clear();
-    in_theta.resize(n, false);
-    let mut q = 0;
-    let mut last = None;
-    for &i in by_lct.iter() {
-        while q < n && lct[i] > lct[by_lst[q]] - dur[by_lst[q]] {
-            let j = by_lst[q];
-            tree.insert(j);
-            in_theta[j] = true;
-            last = Some(j);
-            q += 1;
+/// Sorts `order`, a permutation of the `n` tasks (or anything else the
+/// first time), by `(key, task)`, by insertion: the order of the previous
+/// call is nearly right, so this is nearly linear.
+fn resort(order: &mut Vec<usize>, n: usize, key: impl Fn(usize) -> i64) {
+    if order.len() != n {
+        order.clear();
+        order.extend(0..n);
+    }
+    for k in 1..n {
+        let x = order[k];
+        let kx = (key(x), x);
+        let mut j = k;
+        while j > 0 && (key(order[j - 1]), order[j - 1]) > kx {
+            order[j] = order[j - 1];
+            j -= 1;
         }
-        let Some(j) = last else { continue };
-        if in_theta[i] {
-            tree.remove(i);
-        }
-        let lst_i = lct[i] - dur[i];
-        if tree.ect() > lst_i {
-            out[i] = out[i].min(lct[j] - dur[j]);
-        }
-        if in_theta[i] {
-            tree.insert(i);
-        }
+        order[j] = x;
     }
 }
 

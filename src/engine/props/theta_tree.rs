@@ -16,63 +16,70 @@
 /// Stands for −∞ in completion times; far from overflow when added to.
 pub const NEG: i64 = i64::MIN / 4;
 
+/// Σp and ECT of the tasks of Θ in a subtree.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    /// Σ p over Θ in the subtree.
+struct Theta {
     sum: i64,
-    /// ECT of Θ in the subtree.
     ect: i64,
-    /// Largest Σ p with at most one gray task added, and that task.
-    sum_bar: i64,
-    sum_resp: Option<u32>,
-    /// Largest ECT with at most one gray task added, and that task.
-    ect_bar: i64,
-    ect_resp: Option<u32>,
 }
 
-const EMPTY: Node = Node {
+const NO_THETA: Theta = Theta { sum: 0, ect: NEG };
+
+/// The same with at most one gray task added, and the gray task responsible
+/// for each (`NONE` if none).
+#[derive(Clone, Copy, Debug)]
+struct Lambda {
+    sum: i64,
+    ect: i64,
+    sum_resp: u32,
+    ect_resp: u32,
+}
+
+const NO_LAMBDA: Lambda = Lambda {
     sum: 0,
     ect: NEG,
-    sum_bar: 0,
-    sum_resp: None,
-    ect_bar: NEG,
-    ect_resp: None,
+    sum_resp: NONE,
+    ect_resp: NONE,
 };
 
-/// A Θ-Λ-tree over tasks given by their earliest start and duration.
+/// No task responsible.
+const NONE: u32 = u32::MAX;
+
+/// A Θ-Λ-tree over tasks given by their earliest start and duration. Node 1
+/// is the root, node `k` has children `2k` and `2k + 1`; without gray tasks
+/// only the Θ half is kept up, which is what most rules need.
+#[derive(Default)]
 pub struct ThetaTree {
-    nodes: Vec<Node>,
-    /// First leaf's index in `nodes` (leaves are a power of two).
+    theta: Vec<Theta>,
+    lambda: Vec<Lambda>,
+    /// First leaf's index (leaves are a power of two).
     base: usize,
     /// For each task, its leaf rank (position in earliest-start order).
     rank: Vec<usize>,
     est: Vec<i64>,
     dur: Vec<i64>,
-}
-
-impl Default for ThetaTree {
-    fn default() -> Self {
-        ThetaTree {
-            nodes: Vec::new(),
-            base: 1,
-            rank: Vec::new(),
-            est: Vec::new(),
-            dur: Vec::new(),
-        }
-    }
+    /// Whether gray tasks are in use.
+    gray: bool,
 }
 
 impl ThetaTree {
     /// An empty tree over these tasks (`est[i]`, `dur[i]`); `order` holds
     /// scratch space for the sort by earliest start.
     pub fn reset(&mut self, est: &[i64], dur: &[i64], order: &mut Vec<usize>) {
+        order.clear();
+        order.extend(0..est.len());
+        order.sort_unstable_by_key(|&i| (est[i], i));
+        self.reset_sorted(est, dur, order);
+    }
+
+    /// An empty tree over these tasks, given in order of earliest start.
+    pub fn reset_sorted(&mut self, est: &[i64], dur: &[i64], order: &[usize]) {
         let n = est.len();
         self.base = n.next_power_of_two().max(1);
-        self.nodes.clear();
-        self.nodes.resize(2 * self.base, EMPTY);
-        order.clear();
-        order.extend(0..n);
-        order.sort_unstable_by_key(|&i| (est[i], i));
+        self.theta.clear();
+        self.theta.resize(2 * self.base, NO_THETA);
+        self.lambda.clear();
+        self.lambda.resize(2 * self.base, NO_LAMBDA);
         self.rank.clear();
         self.rank.resize(n, 0);
         for (r, &i) in order.iter().enumerate() {
@@ -82,103 +89,129 @@ impl ThetaTree {
         self.est.extend_from_slice(est);
         self.dur.clear();
         self.dur.extend_from_slice(dur);
+        self.gray = false;
+    }
+
+    /// Empties both sets, keeping the tasks; `gray` says whether gray tasks
+    /// will be used (keeping them up costs time).
+    pub fn clear(&mut self, gray: bool) {
+        self.theta.fill(NO_THETA);
+        if gray {
+            self.lambda.fill(NO_LAMBDA);
+        }
+        self.gray = gray;
     }
 
     /// Puts task `i` in Θ (white).
     pub fn insert(&mut self, i: usize) {
-        self.set_leaf(i, self.white(i));
+        let k = self.base + self.rank[i];
+        self.set_white(k, i);
+        self.update(k);
     }
 
     /// Puts every task in Θ at once, in O(n).
     pub fn insert_all(&mut self) {
         for i in 0..self.est.len() {
-            self.nodes[self.base + self.rank[i]] = self.white(i);
+            self.set_white(self.base + self.rank[i], i);
         }
         for k in (1..self.base).rev() {
-            self.nodes[k] = combine(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+            self.combine(k);
         }
     }
 
-    fn white(&self, i: usize) -> Node {
-        let ect = self.est[i] + self.dur[i];
-        Node {
-            sum: self.dur[i],
-            ect,
-            sum_bar: self.dur[i],
-            sum_resp: None,
-            ect_bar: ect,
-            ect_resp: None,
+    fn set_white(&mut self, k: usize, i: usize) {
+        let (sum, ect) = (self.dur[i], self.est[i] + self.dur[i]);
+        self.theta[k] = Theta { sum, ect };
+        if self.gray {
+            self.lambda[k] = Lambda {
+                sum,
+                ect,
+                sum_resp: NONE,
+                ect_resp: NONE,
+            };
         }
     }
 
-    /// Moves task `i` to Λ (gray).
+    /// Moves task `i` to Λ (gray); needs `clear(true)`.
     pub fn gray(&mut self, i: usize) {
-        self.set_leaf(
-            i,
-            Node {
-                sum: 0,
-                ect: NEG,
-                sum_bar: self.dur[i],
-                sum_resp: Some(i as u32),
-                ect_bar: self.est[i] + self.dur[i],
-                ect_resp: Some(i as u32),
-            },
-        );
+        debug_assert!(self.gray, "gray tasks need clear(true)");
+        let k = self.base + self.rank[i];
+        self.theta[k] = NO_THETA;
+        self.lambda[k] = Lambda {
+            sum: self.dur[i],
+            ect: self.est[i] + self.dur[i],
+            sum_resp: i as u32,
+            ect_resp: i as u32,
+        };
+        self.update(k);
     }
 
     /// Takes task `i` out of both sets.
     pub fn remove(&mut self, i: usize) {
-        self.set_leaf(i, EMPTY);
+        let k = self.base + self.rank[i];
+        self.theta[k] = NO_THETA;
+        if self.gray {
+            self.lambda[k] = NO_LAMBDA;
+        }
+        self.update(k);
     }
 
     /// ECT(Θ).
     pub fn ect(&self) -> i64 {
-        self.nodes[1].ect
+        self.theta[1].ect
     }
 
     /// ECT̄(Θ, Λ): the largest ECT of Θ plus one gray task.
     pub fn ect_bar(&self) -> i64 {
-        self.nodes[1].ect_bar
+        self.lambda[1].ect
     }
 
     /// The gray task responsible for [`Self::ect_bar`], if any.
     pub fn responsible(&self) -> Option<usize> {
-        self.nodes[1].ect_resp.map(|i| i as usize)
+        let r = self.lambda[1].ect_resp;
+        (r != NONE).then_some(r as usize)
     }
 
-    fn set_leaf(&mut self, i: usize, leaf: Node) {
-        let mut k = self.base + self.rank[i];
-        self.nodes[k] = leaf;
+    /// Recomputes the ancestors of leaf `k`.
+    fn update(&mut self, mut k: usize) {
         while k > 1 {
             k /= 2;
-            self.nodes[k] = combine(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+            self.combine(k);
         }
     }
-}
 
-fn combine(l: &Node, r: &Node) -> Node {
-    let (sum_bar, sum_resp) = if l.sum_bar + r.sum >= l.sum + r.sum_bar {
-        (l.sum_bar + r.sum, l.sum_resp)
-    } else {
-        (l.sum + r.sum_bar, r.sum_resp)
-    };
-    let mut ect_bar = r.ect_bar;
-    let mut ect_resp = r.ect_resp;
-    if l.ect + r.sum_bar > ect_bar {
-        ect_bar = l.ect + r.sum_bar;
-        ect_resp = r.sum_resp;
-    }
-    if l.ect_bar + r.sum > ect_bar {
-        ect_bar = l.ect_bar + r.sum;
-        ect_resp = l.ect_resp;
-    }
-    Node {
-        sum: l.sum + r.sum,
-        ect: r.ect.max(l.ect + r.sum),
-        sum_bar,
-        sum_resp,
-        ect_bar,
-        ect_resp,
+    /// Node `k` from its children (Vilím's recurrences).
+    #[inline]
+    fn combine(&mut self, k: usize) {
+        let [l, r] = [self.theta[2 * k], self.theta[2 * k + 1]];
+        self.theta[k] = Theta {
+            sum: l.sum + r.sum,
+            ect: r.ect.max(l.ect + r.sum),
+        };
+        if !self.gray {
+            return;
+        }
+        let [lb, rb] = [self.lambda[2 * k], self.lambda[2 * k + 1]];
+        let (sum, sum_resp) = if lb.sum + r.sum >= l.sum + rb.sum {
+            (lb.sum + r.sum, lb.sum_resp)
+        } else {
+            (l.sum + rb.sum, rb.sum_resp)
+        };
+        let (mut ect, mut ect_resp) = (rb.ect, rb.ect_resp);
+        if l.ect + rb.sum > ect {
+            ect = l.ect + rb.sum;
+            ect_resp = rb.sum_resp;
+        }
+        if lb.ect + r.sum > ect {
+            ect = lb.ect + r.sum;
+            ect_resp = lb.ect_resp;
+        }
+        self.lambda[k] = Lambda {
+            sum,
+            ect,
+            sum_resp,
+            ect_resp,
+        };
     }
 }
 
@@ -202,6 +235,7 @@ mod tests {
         let dur = [5, 9, 5, 10, 3, 6];
         let mut t = ThetaTree::default();
         t.reset(&est, &dur, &mut Vec::new());
+        t.clear(true);
         let white = [0, 1, 2, 4];
         for &i in &white {
             t.insert(i);
