@@ -2,12 +2,12 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
+use crate::engine::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;
-use crate::engine::lns::Lns;
 use crate::engine::stats::{Improvement, Stats};
-use crate::lower::lower;
+use crate::lower::lower_with;
 use crate::model::check::violations;
 use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec};
 use crate::sema::{self, ParamOverride};
@@ -161,6 +161,9 @@ pub struct Options {
     pub no_product_count: bool,
     /// Record the first N decisions in [`Summary::trace`].
     pub trace: Option<usize>,
+    /// Hold every range domain by its bounds only, however narrow (tests of
+    /// interval domains: the answers must not change).
+    pub bounds_only: bool,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -174,7 +177,7 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = lower(model, spec.propagation);
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let mut rejected = Vec::new();
@@ -197,8 +200,7 @@ pub fn solve(
         let optimising = goal.is_some() && posted.objective.is_some();
         let guide = match spec.guide {
             Guide::Auto
-                if optimising
-                    && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
+                if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
             {
                 Guide::Solution
             }

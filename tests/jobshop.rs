@@ -125,8 +125,15 @@ fn proves(name: &str) {
     let best = optimum(name);
     assert_eq!(summary["status"].as_str(), Some("OPTIMAL"), "{name}");
     assert_eq!(summary["objective"].as_i64(), Some(best), "{name}");
-    assert_eq!(makespans.last(), Some(&best), "{name}: the last schedule is optimal");
-    assert!(makespans.windows(2).all(|w| w[1] < w[0]), "{name}: each schedule is better");
+    assert_eq!(
+        makespans.last(),
+        Some(&best),
+        "{name}: the last schedule is optimal"
+    );
+    assert!(
+        makespans.windows(2).all(|w| w[1] < w[0]),
+        "{name}: each schedule is better"
+    );
 }
 
 #[test]
@@ -166,7 +173,10 @@ fn a_limit_returns_the_best_schedule_unproved() {
         .iter()
         .map(|i| i["objective"].as_i64().expect("objective"))
         .collect();
-    assert_eq!(objectives, makespans, "one improvement per reported schedule");
+    assert_eq!(
+        objectives, makespans,
+        "one improvement per reported schedule"
+    );
     let times: Vec<i64> = improvements
         .iter()
         .map(|i| i["time_ms"].as_i64().expect("time"))
@@ -182,7 +192,11 @@ fn a_malformed_instance_is_a_diagnostic() {
     let param = format!("instance={}", bad.display());
     let run = cspi(&["solve", "models/jobshop.csp", "--param", &param]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("`x` is not an integer"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`x` is not an integer"),
+        "{}",
+        run.stderr
+    );
     std::fs::write(&bad, "2 2\n0 3 1 2\n1 2\n").expect("write");
     let run = cspi(&["solve", "models/jobshop.csp", "--param", &param]);
     assert_eq!(run.code, 1, "{}", run.stderr);

@@ -20,7 +20,11 @@ use std::sync::Arc;
 fn random_model(rng: &mut Xoshiro256PlusPlus) -> (String, Option<i64>) {
     let n = rng.random_range(2..=4usize);
     let doms: Vec<Vec<i64>> = (0..n)
-        .map(|_| (0..=5).filter(|_| rng.random_range(0..4) > 0).collect::<Vec<_>>())
+        .map(|_| {
+            (0..=5)
+                .filter(|_| rng.random_range(0..4) > 0)
+                .collect::<Vec<_>>()
+        })
         .map(|d: Vec<i64>| if d.is_empty() { vec![0] } else { d })
         .collect();
     let p: Vec<i64> = (0..n).map(|_| rng.random_range(0..=3)).collect();
@@ -35,20 +39,35 @@ fn random_model(rng: &mut Xoshiro256PlusPlus) -> (String, Option<i64>) {
     let xs: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
     let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
     if cumulative {
-        src += &format!("constraint cumulative([{}], [{}], [{}], 2);\n", xs.join(", "), list(&p), list(&h));
+        src += &format!(
+            "constraint cumulative([{}], [{}], [{}], 2);\n",
+            xs.join(", "),
+            list(&p),
+            list(&h)
+        );
     } else {
-        src += &format!("constraint disjunctive([{}], [{}]);\n", xs.join(", "), list(&p));
+        src += &format!(
+            "constraint disjunctive([{}], [{}]);\n",
+            xs.join(", "),
+            list(&p)
+        );
     }
     let terms: Vec<String> = (0..n).map(|i| format!("{} * x{i}", w[i])).collect();
     src += &format!("minimize {};\n", terms.join(" + "));
     let holds = |v: &[i64]| {
         if cumulative {
             (0..n).filter(|&i| p[i] > 0).all(|i| {
-                let load: i64 = (0..n).filter(|&j| v[j] <= v[i] && v[i] < v[j] + p[j]).map(|j| h[j]).sum();
+                let load: i64 = (0..n)
+                    .filter(|&j| v[j] <= v[i] && v[i] < v[j] + p[j])
+                    .map(|j| h[j])
+                    .sum();
                 load <= 2
             })
         } else {
-            (0..n).all(|i| (i + 1..n).all(|j| p[i] == 0 || p[j] == 0 || v[i] + p[i] <= v[j] || v[j] + p[j] <= v[i]))
+            (0..n).all(|i| {
+                (i + 1..n)
+                    .all(|j| p[i] == 0 || p[j] == 0 || v[i] + p[i] <= v[j] || v[j] + p[j] <= v[i])
+            })
         }
     };
     let mut best = None;
@@ -115,7 +134,10 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                         }
                         let objectives: Vec<i64> =
                             s.stats.improvements.iter().map(|i| i.objective).collect();
-                        assert!(objectives.windows(2).all(|w| w[1] < w[0]), "{what}: {objectives:?}");
+                        assert!(
+                            objectives.windows(2).all(|w| w[1] < w[0]),
+                            "{what}: {objectives:?}"
+                        );
                         assert_eq!(objectives.last().copied(), s.objective, "{what}");
                     }
                 }

@@ -112,6 +112,20 @@ pub fn check_random(
     make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
     holds: impl Fn(&[i64]) -> bool,
 ) {
+    check_random_with(name, strength, arity, make, holds, |_| None);
+}
+
+/// [`check_random`] with an extra check of the domains after each
+/// successful propagation (for strengths the enum does not name, such as
+/// bounds(R) consistency); it returns a complaint or `None`.
+pub fn check_random_with(
+    name: &str,
+    strength: Strength,
+    arity: usize,
+    make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: impl Fn(&[i64]) -> bool,
+    extra: impl Fn(&[Vec<i64>]) -> Option<String>,
+) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
     for trial in 0..300 {
         let mut h = Harness::new();
@@ -134,6 +148,11 @@ pub fn check_random(
             verify(
                 name, trial, step, strength, &h, &vars, &before, result, &holds,
             );
+            if result.is_ok()
+                && let Some(complaint) = extra(&snapshot(&h, &vars))
+            {
+                panic!("{name}: trial {trial}, step {step}, from {before:?}: {complaint}");
+            }
             if result.is_err() {
                 break;
             }

@@ -134,7 +134,7 @@ impl Lns {
         let guided = match self.kind {
             LnsKind::None | LnsKind::Random => false,
             LnsKind::Propagation => true,
-            LnsKind::Mixed => self.iterations % 2 == 0,
+            LnsKind::Mixed => self.iterations.is_multiple_of(2),
         };
         if guided {
             self.fix_guided(engine, primary, best, rng)

@@ -192,7 +192,11 @@ impl<'e> Search<'e> {
             engine,
             var_select: strategy.var,
             val_select: strategy.val,
-            decisions: if decisions == 0 { order.len() } else { decisions },
+            decisions: if decisions == 0 {
+                order.len()
+            } else {
+                decisions
+            },
             primary: order,
             secondary,
             decided: vec![false; n],

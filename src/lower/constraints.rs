@@ -71,12 +71,12 @@ impl Lower<'_> {
                 [(1, v)] => *v,
                 _ => self.var_of_lin((coefs, 0))?,
             };
-            pairs.push((v, k));
+            pairs.push((v, i64::try_from(k).ok()?));
         }
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;
-        self.engine
-            .add_prop(Box::new(AllDifferent::new(pairs, gac)));
+        let p = AllDifferent::new(pairs, gac, &self.engine.doms);
+        self.engine.add_prop(Box::new(p));
         Some(())
     }
 }

@@ -6,8 +6,9 @@ use super::Lower;
 use crate::engine::props::linear::{LinOp, Linear};
 use crate::model::{CmpOp, Term, VarId};
 
-/// `sum(coef * var) + constant`, each variable once.
-pub type Lin = (Vec<(i64, VarId)>, i64);
+/// `sum(coef * var) + constant`, each variable once; the constant is wide,
+/// as folded sums of wide values may need (`6 * (t - 1.7e18)`).
+pub type Lin = (Vec<(i64, VarId)>, i128);
 
 /// Linear constraints with this many terms keep their bounds incrementally.
 const KEEP_SUMS_FROM: usize = 32;
@@ -15,26 +16,29 @@ const KEEP_SUMS_FROM: usize = 32;
 impl Lower<'_> {
     /// The term as a linear expression over engine variables (sub-terms that
     /// are not linear get auxiliary variables).
+    /// Coefficients and constant are computed exactly (in `i128`) and must
+    /// fit `i64` once merged; otherwise the constraint is evaluated instead.
     pub(super) fn linear(&mut self, t: &Term) -> Option<Lin> {
         let mut terms = Vec::new();
-        let mut k = 0i64;
+        let mut k = 0i128;
         self.add_linear(t, 1, &mut terms, &mut k)?;
-        Some((merge_terms(&terms)?, k))
+        let merged = merge_terms(&terms)?;
+        Some((merged, k))
     }
 
     fn add_linear(
         &mut self,
         t: &Term,
-        scale: i64,
-        coefs: &mut Vec<(i64, VarId)>,
-        k: &mut i64,
+        scale: i128,
+        coefs: &mut Vec<(i128, VarId)>,
+        k: &mut i128,
     ) -> Option<()> {
         match t {
-            Term::Const(c) => *k = k.checked_add(scale.checked_mul(*c)?)?,
+            Term::Const(c) => *k = k.checked_add(scale.checked_mul(*c as i128)?)?,
             Term::Linear(parts, c) => {
-                *k = k.checked_add(scale.checked_mul(*c)?)?;
+                *k = k.checked_add(scale.checked_mul(*c as i128)?)?;
                 for (a, u) in parts {
-                    self.add_linear(u, scale.checked_mul(*a)?, coefs, k)?;
+                    self.add_linear(u, scale.checked_mul(*a as i128)?, coefs, k)?;
                 }
             }
             _ => {
@@ -47,7 +51,7 @@ impl Lower<'_> {
 
     /// Posts `sum(coefs) + k  op  0`; `None` when the sum might not fit the
     /// propagator's arithmetic.
-    pub(super) fn post_cmp(&mut self, coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp) -> Option<()> {
+    pub(super) fn post_cmp(&mut self, coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> Option<()> {
         if !self.lin_fits(&coefs, k) {
             return None;
         }
@@ -68,9 +72,9 @@ impl Lower<'_> {
 
     /// Whether every partial sum of the expression fits comfortably in an
     /// i128, the width the linear propagators compute in.
-    pub(super) fn lin_fits(&self, coefs: &[(i64, VarId)], k: i64) -> bool {
+    pub(super) fn lin_fits(&self, coefs: &[(i64, VarId)], k: i128) -> bool {
         let d = &self.engine.doms;
-        let mut total = u128::from(k.unsigned_abs());
+        let mut total = k.unsigned_abs();
         for &(a, x) in coefs {
             let m = d.min(x).unsigned_abs().max(d.max(x).unsigned_abs());
             total = total.saturating_add(u128::from(a.unsigned_abs()) * u128::from(m));
@@ -79,9 +83,9 @@ impl Lower<'_> {
     }
 
     /// The smallest and largest values of the expression under the domains.
-    pub(super) fn lin_bounds(&self, coefs: &[(i64, VarId)], k: i64) -> (i128, i128) {
+    pub(super) fn lin_bounds(&self, coefs: &[(i64, VarId)], k: i128) -> (i128, i128) {
         let d = &self.engine.doms;
-        let (mut lo, mut hi) = (k as i128, k as i128);
+        let (mut lo, mut hi) = (k, k);
         for &(a, x) in coefs {
             let (l, h) = (a as i128 * d.min(x) as i128, a as i128 * d.max(x) as i128);
             lo += l.min(h);
@@ -111,16 +115,18 @@ impl Lower<'_> {
 }
 
 /// Adds up the coefficients of repeated variables (first occurrence order)
-/// and drops the zeros; `None` on overflow. Linear in the number of terms,
-/// so a sum over a million variables costs no more than reading it.
-pub fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
+/// and drops the zeros; `None` when a merged coefficient leaves `i64`.
+/// Linear in the number of terms, so a sum over a million variables costs no
+/// more than reading it.
+pub fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    let narrow = |&(c, v): &(i128, VarId)| Some((i64::try_from(c).ok()?, v));
     // Sums over an array list its variables in increasing order: distinct
     // already, no hashing needed.
     if terms.windows(2).all(|w| w[0].1 < w[1].1) {
-        return Some(terms.iter().copied().filter(|&(c, _)| c != 0).collect());
+        return terms.iter().filter(|t| t.0 != 0).map(narrow).collect();
     }
     let mut at: std::collections::HashMap<VarId, usize> = Default::default();
-    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
+    let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
     for &(a, v) in terms {
         match at.entry(v) {
             std::collections::hash_map::Entry::Occupied(e) => {
@@ -133,15 +139,13 @@ pub fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
             }
         }
     }
-    merged.retain(|&(c, _)| c != 0);
-    Some(merged)
+    merged.iter().filter(|t| t.0 != 0).map(narrow).collect()
 }
 
 /// `sum + k op 0` and its negation, as linear propagators.
-pub fn linear_pair(coefs: Vec<(i64, VarId)>, k: i64, op: CmpOp) -> (Linear, Linear) {
+pub fn linear_pair(coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> (Linear, Linear) {
     let neg: Vec<(i64, VarId)> = coefs.iter().map(|&(c, v)| (-c, v)).collect();
     let le = |c: Vec<(i64, VarId)>, k: i128| Linear::new(c, k, LinOp::Le);
-    let k = k as i128;
     match op {
         CmpOp::Le => (le(coefs, k), le(neg, -k + 1)),
         CmpOp::Lt => (le(coefs, k + 1), le(neg, -k)),
@@ -172,6 +176,11 @@ mod tests {
             merge_terms(&[(1, 0), (0, 1), (3, 2)]),
             Some(vec![(1, 0), (3, 2)])
         );
-        assert_eq!(merge_terms(&[(i64::MAX, 0), (1, 0)]), None);
+        assert_eq!(merge_terms(&[(i64::MAX as i128, 0), (1, 0)]), None);
+        let wide = i64::MAX as i128 + 5;
+        assert_eq!(
+            merge_terms(&[(wide, 0), (1, 1), (-wide, 0)]),
+            Some(vec![(1, 1)])
+        );
     }
 }

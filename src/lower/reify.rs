@@ -47,7 +47,7 @@ impl Lower<'_> {
                     .map(|p| self.reify(p))
                     .collect::<Option<Vec<_>>>()?;
                 let b = self.aux(0, 1)?;
-                let n = bs.len() as i64;
+                let n = bs.len() as i128;
                 let mut sum: Vec<(i64, VarId)> = bs.iter().map(|&x| (1, x)).collect();
                 if and {
                     // b <= each; sum - b <= n - 1

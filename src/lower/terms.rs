@@ -8,6 +8,7 @@
 
 use super::Lower;
 use crate::engine::props::arith::{Abs, Element, MinMax, Times};
+use crate::engine::props::ite::IfThenElse;
 use crate::engine::props::table::CompactTable;
 use crate::model::{CmpOp, Formula, Term, VarId};
 use crate::num::product_bounds;
@@ -91,6 +92,16 @@ impl Lower<'_> {
                 self.engine.add_prop(Box::new(MinMax::new(z, xs, max)));
                 Some(z)
             }
+            Term::Ite(f, a, e) if a.is_total() && e.is_total() => {
+                // Only the chosen branch must be defined; total branches are.
+                let b = self.reify(f)?;
+                let (x, y) = (self.var_of(a)?, self.var_of(e)?);
+                let (xl, xh) = self.var_bounds(x);
+                let (yl, yh) = self.var_bounds(y);
+                let z = self.aux(xl.min(yl), xh.max(yh))?;
+                self.engine.add_prop(Box::new(IfThenElse::new(b, x, y, z)));
+                Some(z)
+            }
             Term::Ite(..) => self.generic(t),
             Term::Pow(..) | Term::Letter(..) => None,
         }
@@ -118,7 +129,9 @@ impl Lower<'_> {
     fn element(&mut self, items: &[Term], index: &Term, low: i64) -> Option<VarId> {
         // An index `x + c` is `x` into the items shifted by `c`: no variable for the sum.
         let (i, low) = match self.linear(index)? {
-            (coefs, c) if matches!(coefs.as_slice(), [(1, _)]) => (coefs[0].1, low.checked_sub(c)?),
+            (coefs, c) if matches!(coefs.as_slice(), [(1, _)]) => {
+                (coefs[0].1, low.checked_sub(i64::try_from(c).ok()?)?)
+            }
             lin => (self.var_of_lin(lin)?, low),
         };
         let high = low.checked_add(items.len() as i64 - 1)?;

@@ -128,6 +128,33 @@ impl OutputItem {
     }
 }
 
+/// Where a constraint came from, for `cspi explain` and `cspi check`: one
+/// per entry of [`Model::constraints`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The constraint's text in the model: a constraint item's expression, or
+    /// the body of its `forall`.
+    pub span: Span,
+    /// The comprehension variables that produced this instance, and their
+    /// values as written for people (`r = 3`).
+    pub bindings: Vec<(String, String)>,
+    /// The data it reads: parameters given on the command line or holding
+    /// text (a puzzle, a file name), directly or through `let`s. Empty for a
+    /// constraint that only states the rules.
+    pub data: Vec<String>,
+}
+
+impl Origin {
+    /// `r = 3, c = 4`, or empty.
+    pub fn bindings_text(&self) -> String {
+        self.bindings
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub maximize: bool,
@@ -141,6 +168,8 @@ pub struct Model {
     pub groups: IndexMap<String, VarGroup>,
     /// A conjunction: every formula must hold.
     pub constraints: Vec<Formula>,
+    /// Where each constraint came from (parallel to `constraints`).
+    pub origins: Vec<Origin>,
     pub search: SearchSpec,
     pub output: Vec<OutputItem>,
     pub objective: Option<Objective>,

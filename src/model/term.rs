@@ -203,9 +203,14 @@ impl Term {
         match self {
             Term::Const(k) => Some(*k),
             Term::Var(v) => a.value(*v),
-            Term::Linear(parts, k) => parts.iter().try_fold(*k, |acc, (c, t)| {
-                acc.checked_add(c.checked_mul(t.eval(m, a)?)?)
-            }),
+            // Exact: the partial sums of a folded sum (`2^62 * x - 2^63`)
+            // may leave i64 where the sum as written never does.
+            Term::Linear(parts, k) => {
+                let sum = parts.iter().try_fold(*k as i128, |acc, (c, t)| {
+                    acc.checked_add((*c as i128).checked_mul(t.eval(m, a)? as i128)?)
+                })?;
+                i64::try_from(sum).ok()
+            }
             Term::Mul(x, y) => x.eval(m, a)?.checked_mul(y.eval(m, a)?),
             Term::Div(x, y) => x.eval(m, a)?.checked_div(y.eval(m, a)?),
             Term::Mod(x, y) => x.eval(m, a)?.checked_rem(y.eval(m, a)?),
@@ -272,38 +277,6 @@ impl Term {
                 y.collect_vars(out);
             }
         }
-    }
-
-    /// `Some((coefficients, constant))` when the term is linear in plain variables.
-    pub fn as_linear(&self) -> Option<(Vec<(i64, VarId)>, i64)> {
-        let mut coefs: Vec<(i64, VarId)> = Vec::new();
-        let mut constant = 0i64;
-        self.add_linear(1, &mut coefs, &mut constant)?;
-        coefs.retain(|&(c, _)| c != 0);
-        Some((coefs, constant))
-    }
-
-    fn add_linear(
-        &self,
-        scale: i64,
-        coefs: &mut Vec<(i64, VarId)>,
-        constant: &mut i64,
-    ) -> Option<()> {
-        match self {
-            Term::Const(k) => *constant = constant.checked_add(scale.checked_mul(*k)?)?,
-            Term::Var(v) => match coefs.iter_mut().find(|(_, w)| w == v) {
-                Some((c, _)) => *c = c.checked_add(scale)?,
-                None => coefs.push((scale, *v)),
-            },
-            Term::Linear(parts, k) => {
-                *constant = constant.checked_add(scale.checked_mul(*k)?)?;
-                for (c, t) in parts {
-                    t.add_linear(scale.checked_mul(*c)?, coefs, constant)?;
-                }
-            }
-            _ => return None,
-        }
-        Some(())
     }
 }
 

@@ -466,6 +466,11 @@ impl Checker<'_> {
                     Term::Letter(vars[a.0], a.1),
                     Term::Letter(vars[b.0], b.1),
                 ));
+                self.model.origins.push(crate::model::Origin {
+                    span: name.span,
+                    bindings: vec![("cell".into(), format!("{}", c + 1))],
+                    data: Vec::new(),
+                });
             }
             if let Some(letter) = geo.given[c] {
                 for &(k, i) in pairs {
@@ -474,6 +479,11 @@ impl Checker<'_> {
                         Term::Letter(vars[k], i),
                         Term::Const(i64::from(u32::from(letter))),
                     ));
+                    self.model.origins.push(crate::model::Origin {
+                        span: name.span,
+                        bindings: vec![("cell".into(), format!("{}", c + 1))],
+                        data: vec![src.name.clone()],
+                    });
                 }
             }
         }

@@ -15,6 +15,7 @@ impl Checker<'_> {
             Item::Param { name, value } => self.param(name, value),
             Item::Let { name, value } => {
                 let v = self.eval_or_poison(value);
+                self.note_data(&name.name, value, false);
                 self.define(name, v)
             }
             Item::Var {
@@ -75,6 +76,8 @@ impl Checker<'_> {
             .rev()
             .find(|o| o.name == name.name)
             .cloned();
+        let from_outside = over.is_some() || matches!(&value, Value::Str(s) if !s.is_empty());
+        self.note_data(&name.name, default, from_outside);
         // A bad override is reported and the name defined as poison, so later
         // uses of the parameter stay quiet instead of cascading.
         let value = match over {
@@ -294,7 +297,12 @@ impl Checker<'_> {
         )))
     }
 
+    /// A constraint item: a top-level `forall` is unrolled here, one
+    /// instance per binding, so that each instance knows where it came from.
     fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {
+        if let ExprKind::Forall(gens, body) = &e.kind {
+            return self.for_each_binding(gens, body.span, &mut |cx| cx.constraint(body));
+        }
         let f = match self.eval(e)? {
             Value::Poison => return Ok(()),
             v => v.as_formula().ok_or_else(|| {
@@ -309,16 +317,22 @@ impl Checker<'_> {
                 .help("compare it with something, such as `x == 3`")
             })?,
         };
-        self.push_constraint(f);
+        let origin = self.origin(e);
+        self.push_constraint(f, &origin);
         Ok(())
     }
 
     /// Adds a formula, splitting conjunctions so each part is checked on its own.
-    fn push_constraint(&mut self, f: Formula) {
+    fn push_constraint(&mut self, f: Formula, origin: &crate::model::Origin) {
         match f {
-            Formula::And(parts) => parts.into_iter().for_each(|p| self.push_constraint(p)),
+            Formula::And(parts) => parts
+                .into_iter()
+                .for_each(|p| self.push_constraint(p, origin)),
             Formula::Const(true) => {}
-            f => self.model.constraints.push(f),
+            f => {
+                self.model.constraints.push(f);
+                self.model.origins.push(origin.clone());
+            }
         }
     }
 

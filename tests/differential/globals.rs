@@ -10,13 +10,19 @@ use rand::{RngExt, SeedableRng};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+/// The meaning of a constraint on the values of `x0..`.
+pub type Holds = Box<dyn Fn(&[i64]) -> bool>;
+
+/// Makes one random instance of a global.
+pub type Generator = fn(&mut Draw) -> Case;
+
 /// One random instance: variables `x0..` with their domains, the constraint
 /// written with the global and as its decomposition, and its meaning.
 pub struct Case {
     pub domains: Vec<Vec<i64>>,
     pub global: String,
     pub decomposition: String,
-    pub holds: Box<dyn Fn(&[i64]) -> bool>,
+    pub holds: Holds,
 }
 
 impl Case {
@@ -35,7 +41,10 @@ impl Case {
             .filter(|v| (self.holds)(v))
             .collect();
         let n = self.domains.len();
-        for (kind, body) in [("global", &self.global), ("decomposition", &self.decomposition)] {
+        for (kind, body) in [
+            ("global", &self.global),
+            ("decomposition", &self.decomposition),
+        ] {
             let src = format!("{}{body}", self.header());
             let what = format!("{label} ({kind}), seed {seed}:\n{src}");
             crate::check_int_source(&src, n, &expected, seed, &what);
@@ -55,7 +64,9 @@ impl Draw {
     }
     /// A random non-empty subset of `lo..=hi`.
     pub fn domain(&mut self, lo: i64, hi: i64) -> Vec<i64> {
-        let mut d: Vec<i64> = (lo..=hi).filter(|_| self.0.random_range(0..4) > 0).collect();
+        let mut d: Vec<i64> = (lo..=hi)
+            .filter(|_| self.0.random_range(0..4) > 0)
+            .collect();
         if d.is_empty() {
             d.push(self.int(lo, hi));
         }
@@ -93,7 +104,10 @@ pub fn disjunctive(d: &mut Draw) -> Case {
     for i in 0..n {
         for j in i + 1..n {
             if p[i] > 0 && p[j] > 0 {
-                parts.push(format!("(x{i} + {} <= x{j} || x{j} + {} <= x{i})", p[i], p[j]));
+                parts.push(format!(
+                    "(x{i} + {} <= x{j} || x{j} + {} <= x{i})",
+                    p[i], p[j]
+                ));
             }
         }
     }
@@ -105,7 +119,8 @@ pub fn disjunctive(d: &mut Draw) -> Case {
         decomposition,
         holds: Box::new(move |v| {
             (0..n).all(|i| {
-                (i + 1..n).all(|j| p[i] == 0 || p[j] == 0 || v[i] + p[i] <= v[j] || v[j] + p[j] <= v[i])
+                (i + 1..n)
+                    .all(|j| p[i] == 0 || p[j] == 0 || v[i] + p[i] <= v[j] || v[j] + p[j] <= v[i])
             })
         }),
     }

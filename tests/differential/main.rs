@@ -273,7 +273,7 @@ fn table_models_agree_with_brute_force_under_every_strategy() {
 /// instances (`globals.rs`), `per_global` cases each (a share of the total).
 #[test]
 fn globals_agree_with_their_decompositions_under_every_strategy() {
-    let generators: &[(&str, fn(&mut globals::Draw) -> globals::Case)] = &[
+    let generators: &[(&str, globals::Generator)] = &[
         ("disjunctive", globals::disjunctive),
         ("cumulative", globals::cumulative),
     ];

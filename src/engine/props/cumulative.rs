@@ -182,7 +182,10 @@ impl Propagator for Cumulative {
     }
     fn violated(&mut self, d: &Domains) -> bool {
         let fixed: Vec<(i64, i64, i64)> = (0..self.tasks())
-            .filter_map(|i| d.value(self.vars[i]).map(|s| (s, self.dur[i], self.height[i])))
+            .filter_map(|i| {
+                d.value(self.vars[i])
+                    .map(|s| (s, self.dur[i], self.height[i]))
+            })
             .collect();
         let cap = d.max(self.cap);
         fixed.iter().any(|&(t, _, _)| load_at(&fixed, t) > cap)
@@ -247,7 +250,11 @@ mod tests {
     fn correct_and_checking_against_brute_force() {
         // The last variable is the capacity.
         for n in 2..=4 {
-            for (durs, heights) in [([1, 2, 3], [1, 2, 1]), ([2, 2, 1], [2, 1, 3]), ([3, 0, 2], [1, 2, 2])] {
+            for (durs, heights) in [
+                ([1, 2, 3], [1, 2, 1]),
+                ([2, 2, 1], [2, 1, 3]),
+                ([3, 0, 2], [1, 2, 2]),
+            ] {
                 let (durs, heights) = (durs[..n - 1].to_vec(), heights[..n - 1].to_vec());
                 let (d2, h2) = (durs.clone(), heights.clone());
                 check_random(
@@ -255,7 +262,8 @@ mod tests {
                     Strength::Check,
                     n,
                     move |_, vars| {
-                        let tasks: Vec<_> = (0..n - 1).map(|i| (vars[i], durs[i], heights[i])).collect();
+                        let tasks: Vec<_> =
+                            (0..n - 1).map(|i| (vars[i], durs[i], heights[i])).collect();
                         Some(Box::new(Cumulative::new(&tasks, vars[n - 1])))
                     },
                     move |t| {

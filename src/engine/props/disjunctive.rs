@@ -89,7 +89,10 @@ impl Rules {
         r?;
         self.new_est.clone_from(&self.up);
         self.new_lct.clone_from(&self.down);
-        let (m_est, m_lct) = (std::mem::take(&mut self.m_est), std::mem::take(&mut self.m_lct));
+        let (m_est, m_lct) = (
+            std::mem::take(&mut self.m_est),
+            std::mem::take(&mut self.m_lct),
+        );
         let r = self.direction(&m_est, &m_lct, dur);
         self.m_est = m_est;
         self.m_lct = m_lct;
@@ -270,8 +273,12 @@ impl Propagator for Disjunctive {
             r.est.clear();
             r.est.extend(self.starts.iter().map(|&v| d.min(v)));
             r.lct.clear();
-            r.lct
-                .extend(self.starts.iter().zip(&self.dur).map(|(&v, &p)| d.max(v) + p));
+            r.lct.extend(
+                self.starts
+                    .iter()
+                    .zip(&self.dur)
+                    .map(|(&v, &p)| d.max(v) + p),
+            );
             r.round(&self.dur)?;
             let mut changed = false;
             for (i, &v) in self.starts.iter().enumerate() {
@@ -349,7 +356,11 @@ mod tests {
         let c = h.range(5, 10);
         post(&mut h, &[(a, 4), (b, 3), (c, 3)]).unwrap();
         assert_eq!(h.bounds(a).0, 11);
-        assert_eq!(h.bounds(b), (5, 10), "B may still end at 13 if A starts then");
+        assert_eq!(
+            h.bounds(b),
+            (5, 10),
+            "B may still end at 13 if A starts then"
+        );
     }
 
     #[test]
@@ -389,7 +400,8 @@ mod tests {
                     Strength::Check,
                     n,
                     move |_, vars| {
-                        let tasks: Vec<_> = vars.iter().copied().zip(durs.iter().copied()).collect();
+                        let tasks: Vec<_> =
+                            vars.iter().copied().zip(durs.iter().copied()).collect();
                         Some(Box::new(Disjunctive::new(&tasks)))
                     },
                     move |t| {

@@ -407,6 +407,74 @@ mod tests {
         assert!(!kept.all_fixed(&d));
     }
 
+    /// Bounds(R) consistency of `sum(c x) + k (<= | ==) 0`: with any
+    /// variable at either bound, the others can make the sum (over the reals,
+    /// between their bounds) satisfy the constraint.
+    fn bounds_r(c: &[i64], k: i64, op: LinOp, doms: &[Vec<i64>]) -> Option<String> {
+        let hull: Vec<(i64, i64)> = doms.iter().map(|d| (d[0], d[d.len() - 1])).collect();
+        for (i, &(lo, hi)) in hull.iter().enumerate() {
+            for v in [lo, hi] {
+                let (mut smin, mut smax) = (k + c[i] * v, k + c[i] * v);
+                for (j, &(l, h)) in hull.iter().enumerate() {
+                    if j != i {
+                        smin += (c[j] * l).min(c[j] * h);
+                        smax += (c[j] * l).max(c[j] * h);
+                    }
+                }
+                let ok = if op == LinOp::Le {
+                    smin <= 0
+                } else {
+                    smin <= 0 && 0 <= smax
+                };
+                if !ok {
+                    return Some(format!(
+                        "bound {v} of variable {i} has no real support in {doms:?}"
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn inequalities_and_equations_are_bounds_consistent() {
+        use crate::engine::harness::{Strength, check_random, check_random_with};
+        let coefs: [&[i64]; 4] = [&[1, 1], &[2, -3, 1], &[1, 1, 1, 1], &[-1, 4]];
+        for c in coefs {
+            for k in [-2i64, 0, 3] {
+                // `<=` reaches bounds(Z): the extreme sums lie at domain bounds.
+                // `==` reaches bounds(R), as bounds propagation of equations does.
+                for (op, strength) in [(LinOp::Le, Strength::Bounds), (LinOp::Eq, Strength::Check)]
+                {
+                    check_random_with(
+                        "linear",
+                        strength,
+                        c.len(),
+                        |_, v| {
+                            let terms = c.iter().copied().zip(v.iter().copied()).collect();
+                            Some(Box::new(Linear::new(terms, k as i128, op)))
+                        },
+                        |t| {
+                            let s: i64 = c.iter().zip(t).map(|(a, x)| a * x).sum::<i64>() + k;
+                            if op == LinOp::Le { s <= 0 } else { s == 0 }
+                        },
+                        |doms| bounds_r(c, k, op, doms),
+                    );
+                }
+                check_random(
+                    "linear !=",
+                    Strength::Check,
+                    c.len(),
+                    |_, v| {
+                        let terms = c.iter().copied().zip(v.iter().copied()).collect();
+                        Some(Box::new(Linear::new(terms, k as i128, LinOp::Ne)))
+                    },
+                    |t| c.iter().zip(t).map(|(a, x)| a * x).sum::<i64>() + k != 0,
+                );
+            }
+        }
+    }
+
     #[test]
     fn not_equal_finds_the_last_open_term() {
         let mut d = Domains::default();

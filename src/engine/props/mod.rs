@@ -1,12 +1,14 @@
 //! The propagators, one file each.
 
 pub mod alldiff;
+pub mod alldiff_bits;
 pub mod alldiff_gac;
 pub mod arith;
 pub mod cumulative;
 pub mod disjunctive;
 pub mod formula;
 pub mod increasing;
+pub mod ite;
 pub mod linear;
 pub mod member;
 pub mod reif;

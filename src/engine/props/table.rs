@@ -381,3 +381,64 @@ impl Propagator for CompactTable {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Strength, check_random};
+
+    const ROWS: [[i64; 3]; 7] = [
+        [0, 1, 2],
+        [1, 1, 1],
+        [-3, 4, 0],
+        [2, 2, -1],
+        [0, 0, 0],
+        [4, -3, 3],
+        [1, 2, 2],
+    ];
+
+    #[test]
+    fn allowed_and_forbidden_tables_are_domain_consistent() {
+        let rows: Vec<Vec<i64>> = ROWS.iter().map(|r| r.to_vec()).collect();
+        for allowed in [true, false] {
+            let rows2 = rows.clone();
+            check_random(
+                if allowed { "table" } else { "forbidden" },
+                Strength::Domain,
+                3,
+                move |d, v| Some(Box::new(CompactTable::new(d, v.to_vec(), &rows2, allowed)?)),
+                |t| ROWS.iter().any(|r| r == t) == allowed,
+            );
+        }
+    }
+
+    #[test]
+    fn a_variable_in_two_columns_takes_one_value() {
+        let rows: Vec<Vec<i64>> = vec![vec![1, 1, 2], vec![2, 0, 2], vec![3, 3, 1]];
+        check_random(
+            "table, repeated column",
+            Strength::Domain,
+            2,
+            move |d, v| {
+                Some(Box::new(CompactTable::new(
+                    d,
+                    vec![v[0], v[1], v[0]],
+                    &rows,
+                    true,
+                )?))
+            },
+            |t| {
+                [[1, 1, 2], [2, 0, 2], [3, 3, 1]]
+                    .iter()
+                    .any(|r| *r == [t[0], t[1], t[0]])
+            },
+        );
+    }
+
+    #[test]
+    fn interval_domains_are_refused() {
+        let mut d = Domains::default();
+        let x = d.add_range(0, 1 << 40);
+        assert!(CompactTable::new(&mut d, vec![x], &[vec![1]], true).is_none());
+    }
+}

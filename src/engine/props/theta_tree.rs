@@ -223,7 +223,11 @@ mod tests {
     fn brute_ect(est: &[i64], dur: &[i64], set: &[usize]) -> i64 {
         let mut best = NEG;
         for &a in set {
-            let sum: i64 = set.iter().filter(|&&b| est[b] >= est[a]).map(|&b| dur[b]).sum();
+            let sum: i64 = set
+                .iter()
+                .filter(|&&b| est[b] >= est[a])
+                .map(|&b| dur[b])
+                .sum();
             best = best.max(est[a] + sum);
         }
         best

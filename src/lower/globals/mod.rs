@@ -111,7 +111,10 @@ pub fn consts(arg: &GlobalArg) -> Vec<i64> {
         GlobalArg::Term(t) => std::slice::from_ref(t),
         GlobalArg::Terms(ts) => ts.as_slice(),
     };
-    terms.iter().filter_map(crate::model::Term::as_const).collect()
+    terms
+        .iter()
+        .filter_map(crate::model::Term::as_const)
+        .collect()
 }
 
 /// The number of items of an array argument (1 for a single term).
@@ -123,7 +126,12 @@ pub fn len(arg: &GlobalArg) -> usize {
 }
 
 /// Arrays `a` and `b` (argument positions) must have the same length.
-pub fn same_length(args: &[GlobalArg], names: &[&str], a: usize, b: usize) -> Result<(), ArgProblem> {
+pub fn same_length(
+    args: &[GlobalArg],
+    names: &[&str],
+    a: usize,
+    b: usize,
+) -> Result<(), ArgProblem> {
     let (la, lb) = (len(&args[a]), len(&args[b]));
     if la == lb {
         return Ok(());
@@ -141,7 +149,13 @@ pub fn same_length(args: &[GlobalArg], names: &[&str], a: usize, b: usize) -> Re
 }
 
 /// The constants of argument `arg` must all be at least `min`.
-pub fn at_least(args: &[GlobalArg], names: &[&str], arg: usize, min: i64, what: &str) -> Result<(), ArgProblem> {
+pub fn at_least(
+    args: &[GlobalArg],
+    names: &[&str],
+    arg: usize,
+    min: i64,
+    what: &str,
+) -> Result<(), ArgProblem> {
     match consts(&args[arg]).iter().position(|&k| k < min) {
         None => Ok(()),
         Some(i) => Err(ArgProblem::new(

@@ -35,7 +35,10 @@ pub trait ValSelector {
 
 /// Wraps a value selector in solution guidance or phase saving
 /// ([`guided::Guided`]) as `guide` asks; `Guide::None` leaves it alone.
-pub fn guided(inner: Box<dyn ValSelector>, guide: crate::model::search::Guide) -> Box<dyn ValSelector> {
+pub fn guided(
+    inner: Box<dyn ValSelector>,
+    guide: crate::model::search::Guide,
+) -> Box<dyn ValSelector> {
     use crate::model::search::Guide;
     match guide {
         Guide::None | Guide::Auto => inner,
