@@ -4,9 +4,11 @@
 //! cspi's parser, model or propagators). The solution *sets* must be equal,
 //! and so must the solution counts of the counting mode.
 //!
-//! Four generators, one test each: classic shapes (`ints::classic`), nested
-//! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`) and word
-//! models (`words.rs`). The default run checks [`DEFAULT_CASES`] models in
+//! Five generators, one test each: classic shapes (`ints::classic`), nested
+//! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`), word
+//! models (`words.rs`), and booleans, enums, reification and user predicates
+//! (`logic.rs`); and each global constraint against its decomposition
+//! (`globals.rs`). The default run checks [`DEFAULT_CASES`] models in
 //! all, in a few seconds; `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
@@ -14,6 +16,7 @@
 mod expr;
 mod globals;
 mod ints;
+mod logic;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -269,6 +272,19 @@ fn table_models_agree_with_brute_force_under_every_strategy() {
     });
 }
 
+/// `bool` and enum variables, `<->`, `xor`, `in`, reified constraints,
+/// quantifiers over data, and user predicates and functions.
+#[test]
+fn logic_models_agree_with_brute_force_under_every_strategy() {
+    run_cases(cases(20), |case_no| {
+        let seed = case_seed(5, case_no);
+        let m = logic::Gen::model(seed, MAX_SPACE);
+        let src = m.text();
+        let what = format!("case {case_no}, seed {seed}:\n{src}");
+        check_int_source(&src, m.kinds.len(), &m.brute_force(), seed, &what);
+    });
+}
+
 /// Each global constraint against its decomposition on random small
 /// instances (`globals.rs`), `per_global` cases each (a share of the total).
 #[test]
@@ -280,7 +296,7 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {
         let (name, make) = generators[(k % generators.len() as u64) as usize];
-        let seed = case_seed(5, k);
+        let seed = case_seed(6, k);
         let case = make(&mut globals::Draw::new(seed));
         case.check(seed, &format!("{name}, case {k}"));
     });
