@@ -99,9 +99,9 @@ fn solve(name: &str, extra: &[&str]) -> Option<(Value, Vec<i64>)> {
         match rec["type"].as_str() {
             Some("solution") => {
                 let values = &rec["values"];
-                let s: Vec<i64> = values["s"]
+                let s: Vec<i64> = values["start"]
                     .as_array()
-                    .expect("s")
+                    .expect("start")
                     .iter()
                     .flat_map(|row| row.as_array().expect("a row").iter())
                     .map(|v| v.as_i64().expect("a start"))
