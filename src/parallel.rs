@@ -26,6 +26,7 @@
 //! flight take (by default a run with a node limit uses one thread).
 
 use crate::engine::components::Components;
+use crate::engine::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::split::{self, Path};
 use crate::engine::stats::Stats;
@@ -98,7 +99,7 @@ pub fn solve(
         finished: AtomicUsize::new(0),
         limit_reached: AtomicBool::new(false),
     };
-    let mut reception = Reception::new(model, options.check);
+    let mut reception = Reception::new(model, options.check, start);
     let mut delivered_stop = false;
     let reports: Vec<ThreadStats> = std::thread::scope(|scope| {
         let (tx, rx) = sync_channel::<Vec<i64>>(1024);
@@ -167,6 +168,7 @@ pub fn solve(
         stats.solutions = reception.reported;
     }
     stats.time = start.elapsed();
+    stats.improvements = std::mem::take(&mut reception.improvements);
     let finished = shared.finished.load(Ordering::Relaxed) == paths.len();
     let outcome = if shared.limit_reached.load(Ordering::Relaxed) {
         Outcome::SolutionLimit
@@ -183,6 +185,7 @@ pub fn solve(
         trace: Vec::new(),
         threads: reports,
         part,
+        stopped: outcome == Outcome::Interrupted,
     }
 }
 
@@ -196,7 +199,8 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> (Vec<P
         return (Vec::new(), 0, false);
     }
     let primary = solve::primary(model);
-    let make = || solve::strategy(model, spec);
+    let optimising = model.objective.is_some() && posted.objective.is_some();
+    let make = || solve::strategy(model, spec, optimising);
     let (mut paths, total) = match options.part {
         Some(part) => {
             let all = split::split(&mut engine, &make, &primary, SUBPROBLEMS_PER_PART * part.n);
@@ -244,6 +248,7 @@ fn worker(
     }
     let root = engine.doms.checkpoint();
     let primary = solve::primary(model);
+    let optimising = model.objective.is_some() && posted.objective.is_some();
     let counting = solve::counts_only(model, options);
     let mut counter: Option<Box<Components>> = None;
     while !shared.halt.load(Ordering::Relaxed) {
@@ -269,13 +274,14 @@ fn worker(
         };
         let mut search = Search::new(
             &mut engine,
-            solve::strategy(model, spec),
+            solve::strategy(model, spec, optimising),
             &primary,
             Arc::clone(&crossings),
             limits,
         );
         if let Some(o) = posted.objective {
             search.minimize(o);
+            search.lns(Lns::new(spec.lns));
             search.share_bound(Arc::clone(&shared.bound));
         }
         if counting {
@@ -297,7 +303,9 @@ fn worker(
             Outcome::Exhausted
         };
         counter = search.take_components();
+        let lns = search.lns_iterations();
         drop(search);
+        engine.stats.lns_iterations += lns;
         shared
             .nodes
             .fetch_add(engine.stats.nodes - nodes_before, Ordering::Relaxed);
@@ -328,4 +336,5 @@ pub fn add(total: &mut Stats, s: &Stats) {
     total.propagations += s.propagations;
     total.solutions = total.solutions.saturating_add(s.solutions);
     total.restarts += s.restarts;
+    total.lns_iterations += s.lns_iterations;
 }

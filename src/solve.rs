@@ -2,13 +2,14 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
+use crate::engine::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;
-use crate::engine::stats::Stats;
+use crate::engine::stats::{Improvement, Stats};
 use crate::lower::lower_with;
 use crate::model::check::violations;
-use crate::model::{Model, SearchSpec};
+use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec};
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
 use std::path::{Path, PathBuf};
@@ -165,6 +166,8 @@ pub struct Summary {
     pub rejected: Vec<String>,
     /// The first decisions, when [`Options::trace`] asked for them.
     pub trace: Vec<Decision>,
+    /// Whether a limit or the caller stopped the search before it was complete.
+    pub stopped: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -205,11 +208,21 @@ pub fn primary(model: &Model) -> Vec<crate::model::VarId> {
     }
 }
 
-/// The branching strategy of a search specification.
-pub fn strategy(model: &Model, spec: &SearchSpec) -> Strategy {
+/// The branching strategy of a search specification; `optimising` when
+/// the objective was lowered to a variable (branch and bound runs).
+pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
+    let guide = match spec.guide {
+        Guide::Auto
+            if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
+        {
+            Guide::Solution
+        }
+        Guide::Auto => Guide::None,
+        g => g,
+    };
     Strategy {
         var: select::var::build(spec.var).with_random_ties(spec.random_ties),
-        val: select::val::build(spec.val, model),
+        val: select::val::guided(select::val::build(spec.val, model), guide),
         restarts: spec.restarts,
         seed: spec.seed,
         scope: spec.scope.clone(),
@@ -228,18 +241,24 @@ pub fn counts_only(model: &Model, options: &Options) -> bool {
 pub struct Reception<'m> {
     model: &'m Model,
     check: bool,
+    start: Instant,
     pub best: Option<i64>,
+    /// Each better solution's objective and when it came.
+    pub improvements: Vec<Improvement>,
     /// Solutions passed on.
     pub reported: u64,
     pub rejected: Vec<String>,
 }
 
 impl<'m> Reception<'m> {
-    pub fn new(model: &'m Model, check: bool) -> Self {
+    /// `start`: when the run began, for the improvements' times.
+    pub fn new(model: &'m Model, check: bool, start: Instant) -> Self {
         Reception {
             model,
             check,
+            start,
             best: None,
+            improvements: Vec::new(),
             reported: 0,
             rejected: Vec::new(),
         }
@@ -262,6 +281,10 @@ impl<'m> Reception<'m> {
                 return false;
             }
             self.best = Some(v);
+            self.improvements.push(Improvement {
+                objective: v,
+                time: self.start.elapsed(),
+            });
         }
         self.reported += 1;
         if self.check {
@@ -286,6 +309,8 @@ pub fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
         (Outcome::Exhausted, _) if optimising => Status::Optimal,
         (Outcome::Exhausted, _) => Status::AllSolutions,
         (Outcome::SolutionLimit, _) => Status::Satisfiable,
+        // A limit stopped branch and bound: the best solution stands, unproved.
+        (Outcome::Interrupted, n) if n > 0 && optimising => Status::Satisfiable,
         (Outcome::Interrupted, _) => Status::Unknown,
     }
 }
@@ -308,12 +333,13 @@ pub fn solve(
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let goal = model.objective.as_ref();
-    let mut reception = Reception::new(model, options.check);
+    let mut reception = Reception::new(model, options.check, start);
     let mut trace = Vec::new();
+    let mut lns_iterations = 0;
     let outcome = if posted.consistent {
         let mut search = Search::new(
             &mut engine,
-            strategy(model, &spec),
+            strategy(model, &spec, goal.is_some() && posted.objective.is_some()),
             &primary(model),
             crossings,
             options.limits.clone(),
@@ -323,6 +349,7 @@ pub fn solve(
         }
         if let Some(o) = posted.objective {
             search.minimize(o);
+            search.lns(Lns::new(spec.lns));
         }
         if counts_only(model, options) {
             search.count_only(!options.no_product_count);
@@ -335,6 +362,7 @@ pub fn solve(
             }
         });
         trace = search.decisions().to_vec();
+        lns_iterations = search.lns_iterations();
         outcome
     } else {
         engine.stats.failures += 1;
@@ -346,6 +374,8 @@ pub fn solve(
         stats.solutions = reception.reported;
     }
     stats.time = start.elapsed();
+    stats.improvements = std::mem::take(&mut reception.improvements);
+    stats.lns_iterations = lns_iterations;
     Summary {
         status: status(outcome, stats.solutions, goal.is_some()),
         objective: reception.best,
@@ -354,5 +384,6 @@ pub fn solve(
         trace,
         threads: Vec::new(),
         part: None,
+        stopped: outcome == Outcome::Interrupted,
     }
 }
