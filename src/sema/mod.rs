@@ -11,6 +11,7 @@ mod globals;
 mod items;
 mod ops;
 mod origin;
+pub use origin::walk_names;
 mod tables;
 mod text;
 pub mod value;
