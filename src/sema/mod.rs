@@ -65,6 +65,9 @@ pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
 }
 
 /// The state of one run of the checker.
+/// An array value and the table rows converted from it.
+type RowsMemo = (std::rc::Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
+
 pub(crate) struct Checker<'a> {
     pub input: &'a Input<'a>,
     pub model: Model,
@@ -87,6 +90,9 @@ pub(crate) struct Checker<'a> {
     /// For each parameter or `let` that reads data, the data parameters it
     /// reads (see origin.rs).
     pub data_deps: IndexMap<String, Vec<String>>,
+    /// Table rows already converted from an array value (one `let` of rows
+    /// used by many `table` constraints is converted and stored once).
+    pub table_rows: Vec<RowsMemo>,
 }
 
 impl<'a> Checker<'a> {
@@ -104,6 +110,7 @@ impl<'a> Checker<'a> {
             search_seen: false,
             crosswords: IndexMap::new(),
             data_deps: IndexMap::new(),
+            table_rows: Vec::new(),
         }
     }
 
