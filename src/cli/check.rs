@@ -19,14 +19,14 @@ use crate::output::plural;
 use crate::output::sink::{Stdout, eprint};
 use crate::sema::walk_names;
 use crate::solve::{self, Parsed};
-use crate::syntax::ast::{Expr, Ident, Item};
+use crate::syntax::ast::{Expr, Ident, Item, VarDomain};
 use std::collections::HashSet;
 use std::sync::Arc;
 
 pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
     let parsed = solve::parse_file(&args.model.model)?;
-    let model = parsed.check(&overrides)?;
+    let model = parsed.check_with_data(&overrides, &args.model.data)?;
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);
     solve::check_strategy(&model, &spec).map_err(Diags::from)?;
@@ -86,16 +86,25 @@ fn defined(item: &Item) -> Option<(&Ident, &'static str)> {
 /// The expressions of an item.
 fn exprs(item: &Item) -> Vec<&Expr> {
     match item {
-        Item::Param { value, .. } | Item::Let { value, .. } | Item::Crossword { value, .. } => {
-            vec![value]
-        }
+        Item::Param {
+            index_sets, value, ..
+        } => index_sets.iter().chain(value).collect(),
+        Item::Let { value, .. } | Item::Crossword { value, .. } => vec![value],
         Item::Var {
             index_sets, domain, ..
-        } => index_sets.iter().chain([domain]).collect(),
+        } => {
+            let domain = match domain {
+                VarDomain::In(e) => Some(e),
+                VarDomain::Type(_) => None,
+            };
+            index_sets.iter().chain(domain).collect()
+        }
+        Item::Function(f) => vec![&f.body],
         Item::Constraint(e) => vec![e],
         Item::Search { scope, .. } => scope.iter().collect(),
         Item::Output(list) | Item::Project(list) => list.iter().collect(),
         Item::Objective { expr, .. } => vec![expr],
+        Item::Enum { .. } | Item::Type { .. } => Vec::new(),
     }
 }
 
