@@ -61,6 +61,10 @@ impl Checker<'_> {
         args: Vec<(Value, Span)>,
         span: Span,
     ) -> Result<Value, Diag> {
+        // An argument whose definition failed was reported there.
+        if args.iter().any(|(v, _)| has_poison(v)) {
+            return Ok(Value::Poison);
+        }
         if let Some(r) = self.text_builtin(&name.name, &args, span) {
             return r;
         }
@@ -360,6 +364,15 @@ impl Checker<'_> {
             out.extend(self.terms_of(v, *s)?);
         }
         Ok(out)
+    }
+}
+
+/// Whether a value is, or an array holds, a value whose definition failed.
+fn has_poison(v: &Value) -> bool {
+    match v {
+        Value::Poison => true,
+        Value::Array(a) => a.items.iter().any(has_poison),
+        _ => false,
     }
 }
 
