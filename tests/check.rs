@@ -66,6 +66,9 @@ fn the_bundled_models_are_clean() {
         }
         let shown = path.to_str().unwrap();
         let r = cspi(&["check", shown]);
+        if r.stderr.contains("cspi::param::missing") {
+            continue; // a model that needs its data on the command line
+        }
         assert_eq!(r.code, 0, "{shown}: {}", r.stderr);
         assert!(
             r.stdout.ends_with("no warnings\n"),
