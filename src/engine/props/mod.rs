@@ -10,5 +10,6 @@ pub mod ite;
 pub mod linear;
 pub mod member;
 pub mod reif;
+pub mod reified;
 pub mod table;
 pub mod wordcross;
