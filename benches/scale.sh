@@ -12,13 +12,16 @@
 #    their CPU against one whole run's, and their times replayed over 16, 64
 #    and 256 workers (scripts/split-sim.py).
 #
-# Usage: benches/scale.sh [REPEAT] [PARTS]     (from the repository root)
+# Usage: benches/scale.sh [REPEAT] [PARTS]     (from the repository root;
+#        CSPI_BIN=path skips the build and times that binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEAT=${1:-2}
 PARTS=${2:-64}
-cargo build --release --quiet
-BIN=$PWD/target/release/cspi
+if [ -z "${CSPI_BIN:-}" ]; then
+    cargo build --release --quiet
+fi
+BIN=${CSPI_BIN:-$PWD/target/release/cspi}
 DATA=../shared/data/crossword
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
