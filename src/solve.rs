@@ -23,6 +23,15 @@ pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diag
     parse_file(path)?.check(overrides)
 }
 
+/// Reads and checks a model file with JSON data files (`--data`).
+pub fn load_file_with_data(
+    path: &Path,
+    overrides: &[ParamOverride],
+    data_files: &[PathBuf],
+) -> Result<Model, Diags> {
+    parse_file(path)?.check_with_data(overrides, data_files)
+}
+
 /// Parses and checks model text; relative paths in it resolve against `dir`.
 pub fn load_str(
     name: &str,
@@ -45,10 +54,21 @@ pub struct Parsed {
 impl Parsed {
     /// Checks the model with these `--param` overrides.
     pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+        self.check_with_data(overrides, &[])
+    }
+
+    /// Checks the model with `--param` overrides and JSON data files
+    /// (`--data`, later ones overriding earlier ones).
+    pub fn check_with_data(
+        &self,
+        overrides: &[ParamOverride],
+        data_files: &[PathBuf],
+    ) -> Result<Model, Diags> {
         let input = sema::Input {
             source: &self.source,
             model_dir: self.dir.clone(),
             overrides,
+            data_files,
         };
         sema::check(&input, &self.ast)
     }
@@ -98,7 +118,7 @@ pub fn check_strategy(model: &Model, spec: &SearchSpec) -> Result<(), Diag> {
     use crate::model::{ValSelect, VarKind};
     let scored = model.vars.iter().any(|v| match &v.kind {
         VarKind::Word(list) => !list.scores.is_empty(),
-        VarKind::Int => false,
+        _ => false,
     });
     if spec.val == ValSelect::Score && !scored {
         return Err(Diag::new(

@@ -15,7 +15,11 @@ use std::sync::Arc;
 
 pub fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
-    let model = Arc::new(solve::load_file(&args.model.model, &overrides)?);
+    let model = Arc::new(solve::load_file_with_data(
+        &args.model.model,
+        &overrides,
+        &args.model.data,
+    )?);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);

@@ -7,7 +7,7 @@ use crate::solve;
 
 pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
-    let model = solve::load_file(&args.model.model, &overrides)?;
+    let model = solve::load_file_with_data(&args.model.model, &overrides, &args.model.data)?;
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);
     solve::check_strategy(&model, &spec).map_err(Diags::from)?;

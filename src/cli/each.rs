@@ -51,7 +51,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
             .and_then(|own| {
                 let mut all = fixed.clone();
                 all.extend(own);
-                parsed.check(&all)
+                parsed.check_with_data(&all, &args.model.data)
             });
         let ended = loaded.and_then(|model| runner.run(model));
         match ended {

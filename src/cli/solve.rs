@@ -22,7 +22,7 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
         return super::each::command(args, spec, interrupt);
     }
     let overrides = model_overrides(&args.model)?;
-    let model = solve::load_file(&args.model.model, &overrides)?;
+    let model = solve::load_file_with_data(&args.model.model, &overrides, &args.model.data)?;
     let mut runner = Runner::new(args, interrupt);
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))

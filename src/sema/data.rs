@@ -144,10 +144,10 @@ impl Checker<'_> {
             .label(span, "this grid")
             .help("write one symbol per cell, row by row; whitespace is ignored"));
         }
-        Ok(Value::Array(Rc::new(Array {
-            dims: vec![(1, n as i64), (1, n as i64)],
+        Ok(Value::Array(Rc::new(Array::new(
+            vec![(1, n as i64), (1, n as i64)],
             items,
-        })))
+        ))))
     }
 }
 
