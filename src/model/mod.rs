@@ -11,7 +11,7 @@ pub mod search;
 pub mod term;
 
 pub use domain::Domain;
-pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
+pub use search::{Guide, LnsKind, Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
 pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::syntax::ast::Span;

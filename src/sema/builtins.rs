@@ -25,6 +25,7 @@ const BUILTINS: &[&str] = &[
     "grid",
     "read",
     "read_table",
+    "read_ints",
     "table",
     "forbidden",
     "digits",
@@ -212,6 +213,7 @@ impl Checker<'_> {
             "table" => self.table_builtin(&args, true, span),
             "forbidden" => self.table_builtin(&args, false, span),
             "read_table" => self.read_table_builtin(&args, span),
+            "read_ints" => self.read_ints_builtin(&args, span),
             "digits" => self.digits_builtin(&args, span),
             // assert(condition, message): a check of the data at load time.
             "assert" => match args.as_slice() {

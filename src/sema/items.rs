@@ -5,7 +5,7 @@ use super::types::Type;
 use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
-use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
+use crate::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span, VarDomain};
 use std::rc::Rc;
@@ -349,6 +349,8 @@ impl Checker<'_> {
                 "val" => self.model.search.val = strategy::<ValSelect>(value)?,
                 "propagation" => self.model.search.propagation = strategy::<Propagation>(value)?,
                 "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
+                "lns" => self.model.search.lns = strategy::<LnsKind>(value)?,
+                "guide" => self.model.search.guide = strategy::<Guide>(value)?,
                 "ties" => {
                     self.model.search.random_ties = match value.name.as_str() {
                         "random" => true,
@@ -369,7 +371,16 @@ impl Checker<'_> {
                     return Err(unknown_name(
                         &opt.key,
                         "search option",
-                        &["var", "val", "propagation", "restarts", "ties", "seed"],
+                        &[
+                            "var",
+                            "val",
+                            "propagation",
+                            "restarts",
+                            "lns",
+                            "guide",
+                            "ties",
+                            "seed",
+                        ],
                     ));
                 }
             }
