@@ -12,6 +12,7 @@ pub mod ite;
 pub mod linear;
 pub mod member;
 pub mod reif;
+pub mod reified;
 pub mod table;
 pub mod theta_tree;
 pub mod wordcross;
