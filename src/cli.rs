@@ -69,6 +69,33 @@ pub struct BenchArgs {
     /// Output format: a Markdown table, or one JSON object per run.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// How models are loaded, shared by `solve` and `bench`.
+#[derive(Args, Debug, Default)]
+pub struct LoadArgs {
+    /// Let the model read files only inside DIR (symbolic links are followed
+    /// before the check); for models you do not trust.
+    #[arg(long, value_name = "DIR")]
+    pub sandbox: Option<PathBuf>,
+}
+
+impl LoadArgs {
+    pub fn options(&self) -> Result<solve::LoadOptions, Diags> {
+        let sandbox = match &self.sandbox {
+            None => None,
+            Some(dir) => Some(crate::reader::Sandbox::new(dir).map_err(|e| {
+                Diags::from(
+                    Diag::new("cspi::sandbox", format!("--sandbox: {e}"))
+                        .help("give an existing directory")
+                        .usage(),
+                )
+            })?),
+        };
+        Ok(solve::LoadOptions { sandbox })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -118,6 +145,8 @@ pub struct SolveArgs {
     /// (comma-separated names); replaces the model's `project` item.
     #[arg(long, value_name = "VARS")]
     pub project: Option<String>,
+    #[command(flatten)]
+    pub load: LoadArgs,
 }
 
 /// Search overrides shared by `solve` and `bench`.
@@ -239,26 +268,42 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
             );
             continue;
         };
-        let value = match value.strip_prefix('@') {
-            Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => text,
-                Err(e) => {
-                    errors.push(
-                        Diag::new(
-                            "cspi::param::file",
-                            format!("--param {name}=@{path}: cannot read the file: {e}"),
-                        )
-                        .help("`@path` reads a parameter's value from a file")
-                        .usage(),
-                    );
-                    continue;
+        let (value, file) = match value.strip_prefix('@') {
+            Some(path) => {
+                let path = PathBuf::from(path);
+                match crate::reader::read_text(&path, crate::sema::MAX_FILE_BYTES, None) {
+                    Ok(text) => (text, Some(path)),
+                    Err(r) => {
+                        errors.push(
+                            Diag::new(
+                                "cspi::param::file",
+                                format!(
+                                    "--param {name}=@{}: cannot read the file: {}",
+                                    crate::reader::shown(&path),
+                                    r.reason()
+                                ),
+                            )
+                            .help(match r {
+                                crate::reader::Refusal::NotFound => "`@path` reads a parameter's \
+                                    value from a file; a relative path starts at the current directory"
+                                    .to_string(),
+                                _ => format!(
+                                    "`@path` reads a parameter's value from a file; {}",
+                                    r.help("it")
+                                ),
+                            })
+                            .usage(),
+                        );
+                        continue;
+                    }
                 }
-            },
-            None => value.to_string(),
+            }
+            None => (value.to_string(), None),
         };
         out.push(ParamOverride {
             name: name.trim().to_string(),
             value,
+            file,
         });
     }
     if errors.is_empty() {
@@ -320,7 +365,7 @@ pub fn run(cli: Cli) -> i32 {
 
 fn solve_command(args: &SolveArgs) -> Result<i32, Diags> {
     let overrides = parse_params(&args.params)?;
-    let mut model = solve::load_file(&args.model, &overrides)?;
+    let mut model = solve::load_file_with(&args.model, &overrides, &args.load.options()?)?;
     if let Some(names) = &args.project {
         model.projection = projection(&model, names)?;
     }
@@ -469,7 +514,11 @@ fn progress(stats: &Stats, elapsed: Duration) {
 
 fn bench_command(args: &BenchArgs) -> Result<i32, Diags> {
     let overrides = parse_params(&args.params)?;
-    let model = Arc::new(solve::load_file(&args.model, &overrides)?);
+    let model = Arc::new(solve::load_file_with(
+        &args.model,
+        &overrides,
+        &args.load.options()?,
+    )?);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);

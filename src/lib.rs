@@ -11,6 +11,7 @@ pub mod diag;
 pub mod engine;
 pub mod model;
 pub mod output;
+pub mod reader;
 pub mod sema;
 pub mod solve;
 pub mod syntax;

@@ -7,6 +7,7 @@ use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::stats::Stats;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
+pub use crate::sema::LoadOptions;
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
 use std::path::Path;
@@ -18,29 +19,28 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-    let shown = path.display().to_string();
-    let fail = |what: String| {
-        Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
-    };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if meta.is_dir() {
-        return Err(fail("it is a directory".into()));
-    }
-    if meta.len() > MAX_MODEL_BYTES {
-        return Err(fail(format!(
-            "it has {} bytes; models may have at most 64 MiB",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        fail(format!(
-            "it is not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
+    load_file_with(path, overrides, &LoadOptions::default())
+}
+
+/// Reads and checks a model file under `options` (sandbox, bounds).
+pub fn load_file_with(
+    path: &Path,
+    overrides: &[ParamOverride],
+    options: &LoadOptions,
+) -> Result<Model, Diags> {
+    let shown = crate::reader::shown(path);
+    let text = crate::reader::read_text(path, MAX_MODEL_BYTES, None).map_err(|r| {
+        Diags::from(
+            Diag::new(
+                "cspi::file",
+                format!("cannot read model `{shown}`: {}", r.reason()),
+            )
+            .help(r.help("model files"))
+            .usage(),
+        )
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_str(&shown, &text, &dir, overrides)
+    load_str_with(&shown, &text, &dir, overrides, options)
 }
 
 /// Parses and checks model text; relative paths in it resolve against `dir`.
@@ -50,12 +50,24 @@ pub fn load_str(
     dir: &Path,
     overrides: &[ParamOverride],
 ) -> Result<Model, Diags> {
+    load_str_with(name, text, dir, overrides, &LoadOptions::default())
+}
+
+/// [`load_str`] under `options` (sandbox, bounds).
+pub fn load_str_with(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+    options: &LoadOptions,
+) -> Result<Model, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
     let input = sema::Input {
         source: &source,
         model_dir: dir.to_path_buf(),
         overrides,
+        options,
     };
     sema::check(&input, &ast)
 }

@@ -30,6 +30,7 @@ fn param(name: &str, value: &Path) -> ParamOverride {
     ParamOverride {
         name: name.into(),
         value: value.display().to_string(),
+        file: None,
     }
 }
 

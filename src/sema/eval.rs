@@ -5,7 +5,7 @@ use super::Checker;
 use super::value::{Array, IntSet, Value};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::{Formula, Term, VarKind};
-use crate::syntax::ast::{Expr, ExprKind, Generators, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Generators, Span};
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -19,17 +19,18 @@ impl Checker<'_> {
                 let v = self.eval(x)?;
                 self.unary(*op, v, e.span)?
             }
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => self.sum_chain(e)?,
             ExprKind::Binary(op, a, b) => {
                 let va = self.eval(a)?;
                 // Short-circuit constant logic, so guards like `i > 1 && x[i-1] ...` work.
                 match (op, &va) {
-                    (crate::syntax::ast::BinOp::And, Value::Bool(false)) => {
+                    (BinOp::And, Value::Bool(false)) => {
                         return Ok(Value::Bool(false));
                     }
-                    (crate::syntax::ast::BinOp::Or, Value::Bool(true)) => {
+                    (BinOp::Or, Value::Bool(true)) => {
                         return Ok(Value::Bool(true));
                     }
-                    (crate::syntax::ast::BinOp::Implies, Value::Bool(false)) => {
+                    (BinOp::Implies, Value::Bool(false)) => {
                         return Ok(Value::Bool(true));
                     }
                     _ => {}
@@ -75,18 +76,28 @@ impl Checker<'_> {
                 Value::Bool(true) => self.eval(a)?,
                 Value::Bool(false) => self.eval(b)?,
                 Value::Poison => Value::Poison,
-                Value::Formula(f) => {
+                cond @ Value::Formula(_) => {
                     let (va, vb) = (self.eval(a)?, self.eval(b)?);
-                    match (va.as_term(), vb.as_term()) {
-                        (Some(x), Some(y)) => Value::from_term(Term::Ite(
-                            Box::new((*f).clone()),
-                            Box::new(x),
-                            Box::new(y),
-                        )),
+                    if matches!(va, Value::Poison) || matches!(vb, Value::Poison) {
+                        return Ok(Value::Poison);
+                    }
+                    // Between truth values: `(c && a) || (!c && b)`, a constraint.
+                    if va.is_formula() && vb.is_formula() {
+                        let not_c =
+                            self.unary(crate::syntax::ast::UnOp::Not, cond.clone(), c.span)?;
+                        let then = super::ops::logic(BinOp::And, cond, va, e.span)?;
+                        let other = super::ops::logic(BinOp::And, not_c, vb, e.span)?;
+                        return super::ops::logic(BinOp::Or, then, other, e.span);
+                    }
+                    let f = cond.into_formula().unwrap_or(Formula::Const(false));
+                    match (va.into_term(), vb.into_term()) {
+                        (Some(x), Some(y)) => {
+                            Value::from_term(Term::Ite(Box::new(f), Box::new(x), Box::new(y)))
+                        }
                         _ => {
                             return Err(Diag::new(
                                 "cspi::type",
-                                "a condition over variables can only choose between integers",
+                                "a condition over variables chooses between two integers or two truth values",
                             )
                             .label(e.span, "here"));
                         }

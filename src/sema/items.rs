@@ -102,7 +102,7 @@ impl Checker<'_> {
         let bad = |what: &str| {
             Diag::new(
                 "cspi::param::type",
-                format!("--param {}={}: expected {what}", o.name, o.value),
+                format!("--param {}={}: expected {what}", o.name, o.shown_value()),
             )
             .label(default.span, format!("`{}` is {what} here", o.name))
             .help(format!(
@@ -119,8 +119,13 @@ impl Checker<'_> {
                 _ => return Err(bad("`true` or `false`")),
             },
             Value::Str(_) => {
-                self.cli_strings.insert(o.value.clone());
-                Value::Str(o.value.as_str().into())
+                let text: std::rc::Rc<str> = o.value.as_str().into();
+                self.cli_strings.insert(text.clone());
+                if let Some(file) = &o.file {
+                    self.file_texts
+                        .insert(text.clone(), (o.name.clone(), file.clone()));
+                }
+                Value::Str(text)
             }
             Value::Poison => Value::Poison,
             other => {

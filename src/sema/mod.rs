@@ -13,12 +13,16 @@ mod tables;
 mod text;
 pub mod value;
 
+pub use data::MAX_FILE_BYTES;
+
 use crate::diag::{Diag, Diags, Source, did_you_mean};
 use crate::model::Model;
+use crate::reader::Sandbox;
 use crate::syntax::ast;
 use indexmap::IndexMap;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
 use value::Value;
 
 /// The most values one variable's domain may hold.
@@ -30,10 +34,31 @@ pub const MAX_DOMAIN_WORDS: u64 = 1 << 24;
 pub const MAX_ELEMENTS: u64 = 50_000_000;
 
 /// A `--param NAME=VALUE` from the command line.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ParamOverride {
     pub name: String,
     pub value: String,
+    /// For `NAME=@path`: the path whose text `value` is. Messages name the
+    /// path instead of repeating the text.
+    pub file: Option<PathBuf>,
+}
+
+impl ParamOverride {
+    /// The value as messages show it: `@path` for a file's text, otherwise
+    /// the value itself, shortened.
+    pub fn shown_value(&self) -> String {
+        match &self.file {
+            Some(path) => format!("@{}", crate::reader::shown(path)),
+            None => crate::reader::shorten(&self.value, 60),
+        }
+    }
+}
+
+/// How a model may be loaded: what it may read, and the bounds on building it.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--sandbox DIR`: the files the model names must lie inside DIR.
+    pub sandbox: Option<Sandbox>,
 }
 
 /// Everything the checker needs besides the syntax tree.
@@ -42,6 +67,7 @@ pub struct Input<'a> {
     /// The directory that relative paths written in the model are resolved against.
     pub model_dir: PathBuf,
     pub overrides: &'a [ParamOverride],
+    pub options: &'a LoadOptions,
 }
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
@@ -75,7 +101,10 @@ pub(crate) struct Checker<'a> {
     pub domain_words: u64,
     /// Strings that came from the command line: paths in them are relative to
     /// the working directory rather than to the model file.
-    pub cli_strings: HashSet<String>,
+    pub cli_strings: HashSet<Rc<str>>,
+    /// Strings that are the text of a `--param NAME=@path` file, with the
+    /// parameter: used as a path, they are named by their origin, never shown.
+    pub file_texts: HashMap<Rc<str>, (String, PathBuf)>,
     pub params_seen: HashSet<String>,
     /// Whether a `search` item was seen (only one is allowed).
     pub search_seen: bool,
@@ -94,6 +123,7 @@ impl<'a> Checker<'a> {
             elements: 0,
             domain_words: 0,
             cli_strings: HashSet::new(),
+            file_texts: HashMap::new(),
             params_seen: HashSet::new(),
             search_seen: false,
             crosswords: IndexMap::new(),
