@@ -1,6 +1,7 @@
 //! `cspi bench`: solve one model under every combination of search
-//! strategies, check that all runs agree on the number of solutions, and
-//! tabulate the statistics — the original report's table, for any model.
+//! strategies, check that all runs agree (on the number of solutions, or on
+//! the optimum of an optimisation model), and tabulate the statistics — the
+//! original report's table, for any model.
 
 use crate::engine::search::{Limits, Next};
 use crate::model::search::Named;
@@ -8,6 +9,7 @@ use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use crate::solve::{self, Options, Status};
 use std::fmt::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// One combination of strategies.
@@ -29,6 +31,8 @@ impl Combo {
 #[derive(Clone, Debug)]
 pub struct Run {
     pub status: Status,
+    /// The best objective found (the optimum when the status is `OPTIMAL`).
+    pub objective: Option<i64>,
     pub solutions: u64,
     pub nodes: u64,
     pub failures: u64,
@@ -44,16 +48,6 @@ pub struct Row {
     pub runs: Vec<Run>,
 }
 
-impl Row {
-    /// Solution counts of the runs that finished.
-    fn complete_counts(&self) -> impl Iterator<Item = u64> + '_ {
-        self.runs
-            .iter()
-            .filter(|r| r.status != Status::Unknown)
-            .map(|r| r.solutions)
-    }
-}
-
 pub struct Plan {
     pub combos: Vec<Combo>,
     pub runs: u32,
@@ -63,16 +57,36 @@ pub struct Plan {
     pub time_limit: Option<Duration>,
     /// Count completions by product where sound (under `ac`), as `solve --count` does.
     pub product_count: bool,
+    /// Set from outside (Ctrl-C) to stop the run in progress and the rest.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Runs every combination `plan.runs` times; random ones get seeds seed,
-/// seed+1, ... Each finished row goes to `on_row` at once, so long benches
-/// show their table as it grows.
-pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec<Row> {
+/// seed+1, ... `on_start` hears of each run before it starts (for a progress
+/// line); each finished row goes to `on_row` at once, so long benches show
+/// their table as it grows. A stop request ends the bench after the run in
+/// progress, which stops as at a limit.
+pub fn run(
+    model: &Arc<Model>,
+    plan: &Plan,
+    mut on_start: impl FnMut(&Combo, u32),
+    mut on_row: impl FnMut(&Row),
+) -> Vec<Row> {
+    let stopped = || {
+        plan.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    };
     let mut rows = Vec::new();
+    // An optimisation model compares its optimum, found by branch and bound.
+    let optimising = model.objective.is_some();
     for &combo in &plan.combos {
         let mut runs = Vec::new();
         for k in 0..plan.runs {
+            if stopped() {
+                break;
+            }
+            on_start(&combo, k);
             let mut search = model.search.clone();
             search.var = combo.var;
             search.val = combo.val;
@@ -83,16 +97,19 @@ pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec
                 limits: Limits {
                     solutions: plan.first_only.then_some(1),
                     time: plan.time_limit,
+                    stop: plan.stop.clone(),
                     ..Limits::default()
                 },
                 check: false,
-                count_only: !plan.first_only,
+                count_only: !plan.first_only && !optimising,
                 no_product_count: !plan.product_count,
+                trace: None,
             };
             let summary = solve::solve(model, &options, |_| Next::Continue);
             let s = &summary.stats;
             runs.push(Run {
                 status: summary.status,
+                objective: summary.objective,
                 solutions: s.solutions,
                 nodes: s.nodes,
                 failures: s.failures,
@@ -101,6 +118,9 @@ pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec
                 time_ms: s.time.as_secs_f64() * 1000.0,
             });
         }
+        if runs.is_empty() {
+            break;
+        }
         let row = Row { combo, runs };
         on_row(&row);
         rows.push(row);
@@ -108,16 +128,33 @@ pub fn run(model: &Arc<Model>, plan: &Plan, mut on_row: impl FnMut(&Row)) -> Vec
     rows
 }
 
-/// The solution counts seen, when the complete runs disagree (a bug).
-pub fn disagreement(rows: &[Row], first_only: bool) -> Option<Vec<u64>> {
-    let mut counts: Vec<u64> = rows
-        .iter()
-        .flat_map(|r| r.complete_counts())
-        .map(|c| if first_only { c.min(1) } else { c })
-        .collect();
-    counts.sort_unstable();
-    counts.dedup();
-    (counts.len() > 1).then_some(counts)
+/// What the complete runs disagree on, when they do (a bug): the solution
+/// counts, the existence of a solution (`first_only`), or the optimum of an
+/// optimisation model (only runs that proved it count).
+pub fn disagreement(rows: &[Row], first_only: bool, optimising: bool) -> Option<String> {
+    let runs = rows.iter().flat_map(|r| &r.runs);
+    let mut seen: Vec<String> = if optimising {
+        runs.filter_map(|r| match r.status {
+            Status::Optimal => r.objective.map(|o| format!("optimum {o}")),
+            Status::Unsatisfiable => Some("unsatisfiable".to_string()),
+            _ => None,
+        })
+        .collect()
+    } else {
+        runs.filter(|r| r.status != Status::Unknown)
+            .map(|r| {
+                let c = if first_only {
+                    r.solutions.min(1)
+                } else {
+                    r.solutions
+                };
+                format!("{c} solutions")
+            })
+            .collect()
+    };
+    seen.sort_unstable();
+    seen.dedup();
+    (seen.len() > 1).then(|| seen.join(" vs "))
 }
 
 /// Mean and (population) standard deviation.
@@ -141,8 +178,8 @@ fn cell(xs: impl Iterator<Item = f64>, runs: usize, decimals: usize) -> String {
 }
 
 /// The head of the Markdown table.
-pub const MARKDOWN_HEADER: &str = "| var | val | propagation | runs | status | solutions | nodes | failures | max depth | propagations | time (ms) |\n\
-     |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n";
+pub const MARKDOWN_HEADER: &str = "| var | val | propagation | runs | status | solutions | objective | nodes | failures | max depth | propagations | time (ms) |\n\
+     |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n";
 
 /// One row of the Markdown table.
 pub fn markdown_row(row: &Row) -> String {
@@ -150,9 +187,20 @@ pub fn markdown_row(row: &Row) -> String {
     let mut statuses: Vec<&str> = row.runs.iter().map(|r| r.status.name()).collect();
     statuses.sort_unstable();
     statuses.dedup();
+    let mut objectives: Vec<String> = row
+        .runs
+        .iter()
+        .filter_map(|r| r.objective.map(|o| o.to_string()))
+        .collect();
+    objectives.dedup();
+    let objective = if objectives.is_empty() {
+        "-".to_string()
+    } else {
+        objectives.join(", ")
+    };
     let c = &row.combo;
     format!(
-        "| {} | {} | {} | {n} | {} | {} | {} | {} | {} | {} | {} |\n",
+        "| {} | {} | {} | {n} | {} | {} | {objective} | {} | {} | {} | {} | {} |\n",
         c.var.name(),
         c.val.name(),
         c.propagation.name(),
@@ -166,24 +214,28 @@ pub fn markdown_row(row: &Row) -> String {
     )
 }
 
-/// One JSON object per run of a row, for machines.
+/// One JSON object per run of a row, for machines; `"objective"` when the
+/// model has one.
 pub fn json_lines(row: &Row) -> String {
     let mut out = String::new();
     for (k, r) in row.runs.iter().enumerate() {
         let c = &row.combo;
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{},\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
+            "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{}",
             c.var.name(),
             c.val.name(),
             c.propagation.name(),
             r.status.name(),
             r.solutions,
-            r.nodes,
-            r.failures,
-            r.max_depth,
-            r.propagations,
-            r.time_ms
+        );
+        if let Some(o) = r.objective {
+            let _ = write!(out, ",\"objective\":{o}");
+        }
+        let _ = writeln!(
+            out,
+            ",\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
+            r.nodes, r.failures, r.max_depth, r.propagations, r.time_ms
         );
     }
     out

@@ -35,6 +35,10 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     /// A bug in cspi: a panic or a failed self-check.
     pub const INTERNAL: i32 = 3;
+    /// The results could not be written: a full disk, a closed stdout.
+    pub const OUTPUT: i32 = 4;
+    /// Stopped by SIGINT (Ctrl-C); SIGTERM gives 143 (128 + the signal's number).
+    pub const INTERRUPTED: i32 = 130;
 }
 
 #[derive(Debug, Clone)]
@@ -298,7 +302,9 @@ pub fn did_you_mean<'a>(
         .into_iter()
         .map(|c| (edit_distance(name, c), c))
         .filter(|&(d, c)| d <= (name.len().max(c.len()) / 3).max(1))
-        .min_by_key(|&(d, _)| d)
+        // Ties go to the alphabetically first name, so that the suggestion
+        // does not depend on the order of a hash set.
+        .min_by_key(|&(d, c)| (d, c))
         .map(|(_, c)| c)
 }
 

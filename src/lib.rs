@@ -1,5 +1,5 @@
 //! cspi: a constraint-programming tool. Text flows one way:
-//! `syntax::parse` → `sema::check` → [`model::Model`] → `engine::post` →
+//! `syntax::parse` → `sema::check` → [`model::Model`] → `lower::lower` →
 //! `engine::search` → output. See docs/ARCHITECTURE.md.
 
 // No panics on user input: library code may not unwrap or expect (tests may).
@@ -9,7 +9,9 @@ pub mod bench;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod lower;
 pub mod model;
+pub mod num;
 pub mod output;
 pub mod reader;
 pub mod sema;

@@ -2,18 +2,20 @@
 
 use clap::Parser;
 use cspi::diag::exit;
+use cspi::output::sink::eprint;
 
 /// Stack of the thread that runs the pipeline.
 const STACK_BYTES: usize = 1 << 30;
 
 fn main() {
     // A panic is a bug in cspi, never the user's fault: say so, and exit with
-    // a code distinct from model errors.
+    // a code distinct from model errors. The hook must not panic itself (a
+    // full or closed stderr), or the process would abort.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("internal error: {info}");
-        eprintln!(
-            "This is a bug in cspi. Please report it with the model and the command line that caused it."
-        );
+        eprint(&format!(
+            "internal error: {info}\n\
+             This is a bug in cspi. Please report it with the model and the command line that caused it.\n"
+        ));
     }));
     let cli = match cspi::cli::Cli::try_parse() {
         Ok(cli) => cli,
@@ -26,16 +28,20 @@ fn main() {
             });
         }
     };
+    // Installed before any work, so the first Ctrl-C always stops the search gracefully.
+    let interrupt = cspi::cli::interrupt::Interrupt::install();
     // The parser and evaluator recurse on expression trees; a large stack
     // (reserved, not committed) lets long operator chains through safely.
     let worker = std::thread::Builder::new()
         .name("cspi".into())
         .stack_size(STACK_BYTES)
-        .spawn(move || cspi::cli::run(cli));
+        .spawn(move || cspi::cli::run(cli, &interrupt));
     let code = match worker {
         Ok(handle) => handle.join().unwrap_or(exit::INTERNAL),
         Err(e) => {
-            eprintln!("internal error: cannot start the solver thread: {e}");
+            eprint(&format!(
+                "internal error: cannot start the solver thread: {e}\n"
+            ));
             exit::INTERNAL
         }
     };

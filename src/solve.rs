@@ -2,15 +2,17 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
-use crate::engine::post::post;
-use crate::engine::search::{Limits, Next, Outcome, Search};
+use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
+use crate::engine::select;
+use crate::engine::select::Decision;
 use crate::engine::stats::Stats;
+use crate::lower::lower;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 pub use crate::sema::LoadOptions;
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,7 +21,7 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-    load_file_with(path, overrides, &LoadOptions::default())
+    parse_file(path)?.check(overrides)
 }
 
 /// Reads and checks a model file under `options` (sandbox, bounds).
@@ -28,6 +30,63 @@ pub fn load_file_with(
     overrides: &[ParamOverride],
     options: &LoadOptions,
 ) -> Result<Model, Diags> {
+    parse_file(path)?.check_with(overrides, options)
+}
+
+/// Parses and checks model text; relative paths in it resolve against `dir`.
+pub fn load_str(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+) -> Result<Model, Diags> {
+    parse_str(name, text, dir)?.check(overrides)
+}
+
+/// [`load_str`] under `options` (sandbox, bounds).
+pub fn load_str_with(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+    options: &LoadOptions,
+) -> Result<Model, Diags> {
+    parse_str(name, text, dir)?.check_with(overrides, options)
+}
+
+/// A model parsed once, to be checked against many sets of parameters
+/// (`cspi solve --each`) without parsing it again.
+pub struct Parsed {
+    pub source: Source,
+    pub ast: syntax::ast::Model,
+    /// Where relative paths in the model resolve.
+    pub dir: PathBuf,
+}
+
+impl Parsed {
+    /// Checks the model with these `--param` overrides.
+    pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
+        self.check_with(overrides, &LoadOptions::default())
+    }
+
+    /// Checks the model with these overrides under `options` (sandbox, bounds).
+    pub fn check_with(
+        &self,
+        overrides: &[ParamOverride],
+        options: &LoadOptions,
+    ) -> Result<Model, Diags> {
+        let input = sema::Input {
+            source: &self.source,
+            model_dir: self.dir.clone(),
+            overrides,
+            options,
+        };
+        sema::check(&input, &self.ast)
+    }
+}
+
+/// Reads (through the one reader, `crate::reader`) and parses a model file.
+pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     let shown = crate::reader::shown(path);
     let text = crate::reader::read_text(path, MAX_MODEL_BYTES, None).map_err(|r| {
         Diags::from(
@@ -40,36 +99,18 @@ pub fn load_file_with(
         )
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    load_str_with(&shown, &text, &dir, overrides, options)
+    parse_str(&shown, &text, &dir)
 }
 
-/// Parses and checks model text; relative paths in it resolve against `dir`.
-pub fn load_str(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-) -> Result<Model, Diags> {
-    load_str_with(name, text, dir, overrides, &LoadOptions::default())
-}
-
-/// [`load_str`] under `options` (sandbox, bounds).
-pub fn load_str_with(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-    options: &LoadOptions,
-) -> Result<Model, Diags> {
+/// Parses model text; relative paths in it resolve against `dir`.
+pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
-    let input = sema::Input {
-        source: &source,
-        model_dir: dir.to_path_buf(),
-        overrides,
-        options,
-    };
-    sema::check(&input, &ast)
+    Ok(Parsed {
+        source,
+        ast,
+        dir: dir.to_path_buf(),
+    })
 }
 
 /// Checks that the search strategy applies to the model's variables: value
@@ -119,6 +160,8 @@ pub struct Summary {
     pub stats: Stats,
     /// Solutions the independent checker rejected (only with `check`); always a bug.
     pub rejected: Vec<String>,
+    /// The first decisions, when [`Options::trace`] asked for them.
+    pub trace: Vec<Decision>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -134,6 +177,8 @@ pub struct Options {
     /// With `count_only`, count every solution leaf by leaf rather than by
     /// product where sound (for tests and benchmarks).
     pub no_product_count: bool,
+    /// Record the first N decisions in [`Summary::trace`].
+    pub trace: Option<usize>,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -147,12 +192,14 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = post(model, spec.propagation);
+    let posted = lower(model, spec.propagation);
     let mut engine = posted.engine;
+    let crossings = Arc::new(posted.crossings);
     let mut rejected = Vec::new();
     let goal = model.objective.as_ref();
     let mut best: Option<i64> = None;
     let mut reported = 0u64;
+    let mut trace = Vec::new();
     let outcome = if posted.consistent {
         // When optimising, a projection must not hide better completions:
         // every declared variable is branched on.
@@ -163,7 +210,23 @@ pub fn solve(
         } else {
             model.solution_vars()
         };
-        let mut search = Search::new(&mut engine, spec, &primary, options.limits.clone());
+        let strategy = Strategy {
+            var: select::var::build(spec.var).with_random_ties(spec.random_ties),
+            val: select::val::build(spec.val, model),
+            restarts: spec.restarts,
+            seed: spec.seed,
+            scope: spec.scope.clone(),
+        };
+        let mut search = Search::new(
+            &mut engine,
+            strategy,
+            &primary,
+            crossings,
+            options.limits.clone(),
+        );
+        if let Some(n) = options.trace {
+            search.trace(n);
+        }
         if let Some(o) = posted.objective {
             search.minimize(o);
         }
@@ -171,7 +234,7 @@ pub fn solve(
         if options.count_only && !options.check && goal.is_none() {
             search.count_only(!options.no_product_count);
         }
-        search.run(|values| {
+        let outcome = search.run(|values| {
             if let Some(g) = goal {
                 // The objective's value; when it was not lowered to a variable,
                 // solutions that do not improve are skipped here.
@@ -201,7 +264,9 @@ pub fn solve(
                 }
             }
             on_solution(values)
-        })
+        });
+        trace = search.decisions().to_vec();
+        outcome
     } else {
         engine.stats.failures += 1;
         Outcome::Exhausted
@@ -224,5 +289,6 @@ pub fn solve(
         objective: best,
         stats,
         rejected,
+        trace,
     }
 }

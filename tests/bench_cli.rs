@@ -169,3 +169,43 @@ fn a_strategy_that_does_not_apply_is_refused() {
     let (code, _, err) = cspi(&["bench", "models/n-queens.csp", "--val", "min,score"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn bench_compares_the_optimum_of_an_optimisation_model() {
+    // The strategies find different improving solutions on the way; the
+    // optimum (3 colours for the Petersen graph) and its proof must agree.
+    let (code, out, err) = cspi(&[
+        "bench",
+        "models/graph-colouring.csp",
+        "--val",
+        "min,max",
+        "--var",
+        "input,dom-wdeg",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| var"))
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    for row in rows {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[5], "OPTIMAL", "{row}");
+        assert_eq!(cells[7], "3", "the optimum: {row}");
+    }
+    let (code, out, _) = cspi(&[
+        "bench",
+        "models/graph-colouring.csp",
+        "--val",
+        "min,max",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    for line in out.lines() {
+        assert!(
+            line.contains("\"status\":\"OPTIMAL\",") && line.contains("\"objective\":3,"),
+            "{line}"
+        );
+    }
+}

@@ -574,3 +574,41 @@ fn a_truth_value_negated_is_a_number() {
     ok(&r);
     assert!(r.stdout.starts_with("3 solutions"), "{}", r.stdout);
 }
+
+#[test]
+fn one_solution_is_singular() {
+    let r = cspi(&["solve", "models/sudoku.csp", "--count"]);
+    ok(&r);
+    assert_eq!(r.stdout, "1 solution (ALL_SOLUTIONS)\n");
+}
+
+#[test]
+fn completions_and_man_page_come_from_the_same_definitions() {
+    for shell in ["bash", "zsh", "fish"] {
+        let r = cspi(&["completions", shell]);
+        ok(&r);
+        for word in [
+            "solve",
+            "check",
+            "bench",
+            "each",
+            "time-limit",
+            "propagation",
+        ] {
+            assert!(r.stdout.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    let r = cspi(&["completions", "tcsh"]);
+    assert_eq!(r.code, 2);
+    let r = cspi(&["man"]);
+    ok(&r);
+    assert!(
+        r.stdout.starts_with(".ie \\n(.g .ds Aq"),
+        "roff: {}",
+        &r.stdout[..80]
+    );
+    assert!(r.stdout.contains(".TH cspi 1"));
+    for word in ["solve", "check", "bench", "completions"] {
+        assert!(r.stdout.contains(word), "the man page lacks {word}");
+    }
+}

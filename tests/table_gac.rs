@@ -3,7 +3,7 @@
 //! brute-force filter written from the definition, on random tables and
 //! random domain reductions, including after backtracking.
 
-use cspi::engine::post::post;
+use cspi::lower::lower as post;
 use cspi::model::{Formula, Model, Propagation, VarKind, Variable};
 use cspi::syntax::ast::Span;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -63,7 +63,7 @@ fn model(doms: &[Vec<i64>], rows: &[Vec<i64>], allowed: bool) -> Model {
         .map(|(i, d)| {
             m.add_var(Variable {
                 name: format!("x{i}"),
-                domain: d.clone().into(),
+                domain: cspi::model::Domain::of_values(d.clone()).unwrap(),
                 kind: VarKind::Int,
                 aux: false,
                 span: Span::new(0, 0),

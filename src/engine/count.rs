@@ -14,10 +14,14 @@
 //! size. Any other shape (a cycle, a non-binary constraint over two open
 //! variables) returns `None` and the search branches on.
 //!
+//! Which propagators are word intersections, and their letter indexes, come
+//! from the table that lowering fills ([`Crossings`]).
+//!
 //! [`Propagator::consistent_on_last_open`]: super::propagator::Propagator::consistent_on_last_open
 
 use super::Engine;
-use super::props::wordcross::WordCross;
+use super::props::wordcross::Crossing;
+use crate::lower::words::Crossings;
 use crate::model::VarId;
 
 /// Scratch space kept between calls.
@@ -34,15 +38,15 @@ pub struct Counter {
 impl Counter {
     /// The number of solutions below the current node, if the open part has
     /// a shape this counts; `None` otherwise (also when nothing is open).
-    pub fn count(&mut self, engine: &Engine, vars: &[VarId]) -> Option<u64> {
+    pub fn count(&mut self, engine: &Engine, crossings: &Crossings, vars: &[VarId]) -> Option<u64> {
         let d = &engine.doms;
         // A quick pass first: most nodes of most models fail it at once.
-        for prop in &engine.props {
+        for (p, prop) in engine.props.iter().enumerate() {
             let open = prop.vars().iter().filter(|&&v| !d.is_fixed(v)).count();
             let fine = match open {
                 0 => true,
                 1 => prop.consistent_on_last_open(),
-                2 => prop.as_word_cross().is_some(),
+                2 => crossings.get(p).is_some(),
                 _ => false,
             };
             if !fine {
@@ -54,6 +58,10 @@ impl Counter {
         self.open.clear();
         for &v in vars {
             if !d.is_fixed(v) {
+                // Sizes of domains held by bounds only are not exact counts.
+                if !d.is_bitset(v) {
+                    return None;
+                }
                 self.local[v] = self.open.len();
                 self.open.push(v);
             }
@@ -82,7 +90,7 @@ impl Counter {
             match k {
                 0 => {}
                 1 if prop.consistent_on_last_open() => {}
-                2 if prop.as_word_cross().is_some() && open[0] != open[1] => {
+                2 if crossings.get(p).is_some() && open[0] != open[1] => {
                     let (ra, rb) = (
                         find(&mut self.parent, open[0]),
                         find(&mut self.parent, open[1]),
@@ -109,7 +117,7 @@ impl Counter {
             } else {
                 // Root the tree at a leaf, so the root's sum groups by letter.
                 let root = self.leaf_of(x);
-                self.tree(engine, root, &mut done)
+                self.tree(engine, crossings, root, &mut done)
             };
             total = total.saturating_mul(c);
         }
@@ -131,13 +139,13 @@ impl Counter {
     }
 
     /// The count of the tree rooted at leaf `root`.
-    fn tree(&self, engine: &Engine, root: usize, done: &mut [bool]) -> u128 {
+    fn tree(&self, engine: &Engine, cs: &Crossings, root: usize, done: &mut [bool]) -> u128 {
         done[root] = true;
         let (p, child) = self.adj[root][0];
-        let wc = cross(engine, p);
+        let wc = cross(cs, p);
         let rv = self.open[root];
         let s = wc.side(rv);
-        let msg = self.message(engine, child, p, root, done);
+        let msg = self.message(engine, cs, child, p, root, done);
         let idx = wc.letters_on(s);
         let bits = engine.doms.bits(rv);
         (0..idx.num_letters())
@@ -150,6 +158,7 @@ impl Counter {
     fn message(
         &self,
         engine: &Engine,
+        cs: &Crossings,
         x: usize,
         via: usize,
         parent: usize,
@@ -158,7 +167,7 @@ impl Counter {
         done[x] = true;
         let d = &engine.doms;
         let xv = self.open[x];
-        let wc = cross(engine, via);
+        let wc = cross(cs, via);
         let (sp, sx) = (wc.side(self.open[parent]), wc.side(xv));
         let pidx = wc.letters_on(sp);
         let xidx = wc.letters_on(sx);
@@ -175,11 +184,11 @@ impl Counter {
                 *w = u128::from(xidx.count(k, bits));
             }
         } else {
-            let subs: Vec<(&WordCross, usize, Vec<u128>)> = children
+            let subs: Vec<(&Crossing, usize, Vec<u128>)> = children
                 .iter()
                 .map(|&(p, y)| {
-                    let c = cross(engine, p);
-                    (c, c.side(xv), self.message(engine, y, p, x, done))
+                    let c = cross(cs, p);
+                    (c, c.side(xv), self.message(engine, cs, y, p, x, done))
                 })
                 .collect();
             for w in d.values(xv) {
@@ -207,12 +216,10 @@ impl Counter {
 
 #[expect(
     clippy::expect_used,
-    reason = "edges are only built from propagators whose as_word_cross() is Some"
+    reason = "edges are only built from propagators that are crossings"
 )]
-fn cross(engine: &Engine, p: usize) -> &WordCross {
-    engine.props[p]
-        .as_word_cross()
-        .expect("edges are word intersections")
+fn cross(cs: &Crossings, p: usize) -> &Crossing {
+    cs.get(p).expect("edges are word intersections")
 }
 
 fn find(parent: &mut [usize], mut x: usize) -> usize {

@@ -1,12 +1,19 @@
-//! Integer domains as bitsets on the trail. Word variables use the same
-//! representation: their values are indices into a sorted word list.
+//! Integer domains on the trail, in one of two representations:
 //!
-//! Each variable owns `nwords` bitset slots (bit `i` stands for `offset + i`)
-//! and three metadata slots: size, and min and max as bit positions.
-//! Every change records the variable in `changed`, from which the engine
-//! wakes the propagators that watch it.
+//! - **bitset**: `nwords` words where bit `i` stands for `offset + i`, for
+//!   domains whose span is small enough to hold every value (word variables
+//!   too: their values are indices into a sorted word list);
+//! - **interval**: only the bounds, for domains too wide for a bitset (any
+//!   range of `i64`). Removing a value strictly inside the bounds is a no-op,
+//!   as in Choco's bounded variables: propagators stay correct, they only
+//!   prune less, and a fixed variable is still exact. Value selection picks a
+//!   bound of an interval domain, so `x != v` always removes `v`.
+//!
+//! Both keep their size, min and max in reversible integers. Every change
+//! records the variable in `changed`, from which the engine wakes the
+//! propagators that subscribed to the event.
 
-use super::trail::{Checkpoint, Trail};
+use super::trail::{Checkpoint, RevInt, RevWords, Trail};
 use crate::model::VarId;
 
 /// A domain became empty: the current node has no solution.
@@ -15,18 +22,27 @@ pub struct Fail;
 
 pub type PResult = Result<(), Fail>;
 
+pub use crate::model::domain::{MAX_BITSET_SPAN, RANGE_BITSET_SPAN};
+
 #[derive(Clone, Copy, Debug)]
 struct Layout {
+    /// The value of bit 0 (bitset domains).
     offset: i64,
-    first: usize,
-    nwords: usize,
-    meta: usize,
+    /// The bitset; empty for an interval domain.
+    words: RevWords,
+    /// Number of values (bitset domains; intervals compute it from the bounds).
+    size: RevInt,
+    min: RevInt,
+    max: RevInt,
 }
 
-/// What happened to a variable since its watchers last ran.
+/// What happened to a variable: a set of these bits.
 pub mod event {
+    /// Some value was removed.
     pub const REMOVE: u8 = 1;
+    /// The minimum or the maximum changed.
     pub const BOUNDS: u8 = 2;
+    /// The domain became a single value.
     pub const FIX: u8 = 4;
 }
 
@@ -40,40 +56,67 @@ pub struct Domains {
 }
 
 impl Domains {
-    /// Adds a variable with the given sorted, distinct, non-empty values.
+    /// Adds a variable with the given sorted, distinct, non-empty values, as a
+    /// bitset when they fit one, else as the interval from first to last.
     pub fn add_var(&mut self, values: &[i64]) -> VarId {
-        let offset = values[0];
-        let span = (values[values.len() - 1] - offset) as usize + 1;
-        let nwords = span.div_ceil(64);
-        let first = self.trail.alloc(nwords, 0);
-        if values.len() == span {
-            // A whole range: full words, then the tail.
-            for w in 0..nwords {
-                let bits = (span - w * 64).min(64);
-                let word = if bits == 64 {
+        let (lo, hi) = (values[0], values[values.len() - 1]);
+        let span = span(lo, hi);
+        let whole = span == values.len() as u64;
+        if (whole && span > RANGE_BITSET_SPAN) || span > MAX_BITSET_SPAN {
+            return self.add_interval(lo, hi);
+        }
+        let nwords = (span as usize).div_ceil(64);
+        let mut words = vec![0u64; nwords];
+        if whole {
+            for (w, word) in words.iter_mut().enumerate() {
+                let bits = (span as usize - w * 64).min(64);
+                *word = if bits == 64 {
                     u64::MAX
                 } else {
                     (1 << bits) - 1
                 };
-                self.trail.init(first + w, word);
             }
         } else {
             for &v in values {
-                let i = (v - offset) as usize;
-                let w = self.trail.get(first + i / 64);
-                self.trail.init(first + i / 64, w | (1 << (i % 64)));
+                let i = (v - lo) as usize;
+                words[i / 64] |= 1 << (i % 64);
             }
         }
-        let meta = self.trail.alloc(3, 0);
-        self.trail.init(meta, values.len() as u64);
-        self.trail.init(meta + 1, 0);
-        self.trail.init(meta + 2, (span - 1) as u64);
-        self.layout.push(Layout {
-            offset,
-            first,
-            nwords,
-            meta,
-        });
+        let layout = Layout {
+            offset: lo,
+            words: self.trail.new_words(&words),
+            size: self.trail.new_int(values.len() as i64),
+            min: self.trail.new_int(lo),
+            max: self.trail.new_int(hi),
+        };
+        self.push(layout)
+    }
+
+    /// Adds a variable with every value of `lo..=hi`, held as bounds only
+    /// when the range is wide.
+    pub fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
+        if span(lo, hi) > RANGE_BITSET_SPAN {
+            self.add_interval(lo, hi)
+        } else {
+            let values: Vec<i64> = (lo..=hi).collect();
+            self.add_var(&values)
+        }
+    }
+
+    /// Adds a variable held as bounds only, whatever its width.
+    pub fn add_interval(&mut self, lo: i64, hi: i64) -> VarId {
+        let layout = Layout {
+            offset: lo,
+            words: self.trail.new_words(&[]),
+            size: self.trail.new_int(0),
+            min: self.trail.new_int(lo),
+            max: self.trail.new_int(hi),
+        };
+        self.push(layout)
+    }
+
+    fn push(&mut self, layout: Layout) -> VarId {
+        self.layout.push(layout);
         self.pending.push(0);
         self.layout.len() - 1
     }
@@ -82,23 +125,43 @@ impl Domains {
         self.layout.len()
     }
 
+    /// Forgets the variables from `vars` on and the trail slots from
+    /// `slots` on (a lowering that gave up; only before search).
+    pub fn truncate(&mut self, vars: usize, slots: usize) {
+        self.layout.truncate(vars);
+        self.pending.truncate(vars);
+        self.changed.retain(|&v| v < vars);
+        self.trail.truncate(slots);
+    }
+
+    /// Whether the domain is a bitset (every value is represented), as
+    /// opposed to an interval (bounds only).
+    #[inline]
+    pub fn is_bitset(&self, v: VarId) -> bool {
+        !self.layout[v].words.is_empty()
+    }
+
+    /// The number of values (saturating at `u64::MAX` for the widest intervals).
     #[inline]
     pub fn size(&self, v: VarId) -> u64 {
-        self.trail.get(self.layout[v].meta)
+        let l = &self.layout[v];
+        if !l.words.is_empty() {
+            return self.trail.int(l.size) as u64;
+        }
+        span(self.trail.int(l.min), self.trail.int(l.max))
     }
     #[inline]
     pub fn is_fixed(&self, v: VarId) -> bool {
-        self.size(v) == 1
+        let l = &self.layout[v];
+        self.trail.int(l.min) == self.trail.int(l.max)
     }
     #[inline]
     pub fn min(&self, v: VarId) -> i64 {
-        let l = self.layout[v];
-        l.offset + self.trail.get(l.meta + 1) as i64
+        self.trail.int(self.layout[v].min)
     }
     #[inline]
     pub fn max(&self, v: VarId) -> i64 {
-        let l = self.layout[v];
-        l.offset + self.trail.get(l.meta + 2) as i64
+        self.trail.int(self.layout[v].max)
     }
     /// The value of a fixed variable.
     #[inline]
@@ -107,43 +170,45 @@ impl Domains {
     }
     #[inline]
     pub fn contains(&self, v: VarId, x: i64) -> bool {
-        let l = self.layout[v];
-        let Some(i) = x
-            .checked_sub(l.offset)
-            .filter(|&i| i >= 0)
-            .map(|i| i as usize)
-        else {
+        let l = &self.layout[v];
+        if x < self.trail.int(l.min) || x > self.trail.int(l.max) {
             return false;
-        };
-        i / 64 < l.nwords && self.trail.get(l.first + i / 64) & (1 << (i % 64)) != 0
+        }
+        if l.words.is_empty() {
+            return true;
+        }
+        let i = (x - l.offset) as usize;
+        self.trail.word(l.words, i / 64) & (1 << (i % 64)) != 0
     }
 
-    /// The bitset words of a domain; bit `i` is the value `offset + i`.
+    /// The bitset words of a bitset domain (empty for an interval); bit `i`
+    /// is the value `offset + i`.
     #[inline]
     pub fn bits(&self, v: VarId) -> &[u64] {
-        let l = self.layout[v];
-        self.trail.slice(l.first, l.nwords)
+        self.trail.words(self.layout[v].words)
     }
+    /// The value of bit 0 of a bitset domain.
     pub fn offset(&self, v: VarId) -> i64 {
         self.layout[v].offset
     }
 
-    /// The values in increasing order.
-    pub fn values(&self, v: VarId) -> impl Iterator<Item = i64> + '_ {
-        let offset = self.layout[v].offset;
-        let lo = self.trail.get(self.layout[v].meta + 1) as usize / 64;
-        let hi = self.trail.get(self.layout[v].meta + 2) as usize / 64;
-        let bits = self.bits(v);
-        (lo..=hi).flat_map(move |w| {
-            let mut word = bits[w];
-            std::iter::from_fn(move || {
-                (word != 0).then(|| {
-                    let b = word.trailing_zeros() as usize;
-                    word &= word - 1;
-                    offset + (w * 64 + b) as i64
-                })
-            })
-        })
+    /// The values in increasing order. For an interval that is every value
+    /// between the bounds: callers bound the size first.
+    pub fn values(&self, v: VarId) -> Values<'_> {
+        let l = &self.layout[v];
+        let (min, max) = (self.trail.int(l.min), self.trail.int(l.max));
+        if l.words.is_empty() || max < min {
+            return Values::Range(min..=max);
+        }
+        let lo = (min - l.offset) as usize / 64;
+        let hi = (max - l.offset) as usize / 64;
+        Values::Bits {
+            bits: self.bits(v),
+            offset: l.offset,
+            w: lo,
+            hi,
+            word: self.bits(v)[lo],
+        }
     }
 
     fn note(&mut self, v: VarId, ev: u8) {
@@ -153,29 +218,40 @@ impl Domains {
         self.pending[v] |= ev;
     }
 
-    /// Removes one value. `Ok(true)` if the domain changed.
+    /// Removes one value. `Ok(true)` if the domain changed; removing a value
+    /// inside the bounds of an interval domain changes nothing.
     pub fn remove(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if !self.contains(v, x) {
             return Ok(false);
         }
         let l = self.layout[v];
-        let i = (x - l.offset) as usize;
-        let w = self.trail.get(l.first + i / 64);
-        self.trail.set(l.first + i / 64, w & !(1 << (i % 64)));
-        let size = self.trail.get(l.meta) - 1;
-        if size == 0 {
-            self.trail.set(l.meta, 0);
+        let (min, max) = (self.trail.int(l.min), self.trail.int(l.max));
+        if l.words.is_empty() {
+            return if x == min {
+                self.set_min(v, x + 1)
+            } else if x == max {
+                self.set_max(v, x - 1)
+            } else {
+                Ok(false)
+            };
+        }
+        if min == max {
+            self.empty(v);
             return Err(Fail);
         }
-        self.trail.set(l.meta, size);
+        let i = (x - l.offset) as usize;
+        let w = self.trail.word(l.words, i / 64);
+        self.trail.set_word(l.words, i / 64, w & !(1 << (i % 64)));
+        let size = self.trail.int(l.size) - 1;
+        self.trail.set_int(l.size, size);
         let mut ev = event::REMOVE;
-        if i as u64 == self.trail.get(l.meta + 1) {
-            let lo = self.next_set(v, i);
-            self.trail.set(l.meta + 1, lo as u64);
+        if x == min {
+            let lo = self.next_set_from(&l, i + 1);
+            self.trail.set_int(l.min, l.offset + lo as i64);
             ev |= event::BOUNDS;
-        } else if i as u64 == self.trail.get(l.meta + 2) {
-            let hi = self.prev_set(v, i);
-            self.trail.set(l.meta + 2, hi as u64);
+        } else if x == max {
+            let hi = self.prev_set_from(&l, i - 1);
+            self.trail.set_int(l.max, l.offset + hi as i64);
             ev |= event::BOUNDS;
         }
         if size == 1 {
@@ -195,18 +271,18 @@ impl Domains {
             return Ok(false);
         }
         let l = self.layout[v];
-        let i = (x - l.offset) as usize;
-        let lo = self.trail.get(l.meta + 1) as usize / 64;
-        let hi = self.trail.get(l.meta + 2) as usize / 64;
-        for w in lo..=hi {
-            let keep = if w == i / 64 { 1 << (i % 64) } else { 0 };
-            if self.trail.get(l.first + w) != keep {
-                self.trail.set(l.first + w, keep);
+        if !l.words.is_empty() {
+            let i = (x - l.offset) as usize;
+            let lo = (self.trail.int(l.min) - l.offset) as usize / 64;
+            let hi = (self.trail.int(l.max) - l.offset) as usize / 64;
+            for w in lo..=hi {
+                let keep = if w == i / 64 { 1 << (i % 64) } else { 0 };
+                self.trail.set_word(l.words, w, keep);
             }
+            self.trail.set_int(l.size, 1);
         }
-        self.trail.set(l.meta, 1);
-        self.trail.set(l.meta + 1, i as u64);
-        self.trail.set(l.meta + 2, i as u64);
+        self.trail.set_int(l.min, x);
+        self.trail.set_int(l.max, x);
         self.note(v, event::REMOVE | event::BOUNDS | event::FIX);
         Ok(true)
     }
@@ -221,23 +297,30 @@ impl Domains {
             return Err(Fail);
         }
         let l = self.layout[v];
+        if l.words.is_empty() {
+            self.trail.set_int(l.min, x);
+            return Ok(self.after_bounds(v, x == self.max(v)));
+        }
         let i = (x - l.offset) as usize;
-        let lo = self.trail.get(l.meta + 1) as usize;
-        let mut removed = 0u64;
+        let lo = (self.trail.int(l.min) - l.offset) as usize;
+        let mut removed = 0i64;
         for w in lo / 64..=i / 64 {
-            let old = self.trail.get(l.first + w);
+            let old = self.trail.word(l.words, w);
             let keep = if w == i / 64 {
                 old & (!0u64 << (i % 64))
             } else {
                 0
             };
             if keep != old {
-                removed += u64::from((old & !keep).count_ones());
-                self.trail.set(l.first + w, keep);
+                removed += i64::from((old & !keep).count_ones());
+                self.trail.set_word(l.words, w, keep);
             }
         }
-        let new_lo = self.next_set_from(v, i);
-        self.after_bounds(v, l, removed, new_lo, None)
+        let new_lo = self.next_set_from(&l, i);
+        self.trail.set_int(l.min, l.offset + new_lo as i64);
+        let size = self.trail.int(l.size) - removed;
+        self.trail.set_int(l.size, size);
+        Ok(self.after_bounds(v, size == 1))
     }
 
     /// Removes every value above `x`.
@@ -250,87 +333,73 @@ impl Domains {
             return Err(Fail);
         }
         let l = self.layout[v];
+        if l.words.is_empty() {
+            self.trail.set_int(l.max, x);
+            return Ok(self.after_bounds(v, x == self.min(v)));
+        }
         let i = (x - l.offset) as usize;
-        let hi = self.trail.get(l.meta + 2) as usize;
-        let mut removed = 0u64;
+        let hi = (self.trail.int(l.max) - l.offset) as usize;
+        let mut removed = 0i64;
         for w in i / 64..=hi / 64 {
-            let old = self.trail.get(l.first + w);
+            let old = self.trail.word(l.words, w);
             let keep = if w == i / 64 {
                 old & (!0u64 >> (63 - i % 64))
             } else {
                 0
             };
             if keep != old {
-                removed += u64::from((old & !keep).count_ones());
-                self.trail.set(l.first + w, keep);
+                removed += i64::from((old & !keep).count_ones());
+                self.trail.set_word(l.words, w, keep);
             }
         }
-        let new_hi = self.prev_set_from(v, i);
-        self.after_bounds(v, l, removed, usize::MAX, Some(new_hi))
+        let new_hi = self.prev_set_from(&l, i);
+        self.trail.set_int(l.max, l.offset + new_hi as i64);
+        let size = self.trail.int(l.size) - removed;
+        self.trail.set_int(l.size, size);
+        Ok(self.after_bounds(v, size == 1))
     }
 
-    fn after_bounds(
-        &mut self,
-        v: VarId,
-        l: Layout,
-        removed: u64,
-        new_lo: usize,
-        new_hi: Option<usize>,
-    ) -> Result<bool, Fail> {
-        let size = self.trail.get(l.meta) - removed;
-        self.trail.set(l.meta, size);
-        if size == 0 {
-            return Err(Fail);
-        }
-        if new_lo != usize::MAX {
-            self.trail.set(l.meta + 1, new_lo as u64);
-        }
-        if let Some(h) = new_hi {
-            self.trail.set(l.meta + 2, h as u64);
-        }
+    fn after_bounds(&mut self, v: VarId, fixed: bool) -> bool {
         let mut ev = event::REMOVE | event::BOUNDS;
-        if size == 1 {
+        if fixed {
             ev |= event::FIX;
         }
         self.note(v, ev);
-        Ok(true)
+        true
     }
 
-    /// Keeps only the values whose bits are set in `mask` (same layout as [`Self::bits`]).
-    #[expect(
-        clippy::needless_range_loop,
-        reason = "indexes the mask and the trail slots alike"
-    )]
+    /// Keeps only the values whose bits are set in `mask` (a bitset domain,
+    /// same layout as [`Self::bits`]).
     pub fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
         let l = self.layout[v];
-        let lo = self.trail.get(l.meta + 1) as usize / 64;
-        let hi = self.trail.get(l.meta + 2) as usize / 64;
-        let mut removed = 0u64;
-        for w in lo..=hi {
-            let old = self.trail.get(l.first + w);
-            let new = old & mask[w];
+        debug_assert!(!l.words.is_empty(), "intersect needs a bitset domain");
+        let old_lo = (self.trail.int(l.min) - l.offset) as usize;
+        let old_hi = (self.trail.int(l.max) - l.offset) as usize;
+        let mut removed = 0i64;
+        for w in old_lo / 64..=old_hi / 64 {
+            let old = self.trail.word(l.words, w);
+            let new = old & mask.get(w).copied().unwrap_or(0);
             if new != old {
-                removed += u64::from((old & !new).count_ones());
-                self.trail.set(l.first + w, new);
+                removed += i64::from((old & !new).count_ones());
+                self.trail.set_word(l.words, w, new);
             }
         }
         if removed == 0 {
             return Ok(false);
         }
-        let size = self.trail.get(l.meta) - removed;
-        self.trail.set(l.meta, size);
+        let size = self.trail.int(l.size) - removed;
         if size == 0 {
+            self.empty(v);
             return Err(Fail);
         }
-        let old_lo = self.trail.get(l.meta + 1) as usize;
-        let old_hi = self.trail.get(l.meta + 2) as usize;
-        let new_lo = self.next_set_from(v, old_lo);
-        let new_hi = self.prev_set_from(v, old_hi);
+        self.trail.set_int(l.size, size);
+        let new_lo = self.next_set_from(&l, old_lo);
+        let new_hi = self.prev_set_from(&l, old_hi);
         let mut ev = event::REMOVE;
         if new_lo != old_lo || new_hi != old_hi {
             ev |= event::BOUNDS;
-            self.trail.set(l.meta + 1, new_lo as u64);
-            self.trail.set(l.meta + 2, new_hi as u64);
+            self.trail.set_int(l.min, l.offset + new_lo as i64);
+            self.trail.set_int(l.max, l.offset + new_hi as i64);
         }
         if size == 1 {
             ev |= event::FIX;
@@ -339,23 +408,26 @@ impl Domains {
         Ok(true)
     }
 
+    /// Marks a failed domain empty (min above max), so that nothing reads a
+    /// stale value from it before the engine backtracks.
     fn empty(&mut self, v: VarId) {
-        let meta = self.layout[v].meta;
-        self.trail.set(meta, 0);
-    }
-
-    /// The first set bit strictly after `i`.
-    fn next_set(&self, v: VarId, i: usize) -> usize {
-        self.next_set_from(v, i + 1)
-    }
-
-    /// The first set bit at or after `i`.
-    fn next_set_from(&self, v: VarId, i: usize) -> usize {
-        let bits = self.bits(v);
-        let mut w = i / 64;
-        if w >= bits.len() {
-            return usize::MAX;
+        let l = self.layout[v];
+        let min = self.trail.int(l.min);
+        if min > i64::MIN {
+            self.trail.set_int(l.max, min - 1);
+        } else {
+            self.trail.set_int(l.min, min + 1);
+            self.trail.set_int(l.max, min);
         }
+        if !l.words.is_empty() {
+            self.trail.set_int(l.size, 0);
+        }
+    }
+
+    /// The first set bit at or after `i` (there is one: the domain is not empty).
+    fn next_set_from(&self, l: &Layout, i: usize) -> usize {
+        let bits = self.trail.words(l.words);
+        let mut w = i / 64;
         let mut word = bits[w] & (!0u64 << (i % 64));
         loop {
             if word != 0 {
@@ -363,20 +435,15 @@ impl Domains {
             }
             w += 1;
             if w >= bits.len() {
-                return usize::MAX;
+                return i;
             }
             word = bits[w];
         }
     }
 
-    /// The last set bit strictly before `i`.
-    fn prev_set(&self, v: VarId, i: usize) -> usize {
-        self.prev_set_from(v, i - 1)
-    }
-
-    /// The last set bit at or before `i`.
-    fn prev_set_from(&self, v: VarId, i: usize) -> usize {
-        let bits = self.bits(v);
+    /// The last set bit at or before `i` (there is one: the domain is not empty).
+    fn prev_set_from(&self, l: &Layout, i: usize) -> usize {
+        let bits = self.trail.words(l.words);
         let mut w = i / 64;
         let mut word = bits[w] & (!0u64 >> (63 - i % 64));
         loop {
@@ -384,7 +451,7 @@ impl Domains {
                 return w * 64 + 63 - word.leading_zeros() as usize;
             }
             if w == 0 {
-                return 0;
+                return i;
             }
             w -= 1;
             word = bits[w];
@@ -404,5 +471,140 @@ impl Domains {
         for v in self.changed.drain(..) {
             self.pending[v] = 0;
         }
+    }
+}
+
+/// The number of values in `lo..=hi`, saturating.
+#[inline]
+pub fn span(lo: i64, hi: i64) -> u64 {
+    if hi < lo {
+        return 0;
+    }
+    u64::try_from(hi as i128 - lo as i128 + 1).unwrap_or(u64::MAX)
+}
+
+/// The values of a domain, in increasing order.
+pub enum Values<'a> {
+    Range(std::ops::RangeInclusive<i64>),
+    Bits {
+        bits: &'a [u64],
+        offset: i64,
+        w: usize,
+        hi: usize,
+        word: u64,
+    },
+}
+
+impl Iterator for Values<'_> {
+    type Item = i64;
+    #[inline]
+    fn next(&mut self) -> Option<i64> {
+        match self {
+            Values::Range(r) => r.next(),
+            Values::Bits {
+                bits,
+                offset,
+                w,
+                hi,
+                word,
+            } => loop {
+                if *word != 0 {
+                    let b = word.trailing_zeros() as usize;
+                    *word &= *word - 1;
+                    return Some(*offset + (*w * 64 + b) as i64);
+                }
+                if *w >= *hi {
+                    return None;
+                }
+                *w += 1;
+                *word = bits[*w];
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vals(d: &Domains, v: VarId) -> Vec<i64> {
+        d.values(v).collect()
+    }
+
+    #[test]
+    fn bitset_operations_keep_size_and_bounds() {
+        let mut d = Domains::default();
+        let x = d.add_var(&[-3, -1, 0, 5, 64, 70, 200]);
+        assert!(d.is_bitset(x));
+        assert_eq!((d.size(x), d.min(x), d.max(x)), (7, -3, 200));
+        let cp = d.checkpoint();
+        assert!(d.remove(x, -3).unwrap());
+        assert_eq!(d.min(x), -1);
+        assert!(!d.remove(x, 4).unwrap());
+        assert!(d.set_max(x, 69).unwrap());
+        assert_eq!(vals(&d, x), vec![-1, 0, 5, 64]);
+        assert!(d.set_min(x, 1).unwrap());
+        assert_eq!((d.size(x), d.min(x), d.max(x)), (2, 5, 64));
+        assert!(d.fix(x, 64).unwrap());
+        assert_eq!(d.value(x), Some(64));
+        assert!(d.remove(x, 64).is_err());
+        d.restore(cp);
+        assert_eq!(vals(&d, x), vec![-3, -1, 0, 5, 64, 70, 200]);
+    }
+
+    #[test]
+    fn interval_domains_hold_any_i64_range() {
+        let mut d = Domains::default();
+        let x = d.add_range(i64::MIN, i64::MAX);
+        assert!(!d.is_bitset(x));
+        assert_eq!(d.size(x), u64::MAX);
+        let cp = d.checkpoint();
+        assert!(!d.remove(x, 0).unwrap(), "inside the bounds: nothing to do");
+        assert!(d.remove(x, i64::MIN).unwrap());
+        assert_eq!(d.min(x), i64::MIN + 1);
+        assert!(d.set_max(x, 1 << 40).unwrap());
+        assert!(d.set_min(x, (1 << 40) - 2).unwrap());
+        assert_eq!(vals(&d, x), vec![(1 << 40) - 2, (1 << 40) - 1, 1 << 40]);
+        assert!(d.remove(x, 1 << 40).unwrap());
+        assert!(d.remove(x, (1 << 40) - 2).unwrap());
+        assert!(d.is_fixed(x));
+        assert!(d.fix(x, 5).is_err());
+        d.restore(cp);
+        assert_eq!((d.min(x), d.max(x)), (i64::MIN, i64::MAX));
+    }
+
+    #[test]
+    fn wide_ranges_become_intervals_and_narrow_ones_bitsets() {
+        let mut d = Domains::default();
+        let narrow = d.add_range(0, 1000);
+        let wide = d.add_range(0, 10_000_000);
+        let holes = d.add_var(&[0, 5_000_000]);
+        let far = d.add_var(&[0, 1 << 40]);
+        assert!(d.is_bitset(narrow) && !d.is_bitset(wide));
+        assert!(d.is_bitset(holes) && !d.is_bitset(far));
+        assert_eq!(d.size(holes), 2);
+    }
+
+    #[test]
+    fn events_are_recorded_once_per_variable() {
+        let mut d = Domains::default();
+        let x = d.add_var(&[1, 2, 3]);
+        d.remove(x, 2).unwrap();
+        assert_eq!(d.pending[x], event::REMOVE);
+        d.remove(x, 1).unwrap();
+        assert_eq!(d.pending[x], event::REMOVE | event::BOUNDS | event::FIX);
+        assert_eq!(d.changed, vec![x]);
+    }
+
+    #[test]
+    fn truncate_forgets_later_variables() {
+        let mut d = Domains::default();
+        let x = d.add_var(&[1, 2]);
+        let (vars, slots) = (d.num_vars(), d.trail.allocated());
+        d.add_var(&[7, 8]);
+        d.truncate(vars, slots);
+        assert_eq!(d.num_vars(), 1);
+        assert_eq!(vals(&d, x), vec![1, 2]);
+        assert_eq!(d.trail.allocated(), slots);
     }
 }

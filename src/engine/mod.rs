@@ -2,12 +2,13 @@
 //! propagators woken by domain events and run to a fixpoint from a queue
 //! ordered by priority, and a depth-first brancher.
 //!
-//! Lowering from the model happens in `post.rs`; search in `search.rs`.
+//! The engine knows no concrete constraint: lowering (`src/lower/`) turns the
+//! model into variables and propagators; search is in `search.rs`.
 
 pub mod count;
 pub mod domains;
-pub mod lower;
-pub mod post;
+#[cfg(test)]
+pub mod harness;
 pub mod propagator;
 pub mod props;
 pub mod queue;
@@ -18,7 +19,7 @@ pub mod stats;
 pub mod trail;
 
 use domains::{Domains, Fail, PResult};
-use propagator::Propagator;
+use propagator::{Propagator, Subscriptions};
 use queue::Queue;
 use stats::Stats;
 
@@ -33,20 +34,25 @@ pub struct Engine {
     /// For each variable, the propagators watching it and the events they want.
     pub watchers: Vec<Vec<(PropId, u8)>>,
     /// For each variable, the propagators to notify of its changes: the
-    /// propagator, the variable's position in its `vars()`, the events.
+    /// propagator, the position it gave, the events.
     notified: Vec<Vec<(PropId, u32, u8)>>,
     /// Whether any propagator asked for notifications (most models: none).
     any_notified: bool,
     queue: Queue,
     pub level: Propagation,
     pub stats: Stats,
-    /// Weighted degree of each propagator (dom/wdeg): bumped when it fails.
-    pub prop_weight: Vec<u64>,
-    /// The propagator that failed last, if any.
-    pub last_failed: Option<PropId>,
-    /// For each word variable whose dictionary has scores, its word list
-    /// (value `i` scores `scores[i]`), for value selection by score.
-    pub word_scores: Vec<Option<std::sync::Arc<crate::model::WordList>>>,
+    /// The propagator whose failure ended the last propagation, for the
+    /// heuristics that learn from failures (dom/wdeg).
+    pub failed: Option<PropId>,
+}
+
+/// The size of an engine under construction, to roll back to when a
+/// constraint's lowering gives up half-way (see [`Engine::rollback`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    vars: usize,
+    slots: usize,
+    props: usize,
 }
 
 impl Engine {
@@ -60,44 +66,80 @@ impl Engine {
             queue: Queue::default(),
             level,
             stats: Stats::default(),
-            prop_weight: Vec::new(),
-            last_failed: None,
-            word_scores: Vec::new(),
+            failed: None,
         }
     }
 
+    /// A variable with the given sorted, distinct, non-empty values.
     pub fn add_var(&mut self, values: &[i64]) -> VarId {
+        let v = self.doms.add_var(values);
+        self.grow_vars();
+        v
+    }
+
+    /// A variable with every value of `lo..=hi` (bounds only when wide).
+    pub fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
+        let v = self.doms.add_range(lo, hi);
+        self.grow_vars();
+        v
+    }
+
+    fn grow_vars(&mut self) {
         self.watchers.push(Vec::new());
         self.notified.push(Vec::new());
-        self.doms.add_var(values)
     }
 
     pub fn add_prop(&mut self, p: Box<dyn Propagator>) -> PropId {
         let id = self.props.len();
-        let mask = p.wake_on();
-        let notify = p.notify_on();
-        for (position, &v) in p.vars().iter().enumerate() {
-            if notify != 0 {
-                self.any_notified = true;
-                self.notified[v].push((id, position as u32, notify));
-            }
-            // Watch each variable once; `id` is the newest, so a repeat is last.
-            if self.watchers[v].last().is_none_or(|&(q, _)| q != id) {
-                self.watchers[v].push((id, mask));
+        let mut subs = Subscriptions::default();
+        p.subscribe(&mut subs);
+        for (v, events) in subs.wake {
+            // One entry per variable: a repeat is the last one (`id` is the newest).
+            match self.watchers[v].last_mut() {
+                Some((q, mask)) if *q == id => *mask |= events,
+                _ => self.watchers[v].push((id, events)),
             }
         }
+        for (v, position, events) in subs.notify {
+            self.any_notified = true;
+            self.notified[v].push((id, position, events));
+        }
         self.queue.grow(id + 1);
-        self.prop_weight.push(1);
         self.props.push(p);
         id
+    }
+
+    /// The current size, to [`Self::rollback`] to.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            vars: self.doms.num_vars(),
+            slots: self.doms.trail.allocated(),
+            props: self.props.len(),
+        }
+    }
+
+    /// Removes every variable and propagator added since `mark`, before
+    /// search: a constraint whose lowering failed half-way leaves nothing
+    /// behind.
+    pub fn rollback(&mut self, mark: Mark) {
+        for p in self.props.drain(mark.props..) {
+            for &v in p.vars() {
+                if v < mark.vars {
+                    self.watchers[v].retain(|&(q, _)| q < mark.props);
+                    self.notified[v].retain(|&(q, _, _)| q < mark.props);
+                }
+            }
+        }
+        self.watchers.truncate(mark.vars);
+        self.notified.truncate(mark.vars);
+        self.doms.truncate(mark.vars, mark.slots);
     }
 
     fn run(&mut self, p: PropId) -> PResult {
         self.stats.propagations += 1;
         let r = self.props[p].propagate(&mut self.doms);
         if r.is_err() {
-            self.prop_weight[p] += 1;
-            self.last_failed = Some(p);
+            self.failed = Some(p);
         }
         r
     }
@@ -147,7 +189,7 @@ impl Engine {
                             self.flush();
                         } else if self.props[p].violated(&self.doms) {
                             self.stats.propagations += 1;
-                            self.prop_weight[p] += 1;
+                            self.failed = Some(p);
                             return Err(Fail);
                         }
                     }
@@ -172,6 +214,19 @@ impl Engine {
             }
             self.schedule(Some(p));
         }
+    }
+
+    /// Propagates, whatever the level, every propagator on `vars` to a
+    /// fixpoint: once the primary variables are assigned, this evaluates the
+    /// definitions of the auxiliary ones and checks the constraints on them.
+    pub fn settle(&mut self, vars: &[VarId]) -> PResult {
+        self.flush();
+        for &v in vars {
+            for &(p, _) in &self.watchers[v] {
+                self.queue.push(p, self.props[p].priority());
+            }
+        }
+        self.fixpoint()
     }
 
     /// Runs one propagator alone, outside the fixpoint (for look-ahead such

@@ -1,13 +1,35 @@
-//! The propagator interface.
+//! The propagator interface, and a short guide to adding one.
 //!
 //! A propagator filters the domains of the variables of one constraint. It
 //! must be *correct* (never remove a value that belongs to a solution of its
 //! constraint) and *checking* (fail when all its variables are fixed and the
 //! constraint does not hold). How much it prunes beyond that is its own
-//! business; `propagate` is the whole interface, the rest has defaults.
+//! business, stated in its module doc and tested.
 //!
-//! To add a propagator: write a struct in `engine/props/`, implement this
-//! trait, and post it from `engine/post.rs` for the formulas it handles.
+//! # Adding a propagator
+//!
+//! 1. Write a struct in `engine/props/<name>.rs` and implement this trait:
+//!    `name`, `vars` and `propagate` are required; the rest have defaults.
+//!    Reversible state goes in typed trail values ([`RevInt`], [`RevWide`],
+//!    [`RevWords`], allocated from `d.trail` in the constructor), never in
+//!    fields that backtracking would not undo. Scratch buffers are fine.
+//! 2. Say what wakes it in [`Propagator::subscribe`]: per variable, the
+//!    events it needs ([`event::FIX`], [`event::BOUNDS`], [`event::REMOVE`]).
+//!    The default wakes it on any removal from any of its variables. A
+//!    propagator that keeps incremental state asks for [`Subscriptions::notify`]
+//!    and updates it in [`Propagator::notify`].
+//! 3. If the constructor can refuse (too much memory, a domain kind it cannot
+//!    handle), return `None`: lowering then posts the always-correct formula
+//!    propagator instead.
+//! 4. Unit-test it beside its code with the harness (`engine::harness`):
+//!    make variables, post, assert domains, and compare with the brute-force
+//!    filter on random small domains for the strength the module doc claims.
+//! 5. Post it from the lowering layer (`src/lower/`); a global constraint
+//!    gets one file in `src/lower/globals/` and one registry entry.
+//!
+//! [`RevInt`]: super::trail::RevInt
+//! [`RevWide`]: super::trail::RevWide
+//! [`RevWords`]: super::trail::RevWords
 
 use super::domains::{Domains, PResult, event};
 use crate::model::VarId;
@@ -24,31 +46,30 @@ pub enum Priority {
 pub trait Propagator {
     fn name(&self) -> &'static str;
 
-    /// The variables whose changes wake the propagator.
+    /// The variables of the constraint (for degree heuristics, counting and
+    /// the default subscriptions).
     fn vars(&self) -> &[VarId];
 
     /// Filters the domains; fails when the constraint cannot hold.
     fn propagate(&mut self, d: &mut Domains) -> PResult;
 
+    /// Registers, once when posted, which events of which variables wake the
+    /// propagator, and which changes it wants to hear of through
+    /// [`Self::notify`]. By default any removal from any variable wakes it.
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in self.vars() {
+            s.wake(v, event::REMOVE);
+        }
+    }
+
     fn priority(&self) -> Priority {
         Priority::Linear
     }
 
-    /// Which events wake it (see [`event`]); by default any removal.
-    fn wake_on(&self) -> u8 {
-        event::REMOVE
-    }
-
-    /// Which events of its variables the propagator wants to hear of through
-    /// [`Self::notify`] as they happen (see [`event`]); none by default.
-    fn notify_on(&self) -> u8 {
-        0
-    }
-
-    /// The variable at `position` in [`Self::vars`] changed. Called for every
-    /// such change, before the propagator next runs, also for the changes the
-    /// propagator made itself; a propagator keeping incremental state on the
-    /// trail updates it here.
+    /// The variable at `position` (as given to [`Subscriptions::notify`])
+    /// changed. Called for every such change, before the propagator next
+    /// runs, also for the changes the propagator made itself; a propagator
+    /// keeping incremental state on the trail updates it here.
     fn notify(&mut self, _position: usize, _d: &mut Domains) {}
 
     /// Whether all its variables are fixed.
@@ -67,20 +88,36 @@ pub trait Propagator {
     /// True when, after it has run with exactly one of its variables not
     /// fixed, every value left in that variable's domain satisfies the
     /// constraint together with the fixed values (domain consistency on the
-    /// last open variable). Counting by product (`search.rs`) relies on it;
-    /// the safe default is false.
+    /// last open variable). Counting by product relies on it; the safe
+    /// default is false.
     fn consistent_on_last_open(&self) -> bool {
         false
-    }
-
-    /// The propagator as a word intersection, which counting (`count.rs`)
-    /// can sum over by letters; `None` for every other kind.
-    fn as_word_cross(&self) -> Option<&super::props::wordcross::WordCross> {
-        None
     }
 
     /// How many constraints the propagator stands for, for the degree heuristics.
     fn weight(&self) -> u32 {
         1
+    }
+}
+
+/// What a propagator asks for when it is posted; the engine turns it into
+/// per-variable watch lists.
+#[derive(Debug, Default)]
+pub struct Subscriptions {
+    /// `(variable, events)`: run the propagator when one of them happens.
+    pub(super) wake: Vec<(VarId, u8)>,
+    /// `(variable, position, events)`: call `notify(position)` on each.
+    pub(super) notify: Vec<(VarId, u32, u8)>,
+}
+
+impl Subscriptions {
+    /// Wake the propagator on these events of `v`.
+    pub fn wake(&mut self, v: VarId, events: u8) {
+        self.wake.push((v, events));
+    }
+
+    /// Call [`Propagator::notify`] with `position` on these events of `v`.
+    pub fn notify(&mut self, v: VarId, position: usize, events: u8) {
+        self.notify.push((v, position as u32, events));
     }
 }

@@ -1,18 +1,22 @@
-//! Depth-first search with binary branching: at each node the brancher picks a
-//! variable `x` and a value `v`, and tries `x = v` (left), then `x != v` (right).
-//! The decision stack is explicit; each frame remembers the trail checkpoint to
-//! return to.
+//! Depth-first search with binary branching: at each node the variable
+//! selector picks a variable `x` and the value selector a decision — `x = v`
+//! (then `x != v`) or `x <= v` (then `x > v`). The decision stack is
+//! explicit; each frame remembers the trail checkpoint to return to.
 //!
 //! Solutions are counted over the *primary* variables (the projection, or the
-//! declared variables). Once they are all assigned, the search looks for one
-//! completion of the rest (variables cspi introduced) and, having found it,
-//! backs out to where the completion began: a solution is never counted twice.
+//! declared variables). The others are auxiliary variables that lowering
+//! introduced, each defined by its propagator as a function of the primary
+//! ones: once the primary variables are assigned, the search propagates
+//! those definitions (at every propagation level — this is evaluation, not
+//! search) and branches on an auxiliary variable only if one is still open.
+//! Having found the completion, it backs out to where the completion began,
+//! so a solution is never counted twice.
 //!
-//! Under `none` and `fc` a variable counts as assigned only once it has been
-//! decided, even if pruning left it one value, so that every constraint is
-//! checked (or forward-checked) from each of its variables, as in the textbook
-//! algorithms. Under `ac` a fixed variable is assigned: the fixpoint has
-//! checked every constraint on it.
+//! Under `none` and `fc` a primary variable counts as assigned only once it
+//! has been decided, even if pruning left it one value, so that every
+//! constraint is checked (or forward-checked) from each of its variables, as
+//! in the textbook algorithms. Under `ac` a fixed variable is assigned: the
+//! fixpoint has checked every constraint on it.
 //!
 //! In count-only mode no values are copied per solution, and under `ac` the
 //! completions of a node are counted without branching where that is sound
@@ -21,12 +25,16 @@
 use super::Engine;
 use super::count::Counter;
 use super::restart::Restarter;
-use super::select;
+use super::select::val::ValSelector;
+use super::select::var::{Node, VarSelector};
+use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
-use crate::model::{Propagation, SearchSpec, VarId};
+use crate::lower::words::Crossings;
+use crate::model::{Propagation, Restarts, VarId};
 use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// When to stop early, and whom to tell how it goes.
@@ -35,6 +43,9 @@ pub struct Limits {
     pub solutions: Option<u64>,
     pub nodes: Option<u64>,
     pub time: Option<Duration>,
+    /// Set from outside (a signal handler, another thread) to stop the search
+    /// as a limit does.
+    pub stop: Option<Arc<AtomicBool>>,
     /// Called about twice a second with the statistics so far.
     pub progress: Option<fn(&Stats, Duration)>,
 }
@@ -60,30 +71,50 @@ pub enum Next {
     Stop,
 }
 
+/// How the search branches: its heuristics and restart policy.
+pub struct Strategy {
+    pub var: VarSelector,
+    pub val: Box<dyn ValSelector>,
+    pub restarts: Restarts,
+    pub seed: u64,
+    /// Variables to branch on first, in this order; the other primary
+    /// variables follow.
+    pub scope: Vec<VarId>,
+}
+
 struct Frame {
     checkpoint: Checkpoint,
     var: VarId,
-    value: i64,
-    /// False while exploring `var = value`, true while exploring `var != value`.
+    branch: Branch,
+    /// False while exploring the decision, true while exploring its negation.
     right: bool,
+    /// Whether this frame marked `var` decided.
+    decided: bool,
     /// Every primary variable before this position is assigned below this
     /// frame: input order resumes its scan here instead of at the start.
     scan: usize,
 }
 
+/// What to do at the current node.
+enum Step {
+    Decide(VarId),
+    Solution,
+    Fail,
+}
+
 pub struct Search<'e> {
     pub engine: &'e mut Engine,
-    spec: SearchSpec,
+    var_select: VarSelector,
+    val_select: Box<dyn ValSelector>,
     /// Counted variables, in branching order.
     primary: Vec<VarId>,
-    /// The others: found once per primary assignment.
+    /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
     stack: Vec<Frame>,
     /// Stack depth at which the completion of a primary assignment began.
     completing: Option<usize>,
-    rng: Xoshiro256PlusPlus,
-    val_scratch: select::val::Scratch,
+    rng: Rng,
     limits: Limits,
     start: Instant,
     /// Loop iterations, to read the clock only now and then.
@@ -101,19 +132,23 @@ pub struct Search<'e> {
     /// Count completions without branching where sound (see `count.rs`).
     product_count: bool,
     counter: Counter,
+    crossings: Arc<Crossings>,
+    /// The first decisions, when asked for (golden tests, `--trace`).
+    trace: Option<(usize, Vec<Decision>)>,
 }
 
 impl<'e> Search<'e> {
-    /// `primary` are the variables that tell solutions apart; the search
-    /// block's scope, if any, comes first in branching order.
+    /// `primary` are the variables that tell solutions apart; the strategy's
+    /// scope, if any, comes first in branching order.
     pub fn new(
         engine: &'e mut Engine,
-        spec: SearchSpec,
+        strategy: Strategy,
         primary: &[VarId],
+        crossings: Arc<Crossings>,
         limits: Limits,
     ) -> Self {
         let n = engine.doms.num_vars();
-        let mut order: Vec<VarId> = spec
+        let mut order: Vec<VarId> = strategy
             .scope
             .iter()
             .copied()
@@ -128,29 +163,36 @@ impl<'e> Search<'e> {
             }
         }
         let secondary = (0..n).filter(|&v| !in_order[v]).collect();
-        let rng = Xoshiro256PlusPlus::seed_from_u64(spec.seed);
-        let spec_restarts = spec.restarts;
+        // Restarts only help a search that can differ from one run to the next.
+        let varies = strategy.var.varies() || strategy.val.varies();
+        let restarts = if varies {
+            strategy.restarts
+        } else {
+            Restarts::None
+        };
         Search {
             engine,
-            spec,
+            var_select: strategy.var,
+            val_select: strategy.val,
             primary: order,
             secondary,
             decided: vec![false; n],
             stack: Vec::new(),
             completing: None,
-            rng,
-            val_scratch: select::val::Scratch::default(),
+            rng: Rng::seed_from_u64(strategy.seed),
             limits,
             start: Instant::now(),
             ticks: 0,
             last_progress: Duration::ZERO,
-            restarter: Restarter::new(spec_restarts),
+            restarter: Restarter::new(restarts),
             scan: 0,
             objective: None,
             bound: None,
             count_only: false,
             product_count: false,
             counter: Counter::default(),
+            crossings,
+            trace: None,
         }
     }
 
@@ -160,6 +202,16 @@ impl<'e> Search<'e> {
     /// without restarting.
     pub fn minimize(&mut self, var: VarId) {
         self.objective = Some(var);
+    }
+
+    /// Records the first `n` decisions (see [`Self::decisions`]).
+    pub fn trace(&mut self, n: usize) {
+        self.trace = Some((n, Vec::new()));
+    }
+
+    /// The decisions recorded by [`Self::trace`].
+    pub fn decisions(&self) -> &[Decision] {
+        self.trace.as_ref().map_or(&[], |t| &t.1)
     }
 
     /// Imposes the current bound on the objective (part of the node's propagation).
@@ -179,54 +231,79 @@ impl<'e> Search<'e> {
         self.product_count = product;
     }
 
-    fn open(&self, v: VarId) -> bool {
-        match self.engine.level {
-            Propagation::Ac => !self.engine.doms.is_fixed(v),
-            _ => !self.decided[v],
-        }
-    }
-
-    /// The next variable to branch on; sets `self.scan` for its frame.
-    fn pick_var(&mut self) -> Option<VarId> {
-        let (kind, ties) = (self.spec.var, self.spec.random_ties);
-        let decided = &self.decided;
-        let doms = &self.engine.doms;
+    /// What to do next: branch on a variable, report a solution (everything
+    /// assigned), or fail (the completion's propagation failed).
+    fn step(&mut self) -> Step {
         let ac = self.engine.level == Propagation::Ac;
-        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
         let start = self.stack.last().map_or(0, |f| f.scan);
-        if kind == crate::model::VarSelect::Input && !ties {
+        let doms = &self.engine.doms;
+        let decided = &self.decided;
+        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
+        if self.var_select.is_input_order() {
             // Input order: resume where the parent's scan stopped (amortised O(1)).
             if let Some(i) = (start..self.primary.len()).find(|&i| open(self.primary[i])) {
                 self.scan = i;
-                return Some(self.primary[i]);
+                return Step::Decide(self.primary[i]);
             }
-        } else if let Some(v) =
-            select::var::select(kind, self.engine, &self.primary, open, ties, &mut self.rng)
-        {
-            self.scan = 0;
-            return Some(v);
+        } else {
+            let node = Node {
+                engine: self.engine,
+                open: &open,
+            };
+            if let Some(v) = self.var_select.select(&node, &self.primary, &mut self.rng) {
+                self.scan = 0;
+                return Step::Decide(v);
+            }
         }
         self.scan = self.primary.len();
-        if self.completing.is_none() && self.secondary.iter().any(|&v| self.open(v)) {
+        if self.completing.is_none() && !self.secondary.is_empty() {
             self.completing = Some(self.stack.len());
+            // The auxiliary variables follow from the primary ones: under
+            // `fc` and `none` nothing has checked the constraints on them yet.
+            if !ac && self.engine.settle(&self.secondary).is_err() {
+                return Step::Fail;
+            }
         }
-        // The rest only need some value: take them in order, smallest domain first.
+        // Whatever is left open only needs some value: smallest domain first.
         let doms = &self.engine.doms;
-        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
-        select::var::select(
-            crate::model::VarSelect::Mrv,
-            self.engine,
-            &self.secondary,
-            open,
-            false,
-            &mut self.rng,
-        )
+        match self
+            .secondary
+            .iter()
+            .copied()
+            .filter(|&v| !doms.is_fixed(v))
+            .min_by_key(|&v| doms.size(v))
+        {
+            Some(v) => Step::Decide(v),
+            None => Step::Solution,
+        }
+    }
+
+    /// The decision on `var`, with a bound of an interval domain standing in
+    /// for an inner value (which `x != v` could not remove).
+    fn decide(&mut self, var: VarId) -> Branch {
+        let b = self.val_select.select(self.engine, var, &mut self.rng);
+        let d = &self.engine.doms;
+        match b {
+            Branch::Assign(v) if !d.is_bitset(var) && v != d.min(var) && v != d.max(var) => {
+                Branch::Assign(d.min(var))
+            }
+            Branch::AtMost(v) if v < d.min(var) || v >= d.max(var) => Branch::Assign(d.min(var)),
+            b => b,
+        }
+    }
+
+    fn record(&mut self, var: VarId, branch: Branch, right: bool) {
+        if let Some((n, log)) = &mut self.trace
+            && log.len() < *n
+        {
+            log.push(Decision { var, branch, right });
+        }
     }
 
     /// Runs the search, calling `on_solution` with every variable's value.
     pub fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
         if self.engine.propagate_root().is_err() {
-            self.engine.stats.failures += 1;
+            self.failed();
             return Outcome::Exhausted;
         }
         let mut values = vec![0i64; self.engine.doms.num_vars()];
@@ -240,48 +317,59 @@ impl<'e> Search<'e> {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
             }
-            if self.engine.stats.solutions == 0 && self.restarter.due(self.engine.stats.failures) {
+            if (self.objective.is_some() || self.engine.stats.solutions == 0)
+                && self.restarter.due(self.engine.stats.failures)
+            {
                 self.restart();
             }
-            if by_product && let Some(n) = self.counter.count(self.engine, &self.primary) {
+            if by_product
+                && let Some(n) = self
+                    .counter
+                    .count(self.engine, &self.crossings, &self.primary)
+            {
                 self.engine.stats.solutions = self.engine.stats.solutions.saturating_add(n);
                 if !self.backtrack() {
                     return Outcome::Exhausted;
                 }
                 continue;
             }
-            match self.pick_var() {
-                Some(var) => {
-                    let value = select::val::select(
-                        self.spec.val,
-                        self.engine,
-                        var,
-                        &mut self.rng,
-                        &mut self.val_scratch,
-                    );
+            match self.step() {
+                Step::Decide(var) => {
+                    let branch = self.decide(var);
                     let checkpoint = self.engine.doms.checkpoint();
+                    self.record(var, branch, false);
+                    self.engine.stats.nodes += 1;
+                    let ok = self.apply(var, branch, false).is_ok();
+                    let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
+                    if decided {
+                        self.decided[var] = true;
+                    }
                     self.stack.push(Frame {
                         checkpoint,
                         var,
-                        value,
+                        branch,
                         right: false,
+                        decided,
                         scan: self.scan,
                     });
                     self.engine.stats.max_depth =
                         self.engine.stats.max_depth.max(self.stack.len() as u64);
-                    self.decided[var] = true;
-                    self.engine.stats.nodes += 1;
-                    let ok = self.engine.doms.fix(var, value).is_ok()
-                        && self.enforce_bound()
-                        && self.engine.propagate_decision(var).is_ok();
+                    let ok =
+                        ok && self.enforce_bound() && self.engine.propagate_decision(var).is_ok();
                     if !ok {
-                        self.engine.stats.failures += 1;
+                        self.failed();
                         if !self.backtrack() {
                             return Outcome::Exhausted;
                         }
                     }
                 }
-                None => {
+                Step::Fail => {
+                    self.failed();
+                    if !self.leave_completion() {
+                        return Outcome::Exhausted;
+                    }
+                }
+                Step::Solution => {
                     self.engine.stats.solutions += 1;
                     // Values are copied only when someone reads them.
                     if !self.count_only || self.objective.is_some() {
@@ -302,13 +390,7 @@ impl<'e> Search<'e> {
                     {
                         return Outcome::SolutionLimit;
                     }
-                    // Leave the completion: the primary assignment is counted.
-                    if let Some(depth) = self.completing.take() {
-                        while self.stack.len() > depth {
-                            self.pop_frame();
-                        }
-                    }
-                    if !self.backtrack() {
+                    if !self.leave_completion() {
                         return Outcome::Exhausted;
                     }
                 }
@@ -316,7 +398,42 @@ impl<'e> Search<'e> {
         }
     }
 
-    /// Back to the root, to search again with what the weights learned.
+    /// Leaves the completion of the current primary assignment (it has been
+    /// counted, or its definitions failed) and backtracks.
+    fn leave_completion(&mut self) -> bool {
+        if let Some(depth) = self.completing.take() {
+            while self.stack.len() > depth {
+                self.pop_frame();
+            }
+        }
+        self.backtrack()
+    }
+
+    /// Applies a decision (left) or its negation (right) to the domains.
+    fn apply(
+        &mut self,
+        var: VarId,
+        branch: Branch,
+        right: bool,
+    ) -> Result<bool, super::domains::Fail> {
+        let d = &mut self.engine.doms;
+        match (branch, right) {
+            (Branch::Assign(v), false) => d.fix(var, v),
+            (Branch::Assign(v), true) => d.remove(var, v),
+            (Branch::AtMost(v), false) => d.set_max(var, v),
+            (Branch::AtMost(v), true) => d.set_min(var, v + 1),
+        }
+    }
+
+    /// Counts a failure and tells the heuristics which propagator failed.
+    fn failed(&mut self) {
+        self.engine.stats.failures += 1;
+        if let Some(p) = self.engine.failed.take() {
+            self.var_select.on_failure(self.engine, p);
+        }
+    }
+
+    /// Back to the root, to search again with what the heuristics learned.
     fn restart(&mut self) {
         while self.pop_frame().is_some() {}
         self.completing = None;
@@ -327,7 +444,7 @@ impl<'e> Search<'e> {
     fn pop_frame(&mut self) -> Option<Frame> {
         let f = self.stack.pop()?;
         self.engine.doms.restore(f.checkpoint);
-        if !f.right {
+        if f.decided {
             self.decided[f.var] = false;
         }
         if self.completing.is_some_and(|d| self.stack.len() < d) {
@@ -348,21 +465,23 @@ impl<'e> Search<'e> {
             }
             self.engine.stats.backtracks += 1;
             self.engine.stats.nodes += 1;
-            let (var, value) = (f.var, f.value);
+            let (var, branch) = (f.var, f.branch);
+            self.record(var, branch, true);
             self.stack.push(Frame {
                 checkpoint: f.checkpoint,
                 var,
-                value,
+                branch,
                 right: true,
+                decided: false,
                 scan: f.scan,
             });
-            let ok = self.engine.doms.remove(var, value).is_ok()
+            let ok = self.apply(var, branch, true).is_ok()
                 && self.enforce_bound()
                 && self.engine.propagate_decision(var).is_ok();
             if ok {
                 return true;
             }
-            self.engine.stats.failures += 1;
+            self.failed();
         }
     }
 
@@ -379,6 +498,14 @@ impl<'e> Search<'e> {
         if !self.ticks.is_multiple_of(16) {
             return false;
         }
+        if self
+            .limits
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return true;
+        }
         let elapsed = self.start.elapsed();
         if let Some(report) = self.limits.progress
             && elapsed >= self.last_progress + PROGRESS_EVERY
@@ -387,5 +514,10 @@ impl<'e> Search<'e> {
             report(&self.engine.stats, elapsed);
         }
         self.limits.time.is_some_and(|t| elapsed >= t)
+            || self
+                .limits
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }

@@ -1,10 +1,15 @@
-//! The trail: every piece of reversible state is a 64-bit slot in one store,
-//! and every write saves the old value once per world, so backtracking is a
-//! matter of popping the trail back to a checkpoint.
+//! The trail: every piece of reversible state lives in one store of 64-bit
+//! slots, and every write saves the old value once per world, so backtracking
+//! is a matter of popping the trail back to a checkpoint.
 //!
 //! A "world" is the stretch of search between two checkpoints or restores.
 //! Each gets a fresh id; a slot whose stamp equals the current world id was
 //! already saved in it and is written without saving again.
+//!
+//! Propagators do not touch slots: they allocate typed reversible values —
+//! [`RevInt`], [`RevWide`] (an `i128`) and [`RevWords`] (a run of bitset
+//! words) — and read and write them through the trail. Whatever they write is
+//! undone on backtracking without any code of theirs.
 
 #[derive(Debug, Default)]
 pub struct Trail {
@@ -19,39 +24,108 @@ pub struct Trail {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Checkpoint(usize);
 
+/// A reversible `i64`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RevInt(u32);
+
+/// A reversible `i128` (two slots), for sums that must not overflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RevWide(u32);
+
+/// A reversible run of `u64` words: a bitset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RevWords {
+    first: u32,
+    len: u32,
+}
+
+impl RevWords {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
 impl Trail {
     /// Allocates `n` slots holding `value`, returning the index of the first.
-    pub fn alloc(&mut self, n: usize, value: u64) -> usize {
+    /// Allocation happens while posting, before search: no undo record.
+    fn alloc(&mut self, n: usize, value: u64) -> u32 {
         let first = self.slots.len();
         self.slots.resize(first + n, value);
         self.stamps.resize(first + n, u64::MAX);
-        first
-    }
-
-    /// Gives a slot allocated just now its first value, with no undo record:
-    /// there is nothing to go back to.
-    pub fn init(&mut self, slot: usize, value: u64) {
-        self.slots[slot] = value;
+        u32::try_from(first).unwrap_or(u32::MAX)
     }
 
     #[inline]
-    pub fn get(&self, slot: usize) -> u64 {
-        self.slots[slot]
+    fn get(&self, slot: u32) -> u64 {
+        self.slots[slot as usize]
     }
 
     #[inline]
-    pub fn set(&mut self, slot: usize, value: u64) {
-        if self.stamps[slot] != self.world {
-            self.stamps[slot] = self.world;
-            self.saved.push((slot as u32, self.slots[slot]));
+    fn set(&mut self, slot: u32, value: u64) {
+        let s = slot as usize;
+        if self.slots[s] == value {
+            return;
         }
-        self.slots[slot] = value;
+        if self.stamps[s] != self.world {
+            self.stamps[s] = self.world;
+            self.saved.push((slot, self.slots[s]));
+        }
+        self.slots[s] = value;
     }
 
-    /// Read access to a run of slots (bitset words).
+    pub fn new_int(&mut self, value: i64) -> RevInt {
+        RevInt(self.alloc(1, value as u64))
+    }
     #[inline]
-    pub fn slice(&self, first: usize, len: usize) -> &[u64] {
-        &self.slots[first..first + len]
+    pub fn int(&self, r: RevInt) -> i64 {
+        self.get(r.0) as i64
+    }
+    #[inline]
+    pub fn set_int(&mut self, r: RevInt, value: i64) {
+        self.set(r.0, value as u64);
+    }
+
+    pub fn new_wide(&mut self, value: i128) -> RevWide {
+        let first = self.alloc(2, 0);
+        self.slots[first as usize] = value as u128 as u64;
+        self.slots[first as usize + 1] = ((value as u128) >> 64) as u64;
+        RevWide(first)
+    }
+    #[inline]
+    pub fn wide(&self, r: RevWide) -> i128 {
+        ((self.get(r.0) as u128) | ((self.get(r.0 + 1) as u128) << 64)) as i128
+    }
+    #[inline]
+    pub fn set_wide(&mut self, r: RevWide, value: i128) {
+        self.set(r.0, value as u128 as u64);
+        self.set(r.0 + 1, ((value as u128) >> 64) as u64);
+    }
+
+    /// A run of words holding `init` (copied).
+    pub fn new_words(&mut self, init: &[u64]) -> RevWords {
+        let first = self.alloc(init.len(), 0);
+        self.slots[first as usize..first as usize + init.len()].copy_from_slice(init);
+        RevWords {
+            first,
+            len: init.len() as u32,
+        }
+    }
+    #[inline]
+    pub fn words(&self, r: RevWords) -> &[u64] {
+        &self.slots[r.first as usize..(r.first + r.len) as usize]
+    }
+    #[inline]
+    pub fn word(&self, r: RevWords, i: usize) -> u64 {
+        debug_assert!(i < r.len as usize);
+        self.get(r.first + i as u32)
+    }
+    #[inline]
+    pub fn set_word(&mut self, r: RevWords, i: usize, value: u64) {
+        debug_assert!(i < r.len as usize);
+        self.set(r.first + i as u32, value);
     }
 
     pub fn checkpoint(&mut self) -> Checkpoint {
@@ -74,6 +148,19 @@ impl Trail {
         self.world = self.next_world;
     }
 
+    /// How many slots are allocated: a mark to truncate back to.
+    pub fn allocated(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Forgets the slots allocated after `mark` (a lowering that gave up).
+    /// Only before search: no undo record may point past the mark.
+    pub fn truncate(&mut self, mark: usize) {
+        debug_assert!(self.saved.iter().all(|&(s, _)| (s as usize) < mark));
+        self.slots.truncate(mark);
+        self.stamps.truncate(mark);
+    }
+
     /// Number of saved entries, a measure of the trail's size.
     pub fn len(&self) -> usize {
         self.saved.len()
@@ -86,5 +173,46 @@ impl Trail {
     /// Bytes held by the store and the trail.
     pub fn memory_bytes(&self) -> usize {
         self.slots.capacity() * 8 + self.stamps.capacity() * 8 + self.saved.capacity() * 16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_values_are_undone_on_restore() {
+        let mut t = Trail::default();
+        let i = t.new_int(-5);
+        let w = t.new_wide(i128::MIN + 3);
+        let b = t.new_words(&[1, 2, 3]);
+        let cp = t.checkpoint();
+        t.set_int(i, 7);
+        t.set_wide(w, 1 << 100);
+        t.set_word(b, 1, 9);
+        t.set_word(b, 1, 10);
+        assert_eq!(
+            (t.int(i), t.wide(w), t.words(b)),
+            (7, 1 << 100, &[1, 10, 3][..])
+        );
+        t.restore(cp);
+        assert_eq!(
+            (t.int(i), t.wide(w), t.words(b)),
+            (-5, i128::MIN + 3, &[1, 2, 3][..])
+        );
+    }
+
+    #[test]
+    fn nested_checkpoints_restore_in_order() {
+        let mut t = Trail::default();
+        let i = t.new_int(0);
+        let outer = t.checkpoint();
+        t.set_int(i, 1);
+        let inner = t.checkpoint();
+        t.set_int(i, 2);
+        t.restore(inner);
+        assert_eq!(t.int(i), 1);
+        t.restore(outer);
+        assert_eq!(t.int(i), 0);
     }
 }

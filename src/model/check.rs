@@ -28,7 +28,7 @@ impl std::fmt::Display for Violation {
 pub fn violations(model: &Model, values: &[i64]) -> Vec<Violation> {
     let mut out = Vec::new();
     for (var, &value) in model.vars.iter().zip(values) {
-        if var.domain.binary_search(&value).is_err() {
+        if !var.domain.contains(value) {
             out.push(Violation::Domain {
                 var: var.name.clone(),
                 value,

@@ -3,14 +3,16 @@
 //! A [`Model`] holds variables with their initial domains, constraints as
 //! [`Formula`]s over [`Term`]s, the search specification and what to print. It
 //! knows nothing of propagators, so it can be printed, checked and tested
-//! without an engine; `engine::post` is the one place that lowers it.
+//! without an engine; `lower::lower` is the one place that lowers it.
 
 pub mod check;
+pub mod domain;
 pub mod search;
 pub mod term;
 
+pub use domain::Domain;
 pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
-pub use term::{CmpOp, Formula, Term};
+pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::syntax::ast::Span;
 use indexmap::IndexMap;
@@ -65,8 +67,8 @@ pub enum VarKind {
 pub struct Variable {
     /// The name as the user would write it: `x`, `cell[1,2]`.
     pub name: String,
-    /// Sorted, distinct, non-empty; shared by every variable of an array.
-    pub domain: Arc<[i64]>,
+    /// The initial values; shared by every variable of an array.
+    pub domain: Domain,
     pub kind: VarKind,
     /// Introduced by cspi rather than declared: never counted, never printed.
     pub aux: bool,
@@ -126,6 +128,33 @@ impl OutputItem {
     }
 }
 
+/// Where a constraint came from, for `cspi explain` and `cspi check`: one
+/// per entry of [`Model::constraints`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The constraint's text in the model: a constraint item's expression, or
+    /// the body of its `forall`.
+    pub span: Span,
+    /// The comprehension variables that produced this instance, and their
+    /// values as written for people (`r = 3`).
+    pub bindings: Vec<(String, String)>,
+    /// The data it reads: parameters given on the command line or holding
+    /// text (a puzzle, a file name), directly or through `let`s. Empty for a
+    /// constraint that only states the rules.
+    pub data: Vec<String>,
+}
+
+impl Origin {
+    /// `r = 3, c = 4`, or empty.
+    pub fn bindings_text(&self) -> String {
+        self.bindings
+            .iter()
+            .map(|(n, v)| format!("{n} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub maximize: bool,
@@ -139,6 +168,8 @@ pub struct Model {
     pub groups: IndexMap<String, VarGroup>,
     /// A conjunction: every formula must hold.
     pub constraints: Vec<Formula>,
+    /// Where each constraint came from (parallel to `constraints`).
+    pub origins: Vec<Origin>,
     pub search: SearchSpec,
     pub output: Vec<OutputItem>,
     pub objective: Option<Objective>,

@@ -26,6 +26,16 @@ pub trait Named: Sized + Copy + 'static {
     fn names() -> Vec<&'static str> {
         Self::ALL.iter().map(|(n, _)| *n).collect()
     }
+    /// Names other solvers use (Choco, MiniZinc, textbooks) and ours for them.
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[];
+    /// Our name for another solver's, ignoring case and `_` versus `-`.
+    fn synonym(name: &str) -> Option<&'static str> {
+        let key = name.to_ascii_lowercase().replace('_', "-");
+        Self::SYNONYMS
+            .iter()
+            .find(|(other, _)| *other == key)
+            .map(|&(_, ours)| ours)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -55,6 +65,20 @@ impl Named for VarSelect {
         ("dom-wdeg", VarSelect::DomWdeg),
         ("random", VarSelect::Random),
     ];
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[
+        ("first-fail", "mrv"),
+        ("ff", "mrv"),
+        ("smallest-domain", "mrv"),
+        ("dom", "mrv"),
+        ("input-order", "input"),
+        ("lex", "input"),
+        ("occurrence", "degree"),
+        ("most-constrained", "mrv-degree"),
+        ("dom-deg", "mrv-degree"),
+        ("domwdeg", "dom-wdeg"),
+        ("dom-w-deg", "dom-wdeg"),
+        ("wdeg", "dom-wdeg"),
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -69,6 +93,8 @@ pub enum ValSelect {
     /// Words with the best score first (`word;score` dictionaries); ties and
     /// unscored variables go smallest first.
     Score,
+    /// Halve the domain: `x <= mid`, then `x > mid`.
+    Split,
 }
 
 impl Named for ValSelect {
@@ -79,6 +105,16 @@ impl Named for ValSelect {
         ("random", ValSelect::Random),
         ("lcv", ValSelect::Lcv),
         ("score", ValSelect::Score),
+        ("split", ValSelect::Split),
+    ];
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[
+        ("indomain-min", "min"),
+        ("indomain", "min"),
+        ("smallest", "min"),
+        ("indomain-max", "max"),
+        ("largest", "max"),
+        ("indomain-random", "random"),
+        ("least-constraining", "lcv"),
     ];
 }
 
@@ -99,6 +135,16 @@ impl Named for Propagation {
         ("none", Propagation::None),
         ("fc", Propagation::Fc),
         ("ac", Propagation::Ac),
+    ];
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[
+        ("gac", "ac"),
+        ("domain", "ac"),
+        ("arc-consistency", "ac"),
+        ("mac", "ac"),
+        ("forward-checking", "fc"),
+        ("forward", "fc"),
+        ("backtracking", "none"),
+        ("bt", "none"),
     ];
 }
 

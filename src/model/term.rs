@@ -3,6 +3,7 @@
 //! engine propagates it.
 
 use super::{Model, VarId, VarKind};
+pub use crate::lower::globals::{ArgValue, Global};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,10 +88,66 @@ pub enum Formula {
         tuples: Arc<Vec<Vec<i64>>>,
         allowed: bool,
     },
+    /// A global constraint from the registry (`lower/globals/`).
+    Global(GlobalCall),
     And(Vec<Formula>),
     Or(Vec<Formula>),
     Not(Box<Formula>),
     Implies(Box<Formula>, Box<Formula>),
+}
+
+/// A call of a global constraint: its definition (meaning and lowering, one
+/// file per global) and its arguments, in the order of its parameters.
+#[derive(Clone)]
+pub struct GlobalCall {
+    pub def: &'static dyn Global,
+    pub args: Vec<GlobalArg>,
+}
+
+impl std::fmt::Debug for GlobalCall {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{:?}", self.def.name(), self.args)
+    }
+}
+
+impl PartialEq for GlobalCall {
+    fn eq(&self, other: &Self) -> bool {
+        self.def.name() == other.def.name() && self.args == other.args
+    }
+}
+
+/// One argument of a global constraint: a term or an array of terms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GlobalArg {
+    Term(Term),
+    Terms(Vec<Term>),
+}
+
+impl GlobalArg {
+    fn terms(&self) -> &[Term] {
+        match self {
+            GlobalArg::Term(t) => std::slice::from_ref(t),
+            GlobalArg::Terms(ts) => ts,
+        }
+    }
+}
+
+impl GlobalCall {
+    /// The arguments' values under the assignment; `None` if one is unknown
+    /// or undefined.
+    pub fn values(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<Vec<ArgValue>> {
+        self.args
+            .iter()
+            .map(|arg| match arg {
+                GlobalArg::Term(t) => t.eval(m, a).map(ArgValue::Int),
+                GlobalArg::Terms(ts) => ts
+                    .iter()
+                    .map(|t| t.eval(m, a))
+                    .collect::<Option<Vec<_>>>()
+                    .map(ArgValue::Ints),
+            })
+            .collect()
+    }
 }
 
 /// The value of a variable, if known. Evaluation returns `None` when a value
@@ -114,9 +171,9 @@ impl Assignment for [Option<i64>] {
 
 impl Term {
     /// True when the term is defined for every assignment (conservatively: no
-    /// element, division, remainder or power anywhere in it, as `total` in
-    /// `engine/lower.rs`), so that a factor 0 may drop it: `0 * (x % x)` is
-    /// undefined where `x = 0`.
+    /// element, division, remainder or power anywhere in it), so that a factor
+    /// 0 may drop it (`0 * (x % x)` is undefined where `x = 0`), and so that
+    /// lowering may reify it.
     pub fn is_total(&self) -> bool {
         match self {
             Term::Const(_) | Term::Var(_) => true,
@@ -146,9 +203,14 @@ impl Term {
         match self {
             Term::Const(k) => Some(*k),
             Term::Var(v) => a.value(*v),
-            Term::Linear(parts, k) => parts.iter().try_fold(*k, |acc, (c, t)| {
-                acc.checked_add(c.checked_mul(t.eval(m, a)?)?)
-            }),
+            // Exact: the partial sums of a folded sum (`2^62 * x - 2^63`)
+            // may leave i64 where the sum as written never does.
+            Term::Linear(parts, k) => {
+                let sum = parts.iter().try_fold(*k as i128, |acc, (c, t)| {
+                    acc.checked_add((*c as i128).checked_mul(t.eval(m, a)? as i128)?)
+                })?;
+                i64::try_from(sum).ok()
+            }
             Term::Mul(x, y) => x.eval(m, a)?.checked_mul(y.eval(m, a)?),
             Term::Div(x, y) => x.eval(m, a)?.checked_div(y.eval(m, a)?),
             Term::Mod(x, y) => x.eval(m, a)?.checked_rem(y.eval(m, a)?),
@@ -259,6 +321,10 @@ impl Formula {
             Formula::AllDifferent(ts) | Formula::Table { terms: ts, .. } => {
                 ts.iter().all(Term::is_total)
             }
+            Formula::Global(call) => call
+                .args
+                .iter()
+                .all(|a| a.terms().iter().all(Term::is_total)),
             Formula::And(fs) | Formula::Or(fs) => fs.iter().all(Formula::is_total),
             Formula::Not(g) => g.is_total(),
             Formula::Implies(p, q) => p.is_total() && q.is_total(),
@@ -288,6 +354,7 @@ impl Formula {
                     .collect::<Option<Vec<_>>>()?;
                 Some(tuples.contains(&row) == *allowed)
             }
+            Formula::Global(call) => Some(call.def.holds(&call.values(m, a)?)),
             Formula::And(fs) => {
                 let mut unknown = false;
                 for f in fs {
@@ -336,6 +403,10 @@ impl Formula {
             Formula::AllDifferent(ts) | Formula::Table { terms: ts, .. } => {
                 ts.iter().for_each(|t| t.collect_vars(out))
             }
+            Formula::Global(call) => call
+                .args
+                .iter()
+                .for_each(|a| a.terms().iter().for_each(|t| t.collect_vars(out))),
             Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|f| f.collect_vars(out)),
             Formula::Not(f) => f.collect_vars(out),
             Formula::Implies(p, q) => {

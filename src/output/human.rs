@@ -1,7 +1,11 @@
-//! Output for people: grids drawn as grids, everything else as `name = value`.
+//! Output for people: grids drawn as grids, everything else as `name = value`;
+//! a separator line per solution when there may be several, and one summary
+//! line at the end.
 
+use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
 use crate::engine::stats::Stats;
 use crate::model::{CrosswordLayout, Model, OutputItem, VarGroup};
+use crate::solve::Status;
 use std::fmt::Write;
 
 /// The text of one solution.
@@ -71,31 +75,10 @@ fn body(model: &Model, values: &[i64]) -> String {
 
 /// A group as a value, `[..]` per dimension.
 fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
-    fn nest(
-        out: &mut String,
-        model: &Model,
-        g: &VarGroup,
-        values: &[i64],
-        dim: usize,
-        at: &mut usize,
-    ) {
-        if dim == g.dims.len() {
-            out.push_str(&model.format_value(g.vars[*at], values[g.vars[*at]]));
-            *at += 1;
-            return;
-        }
-        let (lo, hi) = g.dims[dim];
-        out.push('[');
-        for i in lo..=hi {
-            if i > lo {
-                out.push_str(", ");
-            }
-            nest(out, model, g, values, dim + 1, at);
-        }
-        out.push(']');
-    }
     let mut out = String::new();
-    nest(&mut out, model, g, values, 0, &mut 0);
+    super::nested::nested(&mut out, &g.dims, ", ", &mut |o, k| {
+        o.push_str(&model.format_value(g.vars[k], values[g.vars[k]]));
+    });
     out
 }
 
@@ -178,4 +161,95 @@ pub fn stats(stats: &Stats) -> String {
         let _ = writeln!(out, "{k:>14}: {v}");
     }
     out
+}
+
+/// The human reporter.
+#[derive(Default)]
+pub struct Human {
+    /// Instances of `--each` seen, to separate them by a blank line.
+    instances: u64,
+}
+
+impl Reporter for Human {
+    fn instance(&mut self, name: &str) -> String {
+        self.instances += 1;
+        let gap = if self.instances > 1 { "\n" } else { "" };
+        format!("{gap}=== {name} ===\n")
+    }
+
+    fn solution(&mut self, model: &Model, values: &[i64], mode: Mode) -> String {
+        let body = solution(model, values);
+        if mode.many {
+            format!("--- solution ---\n{body}")
+        } else {
+            body
+        }
+    }
+
+    fn end(&mut self, e: &RunEnd, mode: Mode) -> String {
+        let n = e.stats.solutions;
+        let why = |s: Option<StoppedBy>| match s {
+            Some(StoppedBy::Interrupt) => "an interrupt",
+            Some(StoppedBy::TimeLimit) => "the time limit",
+            Some(StoppedBy::NodeLimit) => "the node limit",
+            Some(StoppedBy::Output) => "the output closing",
+            None => "a limit",
+        };
+        let mut out = match e.status {
+            _ if mode.count => match e.stopped_by {
+                Some(s) if e.status == Status::Unknown => format!(
+                    "{} so far (UNKNOWN: stopped by {})\n",
+                    plural(n, "solution", "solutions"),
+                    why(Some(s))
+                ),
+                _ => format!(
+                    "{} ({})\n",
+                    plural(n, "solution", "solutions"),
+                    e.status.name()
+                ),
+            },
+            Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
+            Status::Optimal => format!("OPTIMAL: objective {}\n", e.objective.unwrap_or(0)),
+            _ if e.objective.is_some() => format!(
+                "{}: best objective {} (optimality not proved)\n",
+                e.status.name(),
+                e.objective.unwrap_or(0)
+            ),
+            Status::Unknown if n == 0 => {
+                format!(
+                    "UNKNOWN: stopped by {} before a solution\n",
+                    why(e.stopped_by)
+                )
+            }
+            Status::Unknown => format!(
+                "UNKNOWN: stopped by {} after {} (search incomplete)\n",
+                why(e.stopped_by),
+                plural(n, "solution", "solutions")
+            ),
+            Status::AllSolutions if mode.many => {
+                format!("{}, search complete\n", plural(n, "solution", "solutions"))
+            }
+            _ => String::new(),
+        };
+        for (label, v) in e.totals {
+            let _ = writeln!(out, "total {label} = {v}");
+        }
+        out
+    }
+
+    fn instance_error(&mut self, message: &str) -> String {
+        format!("ERROR: {message}\n")
+    }
+
+    fn tally(&mut self, t: &Tally) -> String {
+        format!(
+            "\n{}: {} solved, {} unsatisfiable, {} unknown, {} with errors; {:.3} s\n",
+            plural(t.instances, "instance", "instances"),
+            t.solved,
+            t.unsatisfiable,
+            t.unknown,
+            t.errors,
+            t.time.as_secs_f64()
+        )
+    }
 }

@@ -1,10 +1,13 @@
 //! JSON Lines output: one `{"type":"solution",...}` object per solution and
-//! one `{"type":"summary",...}` at the end. Written by hand: the shapes are
-//! small and fixed.
+//! one `{"type":"summary",...}` at the end of each run; with `--each`, every
+//! record carries `"instance"`, a failed instance gives `{"type":"error",...}`
+//! and the last line is `{"type":"total",...}`. Written by hand: the shapes
+//! are small and fixed, and the hot path (a record per solution) stays a
+//! single string.
 
+use super::{Mode, Reporter, RunEnd, Tally};
 use crate::engine::stats::Stats;
 use crate::model::{Model, OutputItem, VarGroup, VarKind};
-use crate::solve::Status;
 use std::fmt::Write;
 
 /// Appends `s` as a JSON string literal.
@@ -37,30 +40,9 @@ fn value(out: &mut String, model: &Model, var: usize, values: &[i64]) {
 
 /// A group's values as a number, a string, or nested arrays by dimension.
 fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
-    fn nest(
-        out: &mut String,
-        model: &Model,
-        g: &VarGroup,
-        values: &[i64],
-        dim: usize,
-        at: &mut usize,
-    ) {
-        if dim == g.dims.len() {
-            value(out, model, g.vars[*at], values);
-            *at += 1;
-            return;
-        }
-        let (lo, hi) = g.dims[dim];
-        out.push('[');
-        for i in lo..=hi {
-            if i > lo {
-                out.push(',');
-            }
-            nest(out, model, g, values, dim + 1, at);
-        }
-        out.push(']');
-    }
-    nest(out, model, g, values, 0, &mut 0);
+    super::nested::nested(out, &g.dims, ",", &mut |o, k| {
+        value(o, model, g.vars[k], values)
+    });
 }
 
 /// Starts the next `"key":` of an object whose first member is pending in `first`.
@@ -74,8 +56,10 @@ fn key(out: &mut String, first: &mut bool, name: &str) {
 
 /// `{"type":"solution","values":{...}}`: every declared variable by name, and
 /// the model's named output expressions; with an objective, `"objective"`.
-pub fn solution(model: &Model, values: &[i64]) -> String {
-    let mut out = String::from("{\"type\":\"solution\",\"values\":{");
+pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String {
+    let mut out = String::from("{\"type\":\"solution\"");
+    tag(&mut out, instance);
+    out.push_str(",\"values\":{");
     let mut first = true;
     for (name, g) in &model.groups {
         key(&mut out, &mut first, name);
@@ -128,26 +112,24 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
     out
 }
 
-pub fn summary(status: Status, stats: &Stats, objective: Option<i64>) -> String {
-    summary_with_totals(status, stats, objective, &[])
-}
-
-/// The summary with the model's `total(...)` outputs: `"totals":{"label":sum}`.
-pub fn summary_with_totals(
-    status: Status,
-    stats: &Stats,
-    objective: Option<i64>,
-    totals: &[(String, i64)],
-) -> String {
-    let mut out = String::from("{\"type\":\"summary\",\"status\":");
-    string(&mut out, status.name());
-    let _ = write!(out, ",\"solutions\":{}", stats.solutions);
-    if let Some(o) = objective {
+/// The summary of a run: status, solution count, objective, totals, why
+/// an incomplete search stopped, statistics.
+pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
+    let mut out = String::from("{\"type\":\"summary\"");
+    tag(&mut out, instance);
+    out.push_str(",\"status\":");
+    string(&mut out, e.status.name());
+    let _ = write!(out, ",\"solutions\":{}", e.stats.solutions);
+    if let Some(o) = e.objective {
         let _ = write!(out, ",\"objective\":{o}");
     }
-    if !totals.is_empty() {
+    if let Some(s) = e.stopped_by {
+        out.push_str(",\"stopped_by\":");
+        string(&mut out, s.name());
+    }
+    if !e.totals.is_empty() {
         out.push_str(",\"totals\":{");
-        for (i, (label, v)) in totals.iter().enumerate() {
+        for (i, (label, v)) in e.totals.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
@@ -156,13 +138,71 @@ pub fn summary_with_totals(
         }
         out.push('}');
     }
-    out.push_str(",\"stats\":{");
+    out.push_str(",\"stats\":");
+    stats(&mut out, e.stats);
+    out.push('}');
+    out
+}
+
+/// The statistics as an object, names from `Stats::fields`.
+pub fn stats(out: &mut String, stats: &Stats) {
+    out.push('{');
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         let _ = write!(out, "\"{k}\":{v}");
     }
-    out.push_str("}}");
-    out
+    out.push('}');
+}
+
+/// `,"instance":"name"` when the record belongs to an instance of `--each`.
+fn tag(out: &mut String, instance: Option<&str>) {
+    if let Some(name) = instance {
+        out.push_str(",\"instance\":");
+        string(out, name);
+    }
+}
+
+/// The JSON Lines reporter.
+#[derive(Default)]
+pub struct JsonLines {
+    /// The instance of `--each` being reported, if any.
+    instance: Option<String>,
+}
+
+impl Reporter for JsonLines {
+    fn instance(&mut self, name: &str) -> String {
+        self.instance = Some(name.to_string());
+        String::new()
+    }
+
+    fn solution(&mut self, model: &Model, values: &[i64], _mode: Mode) -> String {
+        solution(model, values, self.instance.as_deref()) + "\n"
+    }
+
+    fn end(&mut self, e: &RunEnd, _mode: Mode) -> String {
+        summary(e, self.instance.as_deref()) + "\n"
+    }
+
+    fn instance_error(&mut self, message: &str) -> String {
+        let mut out = String::from("{\"type\":\"error\"");
+        tag(&mut out, self.instance.as_deref());
+        out.push_str(",\"message\":");
+        string(&mut out, message);
+        out.push_str("}\n");
+        out
+    }
+
+    fn tally(&mut self, t: &Tally) -> String {
+        format!(
+            "{{\"type\":\"total\",\"instances\":{},\"solved\":{},\"unsatisfiable\":{},\"unknown\":{},\"errors\":{},\"time_ms\":{}}}\n",
+            t.instances,
+            t.solved,
+            t.unsatisfiable,
+            t.unknown,
+            t.errors,
+            t.time.as_millis()
+        )
+    }
 }

@@ -1,4 +1,125 @@
-//! Rendering solutions and summaries: for people (`human.rs`) and as JSON Lines (`json.rs`).
+//! Everything cspi prints about a run, behind one interface.
+//!
+//! A [`Reporter`] turns events (a solution, the end of a run, an instance of
+//! `--each` starting or failing, the summary of many instances) into text;
+//! the caller writes that text through [`sink`], which never panics. Two
+//! formats exist: `human.rs` for people and `json.rs` for machines (JSON
+//! Lines). A new format is one new file and one arm in [`Format::reporter`].
+//!
+//! Statistics are named once, in `engine::stats::Stats::fields`; nested
+//! arrays are walked once, in `nested.rs`.
 
 pub mod human;
 pub mod json;
+pub mod nested;
+pub mod sink;
+
+use crate::engine::stats::Stats;
+use crate::model::Model;
+use crate::solve::Status;
+use std::time::Duration;
+
+/// The output formats of `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Grids and `name = value` lines for people.
+    Human,
+    /// One JSON object per line (JSON Lines).
+    Json,
+}
+
+impl Format {
+    pub fn reporter(self) -> Box<dyn Reporter> {
+        match self {
+            Format::Human => Box::new(human::Human::default()),
+            Format::Json => Box::new(json::JsonLines::default()),
+        }
+    }
+}
+
+/// What stopped a search before it was complete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoppedBy {
+    Interrupt,
+    TimeLimit,
+    NodeLimit,
+    /// The reader of the output went away.
+    Output,
+}
+
+impl StoppedBy {
+    pub fn name(self) -> &'static str {
+        match self {
+            StoppedBy::Interrupt => "interrupt",
+            StoppedBy::TimeLimit => "time limit",
+            StoppedBy::NodeLimit => "node limit",
+            StoppedBy::Output => "output closed",
+        }
+    }
+}
+
+/// How the run was asked to report.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// `--count`: no solutions printed, only their number.
+    pub count: bool,
+    /// Several solutions may be printed (`-n N`, `--all`, optimisation):
+    /// each gets a separator for people.
+    pub many: bool,
+}
+
+/// The end of one run.
+#[derive(Clone, Debug)]
+pub struct RunEnd<'a> {
+    pub status: Status,
+    /// With an objective: the best value found (the optimum when `Optimal`).
+    pub objective: Option<i64>,
+    pub stats: &'a Stats,
+    /// The model's `total(...)` outputs, summed over the solutions.
+    pub totals: &'a [(String, i64)],
+    /// Why an incomplete search stopped, if a limit or signal did.
+    pub stopped_by: Option<StoppedBy>,
+}
+
+/// What many instances (`--each`) came to.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    pub instances: u64,
+    /// Solutions found (SATISFIABLE, ALL_SOLUTIONS, OPTIMAL).
+    pub solved: u64,
+    pub unsatisfiable: u64,
+    pub unknown: u64,
+    /// Instances whose data or model was wrong.
+    pub errors: u64,
+    pub time: Duration,
+}
+
+impl Tally {
+    pub fn add(&mut self, status: Status) {
+        self.instances += 1;
+        match status {
+            Status::Unsatisfiable => self.unsatisfiable += 1,
+            Status::Unknown => self.unknown += 1,
+            _ => self.solved += 1,
+        }
+    }
+}
+
+/// Turns the events of a run into text. Each call returns whole lines.
+pub trait Reporter {
+    /// An instance of `--each` begins; later records are tagged with its name.
+    fn instance(&mut self, name: &str) -> String;
+    /// One solution (one value per model variable).
+    fn solution(&mut self, model: &Model, values: &[i64], mode: Mode) -> String;
+    /// The end of a run.
+    fn end(&mut self, end: &RunEnd, mode: Mode) -> String;
+    /// An instance of `--each` failed to load; its diagnostics go to stderr.
+    fn instance_error(&mut self, message: &str) -> String;
+    /// The summary of `--each`.
+    fn tally(&mut self, tally: &Tally) -> String;
+}
+
+/// "1 solution", "2 solutions".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -202,13 +202,20 @@ impl Checker<'_> {
                 let text = self.read_file(path, *s)?;
                 Ok(Value::Str(Rc::from(&*text.text)))
             }
-            _ => {
+            other => {
+                if let Some(g) = crate::lower::globals::find(other) {
+                    return self.global_call(g, &args, span);
+                }
                 let d = Diag::new(
                     "cspi::name::function",
                     format!("unknown function `{}`", name.name),
                 )
                 .label(name.span, "not a built-in function");
-                Err(match did_you_mean(&name.name, BUILTINS.iter().copied()) {
+                let names = BUILTINS
+                    .iter()
+                    .copied()
+                    .chain(crate::lower::globals::names());
+                Err(match did_you_mean(&name.name, names) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
                     None => d.help("see docs/language.md for the built-in functions"),
                 })

@@ -447,7 +447,7 @@ impl Checker<'_> {
             }
             let var = self.model.add_var(Variable {
                 name: format!("{}[{}]", name.name, k + 1),
-                domain: (0..list.words.len() as i64).collect(),
+                domain: crate::model::Domain::Range(0, list.words.len() as i64 - 1),
                 kind: VarKind::Word(list),
                 aux: false,
                 span: name.span,
@@ -481,6 +481,11 @@ impl Checker<'_> {
                     Term::Letter(vars[a.0], a.1),
                     Term::Letter(vars[b.0], b.1),
                 ));
+                self.model.origins.push(crate::model::Origin {
+                    span: name.span,
+                    bindings: vec![("cell".into(), format!("{}", c + 1))],
+                    data: Vec::new(),
+                });
             }
             if let Some(letter) = geo.given[c] {
                 for &(k, i) in pairs {
@@ -489,6 +494,11 @@ impl Checker<'_> {
                         Term::Letter(vars[k], i),
                         Term::Const(i64::from(u32::from(letter))),
                     ));
+                    self.model.origins.push(crate::model::Origin {
+                        span: name.span,
+                        bindings: vec![("cell".into(), format!("{}", c + 1))],
+                        data: vec![src.name.clone()],
+                    });
                 }
             }
         }

@@ -180,10 +180,25 @@ impl Checker<'_> {
         body: &Expr,
     ) -> Result<Vec<Value>, Diag> {
         let mut out = Vec::new();
+        self.for_each_binding(gens, body.span, &mut |cx| {
+            out.push(cx.eval(body)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    /// Calls `f` once per binding of the generators that passes the `where`,
+    /// with the bound names in `self.locals`; `span` is charged for each step.
+    pub(super) fn for_each_binding(
+        &mut self,
+        gens: &Generators,
+        span: Span,
+        f: &mut dyn FnMut(&mut Self) -> Result<(), Diag>,
+    ) -> Result<(), Diag> {
         let saved = self.locals.len();
-        let result = self.generate(gens, 0, 0, body, &mut out);
+        let result = self.generate(gens, 0, 0, span, f);
         self.locals.truncate(saved);
-        result.map(|_| out)
+        result
     }
 
     /// Binds generator `g`'s name number `k`, then the rest, recursively.
@@ -192,8 +207,8 @@ impl Checker<'_> {
         gens: &Generators,
         g: usize,
         k: usize,
-        body: &Expr,
-        out: &mut Vec<Value>,
+        span: Span,
+        f: &mut dyn FnMut(&mut Self) -> Result<(), Diag>,
     ) -> Result<(), Diag> {
         let Some((idents, source)) = gens.gens.get(g) else {
             if let Some(cond) = &gens.condition {
@@ -214,12 +229,11 @@ impl Checker<'_> {
                     }
                 }
             }
-            self.spend(1, body.span)?;
-            out.push(self.eval(body)?);
-            return Ok(());
+            self.spend(1, span)?;
+            return f(self);
         };
         if k == idents.len() {
-            return self.generate(gens, g + 1, 0, body, out);
+            return self.generate(gens, g + 1, 0, span, f);
         }
         let items: Vec<Value> = match self.eval(source)? {
             Value::Set(s) => {
@@ -238,7 +252,7 @@ impl Checker<'_> {
         };
         for item in items {
             self.locals.push((idents[k].name.clone(), item));
-            let r = self.generate(gens, g, k + 1, body, out);
+            let r = self.generate(gens, g, k + 1, span, f);
             self.locals.pop();
             r?;
         }

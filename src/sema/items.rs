@@ -5,10 +5,9 @@ use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
-use crate::model::{Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
+use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
 use std::rc::Rc;
-use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
@@ -16,6 +15,7 @@ impl Checker<'_> {
             Item::Param { name, value } => self.param(name, value),
             Item::Let { name, value } => {
                 let v = self.eval_or_poison(value);
+                self.note_data(&name.name, value, false);
                 self.define(name, v)
             }
             Item::Var {
@@ -76,6 +76,8 @@ impl Checker<'_> {
             .rev()
             .find(|o| o.name == name.name)
             .cloned();
+        let from_outside = over.is_some() || matches!(value, Value::Str(_));
+        self.note_data(&name.name, default, from_outside);
         // A bad override is reported and the name defined as poison, so later
         // uses of the parameter stay quiet instead of cascading.
         let value = match over {
@@ -164,20 +166,26 @@ impl Checker<'_> {
         self.spend(count, name.span)?;
         let (values, kind) = match self.eval(domain)? {
             Value::Set(s) => {
-                if s.len() > MAX_DOMAIN {
+                if matches!(s, IntSet::Values(_)) && s.len() > MAX_DOMAIN {
                     return Err(Diag::new(
                         "cspi::domain::too_large",
-                        format!("the domain of `{}` has {} values", name.name, s.len()),
+                        format!("the domain of `{}` lists {} values", name.name, s.len()),
                     )
                     .label(domain.span, "this domain")
                     .help(format!(
-                        "a variable's domain may hold at most {MAX_DOMAIN} values"
+                        "a domain listed value by value may hold at most {MAX_DOMAIN} values; \
+                         a range lo..hi may be as wide as you like"
                     )));
                 }
-                (s.iter().collect::<Arc<[i64]>>(), VarKind::Int)
+                let d = match &s {
+                    IntSet::Range(lo, hi) if lo <= hi => Some(Domain::Range(*lo, *hi)),
+                    IntSet::Range(..) => None,
+                    IntSet::Values(v) => Domain::of_values(v.to_vec()),
+                };
+                (d, VarKind::Int)
             }
             Value::Words(list) => (
-                (0..list.words.len() as i64).collect::<Arc<[i64]>>(),
+                (!list.words.is_empty()).then(|| Domain::Range(0, list.words.len() as i64 - 1)),
                 VarKind::Word(list),
             ),
             Value::Poison => return Ok(()),
@@ -192,7 +200,7 @@ impl Checker<'_> {
                 .label(domain.span, "expected a domain such as 1..9 or {1, 3, 5}"));
             }
         };
-        if values.is_empty() {
+        let Some(values) = values else {
             let d = Diag::new(
                 "cspi::domain::empty",
                 format!("the domain of `{}` is empty", name.name),
@@ -207,7 +215,7 @@ impl Checker<'_> {
                 }
                 VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
             });
-        }
+        };
         self.spend_domain_words(&values, count, name, domain.span)?;
         let mut vars = Vec::with_capacity(count as usize);
         let mut index = vec![0i64; dims.len()];
@@ -260,15 +268,17 @@ impl Checker<'_> {
     /// smallest and largest.
     fn spend_domain_words(
         &mut self,
-        values: &[i64],
+        values: &Domain,
         count: u64,
         name: &Ident,
         span: Span,
     ) -> Result<(), Diag> {
-        let (Some(lo), Some(hi)) = (values.first(), values.last()) else {
+        let (lo, hi) = (values.min(), values.max());
+        // Wide domains are kept as bounds only: they cost no bitset words.
+        let words = values.bitset_words();
+        if words == 0 {
             return Ok(());
-        };
-        let words = ((*hi as i128 - *lo as i128) / 64 + 1) as u64;
+        }
         self.domain_words = self
             .domain_words
             .saturating_add(words.saturating_mul(count));
@@ -292,7 +302,12 @@ impl Checker<'_> {
         )))
     }
 
+    /// A constraint item: a top-level `forall` is unrolled here, one
+    /// instance per binding, so that each instance knows where it came from.
     fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {
+        if let ExprKind::Forall(gens, body) = &e.kind {
+            return self.for_each_binding(gens, body.span, &mut |cx| cx.constraint(body));
+        }
         let f = match self.eval(e)? {
             Value::Poison => return Ok(()),
             v => v.as_formula().ok_or_else(|| {
@@ -307,16 +322,22 @@ impl Checker<'_> {
                 .help("compare it with something, such as `x == 3`")
             })?,
         };
-        self.push_constraint(f);
+        let origin = self.origin(e);
+        self.push_constraint(f, &origin);
         Ok(())
     }
 
     /// Adds a formula, splitting conjunctions so each part is checked on its own.
-    fn push_constraint(&mut self, f: Formula) {
+    fn push_constraint(&mut self, f: Formula, origin: &crate::model::Origin) {
         match f {
-            Formula::And(parts) => parts.into_iter().for_each(|p| self.push_constraint(p)),
+            Formula::And(parts) => parts
+                .into_iter()
+                .for_each(|p| self.push_constraint(p, origin)),
             Formula::Const(true) => {}
-            f => self.model.constraints.push(f),
+            f => {
+                self.model.constraints.push(f);
+                self.model.origins.push(origin.clone());
+            }
         }
     }
 
@@ -557,7 +578,11 @@ impl Checker<'_> {
 }
 
 fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
-    T::from_name(&value.name).ok_or_else(|| unknown_name(value, T::WHAT, &T::names()))
+    T::from_name(&value.name).ok_or_else(|| match T::synonym(&value.name) {
+        Some(ours) => unknown_name(value, T::WHAT, &T::names())
+            .help(format!("cspi calls `{}` `{ours}`", value.name)),
+        None => unknown_name(value, T::WHAT, &T::names()),
+    })
 }
 
 fn unknown_name(name: &Ident, what: &str, valid: &[&str]) -> Diag {

@@ -7,8 +7,10 @@ mod crossword;
 mod data;
 pub mod dict;
 mod eval;
+mod globals;
 mod items;
 mod ops;
+mod origin;
 mod tables;
 mod text;
 pub mod value;
@@ -110,6 +112,9 @@ pub(crate) struct Checker<'a> {
     pub search_seen: bool,
     /// Crossword layouts by name, for drawing them in output.
     pub crosswords: IndexMap<String, std::sync::Arc<crate::model::CrosswordLayout>>,
+    /// For each parameter or `let` that reads data, the data parameters it
+    /// reads (see origin.rs).
+    pub data_deps: IndexMap<String, Vec<String>>,
 }
 
 impl<'a> Checker<'a> {
@@ -127,6 +132,7 @@ impl<'a> Checker<'a> {
             params_seen: HashSet::new(),
             search_seen: false,
             crosswords: IndexMap::new(),
+            data_deps: IndexMap::new(),
         }
     }
 

@@ -1,13 +1,20 @@
 //! Non-linear arithmetic over auxiliary variables: `z = x * y` (bounds
-//! consistency) and `z = |x|` (domain consistency on small domains, bounds on
-//! large ones). Post.rs introduces `z` when it lowers such terms.
+//! reasoning over the reals: each bound of each variable has a support with
+//! real values between the others' bounds) and `z = |x|` (domain consistency
+//! on small domains, bounds on large ones), `z = items[i]` and `z = min/max(xs)`. Lowering
+//! (`lower/terms.rs`) introduces `z` for such terms.
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
-use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
+use crate::num::{ceil_div, floor_div};
 
 /// Domains larger than this are filtered by bounds only.
 const MAX_SCANNED: u64 = 4096;
+
+/// `|x|` filters value by value up to this many values: it runs at every
+/// node where `x` changes, so the scan must stay cheap.
+const MAX_ABS_SCANNED: u64 = 256;
 
 /// `z = x * y`.
 pub struct Times {
@@ -36,24 +43,6 @@ fn clamp(d: &mut Domains, v: VarId, lo: i128, hi: i128) -> Result<bool, Fail> {
         changed |= d.set_max(v, hi as i64)?;
     }
     Ok(changed)
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
 }
 
 /// Bounds of `x` from `x * y in [zl, zh]` when `y` does not contain 0.
@@ -102,8 +91,10 @@ impl Propagator for Times {
     fn priority(&self) -> Priority {
         Priority::Binary
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
@@ -155,7 +146,7 @@ impl Propagator for Abs {
                 break;
             }
         }
-        if d.size(x) <= MAX_SCANNED && d.size(z) <= MAX_SCANNED {
+        if d.size(x) <= MAX_ABS_SCANNED && d.size(z) <= MAX_ABS_SCANNED {
             let bad_x: Vec<i64> = d
                 .values(x)
                 .filter(|&a| a.checked_abs().is_none_or(|v| !d.contains(z, v)))
@@ -220,6 +211,9 @@ impl Propagator for Element {
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let (i, z) = (self.vars[0], self.vars[1]);
+        // Indices outside the items are undefined: the constraint is false there.
+        let last = self.low + (self.vars.len() as i64 - 3);
+        clamp(d, i, self.low as i128, last as i128)?;
         loop {
             let bad: Vec<i64> = d
                 .values(i)
@@ -319,11 +313,88 @@ impl Propagator for MinMax {
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Harness, Strength, check_random};
+
+    #[test]
+    fn times_against_brute_force() {
+        // Bounds reasoning over the reals: a bound of x may need a fractional y.
+        check_random(
+            "times",
+            Strength::Check,
+            3,
+            |_, v| Some(Box::new(Times::new(v[0], v[1], v[2]))),
+            |t| t[0] * t[1] == t[2],
+        );
+    }
+
+    #[test]
+    fn abs_is_domain_consistent_on_small_domains() {
+        check_random(
+            "abs",
+            Strength::Domain,
+            2,
+            |_, v| Some(Box::new(Abs::new(v[0], v[1]))),
+            |t| t[0].abs() == t[1],
+        );
+    }
+
+    #[test]
+    fn element_over_variables_against_brute_force() {
+        // z = [a, b, c][i] with the index from 1.
+        check_random(
+            "element",
+            Strength::Check,
+            5,
+            |_, v| Some(Box::new(Element::new(v[0], v[1], v[2..].to_vec(), 1))),
+            |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
+        );
+    }
+
+    #[test]
+    fn min_and_max_are_bounds_consistent() {
+        for max in [false, true] {
+            check_random(
+                if max { "max" } else { "min" },
+                Strength::Bounds,
+                4,
+                move |_, v| Some(Box::new(MinMax::new(v[0], v[1..].to_vec(), max))),
+                move |t| {
+                    let m = if max {
+                        t[1..].iter().max()
+                    } else {
+                        t[1..].iter().min()
+                    };
+                    m == Some(&t[0])
+                },
+            );
+        }
+    }
+
+    #[test]
+    fn a_fixed_index_equates_the_item() {
+        let mut h = Harness::new();
+        let i = h.range(0, 5);
+        let z = h.range(0, 9);
+        let items = [h.var(&[1, 2]), h.var(&[7, 8, 9])];
+        h.post(Element::new(i, z, items.to_vec(), 1));
+        assert_eq!(h.bounds(i), (1, 2), "indices outside the items go");
+        h.fix(i, 2).unwrap();
+        assert_eq!(h.values(z), vec![7, 8, 9]);
+        h.remove(z, 8).unwrap();
+        assert_eq!(h.values(items[1]), vec![7, 9]);
     }
 }

@@ -7,7 +7,7 @@
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::term::Assignment;
-use crate::model::{Formula, Model, VarId};
+use crate::model::{CmpOp, Formula, Model, Term, VarId};
 use std::sync::Arc;
 
 /// Larger domains are not scanned value by value.
@@ -20,6 +20,18 @@ pub struct FormulaProp {
 }
 
 impl FormulaProp {
+    /// Whether the formula is `Var(v) == t` with `t` not mentioning `v`.
+    fn defines(&self, v: VarId) -> bool {
+        match &self.formula {
+            Formula::Cmp(CmpOp::Eq, Term::Var(z), t) if *z == v => {
+                let mut vs = Vec::new();
+                t.collect_vars(&mut vs);
+                !vs.contains(&v)
+            }
+            _ => false,
+        }
+    }
+
     pub fn new(formula: Formula, model: Arc<Model>) -> Self {
         let vars = formula.vars();
         FormulaProp {
@@ -69,6 +81,18 @@ impl Propagator for FormulaProp {
                     Err(Fail)
                 }
             }
+            // `z == t` with only `z` open: `z` is defined by `t` (an
+            // auxiliary variable of lowering), whatever its domain's size.
+            (Some(v), None) if self.defines(v) => {
+                let t = match &self.formula {
+                    Formula::Cmp(CmpOp::Eq, _, t) => t,
+                    _ => return Ok(()),
+                };
+                match t.eval(&self.model, &Partial { d, trial: None }) {
+                    Some(x) => d.fix(v, x).map(|_| ()),
+                    None => Err(Fail),
+                }
+            }
             (Some(v), None) if d.size(v) <= MAX_SCANNED => {
                 let bad: Vec<i64> = d
                     .values(v)
@@ -96,5 +120,66 @@ impl Propagator for FormulaProp {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Strength, check_random};
+    use crate::model::{Domain, VarKind, Variable};
+    use crate::syntax::ast::Span;
+
+    /// A model with three variables over -3..4 (the harness's range), so that
+    /// formulas can name them.
+    fn model() -> Arc<Model> {
+        let mut m = Model::default();
+        for name in ["x", "y", "z"] {
+            m.add_var(Variable {
+                name: name.into(),
+                domain: Domain::Range(-3, 4),
+                kind: VarKind::Int,
+                aux: false,
+                span: Span::new(0, 0),
+            });
+        }
+        Arc::new(m)
+    }
+
+    #[test]
+    fn evaluation_checks_and_forward_checks() {
+        // x * y != z || x == 0
+        let f = Formula::Or(vec![
+            Formula::Cmp(
+                CmpOp::Ne,
+                Term::Mul(Box::new(Term::Var(0)), Box::new(Term::Var(1))),
+                Term::Var(2),
+            ),
+            Formula::Cmp(CmpOp::Eq, Term::Var(0), Term::Const(0)),
+        ]);
+        let m = model();
+        check_random(
+            "formula",
+            Strength::Check,
+            3,
+            |_, _| Some(Box::new(FormulaProp::new(f.clone(), m.clone()))),
+            |t| t[0] * t[1] != t[2] || t[0] == 0,
+        );
+    }
+
+    #[test]
+    fn a_defining_equation_fixes_its_variable() {
+        // z == x - y, with z's domain left wide.
+        let f = Formula::Cmp(
+            CmpOp::Eq,
+            Term::Var(2),
+            Term::Linear(vec![(1, Term::Var(0)), (-1, Term::Var(1))], 0),
+        );
+        let mut h = crate::engine::harness::Harness::new();
+        let (x, y, z) = (h.range(-3, 4), h.range(-3, 4), h.range(-(1 << 40), 1 << 40));
+        h.post(FormulaProp::new(f, model()));
+        h.fix(x, 4).unwrap();
+        h.fix(y, -3).unwrap();
+        assert_eq!(h.engine.doms.value(z), Some(7));
     }
 }

@@ -8,8 +8,10 @@
 //! all terms runs only when some term's span exceeds the slack (`span bound`).
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
-use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::propagator::{Priority, Propagator, Subscriptions};
+use crate::engine::trail::{RevInt, RevWide, RevWords};
 use crate::model::VarId;
+use crate::num::{ceil_div, floor_div};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LinOp {
@@ -21,29 +23,28 @@ pub enum LinOp {
 pub struct Linear {
     coefs: Vec<i64>,
     vars: Vec<VarId>,
-    constant: i64,
+    /// Wide, so that `k + 1` of a strict comparison never overflows.
+    constant: i128,
     op: LinOp,
     /// For long sums, the bookkeeping kept on the trail.
     kept: Option<Kept>,
 }
 
-/// Trail slots of a long sum: for term `i`, the bounds of its variable as
-/// last counted at `terms + 2i` and `terms + 2i + 1`; then at `meta` the
-/// smallest and largest sum (i128, two slots each), the number of open
-/// terms, the XOR of their positions (the last open one, when one is left),
-/// and an upper bound on the widest term's span (i128).
+/// The reversible bookkeeping of a long sum.
 #[derive(Clone, Copy, Debug)]
 struct Kept {
-    terms: usize,
-    meta: usize,
+    /// For term `i`, its variable's bounds as last counted, at `2i` and `2i + 1`.
+    terms: RevWords,
+    /// The smallest and largest sum.
+    lo: RevWide,
+    hi: RevWide,
+    /// An upper bound on the widest term's span.
+    span: RevWide,
+    /// The number of open (unfixed) terms, and the XOR of their positions
+    /// (the last open one, when one is left).
+    open: RevInt,
+    open_xor: RevInt,
 }
-
-const LO: usize = 0;
-const HI: usize = 2;
-const OPEN: usize = 4;
-const OPEN_XOR: usize = 5;
-const SPAN: usize = 6;
-const META_SLOTS: usize = 8;
 
 /// The smallest and largest value of the sum, and a bound on the widest term.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +55,7 @@ struct Bounds {
 }
 
 impl Linear {
-    pub fn new(terms: Vec<(i64, VarId)>, constant: i64, op: LinOp) -> Self {
+    pub fn new(terms: Vec<(i64, VarId)>, constant: i128, op: LinOp) -> Self {
         let (coefs, vars) = terms.into_iter().unzip();
         Linear {
             coefs,
@@ -65,38 +66,46 @@ impl Linear {
         }
     }
 
+    /// Whether no variable occurs twice (needed to keep sums).
+    pub fn has_distinct_vars(&self) -> bool {
+        let mut v = self.vars.clone();
+        v.sort_unstable();
+        v.windows(2).all(|w| w[0] != w[1])
+    }
+
     /// Keeps the sum's bounds on the trail from now on (see the module
     /// doc). Each variable must occur once.
     pub fn keep_sums(mut self, d: &mut Domains) -> Self {
         let n = self.vars.len();
-        let terms = d.trail.alloc(2 * n, 0);
-        let meta = d.trail.alloc(META_SLOTS, 0);
-        let kept = Kept { terms, meta };
         let mut b = Bounds {
-            lo: self.constant as i128,
-            hi: self.constant as i128,
+            lo: self.constant,
+            hi: self.constant,
             span: 0,
         };
-        let (mut open, mut open_xor) = (0u64, 0u64);
+        let mut seen = Vec::with_capacity(2 * n);
+        let (mut open, mut open_xor) = (0i64, 0i64);
         for i in 0..n {
             let x = self.vars[i];
-            d.trail.init(terms + 2 * i, d.min(x) as u64);
-            d.trail.init(terms + 2 * i + 1, d.max(x) as u64);
+            seen.push(d.min(x) as u64);
+            seen.push(d.max(x) as u64);
             let (l, h) = term_bounds(d, self.coefs[i], x);
             b.lo += l;
             b.hi += h;
             b.span = b.span.max(h - l);
             if l != h {
                 open += 1;
-                open_xor ^= i as u64;
+                open_xor ^= i as i64;
             }
         }
-        init_i128(d, meta + LO, b.lo);
-        init_i128(d, meta + HI, b.hi);
-        d.trail.init(meta + OPEN, open);
-        d.trail.init(meta + OPEN_XOR, open_xor);
-        init_i128(d, meta + SPAN, b.span);
-        self.kept = Some(kept);
+        let t = &mut d.trail;
+        self.kept = Some(Kept {
+            terms: t.new_words(&seen),
+            lo: t.new_wide(b.lo),
+            hi: t.new_wide(b.hi),
+            span: t.new_wide(b.span),
+            open: t.new_int(open),
+            open_xor: t.new_int(open_xor),
+        });
         self
     }
 
@@ -113,14 +122,14 @@ impl Linear {
     fn bounds(&self, d: &Domains) -> Bounds {
         if let Some(k) = self.kept {
             return Bounds {
-                lo: get_i128(d, k.meta + LO),
-                hi: get_i128(d, k.meta + HI),
-                span: get_i128(d, k.meta + SPAN),
+                lo: d.trail.wide(k.lo),
+                hi: d.trail.wide(k.hi),
+                span: d.trail.wide(k.span),
             };
         }
         let mut b = Bounds {
-            lo: self.constant as i128,
-            hi: self.constant as i128,
+            lo: self.constant,
+            hi: self.constant,
             span: 0,
         };
         for (&a, &x) in self.coefs.iter().zip(&self.vars) {
@@ -151,25 +160,25 @@ impl Linear {
             return;
         };
         let (a, x) = (self.coefs[i], self.vars[i]);
-        let slot = k.terms + 2 * i;
-        let (old_min, old_max) = (d.trail.get(slot) as i64, d.trail.get(slot + 1) as i64);
+        let t = &mut d.trail;
+        let (old_min, old_max) = (
+            t.word(k.terms, 2 * i) as i64,
+            t.word(k.terms, 2 * i + 1) as i64,
+        );
         let (new_min, new_max) = (d.min(x), d.max(x));
         if (old_min, old_max) == (new_min, new_max) {
             return;
         }
-        d.trail.set(slot, new_min as u64);
-        d.trail.set(slot + 1, new_max as u64);
+        let t = &mut d.trail;
+        t.set_word(k.terms, 2 * i, new_min as u64);
+        t.set_word(k.terms, 2 * i + 1, new_max as u64);
         let (ol, oh) = scaled(a, old_min, old_max);
         let (nl, nh) = scaled(a, new_min, new_max);
-        let lo = get_i128(d, k.meta + LO) + nl - ol;
-        let hi = get_i128(d, k.meta + HI) + nh - oh;
-        set_i128(d, k.meta + LO, lo);
-        set_i128(d, k.meta + HI, hi);
+        t.set_wide(k.lo, t.wide(k.lo) + nl - ol);
+        t.set_wide(k.hi, t.wide(k.hi) + nh - oh);
         if old_min != old_max && new_min == new_max {
-            let open = d.trail.get(k.meta + OPEN);
-            d.trail.set(k.meta + OPEN, open - 1);
-            let xor = d.trail.get(k.meta + OPEN_XOR);
-            d.trail.set(k.meta + OPEN_XOR, xor ^ i as u64);
+            t.set_int(k.open, t.int(k.open) - 1);
+            t.set_int(k.open_xor, t.int(k.open_xor) ^ i as i64);
         }
     }
 
@@ -205,7 +214,7 @@ impl Linear {
                 span = span.max(h - l);
             }
             if let Some(k) = self.kept {
-                set_i128(d, k.meta + SPAN, span);
+                d.trail.set_wide(k.span, span);
             }
             if !changed {
                 return Ok(());
@@ -215,18 +224,18 @@ impl Linear {
 
     fn not_equal(&self, d: &mut Domains) -> PResult {
         let (free, rest) = match self.kept {
-            Some(k) => match d.trail.get(k.meta + OPEN) {
-                0 => (None, get_i128(d, k.meta + LO)),
+            Some(k) => match d.trail.int(k.open) {
+                0 => (None, d.trail.wide(k.lo)),
                 1 => {
-                    let i = d.trail.get(k.meta + OPEN_XOR) as usize;
+                    let i = d.trail.int(k.open_xor) as usize;
                     let (l, _) = term_bounds(d, self.coefs[i], self.vars[i]);
-                    (Some(i), get_i128(d, k.meta + LO) - l)
+                    (Some(i), d.trail.wide(k.lo) - l)
                 }
                 _ => return Ok(()),
             },
             None => {
                 let mut free = None;
-                let mut sum: i128 = self.constant as i128;
+                let mut sum: i128 = self.constant;
                 for i in 0..self.vars.len() {
                     match d.value(self.vars[i]) {
                         Some(v) => sum += self.coefs[i] as i128 * v as i128,
@@ -306,38 +315,6 @@ fn scaled(a: i64, min: i64, max: i64) -> (i128, i128) {
     if a >= 0 { (lo, hi) } else { (hi, lo) }
 }
 
-fn get_i128(d: &Domains, slot: usize) -> i128 {
-    ((d.trail.get(slot) as u128) | ((d.trail.get(slot + 1) as u128) << 64)) as i128
-}
-
-fn set_i128(d: &mut Domains, slot: usize, v: i128) {
-    d.trail.set(slot, v as u128 as u64);
-    d.trail.set(slot + 1, ((v as u128) >> 64) as u64);
-}
-
-fn init_i128(d: &mut Domains, slot: usize, v: i128) {
-    d.trail.init(slot, v as u128 as u64);
-    d.trail.init(slot + 1, ((v as u128) >> 64) as u64);
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) == (b < 0)) {
-        q + 1
-    } else {
-        q
-    }
-}
-
 impl Propagator for Linear {
     fn name(&self) -> &'static str {
         match self.op {
@@ -356,17 +333,16 @@ impl Propagator for Linear {
             Priority::Linear
         }
     }
-    fn wake_on(&self) -> u8 {
-        match self.op {
+    fn subscribe(&self, s: &mut Subscriptions) {
+        let wake = match self.op {
             LinOp::Ne => event::FIX,
             _ => event::BOUNDS,
-        }
-    }
-    fn notify_on(&self) -> u8 {
-        if self.kept.is_some() {
-            event::BOUNDS
-        } else {
-            0
+        };
+        for (i, &x) in self.vars.iter().enumerate() {
+            s.wake(x, wake);
+            if self.kept.is_some() {
+                s.notify(x, i, event::BOUNDS);
+            }
         }
     }
     fn notify(&mut self, position: usize, d: &mut Domains) {
@@ -374,7 +350,7 @@ impl Propagator for Linear {
     }
     fn all_fixed(&self, d: &Domains) -> bool {
         match self.kept {
-            Some(k) => d.trail.get(k.meta + OPEN) == 0,
+            Some(k) => d.trail.int(k.open) == 0,
             None => self.vars.iter().all(|&x| d.is_fixed(x)),
         }
     }
@@ -429,6 +405,74 @@ mod tests {
         d.restore(cp);
         assert_eq!(kept.sum_bounds(&d), fresh.sum_bounds(&d));
         assert!(!kept.all_fixed(&d));
+    }
+
+    /// Bounds(R) consistency of `sum(c x) + k (<= | ==) 0`: with any
+    /// variable at either bound, the others can make the sum (over the reals,
+    /// between their bounds) satisfy the constraint.
+    fn bounds_r(c: &[i64], k: i64, op: LinOp, doms: &[Vec<i64>]) -> Option<String> {
+        let hull: Vec<(i64, i64)> = doms.iter().map(|d| (d[0], d[d.len() - 1])).collect();
+        for (i, &(lo, hi)) in hull.iter().enumerate() {
+            for v in [lo, hi] {
+                let (mut smin, mut smax) = (k + c[i] * v, k + c[i] * v);
+                for (j, &(l, h)) in hull.iter().enumerate() {
+                    if j != i {
+                        smin += (c[j] * l).min(c[j] * h);
+                        smax += (c[j] * l).max(c[j] * h);
+                    }
+                }
+                let ok = if op == LinOp::Le {
+                    smin <= 0
+                } else {
+                    smin <= 0 && 0 <= smax
+                };
+                if !ok {
+                    return Some(format!(
+                        "bound {v} of variable {i} has no real support in {doms:?}"
+                    ));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn inequalities_and_equations_are_bounds_consistent() {
+        use crate::engine::harness::{Strength, check_random, check_random_with};
+        let coefs: [&[i64]; 4] = [&[1, 1], &[2, -3, 1], &[1, 1, 1, 1], &[-1, 4]];
+        for c in coefs {
+            for k in [-2i64, 0, 3] {
+                // `<=` reaches bounds(Z): the extreme sums lie at domain bounds.
+                // `==` reaches bounds(R), as bounds propagation of equations does.
+                for (op, strength) in [(LinOp::Le, Strength::Bounds), (LinOp::Eq, Strength::Check)]
+                {
+                    check_random_with(
+                        "linear",
+                        strength,
+                        c.len(),
+                        |_, v| {
+                            let terms = c.iter().copied().zip(v.iter().copied()).collect();
+                            Some(Box::new(Linear::new(terms, k as i128, op)))
+                        },
+                        |t| {
+                            let s: i64 = c.iter().zip(t).map(|(a, x)| a * x).sum::<i64>() + k;
+                            if op == LinOp::Le { s <= 0 } else { s == 0 }
+                        },
+                        |doms| bounds_r(c, k, op, doms),
+                    );
+                }
+                check_random(
+                    "linear !=",
+                    Strength::Check,
+                    c.len(),
+                    |_, v| {
+                        let terms = c.iter().copied().zip(v.iter().copied()).collect();
+                        Some(Box::new(Linear::new(terms, k as i128, LinOp::Ne)))
+                    },
+                    |t| c.iter().zip(t).map(|(a, x)| a * x).sum::<i64>() + k != 0,
+                );
+            }
+        }
     }
 
     #[test]

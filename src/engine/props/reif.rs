@@ -5,7 +5,7 @@
 
 use super::linear::Linear;
 use crate::engine::domains::{Domains, PResult, event};
-use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
 pub struct ReifLinear {
@@ -39,8 +39,10 @@ impl Propagator for ReifLinear {
     fn priority(&self) -> Priority {
         Priority::Linear
     }
-    fn wake_on(&self) -> u8 {
-        event::BOUNDS
+    fn subscribe(&self, s: &mut Subscriptions) {
+        for &v in &self.vars {
+            s.wake(v, event::BOUNDS);
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         match d.value(self.b) {
@@ -59,5 +61,45 @@ impl Propagator for ReifLinear {
                 Ok(())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Strength, check_random};
+    use crate::engine::props::linear::LinOp;
+
+    #[test]
+    fn reified_comparisons_against_brute_force() {
+        // b <-> (x - 2y + 1 <= 0), and b <-> (x + y == 2).
+        check_random(
+            "reified <=",
+            Strength::Check,
+            3,
+            |d, v| {
+                if d.min(v[0]) < 0 || d.max(v[0]) > 1 {
+                    return None;
+                }
+                let t = Linear::new(vec![(1, v[1]), (-2, v[2])], 1, LinOp::Le);
+                let e = Linear::new(vec![(-1, v[1]), (2, v[2])], 0, LinOp::Le);
+                Some(Box::new(ReifLinear::new(v[0], t, e)))
+            },
+            |t| (t[0] == 1) == (t[1] - 2 * t[2] < 0) && (0..=1).contains(&t[0]),
+        );
+        check_random(
+            "reified ==",
+            Strength::Check,
+            3,
+            |d, v| {
+                if d.min(v[0]) < 0 || d.max(v[0]) > 1 {
+                    return None;
+                }
+                let t = Linear::new(vec![(1, v[1]), (1, v[2])], -2, LinOp::Eq);
+                let e = Linear::new(vec![(1, v[1]), (1, v[2])], -2, LinOp::Ne);
+                Some(Box::new(ReifLinear::new(v[0], t, e)))
+            },
+            |t| (t[0] == 1) == (t[1] + t[2] == 2) && (0..=1).contains(&t[0]),
+        );
     }
 }

@@ -20,6 +20,10 @@
 
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::trail::{RevInt, RevWords};
+
+/// The most memory one table's support bitsets may take.
+pub const MAX_TABLE_BYTES: u128 = 1 << 30;
 use crate::model::VarId;
 use std::borrow::Cow;
 
@@ -31,17 +35,17 @@ pub struct CompactTable {
     supports: Vec<Vec<u64>>,
     /// Per variable, per value bit: the word where a support was last found.
     residues: Vec<Vec<u32>>,
-    /// First trail slot of the words of `current`.
-    words: usize,
-    /// Trail slot holding the number of possibly non-zero words in `index`.
-    limit: usize,
+    /// The words of `current`.
+    words: RevWords,
+    /// The number of possibly non-zero words in `index`.
+    limit: RevInt,
     index: Vec<usize>,
-    /// First trail slot of each variable's copy of its domain bits at the last call.
-    last: Vec<usize>,
+    /// Each variable's copy of its domain bits at the last call.
+    last: Vec<RevWords>,
     mask: Vec<u64>,
-    /// Trail slot: 1 once every value has been checked in this branch, so that
-    /// an unchanged variable's values are known to be supported.
-    primed: usize,
+    /// 1 once every value has been checked in this branch, so that an
+    /// unchanged variable's values are known to be supported.
+    primed: RevInt,
     /// Scratch copies of a domain and its last-seen copy.
     cur: Vec<u64>,
     prev: Vec<u64>,
@@ -50,7 +54,17 @@ pub struct CompactTable {
 impl CompactTable {
     /// `tuples` need not be distinct, nor inside the domains: both are sorted
     /// out here. A variable may come more than once (see [`distinct_columns`]).
-    pub fn new(d: &mut Domains, vars: Vec<VarId>, tuples: &[Vec<i64>], allowed: bool) -> Self {
+    /// `None` when a variable's domain is not a bitset or the support bitsets
+    /// would take more than [`MAX_TABLE_BYTES`].
+    pub fn new(
+        d: &mut Domains,
+        vars: Vec<VarId>,
+        tuples: &[Vec<i64>],
+        allowed: bool,
+    ) -> Option<Self> {
+        if !vars.iter().all(|&x| d.is_bitset(x)) {
+            return None;
+        }
         let (vars, tuples) = distinct_columns(vars, tuples);
         let mut rows: Vec<&Vec<i64>> = tuples
             .iter()
@@ -62,6 +76,13 @@ impl CompactTable {
         rows.dedup();
         let n = rows.len();
         let nwords = n.div_ceil(64).max(1);
+        let bytes: u128 = vars
+            .iter()
+            .map(|&x| d.bits(x).len() as u128 * 64 * nwords as u128 * 8)
+            .sum();
+        if bytes > MAX_TABLE_BYTES {
+            return None;
+        }
         let mut supports = Vec::with_capacity(vars.len());
         let mut residues = Vec::with_capacity(vars.len());
         let mut last = Vec::with_capacity(vars.len());
@@ -75,21 +96,17 @@ impl CompactTable {
             supports.push(s);
             residues.push(vec![0u32; nbits]);
             let bits: Vec<u64> = d.bits(x).to_vec();
-            let first = d.trail.alloc(bits.len(), 0);
-            for (k, &w) in bits.iter().enumerate() {
-                d.trail.set(first + k, w);
-            }
-            last.push(first);
+            last.push(d.trail.new_words(&bits));
         }
-        let words = d.trail.alloc(nwords, 0);
+        let mut current = vec![0u64; nwords];
         for t in 0..n {
-            let w = d.trail.get(words + t / 64);
-            d.trail.set(words + t / 64, w | (1 << (t % 64)));
+            current[t / 64] |= 1 << (t % 64);
         }
+        let words = d.trail.new_words(&current);
         // Rows fill the words from the first: the rest (none, or one when no row is left) are empty.
-        let limit = d.trail.alloc(1, n.div_ceil(64) as u64);
-        let primed = d.trail.alloc(1, 0);
-        CompactTable {
+        let limit = d.trail.new_int(n.div_ceil(64) as i64);
+        let primed = d.trail.new_int(0);
+        Some(CompactTable {
             vars,
             allowed,
             nwords,
@@ -103,11 +120,11 @@ impl CompactTable {
             primed,
             cur: Vec::new(),
             prev: Vec::new(),
-        }
+        })
     }
 
     fn limit(&self, d: &Domains) -> usize {
-        d.trail.get(self.limit) as usize
+        d.trail.int(self.limit) as usize
     }
 
     /// `current &= mask`, dropping emptied words from the live prefix of `index`.
@@ -117,19 +134,17 @@ impl CompactTable {
         while i > 0 {
             i -= 1;
             let off = self.index[i];
-            let old = d.trail.get(self.words + off);
+            let old = d.trail.word(self.words, off);
             let w = old & self.mask[off];
             if w != old {
-                d.trail.set(self.words + off, w);
+                d.trail.set_word(self.words, off, w);
                 if w == 0 {
                     limit -= 1;
                     self.index.swap(i, limit);
                 }
             }
         }
-        if limit != self.limit(d) {
-            d.trail.set(self.limit, limit as u64);
-        }
+        d.trail.set_int(self.limit, limit as i64);
     }
 
     fn is_empty(&self, d: &Domains) -> bool {
@@ -146,7 +161,7 @@ impl CompactTable {
         cur.clear();
         cur.extend_from_slice(d.bits(x));
         last.clear();
-        last.extend_from_slice(d.trail.slice(self.last[i], cur.len()));
+        last.extend_from_slice(d.trail.words(self.last[i]));
         let removed: u32 = cur
             .iter()
             .zip(&last)
@@ -182,9 +197,7 @@ impl CompactTable {
             }
         }
         for (k, &c) in cur.iter().enumerate() {
-            if last[k] != c {
-                d.trail.set(self.last[i] + k, c);
-            }
+            d.trail.set_word(self.last[i], k, c);
         }
         self.cur = cur;
         self.prev = last;
@@ -195,12 +208,9 @@ impl CompactTable {
     /// Records the variable's current domain as the one seen.
     fn save_domain(&self, d: &mut Domains, i: usize) {
         let x = self.vars[i];
-        let n = d.bits(x).len();
-        for k in 0..n {
+        for k in 0..d.bits(x).len() {
             let c = d.bits(x)[k];
-            if d.trail.get(self.last[i] + k) != c {
-                d.trail.set(self.last[i] + k, c);
-            }
+            d.trail.set_word(self.last[i], k, c);
         }
     }
 
@@ -228,12 +238,12 @@ impl CompactTable {
                     rest &= rest - 1;
                     let sup = &self.supports[i][b * nw..(b + 1) * nw];
                     let r = self.residues[i][b] as usize;
-                    if d.trail.get(self.words + r) & sup[r] != 0 {
+                    if d.trail.word(self.words, r) & sup[r] != 0 {
                         continue;
                     }
                     let found = (0..live)
                         .map(|k| self.index[k])
-                        .find(|&w| d.trail.get(self.words + w) & sup[w] != 0);
+                        .find(|&w| d.trail.word(self.words, w) & sup[w] != 0);
                     match found {
                         Some(w) => self.residues[i][b] = w as u32,
                         None => {
@@ -262,7 +272,7 @@ impl CompactTable {
         while i < n {
             let live = self.limit(d);
             let valid: u64 = (0..live)
-                .map(|k| u64::from(d.trail.get(self.words + self.index[k]).count_ones()))
+                .map(|k| u64::from(d.trail.word(self.words, self.index[k]).count_ones()))
                 .sum();
             let x = self.vars[i];
             // The number of combinations of the other variables' values.
@@ -284,7 +294,7 @@ impl CompactTable {
                 let sup = &self.supports[i][b * nw..(b + 1) * nw];
                 let count: u64 = (0..live)
                     .map(|k| self.index[k])
-                    .map(|w| u64::from((d.trail.get(self.words + w) & sup[w]).count_ones()))
+                    .map(|w| u64::from((d.trail.word(self.words, w) & sup[w]).count_ones()))
                     .sum();
                 if u128::from(count) == others {
                     d.remove(x, a)?;
@@ -355,7 +365,7 @@ impl Propagator for CompactTable {
             }
         }
         if self.allowed {
-            let primed = d.trail.get(self.primed) == 1;
+            let primed = d.trail.int(self.primed) == 1;
             self.filter_positive(
                 d,
                 if changed == 1 && primed {
@@ -364,12 +374,71 @@ impl Propagator for CompactTable {
                     None
                 },
             )?;
-            if !primed {
-                d.trail.set(self.primed, 1);
-            }
+            d.trail.set_int(self.primed, 1);
             Ok(())
         } else {
             self.filter_negative(d)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Strength, check_random};
+
+    const ROWS: [[i64; 3]; 7] = [
+        [0, 1, 2],
+        [1, 1, 1],
+        [-3, 4, 0],
+        [2, 2, -1],
+        [0, 0, 0],
+        [4, -3, 3],
+        [1, 2, 2],
+    ];
+
+    #[test]
+    fn allowed_and_forbidden_tables_are_domain_consistent() {
+        let rows: Vec<Vec<i64>> = ROWS.iter().map(|r| r.to_vec()).collect();
+        for allowed in [true, false] {
+            let rows2 = rows.clone();
+            check_random(
+                if allowed { "table" } else { "forbidden" },
+                Strength::Domain,
+                3,
+                move |d, v| Some(Box::new(CompactTable::new(d, v.to_vec(), &rows2, allowed)?)),
+                |t| ROWS.iter().any(|r| r == t) == allowed,
+            );
+        }
+    }
+
+    #[test]
+    fn a_variable_in_two_columns_takes_one_value() {
+        let rows: Vec<Vec<i64>> = vec![vec![1, 1, 2], vec![2, 0, 2], vec![3, 3, 1]];
+        check_random(
+            "table, repeated column",
+            Strength::Domain,
+            2,
+            move |d, v| {
+                Some(Box::new(CompactTable::new(
+                    d,
+                    vec![v[0], v[1], v[0]],
+                    &rows,
+                    true,
+                )?))
+            },
+            |t| {
+                [[1, 1, 2], [2, 0, 2], [3, 3, 1]]
+                    .iter()
+                    .any(|r| *r == [t[0], t[1], t[0]])
+            },
+        );
+    }
+
+    #[test]
+    fn interval_domains_are_refused() {
+        let mut d = Domains::default();
+        let x = d.add_range(0, 1 << 40);
+        assert!(CompactTable::new(&mut d, vec![x], &[vec![1]], true).is_none());
     }
 }

@@ -38,7 +38,9 @@ pub struct LetterIndex {
 pub type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
 
 impl LetterIndex {
-    pub fn new(list: &WordList, pos: usize, offset: i64, nwords: usize) -> LetterIndex {
+    /// `None` when the position holds more distinct letters than an index
+    /// can number (65,534): the crossing is then left to the formula propagator.
+    pub fn new(list: &WordList, pos: usize, offset: i64, nwords: usize) -> Option<LetterIndex> {
         let letter_at = |bit: usize| -> Option<u32> {
             let value = usize::try_from(offset + bit as i64).ok()?;
             let w = list.words.get(value)?;
@@ -53,10 +55,9 @@ impl LetterIndex {
         let mut letters: Vec<u32> = raw.iter().flatten().copied().collect();
         letters.sort_unstable();
         letters.dedup();
-        assert!(
-            letters.len() < NONE as usize,
-            "too many letters at one position"
-        );
+        if letters.len() >= NONE as usize {
+            return None;
+        }
         let mut supports = vec![0u64; letters.len() * nwords];
         let mut letter_of = vec![NONE; nwords * 64];
         for (bit, c) in raw.iter().enumerate() {
@@ -66,13 +67,13 @@ impl LetterIndex {
                 supports[k * nwords + bit / 64] |= 1 << (bit % 64);
             }
         }
-        LetterIndex {
+        Some(LetterIndex {
             letters,
             supports,
             nwords,
             offset,
             letter_of,
-        }
+        })
     }
 
     /// The index for a variable's current domain layout, from the cache if built.
@@ -82,13 +83,15 @@ impl LetterIndex {
         pos: usize,
         d: &Domains,
         var: VarId,
-    ) -> Arc<LetterIndex> {
+    ) -> Option<Arc<LetterIndex>> {
         let (offset, nwords) = (d.offset(var), d.bits(var).len());
         let key = (Arc::as_ptr(list) as usize, pos, offset, nwords);
-        cache
-            .entry(key)
-            .or_insert_with(|| Arc::new(LetterIndex::new(list, pos, offset, nwords)))
-            .clone()
+        if let Some(idx) = cache.get(&key) {
+            return Some(Arc::clone(idx));
+        }
+        let idx = Arc::new(LetterIndex::new(list, pos, offset, nwords)?);
+        cache.insert(key, Arc::clone(&idx));
+        Some(idx)
     }
 
     #[inline]
@@ -118,19 +121,18 @@ impl LetterIndex {
     }
 }
 
-pub struct WordCross {
+/// A crossing of two word variables: the letter indexes of both sides and
+/// how their letters correspond. Shared by the propagator and the counting
+/// table that lowering fills (`lower::words::Crossings`).
+pub struct Crossing {
     vars: [VarId; 2],
     idx: [Arc<LetterIndex>; 2],
     /// `map[s][k]`: the index, among the other side's letters, of side `s`'s letter `k`.
     map: [Vec<u16>; 2],
-    /// Scratch: the support mask being built.
-    mask: Vec<u64>,
-    /// Scratch: which letters of the revising side are still possible.
-    live: Vec<bool>,
 }
 
-impl WordCross {
-    pub fn new(a: VarId, ia: Arc<LetterIndex>, b: VarId, ib: Arc<LetterIndex>) -> WordCross {
+impl Crossing {
+    pub fn new(a: VarId, ia: Arc<LetterIndex>, b: VarId, ib: Arc<LetterIndex>) -> Crossing {
         let map_to = |from: &LetterIndex, to: &LetterIndex| -> Vec<u16> {
             from.letters
                 .iter()
@@ -138,13 +140,15 @@ impl WordCross {
                 .collect()
         };
         let map = [map_to(&ia, &ib), map_to(&ib, &ia)];
-        WordCross {
+        Crossing {
             vars: [a, b],
             idx: [ia, ib],
             map,
-            mask: Vec::new(),
-            live: Vec::new(),
         }
+    }
+
+    pub fn vars(&self) -> [VarId; 2] {
+        self.vars
     }
 
     /// Which side (0 or 1) `v` is on.
@@ -162,12 +166,32 @@ impl WordCross {
         let m = self.map[s][k];
         (m != NONE).then_some(m as usize)
     }
+}
+
+/// The word intersection propagator over one [`Crossing`].
+pub struct WordCross {
+    c: Arc<Crossing>,
+    /// Scratch: the support mask being built.
+    mask: Vec<u64>,
+    /// Scratch: which letters of the revising side are still possible.
+    live: Vec<bool>,
+}
+
+impl WordCross {
+    pub fn new(c: Arc<Crossing>) -> WordCross {
+        WordCross {
+            c,
+            mask: Vec::new(),
+            live: Vec::new(),
+        }
+    }
 
     /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
     fn revise(&mut self, d: &mut Domains, s: usize) -> PResult {
-        let (va, vb) = (self.vars[s], self.vars[1 - s]);
-        let (ia, ib) = (&self.idx[s], &self.idx[1 - s]);
-        let map = &self.map[s];
+        let c = &*self.c;
+        let (va, vb) = (c.vars[s], c.vars[1 - s]);
+        let (ia, ib) = (&c.idx[s], &c.idx[1 - s]);
+        let map = &c.map[s];
         if d.is_fixed(va) {
             let k = ia.letter_of[(d.min(va) - ia.offset) as usize];
             let kb = if k == NONE { NONE } else { map[k as usize] };
@@ -181,7 +205,7 @@ impl WordCross {
             // Only `b`'s own letter matters: is it still possible in `a`?
             let kb = ib.letter_of(d.min(vb));
             let ka = kb.and_then(|kb| {
-                let m = self.map[1 - s][kb];
+                let m = c.map[1 - s][kb];
                 (m != NONE).then_some(m as usize)
             });
             let bits = d.bits(va);
@@ -230,7 +254,7 @@ impl Propagator for WordCross {
         "word-intersection"
     }
     fn vars(&self) -> &[VarId] {
-        &self.vars
+        &self.c.vars
     }
     fn priority(&self) -> Priority {
         Priority::Binary
@@ -243,9 +267,6 @@ impl Propagator for WordCross {
     /// has the fixed word's letter.
     fn consistent_on_last_open(&self) -> bool {
         true
-    }
-    fn as_word_cross(&self) -> Option<&WordCross> {
-        Some(self)
     }
 }
 
@@ -286,9 +307,9 @@ mod tests {
                 let a = d.add_var(&(0..4).collect::<Vec<_>>());
                 let b = d.add_var(&(0..5).collect::<Vec<_>>());
                 let mut cache = IndexCache::new();
-                let ia = LetterIndex::shared(&mut cache, &la, i, &d, a);
-                let ib = LetterIndex::shared(&mut cache, &lb, j, &d, b);
-                let mut p = WordCross::new(a, ia, b, ib);
+                let ia = LetterIndex::shared(&mut cache, &la, i, &d, a).unwrap();
+                let ib = LetterIndex::shared(&mut cache, &lb, j, &d, b).unwrap();
+                let mut p = WordCross::new(Arc::new(Crossing::new(a, ia, b, ib)));
                 let (ea, eb) = brute(&la, i, &lb, j);
                 let r = p.propagate(&mut d);
                 if ea.is_empty() {
@@ -309,10 +330,10 @@ mod tests {
         let a = d.add_var(&[0, 1]);
         let b = d.add_var(&[1]);
         let mut cache = IndexCache::new();
-        let ia = LetterIndex::shared(&mut cache, &la, 0, &d, a);
-        let ib = LetterIndex::shared(&mut cache, &la, 1, &d, b);
+        let ia = LetterIndex::shared(&mut cache, &la, 0, &d, a).unwrap();
+        let ib = LetterIndex::shared(&mut cache, &la, 1, &d, b).unwrap();
         // a[1] == b[2] with b = "cd": a must start with d; none does.
-        let mut p = WordCross::new(a, ia, b, ib);
+        let mut p = WordCross::new(Arc::new(Crossing::new(a, ia, b, ib)));
         assert!(p.propagate(&mut d).is_err());
     }
 }

@@ -1,0 +1,233 @@
+//! The command line: `cspi solve | check | explain | bench | completions | man`.
+//!
+//! This file holds the clap definitions (docs/cli.md lists every flag, and a
+//! test holds it to `--help`); each command lives in its own file.
+
+mod bench;
+mod check;
+mod diagnostics;
+mod each;
+pub mod interrupt;
+mod params;
+mod solve;
+
+pub use diagnostics::{render_plain, report};
+pub use params::parse_params;
+
+use crate::model::{Propagation, Restarts, ValSelect, VarSelect};
+use crate::output::Format;
+use clap::{Args, Parser, Subcommand};
+use interrupt::Interrupt;
+use params::{named, seconds, strategy_help};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "cspi",
+    version,
+    about = "A constraint-programming tool: write a .csp model, solve it.",
+    after_help = "Documentation: docs/cli.md, docs/tutorial.md and docs/language.md in the source tree."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve a model: print the first solution, N solutions, all, or the count.
+    Solve(SolveArgs),
+    /// Check a model without solving it: every error, and warnings.
+    Check(CheckArgs),
+    /// Solve a model under every combination of strategies and tabulate the statistics.
+    Bench(BenchArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), generated from the same definitions as --help.
+    Man,
+}
+
+/// The model and its parameters, shared by every command that loads a model.
+#[derive(Args, Debug)]
+pub struct ModelArgs {
+    /// The model file (.csp).
+    pub model: PathBuf,
+    /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file.
+    #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Stray words after the options, such as the `8` of `--param n 8`: reported with a hint.
+    #[arg(hide = true, value_name = "EXTRA")]
+    pub stray: Vec<String>,
+    /// Let the model read files only inside DIR (symbolic links are followed
+    /// before the check); for models you do not trust.
+    #[arg(long, value_name = "DIR")]
+    pub sandbox: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// How the model is loaded: its sandbox and bounds.
+    pub fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
+        let sandbox = match &self.sandbox {
+            None => None,
+            Some(dir) => Some(crate::reader::Sandbox::new(dir).map_err(|e| {
+                crate::diag::Diag::new("cspi::sandbox", format!("--sandbox: {e}"))
+                    .help("give an existing directory")
+                    .usage()
+            })?),
+        };
+        Ok(crate::solve::LoadOptions { sandbox })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Solve once per line of FILE, giving the line to parameter NAME; `--each FILE.jsonl`
+    /// gives each JSON record's fields to the parameters of the same names.
+    #[arg(long, value_name = "NAME=FILE")]
+    pub each: Option<String>,
+    /// Stop after N solutions.
+    #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub solutions: Option<u64>,
+    /// Print every solution.
+    #[arg(long, conflicts_with = "count")]
+    pub all: bool,
+    /// Count every solution without printing them.
+    #[arg(long)]
+    pub count: bool,
+    /// With --count, count leaf by leaf instead of by product where sound (for tests and benchmarks).
+    #[arg(long, requires = "count")]
+    pub no_product_count: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Print search statistics on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    /// Stop after this many seconds (status UNKNOWN); with --each, per instance.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub time_limit: Option<Duration>,
+    /// Stop after this many search nodes (status UNKNOWN).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Re-check every solution against the model with the independent checker.
+    #[arg(long)]
+    pub check_solutions: bool,
+    /// Report solutions that differ on these variables or arrays only
+    /// (comma-separated names); replaces the model's `project` item.
+    #[arg(long, value_name = "VARS")]
+    pub project: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    /// Treat warnings as errors (exit 1 when there is any).
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Variable selections to compare, comma-separated (default: the model's).
+    #[arg(long = "var", value_name = "LIST", value_delimiter = ',', value_parser = named::<VarSelect>)]
+    pub var: Vec<VarSelect>,
+    /// Value selections to compare, comma-separated (default: the model's).
+    #[arg(long = "val", value_name = "LIST", value_delimiter = ',', value_parser = named::<ValSelect>)]
+    pub val: Vec<ValSelect>,
+    /// Propagation levels to compare, comma-separated (default: the model's).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = named::<Propagation>)]
+    pub propagation: Vec<Propagation>,
+    /// Runs per combination (random strategies get seeds SEED, SEED+1, ...).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: u32,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop each run at its first solution instead of counting all.
+    #[arg(long)]
+    pub first: bool,
+    /// Count every solution leaf by leaf, also under `ac` (see docs/crossword.md):
+    /// the node counts then compare the levels' search trees like for like.
+    #[arg(long)]
+    pub no_product_count: bool,
+    /// Stop each run after this many seconds (its status is then UNKNOWN).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10")]
+    pub time_limit: Duration,
+    /// Output format: a Markdown table, or one JSON object per run.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+/// Search overrides shared by `solve` and `check`.
+#[derive(Args, Debug, Default)]
+pub struct StrategyArgs {
+    #[arg(long = "var", value_name = "NAME", value_parser = named::<VarSelect>,
+          help = strategy_help::<VarSelect>("Variable selection"))]
+    pub var: Option<VarSelect>,
+    #[arg(long = "val", value_name = "NAME", value_parser = named::<ValSelect>,
+          help = strategy_help::<ValSelect>("Value selection"))]
+    pub val: Option<ValSelect>,
+    #[arg(long, value_name = "NAME", value_parser = named::<Propagation>,
+          help = strategy_help::<Propagation>("Propagation level"))]
+    pub propagation: Option<Propagation>,
+    #[arg(long, value_name = "NAME", value_parser = named::<Restarts>,
+          help = strategy_help::<Restarts>("Restarts"))]
+    pub restarts: Option<Restarts>,
+    /// Seed of the random generator (random heuristics, tie-breaking).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
+    let result = match cli.command {
+        Command::Solve(args) => solve::command(&args, interrupt),
+        Command::Check(args) => check::command(&args),
+        Command::Bench(args) => bench::command(&args, interrupt),
+        Command::Completions(args) => Ok(completions(args.shell)),
+        Command::Man => Ok(man()),
+    };
+    result.unwrap_or_else(|diags| report(&diags))
+}
+
+/// `cspi completions SHELL`: the completion script on stdout.
+fn completions(shell: clap_complete::Shell) -> i32 {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "cspi", &mut buf);
+    write_out(&buf)
+}
+
+/// `cspi man`: the manual page on stdout.
+fn man() -> i32 {
+    use clap::CommandFactory;
+    let mut buf = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut buf) {
+        crate::output::sink::eprint(&format!("error: cannot render the manual page: {e}\n"));
+        return crate::diag::exit::INTERNAL;
+    }
+    write_out(&buf)
+}
+
+/// Writes generated text to stdout; the exit code says whether it got there.
+fn write_out(bytes: &[u8]) -> i32 {
+    let mut out = crate::output::sink::Stdout::new();
+    out.write(&String::from_utf8_lossy(bytes));
+    solve::output_exit(&out).unwrap_or(crate::diag::exit::OK)
+}

@@ -1,0 +1,238 @@
+//! `cspi solve`: load the model, search, report each solution and the end of
+//! the run through the chosen reporter. `--each` (each.rs) reuses [`Runner`]
+//! once per instance.
+
+use super::interrupt::Interrupt;
+use super::params::projection;
+use super::{ModelArgs, SolveArgs};
+use crate::diag::{Diag, Diags, exit};
+use crate::engine::search::{Limits, Next};
+use crate::engine::stats::{Stats, peak_memory};
+use crate::model::{Model, OutputItem};
+use crate::output::sink::{Failure, Stdout, eprint};
+use crate::output::{Mode, Reporter, RunEnd, StoppedBy, human};
+use crate::sema::ParamOverride;
+use crate::solve::{self, Options, Status};
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+    if let Some(spec) = &args.each {
+        return super::each::command(args, spec, interrupt);
+    }
+    let overrides = model_overrides(&args.model)?;
+    let options = args.model.load_options()?;
+    let model = solve::load_file_with(&args.model.model, &overrides, &options)?;
+    let mut runner = Runner::new(args, interrupt);
+    let end = runner.run(model)?;
+    Ok(runner.exit_code(end.rejected))
+}
+
+/// The `--param` overrides, after reporting stray words on the command line.
+pub fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
+    if let Some(word) = args.stray.first() {
+        let bare = args.params.iter().find(|p| !p.contains('='));
+        let d = match bare {
+            Some(name) => Diag::new(
+                "cspi::param::syntax",
+                format!("--param {name} {word}: a parameter and its value are one word"),
+            )
+            .help(format!("write --param {name}={word}")),
+            None => Diag::new(
+                "cspi::usage",
+                format!("unexpected argument `{word}` after the model file"),
+            )
+            .help("one model per run; options start with `-` (see cspi solve --help)"),
+        };
+        return Err(Diags::from(d.usage()));
+    }
+    super::params::parse_params(&args.params)
+}
+
+/// How one run ended, for the caller's exit code and tally.
+pub struct Ended {
+    pub status: Status,
+    /// The independent checker rejected a solution (a bug).
+    pub rejected: bool,
+}
+
+/// Runs models and reports them, keeping the output and what stopped it.
+pub struct Runner<'a> {
+    args: &'a SolveArgs,
+    interrupt: &'a Interrupt,
+    pub reporter: Box<dyn Reporter>,
+    pub out: Stdout,
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(args: &'a SolveArgs, interrupt: &'a Interrupt) -> Self {
+        Runner {
+            args,
+            interrupt,
+            reporter: args.format.reporter(),
+            out: Stdout::new(),
+        }
+    }
+
+    /// Whether to go on with more work: output works and no signal came.
+    pub fn going(&self) -> bool {
+        self.out.ok() && !self.interrupt.stopped()
+    }
+
+    /// Solves one loaded model and reports it.
+    pub fn run(&mut self, mut model: Model) -> Result<Ended, Diags> {
+        let args = self.args;
+        if !self.out.ok() {
+            // Nobody can read the results (a closed stdout): do not search.
+            return Ok(Ended {
+                status: Status::Unknown,
+                rejected: false,
+            });
+        }
+        if let Some(names) = &args.project {
+            model.projection = projection(&model, names)?;
+        }
+        let model = Arc::new(model);
+        let mut options = Options {
+            search: model.search.clone(),
+            check: args.check_solutions,
+            count_only: args.count,
+            no_product_count: args.no_product_count,
+            ..Options::default()
+        };
+        args.strategy.apply(&mut options.search);
+        solve::check_strategy(&model, &options.search).map_err(|d| {
+            // The command line's fault if it chose the strategy, else the model's.
+            Diags::from(if args.strategy.val.is_some() {
+                d.usage()
+            } else {
+                d
+            })
+        })?;
+        options.limits = Limits {
+            progress: std::io::stderr()
+                .is_terminal()
+                .then_some(progress as fn(&Stats, Duration)),
+            // Optimisation runs to the proof of optimality unless told otherwise.
+            solutions: if args.all
+                || args.count
+                || (model.objective.is_some() && args.solutions.is_none())
+            {
+                None
+            } else {
+                Some(args.solutions.unwrap_or(1))
+            },
+            nodes: args.node_limit,
+            time: args.time_limit,
+            stop: Some(Arc::clone(&self.interrupt.stop)),
+        };
+        let mode = Mode {
+            count: args.count,
+            many: args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some(),
+        };
+        // The model's `total(...)` outputs, summed over the solutions.
+        let mut totals: Vec<(String, i64)> = model
+            .output
+            .iter()
+            .filter_map(|o| match o {
+                OutputItem::Total { label, .. } => Some((label.clone(), 0)),
+                _ => None,
+            })
+            .collect();
+        let (reporter, out) = (&mut self.reporter, &mut self.out);
+        let mut summary = solve::solve(&model, &options, |values| {
+            let mut k = 0;
+            for o in &model.output {
+                if let OutputItem::Total { term, .. } = o {
+                    let v = term.eval(&model, values).unwrap_or(0);
+                    totals[k].1 = totals[k].1.saturating_add(v);
+                    k += 1;
+                }
+            }
+            if mode.count {
+                return Next::Continue;
+            }
+            if out.write(&reporter.solution(&model, values, mode)) {
+                Next::Continue
+            } else {
+                Next::Stop
+            }
+        });
+        if options.limits.progress.is_some() {
+            eprint("\r\x1b[2K");
+        }
+        summary.stats.peak_memory = peak_memory();
+        let stopped_by = if !self.out.ok() {
+            Some(StoppedBy::Output)
+        } else if self.interrupt.stopped() {
+            Some(StoppedBy::Interrupt)
+        } else if summary.status != Status::Unknown {
+            None
+        } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
+            Some(StoppedBy::NodeLimit)
+        } else {
+            Some(StoppedBy::TimeLimit)
+        };
+        let end = RunEnd {
+            status: summary.status,
+            objective: summary.objective,
+            stats: &summary.stats,
+            totals: &totals,
+            stopped_by,
+        };
+        let text = self.reporter.end(&end, mode);
+        self.out.write(&text);
+        if args.stats {
+            eprint(&human::stats(&summary.stats));
+        }
+        if let Some(first) = summary.rejected.first() {
+            eprint(&format!(
+                "error: the independent checker rejected {} solution(s); this is a bug in cspi, please report it\n  first: {first}\n",
+                summary.rejected.len(),
+            ));
+        }
+        Ok(Ended {
+            status: summary.status,
+            rejected: !summary.rejected.is_empty(),
+        })
+    }
+
+    /// The exit code once the work is done: a lost output first, then a bug,
+    /// then an interrupt, else 0.
+    pub fn exit_code(&self, rejected: bool) -> i32 {
+        if let Some(code) = output_exit(&self.out) {
+            return code;
+        }
+        if rejected {
+            return exit::INTERNAL;
+        }
+        self.interrupt.exit_code().unwrap_or(exit::OK)
+    }
+}
+
+/// The exit code an output failure calls for, after saying what happened: a
+/// reader that went away is a quiet success, lost results an error.
+pub fn output_exit(out: &Stdout) -> Option<i32> {
+    match out.failure()? {
+        Failure::ReaderGone => Some(exit::OK),
+        Failure::Lost(e) => {
+            eprint(&format!(
+                "error: cannot write the results to standard output: {e}\n"
+            ));
+            Some(exit::OUTPUT)
+        }
+    }
+}
+
+/// The progress line: overwritten in place on a terminal, cleared at the end.
+fn progress(stats: &Stats, elapsed: Duration) {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    eprint(&format!(
+        "\r\x1b[2K{} solutions, {} nodes ({:.0} nodes/s), {:.1} s",
+        stats.solutions,
+        stats.nodes,
+        stats.nodes as f64 / secs,
+        secs
+    ));
+}

@@ -1,0 +1,265 @@
+//! A test harness for propagators: make variables, post one propagator,
+//! change domains, assert domains — and a brute-force filter that checks a
+//! propagator on random small domains for the strength its module doc claims.
+//!
+//! ```ignore
+//! let mut h = Harness::new();
+//! let x = h.range(0, 9);
+//! h.post(Member::new(x, vec![3, 5].into()));
+//! assert_eq!(h.values(x), vec![3, 5]);
+//! ```
+
+use super::Engine;
+use super::domains::PResult;
+use super::propagator::Propagator;
+use crate::model::{Propagation, VarId};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+pub struct Harness {
+    pub engine: Engine,
+}
+
+impl Default for Harness {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Harness {
+    pub fn new() -> Self {
+        Harness {
+            engine: Engine::new(Propagation::Ac),
+        }
+    }
+
+    pub fn range(&mut self, lo: i64, hi: i64) -> VarId {
+        self.engine.add_range(lo, hi)
+    }
+
+    pub fn var(&mut self, values: &[i64]) -> VarId {
+        self.engine.add_var(values)
+    }
+
+    /// Posts the propagator and runs it to a fixpoint; panics if that fails.
+    pub fn post(&mut self, p: impl Propagator + 'static) {
+        self.try_post(p).expect("propagation failed");
+    }
+
+    /// Posts the propagator and runs everything to a fixpoint.
+    pub fn try_post(&mut self, p: impl Propagator + 'static) -> PResult {
+        self.try_post_boxed(Box::new(p))
+    }
+
+    pub fn try_post_boxed(&mut self, p: Box<dyn Propagator>) -> PResult {
+        self.engine.add_prop(p);
+        self.engine.propagate_root()
+    }
+
+    fn after(&mut self, r: Result<bool, super::domains::Fail>) -> PResult {
+        r?;
+        self.engine.fixpoint()
+    }
+
+    pub fn set_min(&mut self, x: VarId, v: i64) -> PResult {
+        let r = self.engine.doms.set_min(x, v);
+        self.after(r)
+    }
+    pub fn set_max(&mut self, x: VarId, v: i64) -> PResult {
+        let r = self.engine.doms.set_max(x, v);
+        self.after(r)
+    }
+    pub fn fix(&mut self, x: VarId, v: i64) -> PResult {
+        let r = self.engine.doms.fix(x, v);
+        self.after(r)
+    }
+    pub fn remove(&mut self, x: VarId, v: i64) -> PResult {
+        let r = self.engine.doms.remove(x, v);
+        self.after(r)
+    }
+
+    pub fn values(&self, x: VarId) -> Vec<i64> {
+        self.engine.doms.values(x).collect()
+    }
+    pub fn bounds(&self, x: VarId) -> (i64, i64) {
+        (self.engine.doms.min(x), self.engine.doms.max(x))
+    }
+}
+
+/// How much a propagator promises to prune at its fixpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Generalised arc consistency: every value left has a support.
+    Domain,
+    /// Bounds(Z) consistency: each bound has a support in which every other
+    /// variable takes an integer between its own bounds.
+    Bounds,
+    /// Only correct and checking.
+    Check,
+}
+
+/// Checks a propagator against brute force on random small domains:
+/// `arity` variables with random subsets of `-3..=4`, the propagator posted
+/// and run, then random decisions (fix, bounds, removals) each followed by a
+/// fixpoint. After every step: no solution of `holds` within the domains
+/// before the step was lost, failure only when there is no solution, and the
+/// `strength` holds. `make` builds the propagator over the variables (or
+/// `None` when it refuses these domains).
+pub fn check_random(
+    name: &str,
+    strength: Strength,
+    arity: usize,
+    make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: impl Fn(&[i64]) -> bool,
+) {
+    check_random_with(name, strength, arity, make, holds, |_| None);
+}
+
+/// [`check_random`] with an extra check of the domains after each
+/// successful propagation (for strengths the enum does not name, such as
+/// bounds(R) consistency); it returns a complaint or `None`.
+pub fn check_random_with(
+    name: &str,
+    strength: Strength,
+    arity: usize,
+    make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: impl Fn(&[i64]) -> bool,
+    extra: impl Fn(&[Vec<i64>]) -> Option<String>,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
+    for trial in 0..300 {
+        let mut h = Harness::new();
+        let vars: Vec<VarId> = (0..arity)
+            .map(|_| {
+                let mut values: Vec<i64> =
+                    (-3..=4).filter(|_| rng.random_range(0..3) > 0).collect();
+                if values.is_empty() {
+                    values.push(rng.random_range(-3..=4));
+                }
+                h.var(&values)
+            })
+            .collect();
+        let Some(p) = make(&mut h.engine.doms, &vars) else {
+            continue;
+        };
+        let mut before = snapshot(&h, &vars);
+        let mut result = h.try_post_boxed(p);
+        for step in 0..6 {
+            verify(
+                name, trial, step, strength, &h, &vars, &before, result, &holds,
+            );
+            if result.is_ok()
+                && let Some(complaint) = extra(&snapshot(&h, &vars))
+            {
+                panic!("{name}: trial {trial}, step {step}, from {before:?}: {complaint}");
+            }
+            if result.is_err() {
+                break;
+            }
+            // A random decision, applied to the domains alone; then the
+            // propagator runs from exactly those domains.
+            let x = vars[rng.random_range(0..vars.len())];
+            let pick: Vec<i64> = h.values(x);
+            let v = pick[rng.random_range(0..pick.len())];
+            let doms = &mut h.engine.doms;
+            let decided = match rng.random_range(0..4) {
+                0 => doms.fix(x, v),
+                1 => doms.set_min(x, v),
+                2 => doms.set_max(x, v),
+                _ => doms.remove(x, v),
+            };
+            if decided.is_err() {
+                break;
+            }
+            before = snapshot(&h, &vars);
+            result = h.engine.fixpoint();
+        }
+    }
+}
+
+fn snapshot(h: &Harness, vars: &[VarId]) -> Vec<Vec<i64>> {
+    vars.iter().map(|&x| h.values(x)).collect()
+}
+
+/// Every tuple of the domains' cartesian product.
+fn tuples(domains: &[Vec<i64>]) -> Vec<Vec<i64>> {
+    let mut out = vec![Vec::new()];
+    for d in domains {
+        out = out
+            .into_iter()
+            .flat_map(|t| {
+                d.iter().map(move |&v| {
+                    let mut t = t.clone();
+                    t.push(v);
+                    t
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+#[expect(clippy::too_many_arguments, reason = "a test helper's whole context")]
+fn verify(
+    name: &str,
+    trial: usize,
+    step: usize,
+    strength: Strength,
+    h: &Harness,
+    vars: &[VarId],
+    before: &[Vec<i64>],
+    result: PResult,
+    holds: &impl Fn(&[i64]) -> bool,
+) {
+    let where_ = format!("{name}: trial {trial}, step {step}, from domains {before:?}");
+    let given: Vec<Vec<i64>> = tuples(before).into_iter().filter(|t| holds(t)).collect();
+    if result.is_err() {
+        assert!(
+            given.is_empty(),
+            "{where_}: failed, but {:?} is a solution",
+            given[0]
+        );
+        return;
+    }
+    let now = snapshot(h, vars);
+    let where_ = format!("{where_} to {now:?}");
+    for t in &given {
+        assert!(
+            t.iter().zip(&now).all(|(v, d)| d.contains(v)),
+            "{where_}: lost the solution {t:?}"
+        );
+    }
+    // Checking: all fixed and violated must have failed.
+    if now.iter().all(|d| d.len() == 1) {
+        assert!(!given.is_empty(), "{where_}: fixed, violated, not failed");
+    }
+    match strength {
+        Strength::Check => {}
+        Strength::Domain => {
+            assert!(!given.is_empty(), "{where_}: no solution but no failure");
+            for (i, d) in now.iter().enumerate() {
+                for &v in d {
+                    assert!(
+                        given.iter().any(|t| t[i] == v),
+                        "{where_}: value {v} of variable {i} has no support"
+                    );
+                }
+            }
+        }
+        Strength::Bounds => {
+            let hull: Vec<Vec<i64>> = now
+                .iter()
+                .map(|d| (d[0]..=d[d.len() - 1]).collect())
+                .collect();
+            let relaxed: Vec<Vec<i64>> = tuples(&hull).into_iter().filter(|t| holds(t)).collect();
+            for (i, d) in now.iter().enumerate() {
+                for v in [d[0], d[d.len() - 1]] {
+                    assert!(
+                        relaxed.iter().any(|t| t[i] == v),
+                        "{where_}: bound {v} of variable {i} has no support"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Value selection: the decision to take on the chosen variable. Each
+//! selector is one file; [`build`] maps the names of `model/search.rs` to
+//! them.
+//!
+//! A domain held by its bounds only (an interval) cannot lose an inner
+//! value, so `x != v` must have `v` at a bound: selectors choose a bound of
+//! an interval domain (or split it), as Choco does for bounded variables.
+
+mod lcv;
+mod max;
+mod min;
+mod random;
+mod score;
+mod split;
+
+use super::{Branch, Rng};
+use crate::engine::Engine;
+use crate::model::{Model, ValSelect, VarId};
+
+pub trait ValSelector {
+    /// The decision on `v`, an open variable.
+    fn select(&mut self, engine: &mut Engine, v: VarId, rng: &mut Rng) -> Branch;
+
+    /// Whether it draws at random (see the variable evaluators' `varies`).
+    fn varies(&self) -> bool {
+        false
+    }
+}
+
+/// The value selector for a name; `model` supplies the word scores of `score`.
+pub fn build(kind: ValSelect, model: &Model) -> Box<dyn ValSelector> {
+    match kind {
+        ValSelect::Min => Box::new(min::Min),
+        ValSelect::Max => Box::new(max::Max),
+        ValSelect::Random => Box::new(random::Random),
+        ValSelect::Lcv => Box::new(lcv::Lcv::default()),
+        ValSelect::Score => Box::new(score::Score::new(model)),
+        ValSelect::Split => Box::new(split::Split),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::Harness;
+    use crate::engine::props::linear::{LinOp, Linear};
+    use rand::SeedableRng;
+
+    fn decide(kind: ValSelect, h: &mut Harness, v: VarId) -> Branch {
+        let mut rng = Rng::seed_from_u64(3);
+        build(kind, &Model::default()).select(&mut h.engine, v, &mut rng)
+    }
+
+    #[test]
+    fn each_selector_decides_as_named() {
+        let mut h = Harness::new();
+        let x = h.var(&[2, 3, 5, 9]);
+        let y = h.range(0, 8);
+        // x + y <= 10: small x leaves y more values.
+        h.post(Linear::new(vec![(1, x), (1, y)], -10, LinOp::Le));
+        assert_eq!(decide(ValSelect::Min, &mut h, x), Branch::Assign(2));
+        assert_eq!(decide(ValSelect::Max, &mut h, x), Branch::Assign(9));
+        assert_eq!(decide(ValSelect::Split, &mut h, x), Branch::AtMost(5));
+        assert_eq!(decide(ValSelect::Lcv, &mut h, x), Branch::Assign(2));
+        let Branch::Assign(r) = decide(ValSelect::Random, &mut h, x) else {
+            panic!("random assigns");
+        };
+        assert!([2, 3, 5, 9].contains(&r));
+        assert_eq!(h.values(x), vec![2, 3, 5, 9], "selection changes no domain");
+    }
+
+    #[test]
+    fn interval_domains_get_a_bound() {
+        let mut h = Harness::new();
+        let x = h.range(-(1 << 40), 1 << 40);
+        for kind in [
+            ValSelect::Min,
+            ValSelect::Random,
+            ValSelect::Lcv,
+            ValSelect::Score,
+        ] {
+            let b = decide(kind, &mut h, x);
+            assert!(
+                b == Branch::Assign(-(1 << 40)) || b == Branch::Assign(1 << 40),
+                "{kind:?}: {b:?}"
+            );
+        }
+        assert_eq!(decide(ValSelect::Split, &mut h, x), Branch::AtMost(0));
+    }
+}

@@ -1,0 +1,82 @@
+//! Top-level constraints, one arm per kind of formula. `None` from any arm
+//! means "not lowered": [`Lower::post`] rolls back and falls back.
+
+use super::Lower;
+use super::reify::difference;
+use crate::engine::props::alldiff::AllDifferent;
+use crate::engine::props::table::CompactTable;
+use crate::model::{CmpOp, Formula, Propagation, Term};
+
+impl Lower<'_> {
+    pub(super) fn try_post(&mut self, f: &Formula) -> Option<()> {
+        match f {
+            Formula::Const(true) => Some(()),
+            Formula::Const(false) => None,
+            Formula::Cmp(CmpOp::Eq, Term::Letter(a, i), Term::Letter(b, j)) if a != b => {
+                self.word_crossing(*a, *i, *b, *j)
+            }
+            Formula::Cmp(op, a, b) => {
+                let (coefs, k) = self.linear(&difference(a, b))?;
+                self.post_cmp(coefs, k, *op)
+            }
+            Formula::AllDifferent(terms) => self.all_different(terms),
+            Formula::Table {
+                terms,
+                tuples,
+                allowed,
+            } => {
+                let vars = terms
+                    .iter()
+                    .map(|t| self.var_of(t))
+                    .collect::<Option<Vec<_>>>()?;
+                let p = CompactTable::new(&mut self.engine.doms, vars, tuples, *allowed)?;
+                self.engine.add_prop(Box::new(p));
+                Some(())
+            }
+            Formula::Global(call) => call.def.lower(self, &call.args),
+            Formula::And(parts) => {
+                for p in parts {
+                    self.post(p);
+                }
+                Some(())
+            }
+            Formula::Or(parts) => {
+                self.strict = false;
+                let bs = parts
+                    .iter()
+                    .map(|p| self.reify(p))
+                    .collect::<Option<Vec<_>>>()?;
+                // sum(b) >= 1
+                self.post_cmp(bs.iter().map(|&b| (-1, b)).collect(), 1, CmpOp::Le)
+            }
+            Formula::Implies(p, q) => {
+                self.strict = false;
+                let (bp, bq) = (self.reify(p)?, self.reify(q)?);
+                self.post_cmp(vec![(1, bp), (-1, bq)], 0, CmpOp::Le)
+            }
+            Formula::Not(g) => {
+                self.strict = false;
+                let b = self.reify(g)?;
+                self.post_cmp(vec![(1, b)], 0, CmpOp::Eq)
+            }
+        }
+    }
+
+    /// All-different over terms `x + c`: the variable and its offset each.
+    fn all_different(&mut self, terms: &[Term]) -> Option<()> {
+        let mut pairs = Vec::with_capacity(terms.len());
+        for t in terms {
+            let (coefs, k) = self.linear(t)?;
+            let v = match coefs.as_slice() {
+                [(1, v)] => *v,
+                _ => self.var_of_lin((coefs, 0))?,
+            };
+            pairs.push((v, i64::try_from(k).ok()?));
+        }
+        // Under `ac` all-different uses Régin's matching-based GAC.
+        let gac = self.engine.level == Propagation::Ac;
+        self.engine
+            .add_prop(Box::new(AllDifferent::new(pairs, gac)));
+        Some(())
+    }
+}

@@ -1,0 +1,209 @@
+//! Linear expressions over engine variables: building them from terms,
+//! merging repeated variables, their bounds, and posting comparisons as
+//! [`Linear`] propagators.
+
+use super::Lower;
+use crate::engine::props::linear::{LinOp, Linear};
+use crate::model::{CmpOp, Term, VarId};
+
+/// `sum(coef * var) + constant`, each variable once; the constant is wide,
+/// as folded sums of wide values may need (`6 * (t - 1.7e18)`).
+pub type Lin = (Vec<(i64, VarId)>, i128);
+
+/// Linear constraints with this many terms keep their bounds incrementally.
+const KEEP_SUMS_FROM: usize = 32;
+
+impl Lower<'_> {
+    /// The term as a linear expression over engine variables (sub-terms that
+    /// are not linear get auxiliary variables).
+    /// Coefficients and constant are computed exactly (in `i128`) and must
+    /// fit `i64` once merged; otherwise the constraint is evaluated instead.
+    pub(super) fn linear(&mut self, t: &Term) -> Option<Lin> {
+        let mut terms = Vec::new();
+        let mut k = 0i128;
+        self.add_linear(t, 1, &mut terms, &mut k)?;
+        let merged = merge_wide(&terms)?;
+        Some((merged, k))
+    }
+
+    fn add_linear(
+        &mut self,
+        t: &Term,
+        scale: i128,
+        coefs: &mut Vec<(i128, VarId)>,
+        k: &mut i128,
+    ) -> Option<()> {
+        match t {
+            Term::Const(c) => *k = k.checked_add(scale.checked_mul(*c as i128)?)?,
+            Term::Linear(parts, c) => {
+                *k = k.checked_add(scale.checked_mul(*c as i128)?)?;
+                for (a, u) in parts {
+                    self.add_linear(u, scale.checked_mul(*a as i128)?, coefs, k)?;
+                }
+            }
+            _ => {
+                let v = self.var_of(t)?;
+                coefs.push((scale, v));
+            }
+        }
+        Some(())
+    }
+
+    /// Posts `sum(coefs) + k  op  0`; `None` when the sum might not fit the
+    /// propagator's arithmetic.
+    pub(super) fn post_cmp(&mut self, coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> Option<()> {
+        if !self.lin_fits(&coefs, k) {
+            return None;
+        }
+        let (t, _) = linear_pair(coefs, k, op);
+        self.add_linear_prop(t);
+        Some(())
+    }
+
+    /// Posts a linear propagator, keeping its sums incrementally when long.
+    pub(super) fn add_linear_prop(&mut self, t: Linear) {
+        let t = if t.vars_slice().len() >= KEEP_SUMS_FROM && t.has_distinct_vars() {
+            t.keep_sums(&mut self.engine.doms)
+        } else {
+            t
+        };
+        self.engine.add_prop(Box::new(t));
+    }
+
+    /// Whether every partial sum of the expression fits comfortably in an
+    /// i128, the width the linear propagators compute in.
+    pub(super) fn lin_fits(&self, coefs: &[(i64, VarId)], k: i128) -> bool {
+        let d = &self.engine.doms;
+        let mut total = k.unsigned_abs();
+        for &(a, x) in coefs {
+            let m = d.min(x).unsigned_abs().max(d.max(x).unsigned_abs());
+            total = total.saturating_add(u128::from(a.unsigned_abs()) * u128::from(m));
+        }
+        total < 1 << 120
+    }
+
+    /// The smallest and largest values of the expression under the domains.
+    pub(super) fn lin_bounds(&self, coefs: &[(i64, VarId)], k: i128) -> (i128, i128) {
+        let d = &self.engine.doms;
+        let (mut lo, mut hi) = (k, k);
+        for &(a, x) in coefs {
+            let (l, h) = (a as i128 * d.min(x) as i128, a as i128 * d.max(x) as i128);
+            lo += l.min(h);
+            hi += l.max(h);
+        }
+        (lo, hi)
+    }
+
+    /// A variable equal to the linear expression (the variable itself when
+    /// the expression is one).
+    pub(super) fn var_of_lin(&mut self, (coefs, k): Lin) -> Option<VarId> {
+        if let [(1, v)] = coefs.as_slice()
+            && k == 0
+        {
+            return Some(*v);
+        }
+        if !self.lin_fits(&coefs, k) {
+            return None;
+        }
+        let (lo, hi) = self.lin_bounds(&coefs, k);
+        let z = self.aux(lo, hi)?;
+        let mut c = coefs;
+        c.push((-1, z));
+        self.post_cmp(c, k, CmpOp::Eq)?;
+        Some(z)
+    }
+}
+
+/// Adds up the coefficients of repeated variables (first occurrence order)
+/// and drops the zeros; `None` on overflow. Linear in the number of terms,
+/// so a sum over a million variables costs no more than reading it.
+pub fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    // Sums over an array list its variables in increasing order: distinct
+    // already, no hashing needed.
+    if terms.windows(2).all(|w| w[0].1 < w[1].1) {
+        return Some(terms.iter().copied().filter(|&(c, _)| c != 0).collect());
+    }
+    let mut at: std::collections::HashMap<VarId, usize> = Default::default();
+    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
+    for &(a, v) in terms {
+        match at.entry(v) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let c = &mut merged[*e.get()].0;
+                *c = c.checked_add(a)?;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(merged.len());
+                merged.push((a, v));
+            }
+        }
+    }
+    merged.retain(|&(c, _)| c != 0);
+    Some(merged)
+}
+
+/// [`merge_terms`] over exact coefficients: each merged coefficient must fit `i64`.
+fn merge_wide(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    if terms.iter().all(|&(c, _)| i64::try_from(c).is_ok()) {
+        let narrow: Vec<(i64, VarId)> = terms.iter().map(|&(c, v)| (c as i64, v)).collect();
+        if let Some(m) = merge_terms(&narrow) {
+            return Some(m);
+        }
+    }
+    let mut at: std::collections::HashMap<VarId, usize> = Default::default();
+    let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
+    for &(a, v) in terms {
+        match at.entry(v) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let c = &mut merged[*e.get()].0;
+                *c = c.checked_add(a)?;
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(merged.len());
+                merged.push((a, v));
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .filter(|&(c, _)| c != 0)
+        .map(|(c, v)| Some((i64::try_from(c).ok()?, v)))
+        .collect()
+}
+
+/// `sum + k op 0` and its negation, as linear propagators.
+pub fn linear_pair(coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> (Linear, Linear) {
+    let neg: Vec<(i64, VarId)> = coefs.iter().map(|&(c, v)| (-c, v)).collect();
+    let le = |c: Vec<(i64, VarId)>, k: i128| Linear::new(c, k, LinOp::Le);
+    match op {
+        CmpOp::Le => (le(coefs, k), le(neg, -k + 1)),
+        CmpOp::Lt => (le(coefs, k + 1), le(neg, -k)),
+        CmpOp::Ge => (le(neg, -k), le(coefs, k + 1)),
+        CmpOp::Gt => (le(neg, -k + 1), le(coefs, k)),
+        CmpOp::Eq => (
+            Linear::new(coefs.clone(), k, LinOp::Eq),
+            Linear::new(coefs, k, LinOp::Ne),
+        ),
+        CmpOp::Ne => (
+            Linear::new(coefs.clone(), k, LinOp::Ne),
+            Linear::new(coefs, k, LinOp::Eq),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merging_adds_repeats_and_drops_zeros() {
+        assert_eq!(
+            merge_terms(&[(2, 3), (1, 1), (-2, 3), (4, 1)]),
+            Some(vec![(5, 1)])
+        );
+        assert_eq!(
+            merge_terms(&[(1, 0), (0, 1), (3, 2)]),
+            Some(vec![(1, 0), (3, 2)])
+        );
+        assert_eq!(merge_terms(&[(i64::MAX, 0), (1, 0)]), None);
+    }
+}

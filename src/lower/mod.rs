@@ -1,0 +1,128 @@
+//! Lowering: the layer between the model and the engine, and the one place
+//! where model formulas become engine variables and propagators.
+//!
+//! ```text
+//! Model ──► unary (root domains) ──► constraints ──► objective ──► Posted
+//!                                      │   ├─ linear   sums and comparisons
+//!                                      │   ├─ terms    auxiliary variables for sub-terms
+//!                                      │   ├─ reify    0/1 variables for sub-formulas
+//!                                      │   ├─ words    word intersections (and their counting table)
+//!                                      │   └─ globals  one file per global constraint
+//!                                      └─ fallback: FormulaProp (always correct)
+//! ```
+//!
+//! Each constraint goes to the most specific propagator that handles it.
+//! Lowering a constraint is all-or-nothing: if any part of it cannot be
+//! lowered (a term too wide, a propagator that refuses to be built), the
+//! engine is rolled back to where the constraint began — no stray auxiliary
+//! variable or propagator remains — and the constraint goes to the generic
+//! [`FormulaProp`], which evaluates the formula directly. A missing
+//! propagator costs speed, never answers.
+//!
+//! Auxiliary variables exist only in the engine (ids after the model's), so
+//! they are never counted or printed.
+
+mod constraints;
+pub mod globals;
+mod linear;
+mod objective;
+mod reify;
+mod terms;
+mod unary;
+pub mod words;
+
+use crate::engine::Engine;
+use crate::engine::props::formula::FormulaProp;
+use crate::model::{Formula, Model, Propagation, VarId};
+use std::sync::Arc;
+use words::Crossings;
+
+/// An engine for the model.
+pub struct Posted {
+    pub engine: Engine,
+    /// False when the constraints fail already before search (an empty
+    /// domain at the root): the model is unsatisfiable.
+    pub consistent: bool,
+    /// The engine variable equal to the objective, to minimise (negated when
+    /// the model maximises); `None` without an objective or when it could not
+    /// be lowered (then solutions are compared by evaluation only).
+    pub objective: Option<VarId>,
+    /// The word intersections among the propagators, for counting by product.
+    pub crossings: Crossings,
+}
+
+/// Lowers the model for search at the given propagation level.
+pub fn lower(model: &Arc<Model>, level: Propagation) -> Posted {
+    let mut engine = Engine::new(level);
+    let Some(rest) = unary::root_domains(model, &mut engine) else {
+        return Posted {
+            engine,
+            consistent: false,
+            objective: None,
+            crossings: Crossings::default(),
+        };
+    };
+    let mut lower = Lower::new(&mut engine, model);
+    for f in rest {
+        lower.post(f);
+    }
+    let objective = model
+        .objective
+        .as_ref()
+        .and_then(|o| lower.objective_var(o));
+    let crossings = std::mem::take(&mut lower.crossings);
+    Posted {
+        engine,
+        consistent: true,
+        objective,
+        crossings,
+    }
+}
+
+/// The lowering context shared by the passes.
+pub struct Lower<'a> {
+    pub engine: &'a mut Engine,
+    pub model: &'a Arc<Model>,
+    /// True while lowering a top-level constraint, where an undefined term
+    /// (a zero divisor, an index out of range) may prune the assignments that
+    /// make it undefined; false inside a reified sub-formula, where it must not.
+    strict: bool,
+    words: words::LetterCache,
+    crossings: Crossings,
+}
+
+impl<'a> Lower<'a> {
+    pub fn new(engine: &'a mut Engine, model: &'a Arc<Model>) -> Self {
+        Lower {
+            engine,
+            model,
+            strict: true,
+            words: words::LetterCache::default(),
+            crossings: Crossings::default(),
+        }
+    }
+
+    /// Posts a top-level constraint: its own propagators if every part of it
+    /// lowers, else (leaving nothing else behind) the formula propagator.
+    pub fn post(&mut self, f: &Formula) {
+        self.strict = true;
+        let mark = self.engine.mark();
+        let crossings = self.crossings.len();
+        if self.try_post(f).is_none() {
+            self.engine.rollback(mark);
+            self.crossings.truncate(crossings);
+            self.fallback(f.clone());
+        }
+    }
+
+    /// Posts `f` as the generic formula propagator.
+    fn fallback(&mut self, f: Formula) {
+        self.engine
+            .add_prop(Box::new(FormulaProp::new(f, self.model.clone())));
+    }
+
+    /// Whether undefined terms may prune here (see [`Lower::strict`]).
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+}

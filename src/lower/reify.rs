@@ -1,0 +1,90 @@
+//! Reification: a 0/1 variable equal to the truth of a sub-formula, for
+//! `||`, `->`, `!`, `count` and truth values used as numbers. Comparisons
+//! become [`ReifLinear`]; `&&`, `||` and `!` become linear inequalities over
+//! the parts' 0/1 variables; anything else is reified by evaluation.
+//!
+//! Inside a reified formula undefined terms must not prune: a false premise
+//! makes an implication true whatever its conclusion. So lowering runs
+//! non-strict here, and terms that may be undefined are not lowered.
+
+use super::Lower;
+use super::linear::linear_pair;
+use crate::engine::props::reif::ReifLinear;
+use crate::model::{CmpOp, Formula, Term, VarId};
+
+impl Lower<'_> {
+    /// A 0/1 variable equal to the truth of `f`.
+    pub fn reify(&mut self, f: &Formula) -> Option<VarId> {
+        let strict = std::mem::replace(&mut self.strict, false);
+        let b = self.reify_in(f);
+        self.strict = strict;
+        b
+    }
+
+    fn reify_in(&mut self, f: &Formula) -> Option<VarId> {
+        match f {
+            Formula::Const(b) => self.aux(i128::from(*b), i128::from(*b)),
+            Formula::Cmp(op, a, c) => {
+                let (coefs, k) = self.linear(&difference(a, c))?;
+                if !self.lin_fits(&coefs, k) {
+                    return None;
+                }
+                let b = self.aux(0, 1)?;
+                let (t, e) = linear_pair(coefs, k, *op);
+                self.engine.add_prop(Box::new(ReifLinear::new(b, t, e)));
+                Some(b)
+            }
+            Formula::Not(g) => {
+                let bg = self.reify(g)?;
+                let b = self.aux(0, 1)?;
+                self.post_cmp(vec![(1, b), (1, bg)], -1, CmpOp::Eq)?;
+                Some(b)
+            }
+            Formula::And(parts) | Formula::Or(parts) => {
+                let and = matches!(f, Formula::And(_));
+                let bs = parts
+                    .iter()
+                    .map(|p| self.reify(p))
+                    .collect::<Option<Vec<_>>>()?;
+                let b = self.aux(0, 1)?;
+                let n = bs.len() as i128;
+                let mut sum: Vec<(i64, VarId)> = bs.iter().map(|&x| (1, x)).collect();
+                if and {
+                    // b <= each; sum - b <= n - 1
+                    for &x in &bs {
+                        self.post_cmp(vec![(1, b), (-1, x)], 0, CmpOp::Le)?;
+                    }
+                    sum.push((-1, b));
+                    self.post_cmp(sum, -(n - 1), CmpOp::Le)?;
+                } else {
+                    // each <= b; b <= sum
+                    for &x in &bs {
+                        self.post_cmp(vec![(1, x), (-1, b)], 0, CmpOp::Le)?;
+                    }
+                    let mut neg: Vec<(i64, VarId)> = bs.iter().map(|&x| (-1, x)).collect();
+                    neg.push((1, b));
+                    self.post_cmp(neg, 0, CmpOp::Le)?;
+                }
+                Some(b)
+            }
+            Formula::Implies(p, q) => {
+                self.reify(&Formula::Or(vec![Formula::Not(p.clone()), (**q).clone()]))
+            }
+            Formula::AllDifferent(_) | Formula::Table { .. } | Formula::Global(_) => {
+                let b = self.aux(0, 1)?;
+                let t = Term::Ite(
+                    Box::new(f.clone()),
+                    Box::new(Term::Const(1)),
+                    Box::new(Term::Const(0)),
+                );
+                self.fallback(Formula::Cmp(CmpOp::Eq, Term::Var(b), t));
+                Some(b)
+            }
+        }
+    }
+}
+
+/// `a - b`.
+pub(super) fn difference(a: &Term, b: &Term) -> Term {
+    Term::Linear(vec![(1, a.clone()), (-1, b.clone())], 0)
+}
