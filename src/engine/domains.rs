@@ -384,6 +384,72 @@ impl Domains {
                 self.trail.set_word(l.words, w, new);
             }
         }
+        self.after_words(v, &l, removed, old_lo, old_hi)
+    }
+
+    /// The 64 bits of a bitset domain from bit position `pos` on: bit `i` of
+    /// the answer is the value `offset + pos + i`. Positions outside the
+    /// bitset (`pos` may be negative) read as absent. Small-range propagators
+    /// (all-different) read a domain in one word this way.
+    #[inline]
+    pub fn window(&self, v: VarId, pos: i64) -> u64 {
+        let bits = self.bits(v);
+        if pos < 0 {
+            return match bits.first() {
+                Some(&w) if pos > -64 => w << -pos,
+                _ => 0,
+            };
+        }
+        let (w, sh) = ((pos / 64) as usize, (pos % 64) as u32);
+        let lo = bits.get(w).map_or(0, |&x| x >> sh);
+        if sh == 0 {
+            return lo;
+        }
+        lo | bits.get(w + 1).map_or(0, |&x| x << (64 - sh))
+    }
+
+    /// Removes the values whose bits are set in `mask`, read as a
+    /// [`Self::window`] from bit position `pos` (a bitset domain), in one
+    /// update of size, bounds and events.
+    pub fn remove_window(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
+        let l = self.layout[v];
+        debug_assert!(!l.words.is_empty(), "remove_window needs a bitset domain");
+        let old_lo = (self.trail.int(l.min) - l.offset) as usize;
+        let old_hi = (self.trail.int(l.max) - l.offset) as usize;
+        // The mask split over the (at most two) words it covers.
+        let parts: [(i64, u64); 2] = if pos < 0 {
+            let m = if pos > -64 { mask >> -pos } else { 0 };
+            [(0, m), (-1, 0)]
+        } else {
+            let (w, sh) = (pos / 64, (pos % 64) as u32);
+            let high = if sh == 0 { 0 } else { mask >> (64 - sh) };
+            [(w, mask << sh), (w + 1, high)]
+        };
+        let mut removed = 0i64;
+        for (w, m) in parts {
+            if m == 0 || w < 0 || w as usize >= l.words.len() {
+                continue;
+            }
+            let old = self.trail.word(l.words, w as usize);
+            let new = old & !m;
+            if new != old {
+                removed += i64::from((old & m).count_ones());
+                self.trail.set_word(l.words, w as usize, new);
+            }
+        }
+        self.after_words(v, &l, removed, old_lo, old_hi)
+    }
+
+    /// Size, bounds and events after `removed` values left the bitset of a
+    /// domain whose bounds were `old_lo..=old_hi` (bit positions).
+    fn after_words(
+        &mut self,
+        v: VarId,
+        l: &Layout,
+        removed: i64,
+        old_lo: usize,
+        old_hi: usize,
+    ) -> Result<bool, Fail> {
         if removed == 0 {
             return Ok(false);
         }
@@ -393,8 +459,8 @@ impl Domains {
             return Err(Fail);
         }
         self.trail.set_int(l.size, size);
-        let new_lo = self.next_set_from(&l, old_lo);
-        let new_hi = self.prev_set_from(&l, old_hi);
+        let new_lo = self.next_set_from(l, old_lo);
+        let new_hi = self.prev_set_from(l, old_hi);
         let mut ev = event::REMOVE;
         if new_lo != old_lo || new_hi != old_hi {
             ev |= event::BOUNDS;
@@ -594,6 +660,35 @@ mod tests {
         d.remove(x, 1).unwrap();
         assert_eq!(d.pending[x], event::REMOVE | event::BOUNDS | event::FIX);
         assert_eq!(d.changed, vec![x]);
+    }
+
+    #[test]
+    fn windows_read_and_remove_64_values_at_any_position() {
+        let mut d = Domains::default();
+        let x = d.add_var(&[10, 11, 70, 73, 140]);
+        // Bit positions from offset 10: 0, 1, 60, 63, 130.
+        assert_eq!(d.window(x, 0), 1 | 2 | 1 << 60 | 1 << 63);
+        assert_eq!(d.window(x, -3), 1 << 3 | 1 << 4 | 1 << 63);
+        assert_eq!(d.window(x, 60), 1 | 1 << 3);
+        assert_eq!(d.window(x, 100), 1 << 30);
+        assert_eq!(d.window(x, 200), 0);
+        assert_eq!(d.window(x, -70), 0);
+        let cp = d.checkpoint();
+        assert!(!d.remove_window(x, 2, u64::MAX >> 10).unwrap());
+        assert!(d.remove_window(x, -3, 1 << 3).unwrap());
+        assert_eq!((d.min(x), d.size(x)), (11, 4));
+        assert!(d.remove_window(x, 62, 1 << 1 | 1 << 2).unwrap());
+        assert_eq!(vals(&d, x), vec![11, 70, 140]);
+        d.clear_changes();
+        assert!(d.remove_window(x, 100, 1 << 30).unwrap());
+        assert_eq!(vals(&d, x), vec![11, 70]);
+        assert_eq!(d.pending[x], event::REMOVE | event::BOUNDS);
+        assert!(d.remove_window(x, 1, 1).unwrap());
+        assert_eq!(d.value(x), Some(70));
+        assert!(d.pending[x] & event::FIX != 0);
+        assert!(d.remove_window(x, 60, 1).is_err());
+        d.restore(cp);
+        assert_eq!(vals(&d, x), vec![10, 11, 70, 73, 140]);
     }
 
     #[test]

@@ -57,9 +57,7 @@ pub trait Propagator {
     /// propagator, and which changes it wants to hear of through
     /// [`Self::notify`]. By default any removal from any variable wakes it.
     fn subscribe(&self, s: &mut Subscriptions) {
-        for &v in self.vars() {
-            s.wake(v, event::REMOVE);
-        }
+        s.wake_all(self.vars(), event::REMOVE);
     }
 
     fn priority(&self) -> Priority {
@@ -114,6 +112,11 @@ impl Subscriptions {
     /// Wake the propagator on these events of `v`.
     pub fn wake(&mut self, v: VarId, events: u8) {
         self.wake.push((v, events));
+    }
+
+    /// Wake the propagator on these events of each of `vars`.
+    pub fn wake_all(&mut self, vars: &[VarId], events: u8) {
+        self.wake.extend(vars.iter().map(|&v| (v, events)));
     }
 
     /// Call [`Propagator::notify`] with `position` on these events of `v`.

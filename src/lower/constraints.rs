@@ -75,8 +75,8 @@ impl Lower<'_> {
         }
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;
-        self.engine
-            .add_prop(Box::new(AllDifferent::new(pairs, gac)));
+        let p = AllDifferent::new(pairs, gac, &self.engine.doms);
+        self.engine.add_prop(Box::new(p));
         Some(())
     }
 }

@@ -22,7 +22,7 @@ impl Lower<'_> {
         let mut terms = Vec::new();
         let mut k = 0i128;
         self.add_linear(t, 1, &mut terms, &mut k)?;
-        let merged = merge_wide(&terms)?;
+        let merged = merge_terms(&terms)?;
         Some((merged, k))
     }
 
@@ -115,39 +115,15 @@ impl Lower<'_> {
 }
 
 /// Adds up the coefficients of repeated variables (first occurrence order)
-/// and drops the zeros; `None` on overflow. Linear in the number of terms,
-/// so a sum over a million variables costs no more than reading it.
-pub fn merge_terms(terms: &[(i64, VarId)]) -> Option<Vec<(i64, VarId)>> {
+/// and drops the zeros; `None` when a merged coefficient leaves `i64`.
+/// Linear in the number of terms, so a sum over a million variables costs no
+/// more than reading it.
+pub fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
+    let narrow = |&(c, v): &(i128, VarId)| Some((i64::try_from(c).ok()?, v));
     // Sums over an array list its variables in increasing order: distinct
     // already, no hashing needed.
     if terms.windows(2).all(|w| w[0].1 < w[1].1) {
-        return Some(terms.iter().copied().filter(|&(c, _)| c != 0).collect());
-    }
-    let mut at: std::collections::HashMap<VarId, usize> = Default::default();
-    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
-    for &(a, v) in terms {
-        match at.entry(v) {
-            std::collections::hash_map::Entry::Occupied(e) => {
-                let c = &mut merged[*e.get()].0;
-                *c = c.checked_add(a)?;
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(merged.len());
-                merged.push((a, v));
-            }
-        }
-    }
-    merged.retain(|&(c, _)| c != 0);
-    Some(merged)
-}
-
-/// [`merge_terms`] over exact coefficients: each merged coefficient must fit `i64`.
-fn merge_wide(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
-    if terms.iter().all(|&(c, _)| i64::try_from(c).is_ok()) {
-        let narrow: Vec<(i64, VarId)> = terms.iter().map(|&(c, v)| (c as i64, v)).collect();
-        if let Some(m) = merge_terms(&narrow) {
-            return Some(m);
-        }
+        return terms.iter().filter(|t| t.0 != 0).map(narrow).collect();
     }
     let mut at: std::collections::HashMap<VarId, usize> = Default::default();
     let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
@@ -163,11 +139,7 @@ fn merge_wide(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
             }
         }
     }
-    merged
-        .into_iter()
-        .filter(|&(c, _)| c != 0)
-        .map(|(c, v)| Some((i64::try_from(c).ok()?, v)))
-        .collect()
+    merged.iter().filter(|t| t.0 != 0).map(narrow).collect()
 }
 
 /// `sum + k op 0` and its negation, as linear propagators.
@@ -204,6 +176,11 @@ mod tests {
             merge_terms(&[(1, 0), (0, 1), (3, 2)]),
             Some(vec![(1, 0), (3, 2)])
         );
-        assert_eq!(merge_terms(&[(i64::MAX, 0), (1, 0)]), None);
+        assert_eq!(merge_terms(&[(i64::MAX as i128, 0), (1, 0)]), None);
+        let wide = i64::MAX as i128 + 5;
+        assert_eq!(
+            merge_terms(&[(wide, 0), (1, 1), (-wide, 0)]),
+            Some(vec![(1, 1)])
+        );
     }
 }

@@ -278,38 +278,6 @@ impl Term {
             }
         }
     }
-
-    /// `Some((coefficients, constant))` when the term is linear in plain variables.
-    pub fn as_linear(&self) -> Option<(Vec<(i64, VarId)>, i64)> {
-        let mut coefs: Vec<(i64, VarId)> = Vec::new();
-        let mut constant = 0i64;
-        self.add_linear(1, &mut coefs, &mut constant)?;
-        coefs.retain(|&(c, _)| c != 0);
-        Some((coefs, constant))
-    }
-
-    fn add_linear(
-        &self,
-        scale: i64,
-        coefs: &mut Vec<(i64, VarId)>,
-        constant: &mut i64,
-    ) -> Option<()> {
-        match self {
-            Term::Const(k) => *constant = constant.checked_add(scale.checked_mul(*k)?)?,
-            Term::Var(v) => match coefs.iter_mut().find(|(_, w)| w == v) {
-                Some((c, _)) => *c = c.checked_add(scale)?,
-                None => coefs.push((scale, *v)),
-            },
-            Term::Linear(parts, k) => {
-                *constant = constant.checked_add(scale.checked_mul(*k)?)?;
-                for (c, t) in parts {
-                    t.add_linear(scale.checked_mul(*c)?, coefs, constant)?;
-                }
-            }
-            _ => return None,
-        }
-        Some(())
-    }
 }
 
 impl Formula {

@@ -8,7 +8,11 @@
 //!   that only one term can take is given to that term;
 //! - under `propagation ac`, Régin's matching-based GAC (`alldiff_gac.rs`),
 //!   which subsumes the two rules above.
+//!
+//! When the terms' values fit in a window of 64 (most classic models), the
+//! same filtering runs on one machine word per term (`alldiff_bits.rs`).
 
+use super::alldiff_bits::BitAllDiff;
 use super::alldiff_gac::Matching;
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
@@ -18,6 +22,8 @@ pub struct AllDifferent {
     vars: Vec<VarId>,
     /// Run Régin's matching-based filtering (under `propagation ac`).
     gac: Option<Matching>,
+    /// The same filtering on bitsets, when the values fit in 64.
+    bits: Option<BitAllDiff>,
     offsets: Vec<i64>,
     /// Scratch: how many terms can take each value in `lo..lo+counts.len()`.
     counts: Vec<u32>,
@@ -31,9 +37,12 @@ pub struct AllDifferent {
 const MAX_COUNTED_SPAN: i64 = 1 << 16;
 
 impl AllDifferent {
-    pub fn new(terms: Vec<(VarId, i64)>, gac: bool) -> Self {
-        let (vars, offsets) = terms.into_iter().unzip();
+    /// `x + c` pairwise distinct over the `(x, c)` terms, under the current
+    /// domains (which decide the representation); GAC when `gac`.
+    pub fn new(terms: Vec<(VarId, i64)>, gac: bool, d: &Domains) -> Self {
+        let (vars, offsets): (Vec<VarId>, Vec<i64>) = terms.into_iter().unzip();
         AllDifferent {
+            bits: BitAllDiff::new(d, &vars, &offsets),
             vars,
             gac: gac.then(Matching::default),
             offsets,
@@ -151,6 +160,9 @@ impl Propagator for AllDifferent {
     }
     /// Two fixed terms with the same value: what the pairwise `!=` would see.
     fn violated(&mut self, d: &Domains) -> bool {
+        if let Some(b) = &mut self.bits {
+            return b.violated(d, &self.vars);
+        }
         let seen = &mut self.taken;
         seen.clear();
         seen.extend(
@@ -167,6 +179,13 @@ impl Propagator for AllDifferent {
         true
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
+        if let Some(b) = &mut self.bits {
+            return if self.gac.is_some() {
+                b.gac(d, &self.vars)
+            } else {
+                b.eliminate_and_count(d, &self.vars)
+            };
+        }
         loop {
             self.eliminate(d)?;
             let (lo, hi) = self.value_range(d);
@@ -184,6 +203,187 @@ impl Propagator for AllDifferent {
             }
             if !self.count(d)? {
                 return Ok(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+impl AllDifferent {
+    /// The general (not bitset) filtering, to test it on small domains too.
+    fn without_bits(mut self) -> Self {
+        self.bits = None;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Harness, Strength, check_random};
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+
+    /// Both representations of the same constraint.
+    fn both(h: &Harness, terms: &[(VarId, i64)], gac: bool) -> [AllDifferent; 2] {
+        let p = AllDifferent::new(terms.to_vec(), gac, &h.engine.doms);
+        assert!(p.bits.is_some(), "small values take the bitset form");
+        let q = AllDifferent::new(terms.to_vec(), gac, &h.engine.doms).without_bits();
+        [p, q]
+    }
+
+    #[test]
+    fn hidden_single_without_gac() {
+        for general in [false, true] {
+            let mut h = Harness::new();
+            let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[1, 2, 3])];
+            let [p, q] = both(&h, &[(x[0], 0), (x[1], 0), (x[2], 0)], false);
+            h.post(if general { q } else { p });
+            assert_eq!(h.values(x[2]), vec![3], "3 has one place left");
+            h.fix(x[0], 2).unwrap();
+            assert_eq!(h.values(x[1]), vec![1], "value elimination");
+            assert!(h.remove(x[1], 1).is_err());
+        }
+    }
+
+    #[test]
+    fn hall_set_needs_gac() {
+        for gac in [false, true] {
+            for general in [false, true] {
+                let mut h = Harness::new();
+                let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.range(1, 4), h.range(1, 4)];
+                let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
+                let [p, q] = both(&h, &terms, gac);
+                h.post(if general { q } else { p });
+                let want: Vec<i64> = if gac { vec![3, 4] } else { vec![1, 2, 3, 4] };
+                assert_eq!(h.values(x[2]), want, "gac {gac}, general {general}");
+                assert_eq!(h.values(x[3]), want);
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_shift_the_values() {
+        for general in [false, true] {
+            let mut h = Harness::new();
+            let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[0])];
+            let [p, q] = both(&h, &[(x[0], 0), (x[1], 1), (x[2], 2)], true);
+            h.post(if general { q } else { p });
+            assert_eq!((h.values(x[0]), h.values(x[1])), (vec![1], vec![2]));
+        }
+    }
+
+    #[test]
+    fn pigeonhole_fails() {
+        for gac in [false, true] {
+            let mut h = Harness::new();
+            let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[1, 2])];
+            let [p, _] = both(&h, &[(x[0], 0), (x[1], 0), (x[2], 0)], gac);
+            assert!(h.try_post(p).is_err());
+        }
+    }
+
+    #[test]
+    fn wide_values_take_the_general_form() {
+        let mut h = Harness::new();
+        let x = [h.var(&[0, 1]), h.var(&[0, 100])];
+        let p = AllDifferent::new(vec![(x[0], 0), (x[1], 0)], true, &h.engine.doms);
+        assert!(p.bits.is_none());
+        h.post(p);
+        h.fix(x[1], 0).unwrap();
+        assert_eq!(h.values(x[0]), vec![1]);
+    }
+
+    /// `t[i] + i` pairwise distinct: offsets as in the queens' diagonals.
+    fn distinct_diagonals(t: &[i64]) -> bool {
+        let s: Vec<i64> = t.iter().enumerate().map(|(i, &x)| x + i as i64).collect();
+        (0..s.len()).all(|i| (i + 1..s.len()).all(|j| s[i] != s[j]))
+    }
+
+    #[test]
+    fn gac_is_domain_consistent_against_brute_force() {
+        for general in [false, true] {
+            for n in 1..=4 {
+                check_random(
+                    "alldifferent gac",
+                    Strength::Domain,
+                    n,
+                    |d, vars| {
+                        let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64));
+                        let p = AllDifferent::new(terms.collect(), true, d);
+                        Some(Box::new(if general { p.without_bits() } else { p }))
+                    },
+                    distinct_diagonals,
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn elimination_is_correct_against_brute_force() {
+        for general in [false, true] {
+            for n in 1..=4 {
+                check_random(
+                    "alldifferent",
+                    Strength::Check,
+                    n,
+                    |d, vars| {
+                        let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64));
+                        let p = AllDifferent::new(terms.collect(), false, d);
+                        Some(Box::new(if general { p.without_bits() } else { p }))
+                    },
+                    distinct_diagonals,
+                );
+            }
+        }
+    }
+
+    /// The bitset and the general forms reach the same domains, on random
+    /// domains larger than brute force can check, through random decisions.
+    #[test]
+    fn bitset_form_matches_the_general_one() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
+        for trial in 0..400 {
+            let gac = trial % 2 == 0;
+            let n = rng.random_range(2..=10);
+            let width = rng.random_range(n as i64..=40);
+            let mut hs = [Harness::new(), Harness::new()];
+            let mut vars = Vec::new();
+            let mut terms = Vec::new();
+            for i in 0..n {
+                let values: Vec<i64> = (0..width).filter(|_| rng.random_range(0..4) > 0).collect();
+                let values = if values.is_empty() { vec![0] } else { values };
+                let off = rng.random_range(-3..=3) + i as i64 % 3;
+                let v = hs[0].var(&values);
+                hs[1].var(&values);
+                vars.push(v);
+                terms.push((v, off));
+            }
+            let [p, q] = both(&hs[0], &terms, gac);
+            let mut results = [hs[0].try_post(p), hs[1].try_post(q)];
+            for step in 0..8 {
+                assert_eq!(results[0], results[1], "trial {trial} step {step}");
+                if results[0].is_err() {
+                    break;
+                }
+                for v in &vars {
+                    assert_eq!(
+                        hs[0].values(*v),
+                        hs[1].values(*v),
+                        "trial {trial} step {step}"
+                    );
+                }
+                let x = vars[rng.random_range(0..n)];
+                let values = hs[0].values(x);
+                let v = values[rng.random_range(0..values.len())];
+                let kind = rng.random_range(0..3);
+                for (h, r) in hs.iter_mut().zip(&mut results) {
+                    *r = match kind {
+                        0 => h.fix(x, v),
+                        1 => h.remove(x, v),
+                        _ => h.set_min(x, v),
+                    };
+                }
             }
         }
     }

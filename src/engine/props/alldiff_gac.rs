@@ -27,6 +27,10 @@ pub struct Matching {
     stamp: u32,
     /// Adjacency of the current call: the values (as indices) of each variable.
     adj: Vec<Vec<u32>>,
+    /// Scratch for augmenting paths: (variable, next adjacency position), and
+    /// the value through which each variable on the path was reached.
+    path: Vec<(usize, usize)>,
+    via: Vec<u32>,
     graph: Graph,
 }
 
@@ -94,9 +98,19 @@ impl Matching {
             self.seen.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
-        // Stack of (variable, next adjacency position); `via` remembers the value used to reach each.
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        let mut via: Vec<u32> = Vec::new();
+        let mut stack = std::mem::take(&mut self.path);
+        let mut via = std::mem::take(&mut self.via);
+        stack.clear();
+        via.clear();
+        stack.push((start, 0));
+        let found = self.search_path(&mut stack, &mut via);
+        self.path = stack;
+        self.via = via;
+        found
+    }
+
+    /// The depth-first search of [`Self::augment`] on its stacks.
+    fn search_path(&mut self, stack: &mut Vec<(usize, usize)>, via: &mut Vec<u32>) -> bool {
         while let Some(&mut (x, ref mut pos)) = stack.last_mut() {
             if *pos >= self.adj[x].len() {
                 stack.pop();

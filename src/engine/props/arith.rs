@@ -92,9 +92,7 @@ impl Propagator for Times {
         Priority::Binary
     }
     fn subscribe(&self, s: &mut Subscriptions) {
-        for &v in &self.vars {
-            s.wake(v, event::BOUNDS);
-        }
+        s.wake_all(&self.vars, event::BOUNDS);
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
@@ -314,9 +312,7 @@ impl Propagator for MinMax {
         &self.vars
     }
     fn subscribe(&self, s: &mut Subscriptions) {
-        for &v in &self.vars {
-            s.wake(v, event::BOUNDS);
-        }
+        s.wake_all(&self.vars, event::BOUNDS);
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}

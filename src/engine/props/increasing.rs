@@ -29,9 +29,7 @@ impl Propagator for Increasing {
         Priority::Linear
     }
     fn subscribe(&self, s: &mut Subscriptions) {
-        for &v in &self.vars {
-            s.wake(v, event::BOUNDS);
-        }
+        s.wake_all(&self.vars, event::BOUNDS);
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         for w in self.vars.windows(2) {

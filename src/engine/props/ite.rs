@@ -40,9 +40,7 @@ impl Propagator for IfThenElse {
         Priority::Binary
     }
     fn subscribe(&self, s: &mut Subscriptions) {
-        for &v in &self.vars {
-            s.wake(v, event::BOUNDS);
-        }
+        s.wake_all(&self.vars, event::BOUNDS);
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let [b, a, e, z] = self.vars;

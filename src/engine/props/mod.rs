@@ -1,6 +1,7 @@
 //! The propagators, one file each.
 
 pub mod alldiff;
+pub mod alldiff_bits;
 pub mod alldiff_gac;
 pub mod arith;
 pub mod formula;
