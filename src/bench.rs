@@ -103,7 +103,7 @@ pub fn run(
                 check: false,
                 count_only: !plan.first_only && !optimising,
                 no_product_count: !plan.product_count,
-                trace: None,
+                ..Options::default()
             };
             let summary = solve::solve(model, &options, |_| Next::Continue);
             let s = &summary.stats;

@@ -9,6 +9,7 @@ pub mod bench;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod explain;
 pub mod lower;
 pub mod model;
 pub mod num;

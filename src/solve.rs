@@ -6,7 +6,7 @@ use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;
 use crate::engine::stats::Stats;
-use crate::lower::lower;
+use crate::lower::lower_with;
 use crate::model::check::violations;
 use crate::model::{Model, SearchSpec};
 pub use crate::sema::LoadOptions;
@@ -179,6 +179,9 @@ pub struct Options {
     pub no_product_count: bool,
     /// Record the first N decisions in [`Summary::trace`].
     pub trace: Option<usize>,
+    /// Hold every range domain by its bounds only, however narrow (tests of
+    /// interval domains: the answers must not change).
+    pub bounds_only: bool,
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -192,7 +195,7 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = lower(model, spec.propagation);
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let mut rejected = Vec::new();

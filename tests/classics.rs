@@ -330,3 +330,58 @@ fn a_zero_factor_keeps_an_undefined_term() {
         }
     }
 }
+
+/// The same random arithmetic models with every domain held by its bounds
+/// only (as wide domains are): inner values cannot be removed, value
+/// selection must take bounds, and yet every strategy finds exactly the
+/// solutions brute force finds, each once.
+#[test]
+fn bounds_only_domains_keep_every_solution() {
+    use cspi::model::ValSelect;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for case in 0..150 {
+        let c1 = random_constraint(&mut rng);
+        let c2 = random_constraint(&mut rng);
+        let text = format!(
+            "var x in -2..2;\nvar y in -1..3;\nvar z in -3..1;\nconstraint {c1};\nconstraint {c2};\n"
+        );
+        let m = Arc::new(load_str("random.csp", &text, Path::new("."), &[]).expect("loads"));
+        let mut want = Vec::new();
+        for x in -2..=2 {
+            for y in -1..=3 {
+                for z in -3..=1 {
+                    let a = [x, y, z];
+                    if m.constraints.iter().all(|f| f.holds(&m, &a)) {
+                        want.push(a.to_vec());
+                    }
+                }
+            }
+        }
+        for level in [Propagation::Ac, Propagation::Fc, Propagation::None] {
+            for val in [
+                ValSelect::Min,
+                ValSelect::Max,
+                ValSelect::Random,
+                ValSelect::Split,
+            ] {
+                let mut options = Options {
+                    search: m.search.clone(),
+                    check: true,
+                    bounds_only: true,
+                    ..Options::default()
+                };
+                options.search.propagation = level;
+                options.search.val = val;
+                options.search.var = cspi::model::VarSelect::Mrv;
+                let mut sols = Vec::new();
+                let s = solve(&m, &options, |v| {
+                    sols.push(v[..m.vars.len()].to_vec());
+                    Next::Continue
+                });
+                assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+                sols.sort();
+                assert_eq!(sols, want, "case {case} at {level:?}, val {val:?}:\n{text}");
+            }
+        }
+    }
+}

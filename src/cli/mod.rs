@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod diagnostics;
 mod each;
+mod explain;
 pub mod interrupt;
 mod params;
 mod solve;
@@ -40,6 +41,8 @@ pub enum Command {
     Solve(SolveArgs),
     /// Check a model without solving it: every error, and warnings.
     Check(CheckArgs),
+    /// Explain why a model has no solution: a minimal set of conflicting constraints.
+    Explain(ExplainArgs),
     /// Solve a model under every combination of strategies and tabulate the statistics.
     Bench(BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -136,6 +139,18 @@ pub struct CheckArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Give up after this many seconds and show the smallest conflict found so far.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "60")]
+    pub time_limit: Duration,
+    /// Output format: a diagnostic for people, or one JSON object.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
 pub struct BenchArgs {
     #[command(flatten)]
     pub model: ModelArgs,
@@ -199,6 +214,7 @@ pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
     let result = match cli.command {
         Command::Solve(args) => solve::command(&args, interrupt),
         Command::Check(args) => check::command(&args),
+        Command::Explain(args) => explain::command(&args, interrupt),
         Command::Bench(args) => bench::command(&args, interrupt),
         Command::Completions(args) => Ok(completions(args.shell)),
         Command::Man => Ok(man()),

@@ -53,7 +53,14 @@ pub struct Posted {
 
 /// Lowers the model for search at the given propagation level.
 pub fn lower(model: &Arc<Model>, level: Propagation) -> Posted {
+    lower_with(model, level, false)
+}
+
+/// [`lower`], optionally holding every range domain by its bounds only
+/// (`bounds_only`: for tests of interval domains).
+pub fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bool) -> Posted {
     let mut engine = Engine::new(level);
+    engine.doms.bounds_only = bounds_only;
     let Some(rest) = unary::root_domains(model, &mut engine) else {
         return Posted {
             engine,

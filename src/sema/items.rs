@@ -76,7 +76,7 @@ impl Checker<'_> {
             .rev()
             .find(|o| o.name == name.name)
             .cloned();
-        let from_outside = over.is_some() || matches!(value, Value::Str(_));
+        let from_outside = over.is_some() || matches!(&value, Value::Str(s) if !s.is_empty());
         self.note_data(&name.name, default, from_outside);
         // A bad override is reported and the name defined as poison, so later
         // uses of the parameter stay quiet instead of cascading.
