@@ -23,7 +23,6 @@ fn model(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
         .map(|(n, v)| ParamOverride {
             name: n.to_string(),
             value: v.to_string(),
-            file: None,
         })
         .collect();
     Arc::new(load_file(&path, &overrides).unwrap_or_else(|e| panic!("{name}: {e:?}")))

@@ -30,7 +30,6 @@ fn param(name: &str, value: &Path) -> ParamOverride {
     ParamOverride {
         name: name.into(),
         value: value.display().to_string(),
-        file: None,
     }
 }
 

@@ -86,7 +86,6 @@ fn run_model(start: &str) -> Option<Vec<[u8; 9]>> {
     let overrides = vec![ParamOverride {
         name: "start".into(),
         value: start.into(),
-        file: None,
     }];
     let model: Model = load_file(&root().join("models/eight-puzzle.csp"), &overrides)
         .unwrap_or_else(|e| panic!("model does not load: {e:?}"));

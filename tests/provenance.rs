@@ -58,7 +58,6 @@ fn a_parameter_from_the_command_line_is_data() {
     let over = [cspi::sema::ParamOverride {
         name: "n".into(),
         value: "5".into(),
-        file: None,
     }];
     let model = load_file(&path, &over).unwrap();
     assert!(model.origins.iter().any(|o| o.data == ["n"]));

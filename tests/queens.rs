@@ -15,7 +15,6 @@ fn model_solutions(n: usize) -> (Status, Vec<Vec<i64>>) {
     let over = [ParamOverride {
         name: "n".into(),
         value: n.to_string(),
-        file: None,
     }];
     let model = Arc::new(load_file(&common::model("n-queens.csp"), &over).expect("model loads"));
     let q = model.groups["q"].vars.clone();

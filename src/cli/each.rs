@@ -88,7 +88,6 @@ fn instance_overrides(name: Option<&str>, line: &str) -> Result<Vec<ParamOverrid
         return Ok(vec![ParamOverride {
             name: name.to_string(),
             value: line.to_string(),
-            file: None,
         }]);
     }
     let bad = |what: String| {
@@ -112,11 +111,7 @@ fn instance_overrides(name: Option<&str>, line: &str) -> Result<Vec<ParamOverrid
                     )));
                 }
             };
-            Ok(ParamOverride {
-                name: key,
-                value,
-                file: None,
-            })
+            Ok(ParamOverride { name: key, value })
         })
         .collect()
 }

@@ -79,7 +79,10 @@ impl ModelArgs {
                     .usage()
             })?),
         };
-        Ok(crate::solve::LoadOptions { sandbox })
+        Ok(crate::solve::LoadOptions {
+            sandbox,
+            param_files: params::param_files(&self.params),
+        })
     }
 }
 

@@ -99,6 +99,18 @@ pub fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>
     Ok(vars)
 }
 
+/// The parameters given as `NAME=@path`, with their files, so that
+/// messages name the file rather than repeat its text.
+pub fn param_files(raw: &[String]) -> Vec<(String, std::path::PathBuf)> {
+    raw.iter()
+        .filter_map(|p| {
+            let (name, value) = p.split_once('=')?;
+            let path = value.strip_prefix('@')?;
+            Some((name.trim().to_string(), path.into()))
+        })
+        .collect()
+}
+
 /// Splits `NAME=VALUE`; a value `@path` is replaced by the file's text.
 pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
     let mut out = Vec::new();
@@ -115,11 +127,11 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
             );
             continue;
         };
-        let (value, file) = match value.strip_prefix('@') {
+        let value = match value.strip_prefix('@') {
             Some(path) => {
                 let path = std::path::PathBuf::from(path);
                 match crate::reader::read_text(&path, crate::sema::MAX_FILE_BYTES, None) {
-                    Ok(text) => (text, Some(path)),
+                    Ok(text) => text,
                     Err(r) => {
                         errors.push(
                             Diag::new(
@@ -145,12 +157,11 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
                     }
                 }
             }
-            None => (value.to_string(), None),
+            None => value.to_string(),
         };
         out.push(ParamOverride {
             name: name.trim().to_string(),
             value,
-            file,
         });
     }
     if errors.is_empty() {

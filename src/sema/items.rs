@@ -104,7 +104,11 @@ impl Checker<'_> {
         let bad = |what: &str| {
             Diag::new(
                 "cspi::param::type",
-                format!("--param {}={}: expected {what}", o.name, o.shown_value()),
+                format!(
+                    "--param {}={}: expected {what}",
+                    o.name,
+                    self.input.options.shown_value(o)
+                ),
             )
             .label(default.span, format!("`{}` is {what} here", o.name))
             .help(format!(
@@ -123,7 +127,7 @@ impl Checker<'_> {
             Value::Str(_) => {
                 let text: std::rc::Rc<str> = o.value.as_str().into();
                 self.cli_strings.insert(text.clone());
-                if let Some(file) = &o.file {
+                if let Some(file) = self.input.options.param_file(&o.name) {
                     self.file_texts
                         .insert(text.clone(), (o.name.clone(), file.clone()));
                 }

@@ -36,24 +36,10 @@ pub const MAX_DOMAIN_WORDS: u64 = 1 << 24;
 pub const MAX_ELEMENTS: u64 = 50_000_000;
 
 /// A `--param NAME=VALUE` from the command line.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ParamOverride {
     pub name: String,
     pub value: String,
-    /// For `NAME=@path`: the path whose text `value` is. Messages name the
-    /// path instead of repeating the text.
-    pub file: Option<PathBuf>,
-}
-
-impl ParamOverride {
-    /// The value as messages show it: `@path` for a file's text, otherwise
-    /// the value itself, shortened.
-    pub fn shown_value(&self) -> String {
-        match &self.file {
-            Some(path) => format!("@{}", crate::reader::shown(path)),
-            None => crate::reader::shorten(&self.value, 60),
-        }
-    }
 }
 
 /// How a model may be loaded: what it may read, and the bounds on building it.
@@ -61,6 +47,29 @@ impl ParamOverride {
 pub struct LoadOptions {
     /// `--sandbox DIR`: the files the model names must lie inside DIR.
     pub sandbox: Option<Sandbox>,
+    /// Parameters whose value is the text of a file (`--param NAME=@path`),
+    /// with the path: messages name the path instead of repeating the text.
+    pub param_files: Vec<(String, PathBuf)>,
+}
+
+impl LoadOptions {
+    /// The value of an override as messages show it: `@path` for a file's
+    /// text, otherwise the value itself, shortened.
+    pub fn shown_value(&self, o: &ParamOverride) -> String {
+        match self.param_file(&o.name) {
+            Some(path) => format!("@{}", crate::reader::shown(path)),
+            None => crate::reader::shorten(&o.value, 60),
+        }
+    }
+
+    /// The file whose text parameter `name` was given, if any.
+    pub fn param_file(&self, name: &str) -> Option<&PathBuf> {
+        self.param_files
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+    }
 }
 
 /// Everything the checker needs besides the syntax tree.

@@ -320,19 +320,16 @@ pub fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved 
         ParamOverride {
             name: "n".into(),
             value: p.n.to_string(),
-            file: None,
         },
         ParamOverride {
             name: "puzzle".into(),
             value: p.text.clone(),
-            file: None,
         },
     ];
     if let Some(s) = p.symbols {
         overrides.push(ParamOverride {
             name: "symbols".into(),
             value: s.into(),
-            file: None,
         });
     }
     let path = super::model("sudoku.csp");
