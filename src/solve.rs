@@ -24,13 +24,22 @@ pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diag
     parse_file(path)?.check(overrides)
 }
 
-/// Reads and checks a model file under `options` (sandbox, bounds).
+/// Reads and checks a model file under `options` (sandbox, bounds, data files).
 pub fn load_file_with(
     path: &Path,
     overrides: &[ParamOverride],
     options: &LoadOptions,
 ) -> Result<Model, Diags> {
     parse_file(path)?.check_with(overrides, options)
+}
+
+/// Reads and checks a model file with JSON data files (`--data`).
+pub fn load_file_with_data(
+    path: &Path,
+    overrides: &[ParamOverride],
+    data_files: &[PathBuf],
+) -> Result<Model, Diags> {
+    parse_file(path)?.check_with_data(overrides, data_files)
 }
 
 /// Parses and checks model text; relative paths in it resolve against `dir`.
@@ -69,7 +78,22 @@ impl Parsed {
         self.check_with(overrides, &LoadOptions::default())
     }
 
-    /// Checks the model with these overrides under `options` (sandbox, bounds).
+    /// Checks the model with `--param` overrides and JSON data files
+    /// (`--data`, later ones overriding earlier ones).
+    pub fn check_with_data(
+        &self,
+        overrides: &[ParamOverride],
+        data_files: &[PathBuf],
+    ) -> Result<Model, Diags> {
+        let options = LoadOptions {
+            data_files: data_files.to_vec(),
+            ..LoadOptions::default()
+        };
+        self.check_with(overrides, &options)
+    }
+
+    /// Checks the model with these overrides under `options` (sandbox,
+    /// bounds, data files).
     pub fn check_with(
         &self,
         overrides: &[ParamOverride],
@@ -79,6 +103,7 @@ impl Parsed {
             source: &self.source,
             model_dir: self.dir.clone(),
             overrides,
+            data_files: &options.data_files,
             options,
         };
         sema::check(&input, &self.ast)
@@ -119,7 +144,7 @@ pub fn check_strategy(model: &Model, spec: &SearchSpec) -> Result<(), Diag> {
     use crate::model::{ValSelect, VarKind};
     let scored = model.vars.iter().any(|v| match &v.kind {
         VarKind::Word(list) => !list.scores.is_empty(),
-        VarKind::Int => false,
+        _ => false,
     });
     if spec.val == ValSelect::Score && !scored {
         return Err(Diag::new(

@@ -56,9 +56,13 @@ pub enum Command {
 pub struct ModelArgs {
     /// The model file (.csp).
     pub model: PathBuf,
-    /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file.
+    /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file;
+    /// arrays and records are written as JSON (`d=[3,1,2]`).
     #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
     pub params: Vec<String>,
+    /// Read parameters from a JSON data file (repeatable; later files win, --param wins over all).
+    #[arg(long = "data", value_name = "FILE")]
+    pub data: Vec<PathBuf>,
     /// Stray words after the options, such as the `8` of `--param n 8`: reported with a hint.
     #[arg(hide = true, value_name = "EXTRA")]
     pub stray: Vec<String>,
@@ -82,6 +86,7 @@ impl ModelArgs {
         Ok(crate::solve::LoadOptions {
             sandbox,
             param_files: params::param_files(&self.params),
+            data_files: self.data.clone(),
         })
     }
 }

@@ -19,7 +19,7 @@ pub mod stats;
 pub mod trail;
 
 use domains::{Domains, Fail, PResult};
-use propagator::{Propagator, Subscriptions};
+use propagator::{Priority, Propagator, Subscriptions};
 use queue::Queue;
 use stats::Stats;
 
@@ -31,6 +31,9 @@ pub type PropId = usize;
 pub struct Engine {
     pub doms: Domains,
     pub props: Vec<Box<dyn Propagator>>,
+    /// Each propagator's priority, read once when posted (the queue asks
+    /// for it at every wake-up).
+    priority: Vec<Priority>,
     /// For each variable, the propagators watching it and the events they want.
     pub watchers: Vec<Vec<(PropId, u8)>>,
     /// For each variable, the propagators to notify of its changes: the
@@ -60,6 +63,7 @@ impl Engine {
         Engine {
             doms: Domains::default(),
             props: Vec::new(),
+            priority: Vec::new(),
             watchers: Vec::new(),
             notified: Vec::new(),
             any_notified: false,
@@ -105,6 +109,7 @@ impl Engine {
             self.notified[v].push((id, position, events));
         }
         self.queue.grow(id + 1);
+        self.priority.push(p.priority());
         self.props.push(p);
         id
     }
@@ -130,6 +135,7 @@ impl Engine {
                 }
             }
         }
+        self.priority.truncate(mark.props);
         self.watchers.truncate(mark.vars);
         self.notified.truncate(mark.vars);
         self.doms.truncate(mark.vars, mark.slots);
@@ -151,7 +157,7 @@ impl Engine {
         self.flush();
         if self.level == Propagation::Ac {
             for p in 0..self.props.len() {
-                self.queue.push(p, self.props[p].priority());
+                self.queue.push(p, self.priority[p]);
             }
             return self.fixpoint();
         }
@@ -223,7 +229,7 @@ impl Engine {
         self.flush();
         for &v in vars {
             for &(p, _) in &self.watchers[v] {
-                self.queue.push(p, self.props[p].priority());
+                self.queue.push(p, self.priority[p]);
             }
         }
         self.fixpoint()
@@ -268,7 +274,7 @@ impl Engine {
             self.notify(v, ev);
             for &(p, mask) in &self.watchers[v] {
                 if mask & ev != 0 && Some(p) != current {
-                    self.queue.push(p, self.props[p].priority());
+                    self.queue.push(p, self.priority[p]);
                 }
             }
         }

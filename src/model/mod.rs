@@ -56,11 +56,69 @@ pub struct CrosswordSlot {
     pub across: bool,
 }
 
+/// An enumerated type: `enum Colour = {red, green, blue};`. Its values are
+/// the integers 1..=n in the model; `members[k - 1]` is the name of `k`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct EnumType {
+    pub name: String,
+    pub members: Vec<String>,
+}
+
+impl EnumType {
+    /// The name of value `k`, or `#k` outside the enum.
+    pub fn member(&self, k: i64) -> String {
+        usize::try_from(k - 1)
+            .ok()
+            .and_then(|i| self.members.get(i))
+            .cloned()
+            .unwrap_or_else(|| format!("#{k}"))
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum VarKind {
     Int,
+    /// 0 is false, 1 is true.
+    Bool,
+    /// The value `k` stands for the enum's member `k` (from 1).
+    Enum(Arc<EnumType>),
     /// The value `i` stands for `list.words[i]`.
     Word(Arc<WordList>),
+}
+
+/// How a value is shown: a number, a truth value, or a name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    Int(i64),
+    Bool(bool),
+    Text(String),
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shown::Int(k) => write!(f, "{k}"),
+            Shown::Bool(b) => write!(f, "{b}"),
+            Shown::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// How the values of a term are written, from the type of what it computes.
+#[derive(Clone, Debug)]
+pub enum Display {
+    Int,
+    Bool,
+    Enum(Arc<EnumType>),
+    /// Like the variable: a word variable's word.
+    As(VarId),
+}
+
+/// A piece of formatted output: text, or a value of the solution.
+#[derive(Clone, Debug)]
+pub enum FormatPiece {
+    Text(String),
+    Value(Term, Display),
 }
 
 #[derive(Clone, Debug)]
@@ -82,6 +140,15 @@ pub struct VarGroup {
     pub dims: Vec<(i64, i64)>,
     /// Row-major.
     pub vars: Vec<VarId>,
+    /// For each dimension indexed by an enum, the enum (its indices are printed by name).
+    pub index_enums: Vec<Option<Arc<EnumType>>>,
+}
+
+impl VarGroup {
+    /// The enum indexing dimension `d`, if any.
+    pub fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
+        self.index_enums.get(d).and_then(Option::as_ref)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +165,8 @@ pub enum OutputItem {
     Group { name: String, group: VarGroup },
     /// Literal text.
     Text(String),
+    /// Text with values of the solution interpolated (`"row \(i): \(q[i])"`).
+    Format(Vec<FormatPiece>),
     /// An array of codes written as text: code `i` is `symbols[i - 1]`, other
     /// values (such as 0 for padding) write nothing.
     Spell {
@@ -195,15 +264,45 @@ impl Model {
             .collect()
     }
 
-    /// How a value of `var` is written for people: a number or a word.
+    /// How a value of `var` is written for people: a number, `true` or
+    /// `false`, an enum member or a word.
     pub fn format_value(&self, var: VarId, value: i64) -> String {
+        self.shown(var, value).to_string()
+    }
+
+    /// A value of `var` as its kind shows it (JSON writes `Text` as a string).
+    pub fn shown(&self, var: VarId, value: i64) -> Shown {
         match &self.vars[var].kind {
-            VarKind::Int => value.to_string(),
-            VarKind::Word(list) => usize::try_from(value)
-                .ok()
-                .and_then(|i| list.words.get(i))
-                .cloned()
-                .unwrap_or_else(|| format!("#{value}")),
+            VarKind::Int => Shown::Int(value),
+            VarKind::Bool => Shown::Bool(value != 0),
+            VarKind::Enum(e) => Shown::Text(e.member(value)),
+            VarKind::Word(list) => Shown::Text(
+                usize::try_from(value)
+                    .ok()
+                    .and_then(|i| list.words.get(i))
+                    .cloned()
+                    .unwrap_or_else(|| format!("#{value}")),
+            ),
         }
+    }
+
+    /// The text of formatted output for one solution.
+    pub fn format_text(&self, pieces: &[FormatPiece], values: &[i64]) -> String {
+        let mut out = String::new();
+        for p in pieces {
+            match p {
+                FormatPiece::Text(t) => out.push_str(t),
+                FormatPiece::Value(term, display) => match term.eval(self, values) {
+                    None => out.push_str("undefined"),
+                    Some(v) => out.push_str(&match display {
+                        Display::Int => v.to_string(),
+                        Display::Bool => (v != 0).to_string(),
+                        Display::Enum(e) => e.member(v),
+                        Display::As(var) => self.format_value(*var, v),
+                    }),
+                },
+            }
+        }
+        out
     }
 }

@@ -249,7 +249,7 @@ impl Term {
                         let word = list.words.get(usize::try_from(value).ok()?)?;
                         word.chars().nth(*pos).map(|c| i64::from(u32::from(c)))
                     }
-                    VarKind::Int => None,
+                    _ => None,
                 }
             }
         }

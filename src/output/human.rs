@@ -62,6 +62,13 @@ fn body(model: &Model, values: &[i64]) -> String {
                     let _ = writeln!(out, "{row}");
                 }
             }
+            OutputItem::Format(pieces) => {
+                let t = model.format_text(pieces, values);
+                out.push_str(&t);
+                if !t.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
             OutputItem::Text(t) => {
                 out.push_str(t);
                 if !t.ends_with('\n') {
@@ -73,12 +80,19 @@ fn body(model: &Model, values: &[i64]) -> String {
     out
 }
 
-/// A group as a value, `[..]` per dimension.
+/// A group as a value, `[..]` per dimension (`[red: 1, ...]` for one indexed by an enum).
 fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
     let mut out = String::new();
-    super::nested::nested(&mut out, &g.dims, ", ", &mut |o, k| {
-        o.push_str(&model.format_value(g.vars[k], values[g.vars[k]]));
-    });
+    super::nested::nested_named(
+        &mut out,
+        &g.dims,
+        &g.index_enums,
+        false,
+        ", ",
+        &mut |o, k| {
+            o.push_str(&model.format_value(g.vars[k], values[g.vars[k]]));
+        },
+    );
     out
 }
 

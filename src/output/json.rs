@@ -7,7 +7,7 @@
 
 use super::{Mode, Reporter, RunEnd, Tally};
 use crate::engine::stats::Stats;
-use crate::model::{Model, OutputItem, VarGroup, VarKind};
+use crate::model::{Model, OutputItem, Shown, VarGroup};
 use std::fmt::Write;
 
 /// Appends `s` as a JSON string literal.
@@ -30,17 +30,21 @@ pub fn string(out: &mut String, s: &str) {
 }
 
 fn value(out: &mut String, model: &Model, var: usize, values: &[i64]) {
-    match model.vars[var].kind {
-        VarKind::Int => {
-            let _ = write!(out, "{}", values[var]);
+    match model.shown(var, values[var]) {
+        Shown::Int(k) => {
+            let _ = write!(out, "{k}");
         }
-        VarKind::Word(_) => string(out, &model.format_value(var, values[var])),
+        Shown::Bool(b) => {
+            let _ = write!(out, "{b}");
+        }
+        Shown::Text(t) => string(out, &t),
     }
 }
 
-/// A group's values as a number, a string, or nested arrays by dimension.
+/// A group's values as a number, a string, or nested arrays by dimension
+/// (an object keyed by name for a dimension indexed by an enum).
 fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
-    super::nested::nested(out, &g.dims, ",", &mut |o, k| {
+    super::nested::nested_named(out, &g.dims, &g.index_enums, true, ",", &mut |o, k| {
         value(o, model, g.vars[k], values)
     });
 }

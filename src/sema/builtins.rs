@@ -37,7 +37,22 @@ const BUILTINS: &[&str] = &[
     "columns",
     "dictionary",
     "words",
+    "ord",
+    "card",
+    "lines",
+    "starts_with",
+    "ends_with",
 ];
+
+/// Whether `name` is a built-in function (or an output form), which a
+/// user function may not redefine.
+pub fn is_builtin(name: &str) -> bool {
+    BUILTINS.contains(&name)
+        || matches!(
+            name,
+            "spell" | "total" | "slots" | "picture" | "read_table" | "grid"
+        )
+}
 
 impl Checker<'_> {
     pub(super) fn call(
@@ -117,11 +132,14 @@ impl Checker<'_> {
                         let items = self.flatten(&list.0, list.1)?;
                         let mut parts = Vec::new();
                         for it in items {
-                            let f = it.as_formula().ok_or_else(|| {
-                                Diag::new("cspi::type", "count(list) counts truth values")
-                                    .label(list.1, "here")
-                            })?;
-                            parts.push(Value::from_formula(f).as_term().unwrap_or(Term::Const(0)));
+                            if !it.is_formula() {
+                                return Err(Diag::new(
+                                    "cspi::type",
+                                    "count(list) counts truth values",
+                                )
+                                .label(list.1, "here"));
+                            }
+                            parts.push(it.into_term().unwrap_or(Term::Const(0)));
                         }
                         Ok(Value::from_term(linear(
                             parts.into_iter().map(|t| (1, t)).collect(),
@@ -149,14 +167,32 @@ impl Checker<'_> {
                     _ => Err(arity(name, 2, span)),
                 }
             }
-            "length" => {
+            "ord" => match args.as_slice() {
+                [(Value::Enum(_, k), _)] => Ok(Value::Int(*k)),
+                [(v @ Value::Term(t), s)] if v.enum_type(&self.model).is_some() => {
+                    let _ = s;
+                    // A sum of one term: the same values, no longer typed by the enum.
+                    Ok(Value::Term(Rc::new(Term::Linear(
+                        vec![(1, (**t).clone())],
+                        0,
+                    ))))
+                }
+                [(v, s)] => Err(Diag::new(
+                    "cspi::type",
+                    format!("ord(x) takes an enum value, not {}", v.type_name()),
+                )
+                .label(*s, "here")),
+                _ => Err(arity(name, 1, span)),
+            },
+            "length" | "card" => {
                 let [(v, s)] = args.as_slice() else {
                     return Err(arity(name, 1, span));
                 };
                 Ok(Value::Int(match v {
                     Value::Str(x) => x.chars().count() as i64,
                     Value::Array(a) => a.items.len() as i64,
-                    Value::Set(set) => set.len() as i64,
+                    Value::Set(set) | Value::EnumSet(_, set) => set.len() as i64,
+                    Value::Record(r) => r.fields.len() as i64,
                     Value::Tuple(t) => t.len() as i64,
                     Value::Table(t) => t.len() as i64,
                     other => {
@@ -230,7 +266,7 @@ impl Checker<'_> {
         let list_of = |t: &Term| match t {
             Term::Var(v) => match &self.model.vars[*v].kind {
                 VarKind::Word(l) => Some((*v, l.clone())),
-                VarKind::Int => None,
+                _ => None,
             },
             _ => None,
         };

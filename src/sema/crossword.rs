@@ -515,6 +515,7 @@ impl Checker<'_> {
             VarGroup {
                 dims: vec![(1, n)],
                 vars: vars.clone(),
+                index_enums: vec![None],
             },
         );
         self.crosswords.insert(name.name.clone(), layout);

@@ -32,9 +32,19 @@ impl Checker<'_> {
     /// never the content; a path that is the text of a `--param NAME=@file`
     /// is named by its origin.
     pub(super) fn read_file(&self, path: &str, span: Span) -> Result<Source, Diag> {
+        self.read_file_as(path, span, self.input.options.sandbox.as_ref())
+    }
+
+    /// [`Checker::read_file`] confined to `sandbox` (none for the files that
+    /// the command line names, such as `--data`).
+    pub(super) fn read_file_as(
+        &self,
+        path: &str,
+        span: Span,
+        sandbox: Option<&reader::Sandbox>,
+    ) -> Result<Source, Diag> {
         let full = self.resolve(path);
         let shown = reader::shown(&full);
-        let sandbox = self.input.options.sandbox.as_ref();
         match reader::read_text(&full, MAX_FILE_BYTES, sandbox) {
             Ok(text) => Ok(Source::new(shown, text)),
             Err(refusal) => Err(match self.file_texts.get(path) {
@@ -141,9 +151,9 @@ impl Checker<'_> {
             .label(span, "this grid")
             .help("write one symbol per cell, row by row; whitespace is ignored"));
         }
-        Ok(Value::Array(Rc::new(Array {
-            dims: vec![(1, n as i64), (1, n as i64)],
+        Ok(Value::Array(Rc::new(Array::new(
+            vec![(1, n as i64), (1, n as i64)],
             items,
-        })))
+        ))))
     }
 }

@@ -2,7 +2,8 @@
 //! Operators live in `ops.rs`, built-in functions in `builtins.rs`.
 
 use super::Checker;
-use super::value::{Array, IntSet, Value};
+use super::logic::reifiable;
+use super::value::{Array, IntSet, Record, Value};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::{Formula, Term, VarKind};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Generators, Span};
@@ -57,8 +58,33 @@ impl Checker<'_> {
                 if vals.iter().any(|(v, _)| matches!(v, Value::Poison)) {
                     return Ok(Value::Poison);
                 }
+                if self.failed_functions.contains(&name.name) {
+                    return Ok(Value::Poison);
+                }
+                if let Some(f) = self.functions.get(&name.name).cloned() {
+                    return self.call_user(&f, vals, e.span);
+                }
                 self.call(name, vals, e.span)?
             }
+            ExprKind::Record(fields) => {
+                let mut out: Vec<(String, Value)> = Vec::with_capacity(fields.len());
+                for (name, value) in fields {
+                    if out.iter().any(|(n, _)| *n == name.name) {
+                        return Err(Diag::new(
+                            "cspi::name::duplicate",
+                            format!("the record has two fields `{}`", name.name),
+                        )
+                        .label(name.span, "a second time here"));
+                    }
+                    out.push((name.name.clone(), self.eval(value)?));
+                }
+                Value::Record(Rc::new(Record { fields: out }))
+            }
+            ExprKind::Field(base, name) => {
+                let b = self.eval(base)?;
+                self.field(b, name, base.span)?
+            }
+            ExprKind::Format(parts) => self.format(parts)?,
             ExprKind::Aggregate(name, gens, body) => {
                 let items = self.comprehension(gens, body)?;
                 let list = Value::Array(Rc::new(Array::list(items)));
@@ -76,21 +102,18 @@ impl Checker<'_> {
                 Value::Bool(true) => self.eval(a)?,
                 Value::Bool(false) => self.eval(b)?,
                 Value::Poison => Value::Poison,
-                cond @ Value::Formula(_) => {
+                cond @ (Value::Formula(_) | Value::BoolTerm(_)) => {
+                    let f = reifiable(cond.into_formula().unwrap_or(Formula::Const(false)));
                     let (va, vb) = (self.eval(a)?, self.eval(b)?);
-                    if matches!(va, Value::Poison) || matches!(vb, Value::Poison) {
-                        return Ok(Value::Poison);
-                    }
-                    // Between truth values: `(c && a) || (!c && b)`, a constraint.
-                    if va.is_formula() && vb.is_formula() {
-                        let not_c =
-                            self.unary(crate::syntax::ast::UnOp::Not, cond.clone(), c.span)?;
-                        let then = super::ops::logic(BinOp::And, cond, va, e.span)?;
-                        let other = super::ops::logic(BinOp::And, not_c, vb, e.span)?;
-                        return super::ops::logic(BinOp::Or, then, other, e.span);
-                    }
-                    let f = cond.into_formula().unwrap_or(Formula::Const(false));
+                    let both_truths = va.is_formula() && vb.is_formula();
+                    // Moved, not cloned: nested conditionals cost linear time.
                     match (va.into_term(), vb.into_term()) {
+                        // A choice between truth values is a truth value.
+                        (Some(x), Some(y)) if both_truths => Value::from_formula(Formula::Cmp(
+                            crate::model::CmpOp::Eq,
+                            Term::Ite(Box::new(f), Box::new(x), Box::new(y)),
+                            Term::Const(1),
+                        )),
                         (Some(x), Some(y)) => {
                             Value::from_term(Term::Ite(Box::new(f), Box::new(x), Box::new(y)))
                         }
@@ -127,21 +150,42 @@ impl Checker<'_> {
             }
             ExprKind::Set(items) => {
                 let mut vals = Vec::with_capacity(items.len());
+                // The enum of the members, when they are enum values.
+                let mut of: Option<Option<std::sync::Arc<crate::model::EnumType>>> = None;
                 for i in items {
-                    match self.eval(i)? {
-                        Value::Int(k) => vals.push(k),
-                        Value::Set(s) if s.len() <= super::MAX_DOMAIN => vals.extend(s.iter()),
+                    let (k, e) = match self.eval(i)? {
+                        Value::Int(k) => (vec![k], None),
+                        Value::Enum(e, k) => (vec![k], Some(e)),
+                        Value::Set(s) if s.len() <= super::MAX_DOMAIN => (s.iter().collect(), None),
+                        Value::EnumSet(e, s) => (s.iter().collect(), Some(e)),
                         Value::Poison => return Ok(Value::Poison),
                         other => {
                             return Err(Diag::new(
                                 "cspi::type",
-                                format!("a set holds integers, not {}", other.type_name()),
+                                format!(
+                                    "a set holds integers or enum values, not {}",
+                                    other.type_name()
+                                ),
                             )
                             .label(i.span, "here"));
                         }
+                    };
+                    match &of {
+                        Some(prev) if *prev != e => {
+                            return Err(Diag::new(
+                                "cspi::type",
+                                "a set holds integers or members of one enum, not both",
+                            )
+                            .label(i.span, "this member is of another kind"));
+                        }
+                        _ => of = Some(e),
                     }
+                    vals.extend(k);
                 }
-                Value::Set(IntSet::from_values(vals))
+                match of.flatten() {
+                    Some(e) => Value::EnumSet(e, IntSet::from_values(vals)),
+                    None => Value::Set(IntSet::from_values(vals)),
+                }
             }
             ExprKind::Tuple(items) => {
                 let mut vals = Vec::with_capacity(items.len());
@@ -240,6 +284,10 @@ impl Checker<'_> {
                 self.spend(s.len(), source.span)?;
                 s.iter().map(Value::Int).collect()
             }
+            Value::EnumSet(e, s) => {
+                self.spend(s.len(), source.span)?;
+                s.iter().map(|k| Value::Enum(e.clone(), k)).collect()
+            }
             Value::Array(a) => a.items.clone(),
             Value::Poison => return Ok(()),
             other => {
@@ -266,12 +314,18 @@ impl Checker<'_> {
         span: Span,
         all: bool,
     ) -> Result<Value, Diag> {
+        if !all && let Some(v) = super::logic::exists_of_bools(&items) {
+            return Ok(v);
+        }
         let mut parts = Vec::new();
         for v in items {
             match v {
                 Value::Bool(b) if b == all => {}
                 Value::Bool(b) => return Ok(Value::Bool(b)),
                 Value::Poison => return Ok(Value::Poison),
+                v if !all && v.is_formula() => {
+                    parts.push(reifiable(v.into_formula().unwrap_or(Formula::Const(false))))
+                }
                 v => parts.push(v.as_formula().ok_or_else(|| {
                     Diag::new(
                         "cspi::type",
@@ -290,7 +344,7 @@ impl Checker<'_> {
     }
 
     /// `base[args]`: element access, slices with ranges or `..`, and letters of words.
-    fn index(
+    pub(super) fn index(
         &mut self,
         base: Value,
         args: &[Option<(Value, Span)>],
@@ -300,6 +354,37 @@ impl Checker<'_> {
         match base {
             Value::Poison => Ok(Value::Poison),
             Value::Array(a) => self.index_array(&a, args, base_span, span),
+            // A row of a table read by read_table, then its values: `t[i, j]`.
+            Value::Table(t) => {
+                let Some(Some((Value::Int(i), ispan))) = args.first() else {
+                    return Err(Diag::new("cspi::index", "a table takes integer indices")
+                        .label(span, "here")
+                        .help("t[i] is row i (from 1), t[i, j] its j-th value"));
+                };
+                let row = usize::try_from(*i - 1)
+                    .ok()
+                    .and_then(|k| t.get(k))
+                    .ok_or_else(|| out_of_range(*i, (1, t.len() as i64), *ispan))?;
+                let row = Value::Array(Rc::new(Array::list(
+                    row.iter().map(|&v| Value::Int(v)).collect(),
+                )));
+                match &args[1..] {
+                    [] => Ok(row),
+                    rest => self.index(row, rest, base_span, span),
+                }
+            }
+            Value::Tuple(t) => {
+                let [Some((Value::Int(i), ispan))] = args else {
+                    return Err(Diag::new("cspi::index", "a tuple takes one integer index")
+                        .label(span, "here")
+                        .help("t[1] (or t.1) is the first item of a tuple"));
+                };
+                usize::try_from(*i - 1)
+                    .ok()
+                    .and_then(|k| t.get(k))
+                    .cloned()
+                    .ok_or_else(|| out_of_range(*i, (1, t.len() as i64), *ispan))
+            }
             Value::Str(s) => {
                 let [Some((Value::Int(i), ispan))] = args else {
                     return Err(Diag::new("cspi::index", "a string takes one integer index")
@@ -353,6 +438,21 @@ impl Checker<'_> {
         base_span: Span,
         span: Span,
     ) -> Result<Value, Diag> {
+        // `a[i, j]` on a list of lists (data read as nested lists): `a[i][j]`.
+        if args.len() > a.dims.len()
+            && args[..a.dims.len()]
+                .iter()
+                .all(|x| matches!(x, Some((Value::Int(_) | Value::Enum(..), _))))
+            && a.items
+                .iter()
+                .all(|x| matches!(x, Value::Array(_) | Value::Tuple(_)))
+        {
+            let (here, rest) = args.split_at(a.dims.len());
+            let inner = self.index_array(a, here, base_span, span)?;
+            return self.index(inner, rest, base_span, span);
+        }
+        let args = self.enum_indices(a, args)?;
+        let args = args.as_slice();
         if args.len() != a.dims.len() {
             return Err(Diag::new(
                 "cspi::index",
@@ -374,6 +474,17 @@ impl Checker<'_> {
         if let [Some((v, _))] = args
             && let Some(index) = v.as_term().filter(|t| !matches!(t, Term::Const(_)))
         {
+            // Items that are truth values give a truth value.
+            if a.items.iter().all(Value::is_formula)
+                && a.items.iter().all(|i| !matches!(i, Value::Int(_)))
+            {
+                let items = a.items.iter().filter_map(Value::as_term).collect();
+                return Ok(Value::BoolTerm(Rc::new(Term::Element {
+                    items,
+                    index: Box::new(index),
+                    low: a.dims[0].0,
+                })));
+            }
             let items = a
                 .items
                 .iter()
@@ -460,7 +571,29 @@ impl Checker<'_> {
                     if dims.is_empty() {
                         return Ok(items.pop().unwrap_or(Value::Poison));
                     }
-                    return Ok(Value::Array(Rc::new(Array { dims, items })));
+                    // Slices are indexed from 1, except a dimension indexed
+                    // by an enum and taken whole, which keeps its enum.
+                    let kept: Vec<usize> = (0..picks.len()).filter(|&d| picks[d].1).collect();
+                    let whole: Vec<bool> = kept
+                        .iter()
+                        .map(|&d| args[d].is_none() && a.index_enum(d).is_some())
+                        .collect();
+                    let dims = dims
+                        .iter()
+                        .zip(&kept)
+                        .zip(&whole)
+                        .map(|((&r, &d), &w)| if w { a.dims[d] } else { r })
+                        .collect();
+                    let index_enums = kept
+                        .iter()
+                        .zip(&whole)
+                        .map(|(&d, &w)| if w { a.index_enum(d).cloned() } else { None })
+                        .collect();
+                    return Ok(Value::Array(Rc::new(Array {
+                        dims,
+                        items,
+                        index_enums,
+                    })));
                 }
                 d -= 1;
                 pos[d] += 1;
@@ -470,6 +603,57 @@ impl Checker<'_> {
                 pos[d] = 0;
             }
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Index arguments with enum members replaced by their positions, after
+    /// checking that each dimension is indexed by values of its own kind.
+    fn enum_indices(
+        &self,
+        a: &Array,
+        args: &[Option<(Value, Span)>],
+    ) -> Result<Vec<Option<(Value, Span)>>, Diag> {
+        let mut out = Vec::with_capacity(args.len());
+        for (d, arg) in args.iter().enumerate() {
+            let want = a.index_enum(d);
+            let Some((v, s)) = arg else {
+                out.push(None);
+                continue;
+            };
+            let have = v.enum_type(&self.model);
+            let wrong = |what: &str| {
+                let d = Diag::new(
+                    "cspi::index",
+                    format!("this dimension is indexed by {what}"),
+                )
+                .label(*s, format!("{} here", v.type_name()));
+                match want {
+                    Some(e) => d.help(format!(
+                        "index it by members of `{}`, such as {}",
+                        e.name,
+                        e.members.first().map_or("", String::as_str)
+                    )),
+                    None => d.help("index it by integers"),
+                }
+            };
+            match (want, &have, v) {
+                (_, _, Value::Poison) => out.push(Some((Value::Poison, *s))),
+                (Some(e), Some(h), _) if e != h => {
+                    return Err(wrong(&format!("members of `{}`", e.name)));
+                }
+                (Some(e), None, Value::Int(_) | Value::Set(_)) => {
+                    return Err(wrong(&format!("members of `{}`", e.name)));
+                }
+                (None, Some(_), Value::Enum(..) | Value::EnumSet(..)) if d < a.dims.len() => {
+                    return Err(wrong("integers"));
+                }
+                (_, _, Value::Enum(_, k)) => out.push(Some((Value::Int(*k), *s))),
+                (_, _, Value::EnumSet(_, set)) => out.push(Some((Value::Set(set.clone()), *s))),
+                _ => out.push(Some((v.clone(), *s))),
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -1,18 +1,27 @@
 //! Top-level items: parameters, lets, variable declarations, constraints,
 //! the search block, output, objectives and projections.
 
+use super::types::Type;
 use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
-use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span, VarDomain};
 use std::rc::Rc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
         match item {
-            Item::Param { name, value } => self.param(name, value),
+            Item::Param {
+                name,
+                index_sets,
+                ty,
+                value,
+            } => self.param(name, index_sets, ty.as_ref(), value.as_ref()),
+            Item::Enum { name, members } => self.define_enum(name, members),
+            Item::Type { name, ty } => self.define_type(name, ty),
+            Item::Function(f) => self.define_function(f),
             Item::Let { name, value } => {
                 let v = self.eval_or_poison(value);
                 self.note_data(&name.name, value, false);
@@ -66,161 +75,23 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn param(&mut self, name: &Ident, default: &Expr) -> Result<(), Diag> {
-        self.params_seen.insert(name.name.clone());
-        let value = self.eval_or_poison(default);
-        let over = self
-            .input
-            .overrides
-            .iter()
-            .rev()
-            .find(|o| o.name == name.name)
-            .cloned();
-        let from_outside = over.is_some() || matches!(&value, Value::Str(s) if !s.is_empty());
-        self.note_data(&name.name, default, from_outside);
-        // A bad override is reported and the name defined as poison, so later
-        // uses of the parameter stay quiet instead of cascading.
-        let value = match over {
-            None => value,
-            Some(o) => match self.override_value(name, default, value, &o) {
-                Ok(v) => v,
-                Err(d) => {
-                    self.errors.push(d.in_source(self.input.source));
-                    Value::Poison
-                }
-            },
-        };
-        self.define(name, value)
-    }
-
-    /// The value of a parameter given on the command line, typed like its default.
-    fn override_value(
-        &mut self,
-        name: &Ident,
-        default: &Expr,
-        value: Value,
-        o: &super::ParamOverride,
-    ) -> Result<Value, Diag> {
-        let bad = |what: &str| {
-            Diag::new(
-                "cspi::param::type",
-                format!(
-                    "--param {}={}: expected {what}",
-                    o.name,
-                    self.input.options.shown_value(o)
-                ),
-            )
-            .label(default.span, format!("`{}` is {what} here", o.name))
-            .help(format!(
-                "the value of --param {} must have the type of its default",
-                o.name
-            ))
-            .usage()
-        };
-        Ok(match value {
-            Value::Int(_) => Value::Int(parse_int(&o.value).ok_or_else(|| bad("an integer"))?),
-            Value::Bool(_) => match o.value.as_str() {
-                "true" => Value::Bool(true),
-                "false" => Value::Bool(false),
-                _ => return Err(bad("`true` or `false`")),
-            },
-            Value::Str(_) => {
-                let text: std::rc::Rc<str> = o.value.as_str().into();
-                self.cli_strings.insert(text.clone());
-                if let Some(file) = self.input.options.param_file(&o.name) {
-                    self.file_texts
-                        .insert(text.clone(), (o.name.clone(), file.clone()));
-                }
-                Value::Str(text)
-            }
-            Value::Poison => Value::Poison,
-            other => {
-                return Err(Diag::new(
-                    "cspi::param::type",
-                    format!("parameter `{}` is {}; only integer, boolean and string parameters can be overridden", name.name, other.type_name()),
-                )
-                .label(name.span, "declared here")
-                .usage());
-            }
-        })
-    }
-
-    fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &Expr) -> Result<(), Diag> {
+    fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &VarDomain) -> Result<(), Diag> {
         // Define the name as poison first, so a failing declaration reports once.
         self.define(name, Value::Poison)?;
-        let mut dims = Vec::new();
-        for e in index_sets {
-            match self.eval(e)? {
-                Value::Set(IntSet::Range(lo, hi)) => dims.push((lo, hi.max(lo - 1))),
-                Value::Int(n) => dims.push((1, n.max(0))),
-                Value::Poison => return Ok(()),
-                other => {
-                    return Err(Diag::new(
-                        "cspi::type",
-                        format!("an index set must be a range, not {}", other.type_name()),
-                    )
-                    .label(e.span, "expected a range such as 1..9"));
-                }
-            }
-        }
+        let Some(dim_list) = self.dims_of(index_sets)? else {
+            return Ok(());
+        };
+        let dims: Vec<(i64, i64)> = dim_list.iter().map(|d| d.range.unwrap_or((1, 0))).collect();
+        let index_enums: Vec<_> = dim_list.into_iter().map(|d| d.index).collect();
         let count = dims.iter().try_fold(1u64, |acc, &(lo, hi)| {
             acc.checked_mul((hi - lo + 1).max(0) as u64)
         });
         let count = count.unwrap_or(u64::MAX);
         self.spend(count, name.span)?;
-        let (values, kind) = match self.eval(domain)? {
-            Value::Set(s) => {
-                if matches!(s, IntSet::Values(_)) && s.len() > MAX_DOMAIN {
-                    return Err(Diag::new(
-                        "cspi::domain::too_large",
-                        format!("the domain of `{}` lists {} values", name.name, s.len()),
-                    )
-                    .label(domain.span, "this domain")
-                    .help(format!(
-                        "a domain listed value by value may hold at most {MAX_DOMAIN} values; \
-                         a range lo..hi may be as wide as you like"
-                    )));
-                }
-                let d = match &s {
-                    IntSet::Range(lo, hi) if lo <= hi => Some(Domain::Range(*lo, *hi)),
-                    IntSet::Range(..) => None,
-                    IntSet::Values(v) => Domain::of_values(v.to_vec()),
-                };
-                (d, VarKind::Int)
-            }
-            Value::Words(list) => (
-                (!list.words.is_empty()).then(|| Domain::Range(0, list.words.len() as i64 - 1)),
-                VarKind::Word(list),
-            ),
-            Value::Poison => return Ok(()),
-            other => {
-                return Err(Diag::new(
-                    "cspi::type",
-                    format!(
-                        "a domain must be a set or range of integers or a word set, not {}",
-                        other.type_name()
-                    ),
-                )
-                .label(domain.span, "expected a domain such as 1..9 or {1, 3, 5}"));
-            }
+        let Some((values, kind, span)) = self.var_domain(name, domain)? else {
+            return Ok(());
         };
-        let Some(values) = values else {
-            let d = Diag::new(
-                "cspi::domain::empty",
-                format!("the domain of `{}` is empty", name.name),
-            )
-            .label(domain.span, "this has no values");
-            return Err(match &kind {
-                VarKind::Word(list) => {
-                    d.help(format!("the word set `{}` holds no words", list.name))
-                }
-                VarKind::Int if matches!(domain.kind, ExprKind::Binary(BinOp::Range, ..)) => {
-                    d.help("a range low..high needs low <= high")
-                }
-                VarKind::Int => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
-            });
-        };
-        self.spend_domain_words(&values, count, name, domain.span)?;
+        self.spend_domain_words(&values, count, name, span)?;
         let mut vars = Vec::with_capacity(count as usize);
         let mut index = vec![0i64; dims.len()];
         for (k, slot) in index.iter_mut().enumerate() {
@@ -230,7 +101,14 @@ impl Checker<'_> {
             let label = if dims.is_empty() {
                 name.name.clone()
             } else {
-                let parts: Vec<String> = index.iter().map(i64::to_string).collect();
+                let parts: Vec<String> = index
+                    .iter()
+                    .enumerate()
+                    .map(|(d, &i)| match &index_enums[d] {
+                        Some(e) => e.member(i),
+                        None => i.to_string(),
+                    })
+                    .collect();
                 format!("{}[{}]", name.name, parts.join(","))
             };
             vars.push(self.model.add_var(Variable {
@@ -248,23 +126,127 @@ impl Checker<'_> {
                 index[k] = dims[k].0;
             }
         }
+        let wrap = |v: usize| {
+            let t = Rc::new(Term::Var(v));
+            if matches!(kind, VarKind::Bool) {
+                Value::BoolTerm(t)
+            } else {
+                Value::Term(t)
+            }
+        };
         let value = if dims.is_empty() {
-            Value::Term(Rc::new(Term::Var(vars[0])))
+            wrap(vars[0])
         } else {
-            let items = vars
-                .iter()
-                .map(|&v| Value::Term(Rc::new(Term::Var(v))))
-                .collect();
+            let items = vars.iter().map(|&v| wrap(v)).collect();
             Value::Array(Rc::new(Array {
                 dims: dims.clone(),
                 items,
+                index_enums: index_enums.clone(),
             }))
         };
-        self.model
-            .groups
-            .insert(name.name.clone(), VarGroup { dims, vars });
+        self.model.groups.insert(
+            name.name.clone(),
+            VarGroup {
+                dims,
+                vars,
+                index_enums,
+            },
+        );
         self.globals.insert(name.name.clone(), value);
         Ok(())
+    }
+
+    /// The values and kind of a variable's domain, and the span to blame;
+    /// `None` when the domain failed earlier.
+    fn var_domain(&mut self, name: &Ident, domain: &VarDomain) -> Result<Option<DomainOf>, Diag> {
+        let (span, value) = match domain {
+            VarDomain::In(e) => (e.span, self.eval(e)?),
+            VarDomain::Type(t) => {
+                return Ok(Some(match self.resolve_type(t)? {
+                    Type::Bool => (Domain::Range(0, 1), VarKind::Bool, t.span),
+                    Type::Enum(e) => (
+                        Domain::Range(1, e.members.len() as i64),
+                        VarKind::Enum(e),
+                        t.span,
+                    ),
+                    Type::Int => {
+                        return Err(Diag::new(
+                            "cspi::domain::unbounded",
+                            format!("integer variable `{}` needs a domain", name.name),
+                        )
+                        .label(t.span, "int has no bounds")
+                        .help(format!(
+                            "write `var {} in 0..100;` with the values it may take",
+                            name.name
+                        )));
+                    }
+                    other => {
+                        return Err(Diag::new(
+                            "cspi::type",
+                            format!(
+                                "a variable takes integers, truth values or enum members, not {other}"
+                            ),
+                        )
+                        .label(t.span, "here")
+                        .help("declare `var x in 1..9;`, `var b: bool;` or `var c: Colour;`"));
+                    }
+                }));
+            }
+        };
+        let (values, kind) = match value {
+            Value::Set(s) => {
+                if matches!(s, IntSet::Values(_)) && s.len() > MAX_DOMAIN {
+                    return Err(Diag::new(
+                        "cspi::domain::too_large",
+                        format!("the domain of `{}` lists {} values", name.name, s.len()),
+                    )
+                    .label(span, "this domain")
+                    .help(format!(
+                        "a domain listed value by value may hold at most {MAX_DOMAIN} values; \
+                         a range lo..hi may be as wide as you like"
+                    )));
+                }
+                (int_domain(&s), VarKind::Int)
+            }
+            Value::EnumSet(e, s) => (int_domain(&s), VarKind::Enum(e)),
+            Value::Words(list) => (
+                (!list.words.is_empty()).then(|| Domain::Range(0, list.words.len() as i64 - 1)),
+                VarKind::Word(list),
+            ),
+            Value::Poison => return Ok(None),
+            other => {
+                return Err(Diag::new(
+                    "cspi::type",
+                    format!(
+                        "a domain must be a set or range of integers, an enum or a word set, not {}",
+                        other.type_name()
+                    ),
+                )
+                .label(span, "expected a domain such as 1..9 or {1, 3, 5}"));
+            }
+        };
+        let Some(values) = values else {
+            let d = Diag::new(
+                "cspi::domain::empty",
+                format!("the domain of `{}` is empty", name.name),
+            )
+            .label(span, "this has no values");
+            let is_range = matches!(
+                domain,
+                VarDomain::In(Expr {
+                    kind: ExprKind::Binary(BinOp::Range, ..),
+                    ..
+                })
+            );
+            return Err(match &kind {
+                VarKind::Word(list) => {
+                    d.help(format!("the word set `{}` holds no words", list.name))
+                }
+                _ if is_range => d.help("a range low..high needs low <= high"),
+                _ => d.help("a domain needs at least one value, e.g. {1, 2} or 1..9"),
+            });
+        };
+        Ok(Some((values, kind, span)))
     }
 
     /// Counts the bitset memory of `count` domains like `values` against the
@@ -492,17 +474,33 @@ impl Checker<'_> {
                 _ => match self.eval(e)? {
                     Value::Str(s) => OutputItem::Text(s.to_string()),
                     Value::Poison => continue,
-                    v => match v.as_term() {
-                        Some(term) => OutputItem::Value {
-                            label: self.text(e.span).to_string(),
-                            term,
-                        },
-                        None => {
-                            return Err(Diag::new("cspi::output", format!("cannot print {}", v.type_name()))
-                                .label(e.span, "in this output item")
-                                .help("output takes variables, arrays, integer expressions, strings and grid(array)"));
+                    Value::Format(pieces) => OutputItem::Format((*pieces).clone()),
+                    // A list of texts (`["row \(i)\n" | i in 1..n]`) is written as one.
+                    Value::Array(a) if texts(&a.items) => {
+                        let mut out = super::format::Pieces::default();
+                        for item in a.items.iter() {
+                            self.write_value(item, &mut out, e.span, false)?;
                         }
-                    },
+                        OutputItem::Format(out.0)
+                    }
+                    // Plain integers: `label = value`, also in JSON.
+                    v @ (Value::Int(_) | Value::Term(_)) if v.enum_type(&self.model).is_none() => {
+                        OutputItem::Value {
+                            label: self.text(e.span).to_string(),
+                            term: v.as_term().unwrap_or(Term::Const(0)),
+                        }
+                    }
+                    // Anything else is written as the language writes it.
+                    v => {
+                        let mut out = super::format::Pieces::default();
+                        out.0.push(crate::model::FormatPiece::Text(format!(
+                            "{} = ",
+                            self.text(e.span)
+                        )));
+                        self.write_value(&v, &mut out, e.span, true)
+                            .map_err(|d| d.help("output takes variables, arrays, integer expressions, strings and grid(array)"))?;
+                        OutputItem::Format(out.0)
+                    }
                 },
             };
             self.model.output.push(item);
@@ -555,7 +553,7 @@ impl Checker<'_> {
         match v {
             // Already reported where it was defined; the model will not be built.
             Value::Poison => Ok(Vec::new()),
-            Value::Term(t) => match **t {
+            Value::Term(t) | Value::BoolTerm(t) => match **t {
                 Term::Var(x) => Ok(vec![x]),
                 _ => Err(not_vars()),
             },
@@ -575,11 +573,34 @@ impl Checker<'_> {
             Value::Array(a) => Ok(VarGroup {
                 dims: a.dims.clone(),
                 vars: self.vars_of(v, span)?,
+                index_enums: a.index_enums.clone(),
             }),
             _ => Err(Diag::new("cspi::type", "expected an array of variables").label(span, "here")),
         }
     }
 }
+
+/// The domain of a set of integers; `None` when it is empty.
+fn int_domain(s: &IntSet) -> Option<Domain> {
+    match s {
+        IntSet::Range(lo, hi) if lo <= hi => Some(Domain::Range(*lo, *hi)),
+        IntSet::Range(..) => None,
+        IntSet::Values(v) => Domain::of_values(v.to_vec()),
+    }
+}
+
+/// Whether every item is text (a string or a formatted string), nested lists included.
+fn texts(items: &[Value]) -> bool {
+    !items.is_empty()
+        && items.iter().all(|i| match i {
+            Value::Str(_) | Value::Format(_) => true,
+            Value::Array(a) => texts(&a.items),
+            _ => false,
+        })
+}
+
+/// A declared domain: its values, the kind of variable, the span to blame.
+type DomainOf = (Domain, VarKind, Span);
 
 fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
     T::from_name(&value.name).ok_or_else(|| match T::synonym(&value.name) {

@@ -5,14 +5,23 @@
 mod builtins;
 mod crossword;
 mod data;
+mod datafiles;
 pub mod dict;
+mod enums;
 mod eval;
+mod format;
+mod functions;
 mod globals;
 mod items;
+mod json;
+mod logic;
 mod ops;
 mod origin;
+mod params;
+mod records;
 mod tables;
 mod text;
+mod types;
 pub mod value;
 
 pub use data::MAX_FILE_BYTES;
@@ -50,6 +59,8 @@ pub struct LoadOptions {
     /// Parameters whose value is the text of a file (`--param NAME=@path`),
     /// with the path: messages name the path instead of repeating the text.
     pub param_files: Vec<(String, PathBuf)>,
+    /// JSON data files (`--data FILE`), later ones overriding earlier ones.
+    pub data_files: Vec<PathBuf>,
 }
 
 impl LoadOptions {
@@ -78,12 +89,16 @@ pub struct Input<'a> {
     /// The directory that relative paths written in the model are resolved against.
     pub model_dir: PathBuf,
     pub overrides: &'a [ParamOverride],
+    /// JSON data files (`--data FILE`), later ones overriding earlier ones.
+    pub data_files: &'a [PathBuf],
     pub options: &'a LoadOptions,
 }
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
 pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut cx = Checker::new(input);
+    cx.call_graph = functions::call_graph(&syntax.items);
+    cx.read_data_files();
     for item in &syntax.items {
         if let Err(d) = cx.item(item) {
             // A failed `assert` means the data is wrong: what follows would only echo it.
@@ -95,10 +110,14 @@ pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
         }
     }
     cx.check_overrides_used();
+    cx.check_data_used();
     cx.finish()
 }
 
 /// The state of one run of the checker.
+/// An array value and the table rows converted from it.
+type RowsMemo = (std::rc::Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
+
 pub(crate) struct Checker<'a> {
     pub input: &'a Input<'a>,
     pub model: Model,
@@ -121,9 +140,28 @@ pub(crate) struct Checker<'a> {
     pub search_seen: bool,
     /// Crossword layouts by name, for drawing them in output.
     pub crosswords: IndexMap<String, std::sync::Arc<crate::model::CrosswordLayout>>,
+    /// User-defined predicates and functions, as they are defined.
+    pub functions: IndexMap<String, std::rc::Rc<functions::Function>>,
+    /// Every function of the model and the names its body calls, read before
+    /// checking, to explain recursion.
+    pub call_graph: IndexMap<String, (std::rc::Rc<ast::FunctionDef>, Vec<ast::Ident>)>,
+    /// Functions whose definition was rejected: their calls are poison.
+    pub failed_functions: HashSet<String>,
+    /// Enums by name.
+    pub enums: IndexMap<String, std::sync::Arc<crate::model::EnumType>>,
+    /// Types named by `type` items.
+    pub types: IndexMap<String, types::Type>,
+    /// The data files, parsed.
+    pub data: Vec<params::DataFile>,
+    /// Whether a data file could not be read or parsed (parameters it may
+    /// have given are then not reported missing).
+    pub data_failed: bool,
     /// For each parameter or `let` that reads data, the data parameters it
     /// reads (see origin.rs).
     pub data_deps: IndexMap<String, Vec<String>>,
+    /// Table rows already converted from an array value (one `let` of rows
+    /// used by many `table` constraints is converted and stored once).
+    pub table_rows: Vec<RowsMemo>,
 }
 
 impl<'a> Checker<'a> {
@@ -141,7 +179,15 @@ impl<'a> Checker<'a> {
             params_seen: HashSet::new(),
             search_seen: false,
             crosswords: IndexMap::new(),
+            functions: IndexMap::new(),
+            failed_functions: HashSet::new(),
+            call_graph: IndexMap::new(),
+            enums: IndexMap::new(),
+            types: IndexMap::new(),
+            data: Vec::new(),
+            data_failed: false,
             data_deps: IndexMap::new(),
+            table_rows: Vec::new(),
         }
     }
 

@@ -16,17 +16,16 @@ impl Checker<'_> {
             }
             // A truth value used as a number is 0 or 1. Terms are moved, not
             // cloned, so that chains of operators cost linear time.
-            (UnOp::Neg, v @ (Value::Term(_) | Value::Bool(_) | Value::Formula(_))) => {
-                match v.into_term() {
-                    Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
-                    None => Value::Poison,
-                }
-            }
-            (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-            (UnOp::Not, v @ Value::Formula(_)) => match v.into_formula() {
-                Some(f) => Value::from_formula(Formula::Not(Box::new(f))),
+            (
+                UnOp::Neg,
+                v @ (Value::Term(_) | Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_)),
+            ) => match v.into_term() {
+                Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
                 None => Value::Poison,
             },
+            (UnOp::Not, v @ (Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_))) => {
+                super::logic::not(v).unwrap_or(Value::Poison)
+            }
             (op, v) => {
                 let what = if op == UnOp::Neg {
                     "negate"
@@ -56,16 +55,67 @@ impl Checker<'_> {
         match op {
             BinOp::Range => match (&a, &b) {
                 (Value::Int(lo), Value::Int(hi)) => Ok(Value::Set(IntSet::Range(*lo, *hi))),
+                (Value::Enum(e, lo), Value::Enum(f, hi)) if e == f => {
+                    Ok(Value::EnumSet(e.clone(), IntSet::Range(*lo, *hi)))
+                }
                 _ => Err(type_error(op, &a, &b, span)),
             },
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
+                self.computable(op, &a, sa)?;
+                self.computable(op, &b, sb)?;
                 self.arith(op, a, b, sb, span)
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.same_enum(&a, &b, sa, sb)?;
                 compare(op, a, b, span)
             }
-            BinOp::And | BinOp::Or | BinOp::Implies => logic(op, a, b, span),
+            BinOp::In | BinOp::NotIn => self.member(a, b, op == BinOp::In, sa, sb),
+            BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff | BinOp::Xor => {
+                super::logic::connective(op, a, b, span)
+            }
         }
+    }
+
+    /// Refuses arithmetic on a member of an enum.
+    fn computable(&self, op: BinOp, v: &Value, s: Span) -> Result<(), Diag> {
+        match v.enum_type(&self.model) {
+            None => Ok(()),
+            Some(e) => Err(Diag::new(
+                "cspi::type",
+                format!("`{}` cannot compute with a member of `{}`", op.symbol(), e.name),
+            )
+            .label(s, "an enum value")
+            .help("enum values are compared (== != < <= > >=), not computed with; `ord(x)` is the position of x, from 1")),
+        }
+    }
+
+    /// Refuses to compare members of an enum with integers or with members of another enum.
+    fn same_enum(&self, a: &Value, b: &Value, sa: Span, sb: Span) -> Result<(), Diag> {
+        let (ea, eb) = (a.enum_type(&self.model), b.enum_type(&self.model));
+        let describe = |e: &Option<std::sync::Arc<crate::model::EnumType>>, v: &Value| match e {
+            Some(e) => format!("a member of `{}`", e.name),
+            None => v.type_name().to_string(),
+        };
+        let clash = match (&ea, &eb) {
+            (Some(x), Some(y)) => x != y,
+            (Some(_), None) => matches!(b, Value::Int(_)),
+            (None, Some(_)) => matches!(a, Value::Int(_)),
+            (None, None) => false,
+        };
+        if !clash {
+            return Ok(());
+        }
+        Err(Diag::new(
+            "cspi::type",
+            format!(
+                "cannot compare {} with {}",
+                describe(&ea, a),
+                describe(&eb, b)
+            ),
+        )
+        .label(sa, describe(&ea, a))
+        .label(sb, describe(&eb, b))
+        .help("compare members of one enum with each other, and integers with integers"))
     }
 
     fn arith(
@@ -126,10 +176,14 @@ impl Checker<'_> {
         }
         let mut acc = self.eval(first)?;
         let mut span = first.span;
+        if let Some((op, _)) = rights.last() {
+            self.computable(*op, &acc, span)?;
+        }
         // Once a term appears: the parts gathered so far.
         let mut parts: Option<Vec<(i64, Term)>> = None;
         for (op, r) in rights.into_iter().rev() {
             let v = self.eval(r)?;
+            self.computable(op, &v, r.span)?;
             let sign = if op == BinOp::Add { 1 } else { -1 };
             match &mut parts {
                 Some(p) if v.is_term() => p.push((sign, v.into_term().unwrap_or(Term::Const(0)))),
@@ -207,7 +261,9 @@ fn cmp_op(op: BinOp) -> CmpOp {
 fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
     let cop = cmp_op(op);
     match (&a, &b) {
-        (Value::Int(x), Value::Int(y)) => return Ok(Value::Bool(cop.holds(*x, *y))),
+        (Value::Int(x), Value::Int(y)) | (Value::Enum(_, x), Value::Enum(_, y)) => {
+            return Ok(Value::Bool(cop.holds(*x, *y)));
+        }
         (Value::Str(x), Value::Str(y)) => return Ok(Value::Bool(cop.holds(x.cmp(y) as i64, 0))),
         (Value::Bool(x), Value::Bool(y)) if matches!(op, BinOp::Eq | BinOp::Ne) => {
             return Ok(Value::Bool(cop.holds(i64::from(*x), i64::from(*y))));
@@ -251,33 +307,7 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
     Ok(Value::from_formula(Formula::Cmp(cop, x, y)))
 }
 
-pub(super) fn logic(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
-    if !a.is_formula() || !b.is_formula() {
-        return Err(type_error(op, &a, &b, span));
-    }
-    let (x, y) = (
-        a.into_formula().unwrap_or(Formula::Const(false)),
-        b.into_formula().unwrap_or(Formula::Const(false)),
-    );
-    Ok(Value::from_formula(match (op, x, y) {
-        (BinOp::And, Formula::Const(true), f) | (BinOp::And, f, Formula::Const(true)) => f,
-        (BinOp::And, Formula::Const(false), _) | (BinOp::And, _, Formula::Const(false)) => {
-            Formula::Const(false)
-        }
-        (BinOp::And, x, y) => Formula::And(vec![x, y]),
-        (BinOp::Or, Formula::Const(false), f) | (BinOp::Or, f, Formula::Const(false)) => f,
-        (BinOp::Or, Formula::Const(true), _) | (BinOp::Or, _, Formula::Const(true)) => {
-            Formula::Const(true)
-        }
-        (BinOp::Or, x, y) => Formula::Or(vec![x, y]),
-        (_, Formula::Const(true), f) => f,
-        (_, Formula::Const(false), _) | (_, _, Formula::Const(true)) => Formula::Const(true),
-        (_, x, Formula::Const(false)) => Formula::Not(Box::new(x)),
-        (_, x, y) => Formula::Implies(Box::new(x), Box::new(y)),
-    }))
-}
-
-fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
+pub(super) fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
     Diag::new(
         "cspi::type",
         format!(

@@ -96,6 +96,15 @@ fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
             walk_names(a, f);
             walk_names(b, f);
         }
+        ExprKind::Record(fields) => fields.iter().for_each(|(_, a)| walk_names(a, f)),
+        ExprKind::Field(base, _) => walk_names(base, f),
+        ExprKind::Format(parts) => {
+            for p in parts {
+                if let crate::syntax::ast::FmtPart::Expr(a) = p {
+                    walk_names(a, f);
+                }
+            }
+        }
     }
 }
 
@@ -105,6 +114,7 @@ fn shown(v: &Value) -> String {
         Value::Int(k) => k.to_string(),
         Value::Bool(b) => b.to_string(),
         Value::Str(s) => format!("{s:?}"),
+        Value::Enum(e, k) => e.member(*k),
         other => other.type_name().to_string(),
     }
 }

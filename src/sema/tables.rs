@@ -8,11 +8,15 @@
 //! unreadable, such as one behind a byte-order mark.
 
 use super::Checker;
-use super::value::Value;
+use super::value::{Array, Value};
 use crate::diag::Diag;
 use crate::model::{Formula, Term};
 use crate::syntax::ast::Span;
+use std::rc::Rc;
 use std::sync::Arc;
+
+/// How many converted arrays of rows are remembered.
+const MEMO_ROWS: usize = 8;
 
 impl Checker<'_> {
     /// `table(vars, rows)` (allowed) or `forbidden(vars, rows)`.
@@ -84,47 +88,18 @@ impl Checker<'_> {
                 Ok(t.clone())
             }
             Value::Array(a) => {
-                self.spend((a.items.len() * arity) as u64, span)?;
-                let mut out = Vec::with_capacity(a.items.len());
-                for (i, item) in a.items.iter().enumerate() {
-                    let parts: Vec<Value> = match item {
-                        Value::Tuple(t) => t.to_vec(),
-                        Value::Array(r) => r.items.clone(),
-                        Value::Int(_) if arity == 1 => vec![item.clone()],
-                        other => {
-                            return Err(Diag::new(
-                                "cspi::table::row",
-                                format!(
-                                    "row {} is {}, not a tuple of integers",
-                                    i + 1,
-                                    other.type_name()
-                                ),
-                            )
-                            .label(span, "these rows"));
-                        }
-                    };
-                    if parts.len() != arity {
-                        return Err(wrong(i, parts.len()));
-                    }
-                    let row = parts
-                        .iter()
-                        .map(|p| match p {
-                            Value::Int(k) => Ok(*k),
-                            Value::Bool(b) => Ok(i64::from(*b)),
-                            other => Err(Diag::new(
-                                "cspi::table::row",
-                                format!(
-                                    "row {} holds {}; rows hold known integers",
-                                    i + 1,
-                                    other.type_name()
-                                ),
-                            )
-                            .label(span, "these rows")),
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    out.push(row);
+                if let Some((_, rows)) = self.table_rows.iter().find(|(b, _)| Rc::ptr_eq(a, b))
+                    && rows.first().is_none_or(|r| r.len() == arity)
+                {
+                    return Ok(rows.clone());
                 }
-                Ok(Arc::new(out))
+                let rows = self.convert_rows(a, span, arity)?;
+                // A few distinct arrays of rows at most: keep the latest ones.
+                if self.table_rows.len() == MEMO_ROWS {
+                    self.table_rows.remove(0);
+                }
+                self.table_rows.push((a.clone(), rows.clone()));
+                Ok(rows)
             }
             other => Err(Diag::new(
                 "cspi::type",
@@ -135,6 +110,66 @@ impl Checker<'_> {
             )
             .label(span, "here")),
         }
+    }
+
+    /// The rows of an array of tuples (or lists), checked.
+    fn convert_rows(
+        &mut self,
+        a: &Array,
+        span: Span,
+        arity: usize,
+    ) -> Result<Arc<Vec<Vec<i64>>>, Diag> {
+        let wrong = |i: usize, len: usize| {
+            Diag::new(
+                "cspi::table::arity",
+                format!(
+                    "row {} has {len} values but the table has {arity} variables",
+                    i + 1
+                ),
+            )
+            .label(span, "these rows")
+        };
+        self.spend((a.items.len() * arity) as u64, span)?;
+        let mut out = Vec::with_capacity(a.items.len());
+        for (i, item) in a.items.iter().enumerate() {
+            let parts: Vec<Value> = match item {
+                Value::Tuple(t) => t.to_vec(),
+                Value::Array(r) => r.items.clone(),
+                Value::Int(_) if arity == 1 => vec![item.clone()],
+                other => {
+                    return Err(Diag::new(
+                        "cspi::table::row",
+                        format!(
+                            "row {} is {}, not a tuple of integers",
+                            i + 1,
+                            other.type_name()
+                        ),
+                    )
+                    .label(span, "these rows"));
+                }
+            };
+            if parts.len() != arity {
+                return Err(wrong(i, parts.len()));
+            }
+            let row = parts
+                .iter()
+                .map(|p| match p {
+                    Value::Int(k) => Ok(*k),
+                    Value::Bool(b) => Ok(i64::from(*b)),
+                    other => Err(Diag::new(
+                        "cspi::table::row",
+                        format!(
+                            "row {} holds {}; rows hold known integers",
+                            i + 1,
+                            other.type_name()
+                        ),
+                    )
+                    .label(span, "these rows")),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(row);
+        }
+        Ok(Arc::new(out))
     }
 
     /// `read_table(path)` or `read_table(path, "header")`: a file of integer rows.

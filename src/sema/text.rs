@@ -102,6 +102,24 @@ impl Checker<'_> {
                     })
             }),
             "upper" => one_string("upper").map(|s| Value::Str(Rc::from(s.to_uppercase()))),
+            "lines" => one_string("lines").map(|s| {
+                let lines = s.lines().map(|l| Value::Str(Rc::from(l))).collect();
+                Value::Array(Rc::new(Array::list(lines)))
+            }),
+            "starts_with" | "ends_with" => match args {
+                [(Value::Str(s), _), (Value::Str(p), _)] => {
+                    Ok(Value::Bool(if name == "starts_with" {
+                        s.starts_with(&**p)
+                    } else {
+                        s.ends_with(&**p)
+                    }))
+                }
+                _ => Err(Diag::new(
+                    "cspi::call",
+                    format!("{name}(text, part) takes two strings"),
+                )
+                .label(span, "here")),
+            },
             "tokens" => self.tokens_builtin(args, span),
             "word_table" => self.word_table_builtin(args, span),
             "columns" => match args {

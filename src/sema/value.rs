@@ -1,6 +1,6 @@
 //! Values that model expressions evaluate to while the front end runs.
 
-use crate::model::{Formula, Term, WordList};
+use crate::model::{Display, EnumType, FormatPiece, Formula, Term, WordList};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -50,15 +50,38 @@ impl IntSet {
 pub struct Array {
     pub dims: Vec<(i64, i64)>,
     pub items: Vec<Value>,
+    /// For each dimension indexed by an enum, the enum; empty when none is.
+    pub index_enums: Vec<Option<Arc<EnumType>>>,
 }
 
 impl Array {
     /// A one-dimensional list indexed from 1.
     pub fn list(items: Vec<Value>) -> Array {
+        Array::new(vec![(1, items.len() as i64)], items)
+    }
+    /// An array indexed by integers.
+    pub fn new(dims: Vec<(i64, i64)>, items: Vec<Value>) -> Array {
         Array {
-            dims: vec![(1, items.len() as i64)],
+            dims,
             items,
+            index_enums: Vec::new(),
         }
+    }
+    /// The enum indexing dimension `d`, if any.
+    pub fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
+        self.index_enums.get(d).and_then(Option::as_ref)
+    }
+}
+
+/// A record: named fields, in declaration order.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub fields: Vec<(String, Value)>,
+}
+
+impl Record {
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 }
 
@@ -80,8 +103,17 @@ pub enum Value {
     Set(IntSet),
     Array(Rc<Array>),
     Tuple(Rc<Vec<Value>>),
+    Record(Rc<Record>),
+    /// A member of an enum: its position, from 1.
+    Enum(Arc<EnumType>, i64),
+    /// A set of members of an enum (the enum's name stands for all of them).
+    EnumSet(Arc<EnumType>, IntSet),
     /// An integer expression that mentions variables.
     Term(Rc<Term>),
+    /// A truth value over variables kept as a 0/1 term: a `bool` variable, `!b`.
+    BoolTerm(Rc<Term>),
+    /// Text that depends on the solution (an interpolated string over variables).
+    Format(Rc<Vec<FormatPiece>>),
     /// A constraint that mentions variables.
     Formula(Rc<Formula>),
     Dict(Rc<Dictionary>),
@@ -103,7 +135,12 @@ impl Value {
             Value::Set(_) => "a set",
             Value::Array(_) => "an array",
             Value::Tuple(_) => "a tuple",
+            Value::Record(_) => "a record",
+            Value::Enum(..) => "an enum value",
+            Value::EnumSet(..) => "a set of enum values",
             Value::Term(_) => "an integer expression over variables",
+            Value::BoolTerm(_) => "a truth value over variables",
+            Value::Format(_) => "a text over variables",
             Value::Formula(_) => "a constraint",
             Value::Dict(_) => "a dictionary",
             Value::Words(_) => "a word set",
@@ -115,14 +152,10 @@ impl Value {
     /// The value as an integer term, if it is one.
     pub fn as_term(&self) -> Option<Term> {
         match self {
-            Value::Int(k) => Some(Term::Const(*k)),
+            Value::Int(k) | Value::Enum(_, k) => Some(Term::Const(*k)),
             Value::Bool(b) => Some(Term::Const(i64::from(*b))),
-            Value::Term(t) => Some((**t).clone()),
-            Value::Formula(f) => Some(Term::Ite(
-                Box::new((**f).clone()),
-                Box::new(Term::Const(1)),
-                Box::new(Term::Const(0)),
-            )),
+            Value::Term(t) | Value::BoolTerm(t) => Some((**t).clone()),
+            Value::Formula(f) => Some(truth_term((**f).clone())),
             _ => None,
         }
     }
@@ -131,27 +164,55 @@ impl Value {
     pub fn is_term(&self) -> bool {
         matches!(
             self,
-            Value::Int(_) | Value::Bool(_) | Value::Term(_) | Value::Formula(_)
+            Value::Int(_)
+                | Value::Enum(..)
+                | Value::Bool(_)
+                | Value::Term(_)
+                | Value::BoolTerm(_)
+                | Value::Formula(_)
         )
     }
 
     /// Whether [`Value::as_formula`] would succeed.
     pub fn is_formula(&self) -> bool {
-        matches!(self, Value::Bool(_) | Value::Formula(_))
+        matches!(
+            self,
+            Value::Bool(_) | Value::Formula(_) | Value::BoolTerm(_)
+        )
+    }
+
+    /// The enum this value belongs to, when it is a member (constant or variable).
+    pub fn enum_type(&self, model: &crate::model::Model) -> Option<Arc<EnumType>> {
+        match self {
+            Value::Enum(e, _) | Value::EnumSet(e, _) => Some(e.clone()),
+            Value::Term(t) => term_enum(t, model),
+            _ => None,
+        }
+    }
+
+    /// How values of this term are shown in formatted output.
+    pub fn display(&self, model: &crate::model::Model) -> Display {
+        match self {
+            Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_) => Display::Bool,
+            Value::Term(t) => match &**t {
+                Term::Var(v) => Display::As(*v),
+                t => term_enum(t, model).map_or(Display::Int, Display::Enum),
+            },
+            Value::Enum(e, _) => Display::Enum(e.clone()),
+            _ => Display::Int,
+        }
     }
 
     /// Like [`Value::as_term`], but moves the term out when nothing else
     /// shares it, so chains of operators cost linear, not quadratic, time.
     pub fn into_term(self) -> Option<Term> {
         match self {
-            Value::Term(t) => Some(Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone())),
+            Value::Term(t) | Value::BoolTerm(t) => {
+                Some(Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()))
+            }
             Value::Formula(f) => {
                 let f = Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone());
-                Some(Term::Ite(
-                    Box::new(f),
-                    Box::new(Term::Const(1)),
-                    Box::new(Term::Const(0)),
-                ))
+                Some(truth_term(f))
             }
             other => other.as_term(),
         }
@@ -170,6 +231,11 @@ impl Value {
         match self {
             Value::Bool(b) => Some(Formula::Const(*b)),
             Value::Formula(f) => Some((**f).clone()),
+            Value::BoolTerm(t) => Some(Formula::Cmp(
+                crate::model::CmpOp::Eq,
+                (**t).clone(),
+                Term::Const(1),
+            )),
             _ => None,
         }
     }
@@ -187,5 +253,36 @@ impl Value {
             Formula::Const(b) => Value::Bool(b),
             f => Value::Formula(Rc::new(f)),
         }
+    }
+}
+
+/// A formula as a 0/1 term, prepared for reification (see [`super::logic::reifiable`]).
+pub fn truth_term(f: Formula) -> Term {
+    Term::Ite(
+        Box::new(super::logic::reifiable(f)),
+        Box::new(Term::Const(1)),
+        Box::new(Term::Const(0)),
+    )
+}
+
+/// The enum whose members a term takes: an enum variable, or an element of
+/// an array of them.
+fn term_enum(t: &Term, model: &crate::model::Model) -> Option<Arc<EnumType>> {
+    match t {
+        Term::Var(v) => match &model.vars.get(*v)?.kind {
+            crate::model::VarKind::Enum(e) => Some(e.clone()),
+            _ => None,
+        },
+        Term::Element { items, .. } => {
+            let first = term_enum(items.first()?, model)?;
+            items
+                .iter()
+                .all(|i| match i {
+                    Term::Const(_) => true,
+                    i => term_enum(i, model).is_some_and(|e| e == first),
+                })
+                .then_some(first)
+        }
+        _ => None,
     }
 }

@@ -38,9 +38,12 @@ pub struct Model {
 
 #[derive(Clone, Debug)]
 pub enum Item {
+    /// `param n = 3;`, `param d[1..n]: int;`, `param w: int = 5;`
     Param {
         name: Ident,
-        value: Expr,
+        index_sets: Vec<Expr>,
+        ty: Option<TypeExpr>,
+        value: Option<Expr>,
     },
     Let {
         name: Ident,
@@ -49,8 +52,20 @@ pub enum Item {
     Var {
         name: Ident,
         index_sets: Vec<Expr>,
-        domain: Expr,
+        domain: VarDomain,
     },
+    /// `enum Colour = {red, green, blue};`
+    Enum {
+        name: Ident,
+        members: Vec<Ident>,
+    },
+    /// `type Job = (machine: int, duration: int);`
+    Type {
+        name: Ident,
+        ty: TypeExpr,
+    },
+    /// `predicate p(a, b) = ...;` or `function f(a, b) = ...;`
+    Function(std::rc::Rc<FunctionDef>),
     Constraint(Expr),
     Search {
         scope: Vec<Expr>,
@@ -71,6 +86,52 @@ pub enum Item {
     },
 }
 
+/// What a variable ranges over: `in` a set, or `:` a type (`bool`, an enum).
+#[derive(Clone, Debug)]
+pub enum VarDomain {
+    In(Expr),
+    Type(TypeExpr),
+}
+
+/// A user-defined predicate or function.
+#[derive(Clone, Debug)]
+pub struct FunctionDef {
+    pub name: Ident,
+    pub params: Vec<FnParam>,
+    pub body: Expr,
+    /// A predicate's body must be a truth value.
+    pub predicate: bool,
+    /// The whole item, for diagnostics.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnParam {
+    pub name: Ident,
+    pub ty: Option<TypeExpr>,
+}
+
+/// A type as written: `int`, `var int`, `array of Job`, `(int, int)`, `(a: int, b: bool)`.
+#[derive(Clone, Debug)]
+pub struct TypeExpr {
+    pub kind: TypeKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum TypeKind {
+    /// `int`, `bool`, `string`, an enum or a `type` name.
+    Named(Ident),
+    /// `var T`: may depend on variables.
+    Var(Box<TypeExpr>),
+    /// `array of T`: a list of any length, indexed from 1.
+    Array(Box<TypeExpr>),
+    /// `set of T`.
+    Set(Box<TypeExpr>),
+    Tuple(Vec<TypeExpr>),
+    Record(Vec<(Ident, TypeExpr)>),
+}
+
 #[derive(Clone, Debug)]
 pub struct SearchOption {
     pub key: Ident,
@@ -79,7 +140,11 @@ pub struct SearchOption {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
+    Iff,
     Implies,
+    Xor,
+    In,
+    NotIn,
     Or,
     And,
     Eq,
@@ -100,7 +165,11 @@ pub enum BinOp {
 impl BinOp {
     pub fn symbol(self) -> &'static str {
         match self {
+            BinOp::Iff => "<->",
             BinOp::Implies => "->",
+            BinOp::Xor => "xor",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
             BinOp::Or => "||",
             BinOp::And => "&&",
             BinOp::Eq => "==",
@@ -158,4 +227,17 @@ pub enum ExprKind {
     ListComp(Box<Expr>, Generators),
     Set(Vec<Expr>),
     Tuple(Vec<Expr>),
+    /// `(machine: 2, duration: 5)`
+    Record(Vec<(Ident, Expr)>),
+    /// `r.name`, or `t.1` for a tuple's first item.
+    Field(Box<Expr>, Ident),
+    /// A string with `\(e)` interpolations.
+    Format(Vec<FmtPart>),
+}
+
+/// A piece of an interpolated string.
+#[derive(Clone, Debug)]
+pub enum FmtPart {
+    Text(String),
+    Expr(Expr),
 }

@@ -63,10 +63,25 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
             .ok_or_else(|| Diag::new("cspi::syntax", "malformed item"))
     };
     Ok(match rule {
-        Rule::param_item => Item::Param {
-            name: ident(next()?),
-            value: expr(next()?)?,
-        },
+        Rule::param_item => {
+            let name = ident(next()?);
+            let (mut index_sets, mut ty, mut value) = (Vec::new(), None, None);
+            for part in inner {
+                match part.as_rule() {
+                    Rule::index_sets => {
+                        index_sets = part.into_inner().map(expr).collect::<Result<_, _>>()?
+                    }
+                    Rule::type_expr => ty = Some(type_expr(part)?),
+                    _ => value = Some(expr(part)?),
+                }
+            }
+            Item::Param {
+                name,
+                index_sets,
+                ty,
+                value,
+            }
+        }
         Rule::let_item => Item::Let {
             name: ident(next()?),
             value: expr(next()?)?,
@@ -79,11 +94,55 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
                 index_sets = part.into_inner().map(expr).collect::<Result<_, _>>()?;
                 part = next()?;
             }
+            let domain = match part.as_rule() {
+                Rule::kw_in => VarDomain::In(expr(next()?)?),
+                _ => VarDomain::Type(type_expr(part)?),
+            };
             Item::Var {
                 name,
                 index_sets,
-                domain: expr(part)?,
+                domain,
             }
+        }
+        Rule::enum_item => {
+            next()?;
+            let name = ident(next()?);
+            Item::Enum {
+                name,
+                members: inner.map(ident).collect(),
+            }
+        }
+        Rule::type_item => {
+            next()?;
+            Item::Type {
+                name: ident(next()?),
+                ty: type_expr(next()?)?,
+            }
+        }
+        Rule::predicate_item | Rule::function_item => {
+            next()?;
+            let name = ident(next()?);
+            let mut params = Vec::new();
+            let mut body = None;
+            for part in inner {
+                if part.as_rule() == Rule::fn_params {
+                    for p in part.into_inner() {
+                        let mut q = p.into_inner();
+                        let pname = ident(q.next().ok_or_else(|| malformed(span))?);
+                        let ty = q.next().map(type_expr).transpose()?;
+                        params.push(FnParam { name: pname, ty });
+                    }
+                } else {
+                    body = Some(expr(part)?);
+                }
+            }
+            Item::Function(std::rc::Rc::new(FunctionDef {
+                name,
+                params,
+                body: body.ok_or_else(|| malformed(span))?,
+                predicate: rule == Rule::predicate_item,
+                span,
+            }))
         }
         Rule::constraint_item => Item::Constraint(expr(next()?)?),
         Rule::search_item => {
@@ -138,6 +197,56 @@ fn ident(pair: Pair<Rule>) -> Ident {
     }
 }
 
+fn type_expr(pair: Pair<Rule>) -> Result<TypeExpr, Diag> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let text = pair.as_str().to_string();
+    let mut inner = pair.into_inner().peekable();
+    let kind = match rule {
+        Rule::type_expr => {
+            let is_var = inner.peek().map(|p| p.as_rule()) == Some(Rule::kw_var);
+            if is_var {
+                inner.next();
+            }
+            let body = type_expr(inner.next().ok_or_else(|| malformed(span))?)?;
+            if !is_var {
+                return Ok(TypeExpr { span, ..body });
+            }
+            TypeKind::Var(Box::new(body))
+        }
+        Rule::ident => {
+            return Ok(TypeExpr {
+                kind: TypeKind::Named(Ident { name: text, span }),
+                span,
+            });
+        }
+        Rule::array_type | Rule::set_type => {
+            let elem = inner
+                .find(|p| p.as_rule() == Rule::type_expr)
+                .ok_or_else(|| malformed(span))?;
+            let elem = Box::new(type_expr(elem)?);
+            if rule == Rule::array_type {
+                TypeKind::Array(elem)
+            } else {
+                TypeKind::Set(elem)
+            }
+        }
+        Rule::tuple_type => TypeKind::Tuple(inner.map(type_expr).collect::<Result<_, _>>()?),
+        Rule::record_type => {
+            let mut fields = Vec::new();
+            for f in inner {
+                let mut q = f.into_inner();
+                let name = ident(q.next().ok_or_else(|| malformed(span))?);
+                let ty = type_expr(q.next().ok_or_else(|| malformed(span))?)?;
+                fields.push((name, ty));
+            }
+            TypeKind::Record(fields)
+        }
+        _ => return Err(malformed(span)),
+    };
+    Ok(TypeExpr { kind, span })
+}
+
 fn expr_list(pair: Pair<Rule>) -> Result<Vec<Expr>, Diag> {
     pair.into_inner().map(expr).collect()
 }
@@ -146,15 +255,19 @@ fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
     PRATT.get_or_init(|| {
         PrattParser::new()
+            .op(Op::infix(Rule::iff, Assoc::Left))
             .op(Op::infix(Rule::implies, Assoc::Right))
             .op(Op::infix(Rule::or, Assoc::Left))
+            .op(Op::infix(Rule::xor, Assoc::Left))
             .op(Op::infix(Rule::and, Assoc::Left))
             .op(Op::infix(Rule::eq, Assoc::Left)
                 | Op::infix(Rule::ne, Assoc::Left)
                 | Op::infix(Rule::lt, Assoc::Left)
                 | Op::infix(Rule::le, Assoc::Left)
                 | Op::infix(Rule::gt, Assoc::Left)
-                | Op::infix(Rule::ge, Assoc::Left))
+                | Op::infix(Rule::ge, Assoc::Left)
+                | Op::infix(Rule::in_op, Assoc::Left)
+                | Op::infix(Rule::not_in, Assoc::Left))
             .op(Op::infix(Rule::range_op, Assoc::Left))
             .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
             .op(Op::infix(Rule::mul, Assoc::Left)
@@ -162,7 +275,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::modulo, Assoc::Left))
             .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
             .op(Op::infix(Rule::pow, Assoc::Right))
-            .op(Op::postfix(Rule::index))
+            .op(Op::postfix(Rule::index) | Op::postfix(Rule::field))
     })
 }
 
@@ -195,6 +308,13 @@ fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
         .map_postfix(|lhs, op| {
             let lhs = lhs?;
             let span = lhs.span.to(span_of(&op));
+            if op.as_rule() == Rule::field {
+                let name = op.into_inner().next().ok_or_else(|| malformed(span))?;
+                return Ok(Expr {
+                    kind: ExprKind::Field(Box::new(lhs), ident(name)),
+                    span,
+                });
+            }
             let args = op
                 .into_inner()
                 .map(|a| {
@@ -213,7 +333,11 @@ fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
         .map_infix(|lhs, op, rhs| {
             let (lhs, rhs) = (lhs?, rhs?);
             let op = match op.as_rule() {
+                Rule::iff => BinOp::Iff,
                 Rule::implies => BinOp::Implies,
+                Rule::xor => BinOp::Xor,
+                Rule::in_op => BinOp::In,
+                Rule::not_in => BinOp::NotIn,
                 Rule::or => BinOp::Or,
                 Rule::and => BinOp::And,
                 Rule::eq => BinOp::Eq,
@@ -282,14 +406,42 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
             })?)
         }
         Rule::string => {
-            let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
-            ExprKind::Str(unescape(inner))
+            let mut parts = Vec::new();
+            for p in pair.into_inner() {
+                match p.as_rule() {
+                    Rule::interp => {
+                        let e = p.into_inner().next().ok_or_else(|| malformed(span))?;
+                        parts.push(FmtPart::Expr(expr(e)?));
+                    }
+                    _ => parts.push(FmtPart::Text(unescape(p.as_str()))),
+                }
+            }
+            match parts.as_slice() {
+                [] => ExprKind::Str(String::new()),
+                [FmtPart::Text(t)] => ExprKind::Str(t.clone()),
+                _ => ExprKind::Format(parts),
+            }
         }
         Rule::boolean => ExprKind::Bool(text == "true"),
         Rule::ident => ExprKind::Name(text.to_string()),
         Rule::paren => {
             let mut inner = pair.into_inner();
-            let first = expr(inner.next().ok_or_else(|| malformed(span))?)?;
+            let first = inner.next().ok_or_else(|| malformed(span))?;
+            if first.as_rule() == Rule::record_lit {
+                let mut fields = Vec::new();
+                for f in first.into_inner() {
+                    let mut q = f.into_inner();
+                    let (Some(name), Some(value)) = (q.next(), q.next()) else {
+                        return Err(malformed(span));
+                    };
+                    fields.push((ident(name), expr(value)?));
+                }
+                return Ok(Expr {
+                    kind: ExprKind::Record(fields),
+                    span,
+                });
+            }
+            let first = expr(first)?;
             let Some(tail) = inner.next() else {
                 return Ok(first);
             };
@@ -561,6 +713,10 @@ fn missing_semicolon(text: &str, at: usize) -> Option<Diag> {
         "minimize",
         "maximize",
         "project",
+        "enum",
+        "type",
+        "predicate",
+        "function",
     ];
     let rest = text.get(at..)?;
     let word: String = rest
@@ -598,6 +754,13 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::output_item => "`output`",
         Rule::objective_item => "`minimize` or `maximize`",
         Rule::project_item => "`project`",
+        Rule::enum_item => "`enum`",
+        Rule::type_item => "`type`",
+        Rule::predicate_item => "`predicate`",
+        Rule::function_item => "`function`",
+        Rule::type_expr | Rule::array_type | Rule::set_type | Rule::tuple_type => "a type",
+        Rule::record_type => "a type",
+        Rule::fn_params | Rule::fn_param => "a parameter name",
         Rule::expr | Rule::primary | Rule::prefix => "an expression",
         Rule::infix => "an operator",
         Rule::ident => "a name",
@@ -613,7 +776,8 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::kw_then => "`then`",
         Rule::kw_else => "`else`",
         Rule::expr_list => "an expression",
-        Rule::implies | Rule::or | Rule::and => "an operator",
+        Rule::implies | Rule::or | Rule::and | Rule::iff | Rule::xor => "an operator",
+        Rule::in_op | Rule::not_in => "an operator",
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
         Rule::add
         | Rule::sub

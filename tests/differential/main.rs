@@ -4,15 +4,17 @@
 //! cspi's parser, model or propagators). The solution *sets* must be equal,
 //! and so must the solution counts of the counting mode.
 //!
-//! Four generators, one test each: classic shapes (`ints::classic`), nested
-//! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`) and word
-//! models (`words.rs`). The default run checks [`DEFAULT_CASES`] models in
+//! Five generators, one test each: classic shapes (`ints::classic`), nested
+//! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`), word
+//! models (`words.rs`), and booleans, enums, reification and user predicates
+//! (`logic.rs`). The default run checks [`DEFAULT_CASES`] models in
 //! all, in a few seconds; `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
 
 mod expr;
 mod ints;
+mod logic;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -265,6 +267,19 @@ fn table_models_agree_with_brute_force_under_every_strategy() {
         0 => ints::classic(g),
         1 => ints::arithmetic(g),
         _ => ints::table_constraint(g),
+    });
+}
+
+/// `bool` and enum variables, `<->`, `xor`, `in`, reified constraints,
+/// quantifiers over data, and user predicates and functions.
+#[test]
+fn logic_models_agree_with_brute_force_under_every_strategy() {
+    run_cases(cases(20), |case_no| {
+        let seed = case_seed(5, case_no);
+        let m = logic::Gen::model(seed, MAX_SPACE);
+        let src = m.text();
+        let what = format!("case {case_no}, seed {seed}:\n{src}");
+        check_int_source(&src, m.kinds.len(), &m.brute_force(), seed, &what);
     });
 }
 

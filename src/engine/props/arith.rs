@@ -171,13 +171,21 @@ pub struct Element {
     /// `[i, z, items...]`.
     vars: Vec<VarId>,
     low: i64,
+    /// Scratch: values to remove, and the items the index can still select.
+    gone: Vec<i64>,
+    live: Vec<VarId>,
 }
 
 impl Element {
     pub fn new(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
         let mut vars = vec![index, z];
         vars.extend(items);
-        Element { vars, low }
+        Element {
+            vars,
+            low,
+            gone: Vec::new(),
+            live: Vec::new(),
+        }
     }
 
     fn item(&self, j: i64) -> Option<VarId> {
@@ -190,10 +198,41 @@ impl Element {
         if d.max(a) < d.min(b) || d.max(b) < d.min(a) {
             return false;
         }
+        if let Some(v) = d.value(b) {
+            return d.contains(a, v);
+        }
         if d.size(a) > MAX_SCANNED {
             return true;
         }
         d.values(a).any(|v| d.contains(b, v))
+    }
+
+    /// Removes the indices whose item shares no value with `z`.
+    fn filter_index(&mut self, d: &mut Domains) -> PResult {
+        let (i, z) = (self.vars[0], self.vars[1]);
+        let mut gone = std::mem::take(&mut self.gone);
+        gone.clear();
+        gone.extend(
+            d.values(i)
+                .filter(|&j| self.item(j).is_none_or(|x| !Self::meet(d, x, z))),
+        );
+        let r = gone.iter().try_for_each(|&j| d.remove(i, j).map(|_| ()));
+        self.gone = gone;
+        r
+    }
+
+    /// Removes from `a` the values `b` lacks; whether anything changed.
+    fn restrict(&mut self, d: &mut Domains, a: VarId, b: VarId) -> Result<bool, Fail> {
+        let mut gone = std::mem::take(&mut self.gone);
+        gone.clear();
+        gone.extend(d.values(a).filter(|&v| !d.contains(b, v)));
+        let mut changed = false;
+        let r = gone.iter().try_for_each(|&v| {
+            changed |= d.remove(a, v)?;
+            Ok(())
+        });
+        self.gone = gone;
+        r.map(|()| changed)
     }
 }
 
@@ -213,45 +252,45 @@ impl Propagator for Element {
         let last = self.low + (self.vars.len() as i64 - 3);
         clamp(d, i, self.low as i128, last as i128)?;
         loop {
-            let bad: Vec<i64> = d
-                .values(i)
-                .filter(|&j| self.item(j).is_none_or(|x| !Self::meet(d, x, z)))
-                .collect();
-            for j in bad {
-                d.remove(i, j)?;
-            }
+            self.filter_index(d)?;
             if let Some(j) = d.value(i) {
                 let x = self.item(j).ok_or(Fail)?;
                 // z = x: bounds both ways, then values.
                 let mut changed = clamp(d, z, d.min(x) as i128, d.max(x) as i128)?;
                 changed |= clamp(d, x, d.min(z) as i128, d.max(z) as i128)?;
                 if d.size(z) <= MAX_SCANNED && d.size(x) <= MAX_SCANNED {
-                    for (a, b) in [(z, x), (x, z)] {
-                        let gone: Vec<i64> = d.values(a).filter(|&v| !d.contains(b, v)).collect();
-                        for v in gone {
-                            changed |= d.remove(a, v)?;
-                        }
-                    }
+                    changed |= self.restrict(d, z, x)?;
+                    changed |= self.restrict(d, x, z)?;
                 }
                 if !changed {
                     return Ok(());
                 }
                 continue;
             }
-            let items: Vec<VarId> = d.values(i).filter_map(|j| self.item(j)).collect();
-            let lo = items.iter().map(|&x| d.min(x)).min().ok_or(Fail)?;
-            let hi = items.iter().map(|&x| d.max(x)).max().ok_or(Fail)?;
-            let mut changed = clamp(d, z, lo as i128, hi as i128)?;
-            if d.size(z) <= MAX_SCANNED {
-                let gone: Vec<i64> = d
-                    .values(z)
-                    .filter(|&v| !items.iter().any(|&x| d.contains(x, v)))
-                    .collect();
-                for v in gone {
-                    changed |= d.remove(z, v)?;
+            let mut live = std::mem::take(&mut self.live);
+            live.clear();
+            live.extend(d.values(i).filter_map(|j| self.item(j)));
+            let lo = live.iter().map(|&x| d.min(x)).min();
+            let hi = live.iter().map(|&x| d.max(x)).max();
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                self.live = live;
+                return Err(Fail);
+            };
+            let mut r = clamp(d, z, lo as i128, hi as i128);
+            if r.is_ok() && d.size(z) <= MAX_SCANNED && !d.is_fixed(z) {
+                let mut gone = std::mem::take(&mut self.gone);
+                gone.clear();
+                gone.extend(
+                    d.values(z)
+                        .filter(|&v| !live.iter().any(|&x| d.contains(x, v))),
+                );
+                for &v in &gone {
+                    r = r.and_then(|c| Ok(d.remove(z, v)? | c));
                 }
+                self.gone = gone;
             }
-            if !changed {
+            self.live = live;
+            if !r? {
                 return Ok(());
             }
         }

@@ -1,0 +1,114 @@
+//! `--data FILE`: JSON objects whose members give parameters their values
+//! (`{"n": 3, "d": [3, 1, 2]}`). Files are read before the model is checked;
+//! each member is converted when its parameter is declared (`params.rs`), and
+//! a member that names no parameter is reported in the file, with a "did you
+//! mean". A path given on the command line is relative to the current directory.
+
+use super::Checker;
+use super::json::Kind;
+use super::params::DataFile;
+use crate::diag::{Diag, did_you_mean};
+use crate::syntax::ast::Span;
+
+impl Checker<'_> {
+    pub(super) fn read_data_files(&mut self) {
+        for path in self.input.data_files {
+            let shown = path.display().to_string();
+            self.cli_strings.insert(shown.as_str().into());
+            // Named by the person running cspi, so not confined to the sandbox.
+            let source = match self.read_file_as(&shown, Span::new(0, 0), None) {
+                Ok(s) => s,
+                Err(mut d) => {
+                    // The path came from the command line: no span in the model.
+                    d.labels.clear();
+                    d.message = format!("--data: {}", d.message);
+                    if d.message.contains("no such file") {
+                        d.help = Some(
+                            "a path given with --data is relative to the current directory".into(),
+                        );
+                    }
+                    self.errors.push(d.usage());
+                    self.data_failed = true;
+                    continue;
+                }
+            };
+            let root = match super::json::parse(&source.text) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.data_failed = true;
+                    self.errors.push(
+                        Diag::new(
+                            "cspi::data::syntax",
+                            format!("`{shown}` is not valid JSON: {}", e.message),
+                        )
+                        .label(e.span, "here")
+                        .help("a data file is a JSON object: {\"n\": 3, \"d\": [3, 1, 2]}")
+                        .in_source(&source),
+                    );
+                    continue;
+                }
+            };
+            let Kind::Object(members) = root.kind else {
+                self.data_failed = true;
+                self.errors.push(
+                    Diag::new(
+                        "cspi::data::syntax",
+                        format!(
+                            "`{shown}` must hold a JSON object, not {}",
+                            root.kind.what()
+                        ),
+                    )
+                    .label(root.span, "here")
+                    .help("name each parameter: {\"n\": 3, \"d\": [3, 1, 2]}")
+                    .in_source(&source),
+                );
+                continue;
+            };
+            for (i, (name, span, _)) in members.iter().enumerate() {
+                if members[..i].iter().any(|(n, _, _)| n == name) {
+                    self.errors.push(
+                        Diag::new(
+                            "cspi::data::duplicate",
+                            format!("`{name}` is given twice in `{shown}`"),
+                        )
+                        .label(*span, "a second time here")
+                        .in_source(&source),
+                    );
+                }
+            }
+            self.data.push(DataFile { source, members });
+        }
+    }
+
+    /// Reports data members that name no parameter of the model.
+    pub(super) fn check_data_used(&mut self) {
+        let mut errors = Vec::new();
+        for file in &self.data {
+            for (name, span, _) in &file.members {
+                if self.params_seen.contains(name) {
+                    continue;
+                }
+                let what = if self.globals.contains_key(name) {
+                    format!("`{name}` is not a parameter of the model")
+                } else {
+                    format!("the model has no parameter `{name}`")
+                };
+                let params: Vec<&str> = self.params_seen.iter().map(String::as_str).collect();
+                let d = Diag::new("cspi::data::unknown", what).label(*span, "in this data file");
+                let d = match did_you_mean(name, params.iter().copied()) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None if params.is_empty() => d.help("this model declares no parameters"),
+                    None => {
+                        let mut names = params.clone();
+                        names.sort_unstable();
+                        d.help(format!("its parameters are: {}", names.join(", ")))
+                    }
+                };
+                errors.push(d.in_source(&file.source));
+            }
+        }
+        for d in errors {
+            self.errors.push(d);
+        }
+    }
+}
