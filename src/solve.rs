@@ -2,13 +2,14 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
+use crate::engine::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;
-use crate::engine::stats::Stats;
+use crate::engine::stats::{Improvement, Stats};
 use crate::lower::lower_with;
 use crate::model::check::violations;
-use crate::model::{Model, SearchSpec};
+use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec};
 pub use crate::sema::LoadOptions;
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
@@ -187,6 +188,8 @@ pub struct Summary {
     pub rejected: Vec<String>,
     /// The first decisions, when [`Options::trace`] asked for them.
     pub trace: Vec<Decision>,
+    /// Whether a limit or the caller stopped the search before it was complete.
+    pub stopped: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -228,6 +231,8 @@ pub fn solve(
     let mut best: Option<i64> = None;
     let mut reported = 0u64;
     let mut trace = Vec::new();
+    let mut improvements = Vec::new();
+    let mut lns_iterations = 0;
     let outcome = if posted.consistent {
         // When optimising, a projection must not hide better completions:
         // every declared variable is branched on.
@@ -238,9 +243,19 @@ pub fn solve(
         } else {
             model.solution_vars()
         };
+        let optimising = goal.is_some() && posted.objective.is_some();
+        let guide = match spec.guide {
+            Guide::Auto
+                if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
+            {
+                Guide::Solution
+            }
+            Guide::Auto => Guide::None,
+            g => g,
+        };
         let strategy = Strategy {
             var: select::var::build(spec.var).with_random_ties(spec.random_ties),
-            val: select::val::build(spec.val, model),
+            val: select::val::guided(select::val::build(spec.val, model), guide),
             restarts: spec.restarts,
             seed: spec.seed,
             scope: spec.scope.clone(),
@@ -257,6 +272,7 @@ pub fn solve(
         }
         if let Some(o) = posted.objective {
             search.minimize(o);
+            search.lns(Lns::new(spec.lns));
         }
         // Optimisation reads every solution (to keep the best), so it never only counts.
         if options.count_only && !options.check && goal.is_none() {
@@ -278,6 +294,10 @@ pub fn solve(
                     return Next::Continue;
                 }
                 best = Some(v);
+                improvements.push(Improvement {
+                    objective: v,
+                    time: start.elapsed(),
+                });
             }
             reported += 1;
             if options.check {
@@ -294,6 +314,7 @@ pub fn solve(
             on_solution(values)
         });
         trace = search.decisions().to_vec();
+        lns_iterations = search.lns_iterations();
         outcome
     } else {
         engine.stats.failures += 1;
@@ -305,11 +326,15 @@ pub fn solve(
         stats.solutions = reported;
     }
     stats.time = start.elapsed();
+    stats.improvements = improvements;
+    stats.lns_iterations = lns_iterations;
     let status = match (outcome, stats.solutions) {
         (Outcome::Exhausted, 0) => Status::Unsatisfiable,
         (Outcome::Exhausted, _) if goal.is_some() => Status::Optimal,
         (Outcome::Exhausted, _) => Status::AllSolutions,
         (Outcome::SolutionLimit, _) => Status::Satisfiable,
+        // A limit stopped branch and bound: the best solution stands, unproved.
+        (Outcome::Interrupted, n) if n > 0 && goal.is_some() => Status::Satisfiable,
         (Outcome::Interrupted, _) => Status::Unknown,
     };
     Summary {
@@ -318,5 +343,6 @@ pub fn solve(
         stats,
         rejected,
         trace,
+        stopped: outcome == Outcome::Interrupted,
     }
 }

@@ -5,7 +5,7 @@
 
 use cspi::engine::select::Branch;
 use cspi::model::search::Named;
-use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
+use cspi::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{Options, load_str, solve};
 use std::fmt::Write;
 use std::path::Path;
@@ -124,6 +124,8 @@ fn every_strategy_name_is_documented_and_in_help() {
     names.extend(ValSelect::names());
     names.extend(Propagation::names());
     names.extend(Restarts::names());
+    names.extend(Guide::names());
+    names.extend(LnsKind::names());
     for name in names {
         assert!(
             docs.contains(&format!("| `{name}` |")),

@@ -15,7 +15,7 @@ mod solve;
 pub use diagnostics::{render_plain, report};
 pub use params::parse_params;
 
-use crate::model::{Propagation, Restarts, ValSelect, VarSelect};
+use crate::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
 use crate::output::Format;
 use clap::{Args, Parser, Subcommand};
 use interrupt::Interrupt;
@@ -120,7 +120,8 @@ pub struct SolveArgs {
     pub stats: bool,
     #[command(flatten)]
     pub strategy: StrategyArgs,
-    /// Stop after this many seconds (status UNKNOWN); with --each, per instance.
+    /// Stop after this many seconds (status UNKNOWN, or SATISFIABLE with the best
+    /// solution when optimising); with --each, per instance.
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub time_limit: Option<Duration>,
     /// Stop after this many search nodes (status UNKNOWN).
@@ -213,6 +214,12 @@ pub struct StrategyArgs {
     #[arg(long, value_name = "NAME", value_parser = named::<Restarts>,
           help = strategy_help::<Restarts>("Restarts"))]
     pub restarts: Option<Restarts>,
+    #[arg(long, value_name = "NAME", value_parser = named::<LnsKind>,
+          help = strategy_help::<LnsKind>("Large-neighbourhood search when optimising"))]
+    pub lns: Option<LnsKind>,
+    #[arg(long, value_name = "NAME", value_parser = named::<Guide>,
+          help = strategy_help::<Guide>("Value guidance (solution-guided, phase saving)"))]
+    pub guide: Option<Guide>,
     /// Seed of the random generator (random heuristics, tie-breaking).
     #[arg(long)]
     pub seed: Option<u64>,

@@ -58,6 +58,12 @@ impl StrategyArgs {
         if let Some(r) = self.restarts {
             spec.restarts = r;
         }
+        if let Some(l) = self.lns {
+            spec.lns = l;
+        }
+        if let Some(g) = self.guide {
+            spec.guide = g;
+        }
         if let Some(s) = self.seed {
             spec.seed = s;
         }

@@ -167,7 +167,7 @@ impl<'a> Runner<'a> {
             Some(StoppedBy::Output)
         } else if self.interrupt.stopped() {
             Some(StoppedBy::Interrupt)
-        } else if summary.status != Status::Unknown {
+        } else if !summary.stopped {
             None
         } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
             Some(StoppedBy::NodeLimit)

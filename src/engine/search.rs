@@ -24,6 +24,7 @@
 
 use super::Engine;
 use super::count::Counter;
+use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
 use super::select::var::{Node, VarSelector};
@@ -93,6 +94,9 @@ struct Frame {
     /// Every primary variable before this position is assigned below this
     /// frame: input order resumes its scan here instead of at the start.
     scan: usize,
+    /// The fixings of a large neighbourhood, below every decision: popping
+    /// it means the neighbourhood is exhausted.
+    floor: bool,
 }
 
 /// What to do at the current node.
@@ -108,6 +112,9 @@ pub struct Search<'e> {
     val_select: Box<dyn ValSelector>,
     /// Counted variables, in branching order.
     primary: Vec<VarId>,
+    /// The first `decisions` of `primary` are the decision variables: the
+    /// search block's scope if it has one, else all of them. LNS fixes these.
+    decisions: usize,
     /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
@@ -135,6 +142,16 @@ pub struct Search<'e> {
     crossings: Arc<Crossings>,
     /// The first decisions, when asked for (golden tests, `--trace`).
     trace: Option<(usize, Vec<Decision>)>,
+    /// Large-neighbourhood search, once branch and bound has a solution.
+    lns: Option<Lns>,
+    /// The best solution so far (optimisation), one value per variable.
+    best: Vec<i64>,
+    /// The failure count when the current LNS iteration began, and its budget.
+    iteration_start: u64,
+    iteration_budget: u64,
+    /// Whether an LNS iteration is under way, and whether it improved.
+    in_lns_iteration: bool,
+    improved: bool,
 }
 
 impl<'e> Search<'e> {
@@ -154,6 +171,7 @@ impl<'e> Search<'e> {
             .copied()
             .filter(|v| primary.contains(v))
             .collect();
+        let decisions = order.len();
         let mut in_order = vec![false; n];
         order.iter().for_each(|&v| in_order[v] = true);
         for &v in primary {
@@ -174,6 +192,11 @@ impl<'e> Search<'e> {
             engine,
             var_select: strategy.var,
             val_select: strategy.val,
+            decisions: if decisions == 0 {
+                order.len()
+            } else {
+                decisions
+            },
             primary: order,
             secondary,
             decided: vec![false; n],
@@ -193,7 +216,24 @@ impl<'e> Search<'e> {
             counter: Counter::default(),
             crossings,
             trace: None,
+            lns: None,
+            best: Vec::new(),
+            iteration_start: 0,
+            iteration_budget: u64::MAX,
+            in_lns_iteration: false,
+            improved: false,
         }
+    }
+
+    /// Large-neighbourhood search once a first solution is found (with
+    /// [`Self::minimize`] only; see `lns.rs`).
+    pub fn lns(&mut self, lns: Option<Lns>) {
+        self.lns = lns;
+    }
+
+    /// Neighbourhoods searched by LNS.
+    pub fn lns_iterations(&self) -> u64 {
+        self.lns.as_ref().map_or(0, Lns::iterations)
     }
 
     /// Turns the search into branch and bound minimising `var`: after each
@@ -317,7 +357,13 @@ impl<'e> Search<'e> {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
             }
-            if (self.objective.is_some() || self.engine.stats.solutions == 0)
+            if self.in_lns() {
+                if self.engine.stats.failures - self.iteration_start >= self.iteration_budget
+                    && !self.next_iteration(End::Limit)
+                {
+                    return Outcome::Exhausted;
+                }
+            } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
                 && self.restarter.due(self.engine.stats.failures)
             {
                 self.restart();
@@ -351,6 +397,7 @@ impl<'e> Search<'e> {
                         right: false,
                         decided,
                         scan: self.scan,
+                        floor: false,
                     });
                     self.engine.stats.max_depth =
                         self.engine.stats.max_depth.max(self.stack.len() as u64);
@@ -378,6 +425,8 @@ impl<'e> Search<'e> {
                         }
                         if let Some(o) = self.objective {
                             self.bound = Some(values[o].saturating_sub(1));
+                            self.best.clone_from(&values);
+                            self.val_select.on_solution(&values);
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -390,7 +439,16 @@ impl<'e> Search<'e> {
                     {
                         return Outcome::SolutionLimit;
                     }
-                    if !self.leave_completion() {
+                    // The first solution starts LNS; later ones tighten the
+                    // bound and the iteration goes on (branch and bound in
+                    // the neighbourhood).
+                    let next = if self.lns.is_some() && !self.in_lns_iteration {
+                        self.next_iteration(End::Improved)
+                    } else {
+                        self.improved = true;
+                        self.leave_completion()
+                    };
+                    if !next {
                         return Outcome::Exhausted;
                     }
                 }
@@ -441,6 +499,57 @@ impl<'e> Search<'e> {
         self.restarter.restarted(self.engine.stats.failures);
     }
 
+    /// Whether LNS is under way (it starts at the first solution).
+    fn in_lns(&self) -> bool {
+        self.lns.is_some() && !self.best.is_empty()
+    }
+
+    /// Ends the current LNS iteration and starts the next from the root: a
+    /// neighbourhood of the best solution, or a slice of complete search.
+    /// False when the bound alone fails at the root: nothing better exists.
+    fn next_iteration(&mut self, end: End) -> bool {
+        let used = self.engine.stats.failures - self.iteration_start;
+        let Some(lns) = self.lns.as_mut() else {
+            return false;
+        };
+        let end = if std::mem::take(&mut self.improved) {
+            End::Improved
+        } else {
+            end
+        };
+        lns.finished(end, used);
+        self.in_lns_iteration = true;
+        let plan = lns.plan();
+        self.restart();
+        self.iteration_start = self.engine.stats.failures;
+        let checkpoint = self.engine.doms.checkpoint();
+        if !self.enforce_bound() || self.engine.fixpoint().is_err() {
+            self.failed();
+            return false;
+        }
+        match plan {
+            Plan::Complete(budget) => self.iteration_budget = budget,
+            Plan::Neighbourhood(budget) => {
+                self.iteration_budget = budget;
+                let Some(lns) = self.lns.as_mut() else {
+                    return false;
+                };
+                let decisions = &self.primary[..self.decisions];
+                lns.fix(self.engine, decisions, &self.best, &mut self.rng);
+                self.stack.push(Frame {
+                    checkpoint,
+                    var: 0,
+                    branch: Branch::Assign(0),
+                    right: true,
+                    decided: false,
+                    scan: 0,
+                    floor: true,
+                });
+            }
+        }
+        true
+    }
+
     fn pop_frame(&mut self) -> Option<Frame> {
         let f = self.stack.pop()?;
         self.engine.doms.restore(f.checkpoint);
@@ -460,6 +569,9 @@ impl<'e> Search<'e> {
             let Some(f) = self.pop_frame() else {
                 return false;
             };
+            if f.floor {
+                return self.next_iteration(End::Exhausted);
+            }
             if f.right {
                 continue;
             }
@@ -474,6 +586,7 @@ impl<'e> Search<'e> {
                 right: true,
                 decided: false,
                 scan: f.scan,
+                floor: false,
             });
             let ok = self.apply(var, branch, true).is_ok()
                 && self.enforce_bound()

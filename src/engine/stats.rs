@@ -16,7 +16,11 @@ pub struct Stats {
     pub propagations: u64,
     pub solutions: u64,
     pub restarts: u64,
+    /// Neighbourhoods searched by large-neighbourhood search.
+    pub lns_iterations: u64,
     pub time: Duration,
+    /// Optimisation: each better solution's objective and when it was found.
+    pub improvements: Vec<Improvement>,
     /// Peak resident memory of the process in bytes, where the OS tells it.
     /// Left `None` by `solve` (reading it costs more than solving a small
     /// model); the CLI fills it in before printing statistics.
@@ -36,11 +40,23 @@ impl Stats {
             ("restarts", self.restarts),
             ("time_ms", self.time.as_millis() as u64),
         ];
+        if self.lns_iterations > 0 {
+            f.push(("lns_iterations", self.lns_iterations));
+        }
         if let Some(m) = self.peak_memory {
             f.push(("peak_memory_kb", m / 1024));
         }
         f
     }
+}
+
+/// A better solution found while optimising.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Improvement {
+    /// The objective's value (as the model states it, maximised or minimised).
+    pub objective: i64,
+    /// Time since the search began.
+    pub time: Duration,
 }
 
 /// The process's peak resident set size (Linux: VmHWM in /proc/self/status).

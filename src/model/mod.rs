@@ -11,7 +11,7 @@ pub mod search;
 pub mod term;
 
 pub use domain::Domain;
-pub use search::{Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
+pub use search::{Guide, LnsKind, Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
 pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::syntax::ast::Span;
@@ -239,6 +239,9 @@ pub struct Model {
     pub constraints: Vec<Formula>,
     /// Where each constraint came from (parallel to `constraints`).
     pub origins: Vec<Origin>,
+    /// Constraint instances that folded to a constant once the data were
+    /// known (true ones are left out of `constraints`), for `cspi check`.
+    pub folded: Vec<(Origin, bool)>,
     pub search: SearchSpec,
     pub output: Vec<OutputItem>,
     pub objective: Option<Objective>,

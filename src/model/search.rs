@@ -52,6 +52,9 @@ pub enum VarSelect {
     /// Smallest domain size over weighted degree; weights grow on failure.
     DomWdeg,
     Random,
+    /// Smallest minimum first, ties to the smallest maximum (start times:
+    /// earliest start, then earliest latest start).
+    Smallest,
 }
 
 impl Named for VarSelect {
@@ -64,6 +67,7 @@ impl Named for VarSelect {
         ("degree-mrv", VarSelect::DegreeMrv),
         ("dom-wdeg", VarSelect::DomWdeg),
         ("random", VarSelect::Random),
+        ("smallest", VarSelect::Smallest),
     ];
     const SYNONYMS: &'static [(&'static str, &'static str)] = &[
         ("first-fail", "mrv"),
@@ -78,6 +82,9 @@ impl Named for VarSelect {
         ("domwdeg", "dom-wdeg"),
         ("dom-w-deg", "dom-wdeg"),
         ("wdeg", "dom-wdeg"),
+        ("smallest-lb", "smallest"),
+        ("min-lb", "smallest"),
+        ("earliest-start", "smallest"),
     ];
 }
 
@@ -167,6 +174,68 @@ impl Named for Restarts {
     ];
 }
 
+/// Which remembered value a variable takes first (see
+/// `engine/select/val/guided.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Guide {
+    /// `solution` when optimising with restarts or LNS, else `none`.
+    #[default]
+    Auto,
+    /// The value selection alone.
+    None,
+    /// The variable's value in the best solution so far, if still possible.
+    Solution,
+    /// The value the variable was last given (phase saving).
+    Phase,
+}
+
+impl Named for Guide {
+    const WHAT: &'static str = "value guidance";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("auto", Guide::Auto),
+        ("none", Guide::None),
+        ("solution", Guide::Solution),
+        ("phase", Guide::Phase),
+    ];
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[
+        ("solution-guided", "solution"),
+        ("best", "solution"),
+        ("phase-saving", "phase"),
+        ("last", "phase"),
+    ];
+}
+
+/// Large-neighbourhood search for optimisation (`engine/lns.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LnsKind {
+    /// Plain branch and bound.
+    #[default]
+    None,
+    /// Fix a random share of the variables to the best solution's values.
+    Random,
+    /// Fix variables one by one, each next to the last through propagation.
+    Propagation,
+    /// Alternate the random and propagation-guided neighbourhoods.
+    Mixed,
+}
+
+impl Named for LnsKind {
+    const WHAT: &'static str = "large-neighbourhood search";
+    const ALL: &'static [(&'static str, Self)] = &[
+        ("none", LnsKind::None),
+        ("random", LnsKind::Random),
+        ("propagation", LnsKind::Propagation),
+        ("mixed", LnsKind::Mixed),
+    ];
+    const SYNONYMS: &'static [(&'static str, &'static str)] = &[
+        ("pg", "propagation"),
+        ("pgn", "propagation"),
+        ("propagation-guided", "propagation"),
+        ("rand", "random"),
+        ("off", "none"),
+    ];
+}
+
 /// The search block of a model, before command-line overrides.
 #[derive(Clone, Debug, Default)]
 pub struct SearchSpec {
@@ -174,6 +243,10 @@ pub struct SearchSpec {
     pub val: ValSelect,
     pub propagation: Propagation,
     pub restarts: Restarts,
+    /// Solution-guided value choice or phase saving.
+    pub guide: Guide,
+    /// Large-neighbourhood search (optimisation only).
+    pub lns: LnsKind,
     /// Break variable-selection ties at random instead of by input order.
     pub random_ties: bool,
     pub seed: u64,

@@ -174,6 +174,15 @@ pub fn stats(stats: &Stats) -> String {
     for (k, v) in stats.fields() {
         let _ = writeln!(out, "{k:>14}: {v}");
     }
+    for i in &stats.improvements {
+        let _ = writeln!(
+            out,
+            "{:>14}: {} at {} ms",
+            "improvement",
+            i.objective,
+            i.time.as_millis()
+        );
+    }
     out
 }
 

@@ -157,6 +157,21 @@ pub fn stats(out: &mut String, stats: &Stats) {
         }
         let _ = write!(out, "\"{k}\":{v}");
     }
+    if !stats.improvements.is_empty() {
+        out.push_str(",\"improvements\":[");
+        for (i, imp) in stats.improvements.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(
+                out,
+                "{{\"objective\":{},\"time_ms\":{}}}",
+                imp.objective,
+                imp.time.as_millis()
+            );
+        }
+        out.push(']');
+    }
     out.push('}');
 }
 

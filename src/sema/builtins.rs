@@ -25,6 +25,7 @@ const BUILTINS: &[&str] = &[
     "grid",
     "read",
     "read_table",
+    "read_ints",
     "table",
     "forbidden",
     "digits",
@@ -61,6 +62,10 @@ impl Checker<'_> {
         args: Vec<(Value, Span)>,
         span: Span,
     ) -> Result<Value, Diag> {
+        // An argument whose definition failed was reported there.
+        if args.iter().any(|(v, _)| has_poison(v)) {
+            return Ok(Value::Poison);
+        }
         if let Some(r) = self.text_builtin(&name.name, &args, span) {
             return r;
         }
@@ -208,6 +213,7 @@ impl Checker<'_> {
             "table" => self.table_builtin(&args, true, span),
             "forbidden" => self.table_builtin(&args, false, span),
             "read_table" => self.read_table_builtin(&args, span),
+            "read_ints" => self.read_ints_builtin(&args, span),
             "digits" => self.digits_builtin(&args, span),
             // assert(condition, message): a check of the data at load time.
             "assert" => match args.as_slice() {
@@ -360,6 +366,15 @@ impl Checker<'_> {
             out.extend(self.terms_of(v, *s)?);
         }
         Ok(out)
+    }
+}
+
+/// Whether a value is, or an array holds, a value whose definition failed.
+fn has_poison(v: &Value) -> bool {
+    match v {
+        Value::Poison => true,
+        Value::Array(a) => a.items.iter().any(has_poison),
+        _ => false,
     }
 }
 

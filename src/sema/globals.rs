@@ -87,6 +87,11 @@ impl Checker<'_> {
             };
             out.push(arg);
         }
+        if let Err(p) = g.check(&out) {
+            return Err(Diag::new("cspi::global::args", p.message)
+                .label(args[p.arg].1, "here")
+                .help(p.help));
+        }
         Ok(Value::from_formula(Formula::Global(GlobalCall {
             def: g,
             args: out,

@@ -275,6 +275,56 @@ impl Checker<'_> {
         Ok(Value::Table(Arc::new(rows)))
     }
 
+    /// `read_ints(path)`: every integer of a file in order, as a list;
+    /// whitespace and commas separate them, `#` starts a comment to the end
+    /// of the line (instance files such as the job-shop benchmarks).
+    pub(super) fn read_ints_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let [(Value::Str(path), pspan)] = args else {
+            return Err(
+                Diag::new("cspi::call", "read_ints(path) takes one string").label(span, "here")
+            );
+        };
+        let source = self.read_file(path, *pspan)?;
+        let text = source.text.clone();
+        let mut out = Vec::new();
+        let mut offset = 0usize;
+        for line in text.split_inclusive('\n') {
+            let start = offset;
+            offset += line.len();
+            let body = line.split('#').next().unwrap_or("");
+            let mut at = start;
+            for field in body.split_inclusive(|c: char| c == ',' || c.is_whitespace()) {
+                let here = at;
+                at += field.len();
+                let f = field.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
+                if f.is_empty() {
+                    continue;
+                }
+                let Some(k) = super::items::parse_int(f) else {
+                    return Err(Diag::new(
+                        "cspi::data::ints",
+                        format!(
+                            "`{f}` is not an integer (line {})",
+                            text[..start].matches('\n').count() + 1
+                        ),
+                    )
+                    .label(Span::new(here, here + f.len()), "here")
+                    .help("read_ints(path) reads integers separated by whitespace or commas; `#` starts a comment")
+                    .in_source(&source));
+                };
+                out.push(Value::Int(k));
+            }
+        }
+        self.spend(out.len() as u64, span)?;
+        Ok(Value::Array(std::rc::Rc::new(super::value::Array::list(
+            out,
+        ))))
+    }
+
     /// `digits(text)`: the decimal digits of a string, in order, as a list.
     pub(super) fn digits_builtin(
         &mut self,

@@ -7,12 +7,14 @@
 //! Five generators, one test each: classic shapes (`ints::classic`), nested
 //! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`), word
 //! models (`words.rs`), and booleans, enums, reification and user predicates
-//! (`logic.rs`). The default run checks [`DEFAULT_CASES`] models in
+//! (`logic.rs`); and each global constraint against its decomposition
+//! (`globals.rs`). The default run checks [`DEFAULT_CASES`] models in
 //! all, in a few seconds; `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
 
 mod expr;
+mod globals;
 mod ints;
 mod logic;
 mod words;
@@ -280,6 +282,23 @@ fn logic_models_agree_with_brute_force_under_every_strategy() {
         let src = m.text();
         let what = format!("case {case_no}, seed {seed}:\n{src}");
         check_int_source(&src, m.kinds.len(), &m.brute_force(), seed, &what);
+    });
+}
+
+/// Each global constraint against its decomposition on random small
+/// instances (`globals.rs`), `per_global` cases each (a share of the total).
+#[test]
+fn globals_agree_with_their_decompositions_under_every_strategy() {
+    let generators: &[(&str, globals::Generator)] = &[
+        ("disjunctive", globals::disjunctive),
+        ("cumulative", globals::cumulative),
+    ];
+    let per_global = cases(1).max(8);
+    run_cases(per_global * generators.len() as u64, |k| {
+        let (name, make) = generators[(k % generators.len() as u64) as usize];
+        let seed = case_seed(6, k);
+        let case = make(&mut globals::Draw::new(seed));
+        case.check(seed, &format!("{name}, case {k}"));
     });
 }
 

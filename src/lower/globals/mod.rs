@@ -11,16 +11,22 @@
 //! 2. Write `lower/globals/<name>.rs`: a unit struct implementing [`Global`].
 //!    `holds` states the meaning on fixed values, independently of the
 //!    propagator; `lower` turns the arguments into engine variables and
-//!    posts the propagator (returning `None` falls back to evaluation).
+//!    posts the propagator (returning `None` falls back to evaluation);
+//!    `check` refuses argument shapes that make no sense (arrays of
+//!    different lengths, negative durations) with a message that the front
+//!    end turns into a diagnostic on the argument.
 //! 3. Add one entry to [`REGISTRY`].
 //!
 //! The front end then accepts `constraint <name>(...)` with the declared
 //! parameters, `--check-solutions` checks it, reification works through
 //! evaluation, and the differential tests can compare it with a decomposition.
 
+mod cumulative;
+mod disjunctive;
 mod increasing;
 
 use super::Lower;
+use crate::engine::propagator::Propagator;
 use crate::model::GlobalArg;
 
 /// What a parameter of a global constraint takes.
@@ -74,10 +80,112 @@ pub trait Global: Send + Sync {
     /// Posts its propagators; `None` when it cannot (the engine is rolled
     /// back and the constraint is evaluated instead).
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()>;
+
+    /// One propagator for the constraint, not posted, for reification
+    /// (`b <-> name(...)`, see `engine/props/reified.rs`); `None` (the
+    /// default) reifies it by evaluation. It may not ask for notifications.
+    fn propagator(&self, _l: &mut Lower, _args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        None
+    }
+
+    /// Checks the arguments' shapes and load-time values, before solving.
+    fn check(&self, _args: &[GlobalArg]) -> Result<(), ArgProblem> {
+        Ok(())
+    }
+}
+
+/// Why the arguments of a call make no sense: the front end reports it as a
+/// diagnostic on argument `arg` (0-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgProblem {
+    pub arg: usize,
+    pub message: String,
+    pub help: String,
+}
+
+impl ArgProblem {
+    pub fn new(arg: usize, message: impl Into<String>, help: impl Into<String>) -> Self {
+        ArgProblem {
+            arg,
+            message: message.into(),
+            help: help.into(),
+        }
+    }
+}
+
+/// The integers of an argument known at load time (`Int` and `Ints`
+/// parameters always are).
+pub fn consts(arg: &GlobalArg) -> Vec<i64> {
+    let terms = match arg {
+        GlobalArg::Term(t) => std::slice::from_ref(t),
+        GlobalArg::Terms(ts) => ts.as_slice(),
+    };
+    terms
+        .iter()
+        .filter_map(crate::model::Term::as_const)
+        .collect()
+}
+
+/// The number of items of an array argument (1 for a single term).
+pub fn len(arg: &GlobalArg) -> usize {
+    match arg {
+        GlobalArg::Term(_) => 1,
+        GlobalArg::Terms(ts) => ts.len(),
+    }
+}
+
+/// Arrays `a` and `b` (argument positions) must have the same length.
+pub fn same_length(
+    args: &[GlobalArg],
+    names: &[&str],
+    a: usize,
+    b: usize,
+) -> Result<(), ArgProblem> {
+    let (la, lb) = (len(&args[a]), len(&args[b]));
+    if la == lb {
+        return Ok(());
+    }
+    Err(ArgProblem::new(
+        b,
+        format!(
+            "`{}` has {lb} item{} but `{}` has {la}",
+            names[b],
+            if lb == 1 { "" } else { "s" },
+            names[a]
+        ),
+        format!("give one item of `{}` per item of `{}`", names[b], names[a]),
+    ))
+}
+
+/// The constants of argument `arg` must all be at least `min`.
+pub fn at_least(
+    args: &[GlobalArg],
+    names: &[&str],
+    arg: usize,
+    min: i64,
+    what: &str,
+) -> Result<(), ArgProblem> {
+    match consts(&args[arg]).iter().position(|&k| k < min) {
+        None => Ok(()),
+        Some(i) => Err(ArgProblem::new(
+            arg,
+            format!(
+                "item {} of `{}` is {}, but {what} cannot be below {min}",
+                i + 1,
+                names[arg],
+                consts(&args[arg])[i]
+            ),
+            format!("every item of `{}` must be at least {min}", names[arg]),
+        )),
+    }
 }
 
 /// Every global constraint, by name.
-pub static REGISTRY: &[&dyn Global] = &[&increasing::Increasing];
+pub static REGISTRY: &[&dyn Global] = &[
+    &increasing::Increasing,
+    &disjunctive::Disjunctive,
+    &cumulative::Cumulative,
+];
 
 /// The global constraint called `name`, if there is one.
 pub fn find(name: &str) -> Option<&'static dyn Global> {

@@ -6,6 +6,7 @@
 //! value, so `x != v` must have `v` at a bound: selectors choose a bound of
 //! an interval domain (or split it), as Choco does for bounded variables.
 
+mod guided;
 mod lcv;
 mod max;
 mod min;
@@ -21,9 +22,28 @@ pub trait ValSelector {
     /// The decision on `v`, an open variable.
     fn select(&mut self, engine: &mut Engine, v: VarId, rng: &mut Rng) -> Branch;
 
-    /// Whether it draws at random (see the variable evaluators' `varies`).
+    /// Whether it draws at random or learns (see the variable evaluators'
+    /// `varies`).
     fn varies(&self) -> bool {
         false
+    }
+
+    /// A solution was found (each variable's value): solution-guided
+    /// selection remembers it.
+    fn on_solution(&mut self, _values: &[i64]) {}
+}
+
+/// Wraps a value selector in solution guidance or phase saving
+/// ([`guided::Guided`]) as `guide` asks; `Guide::None` leaves it alone.
+pub fn guided(
+    inner: Box<dyn ValSelector>,
+    guide: crate::model::search::Guide,
+) -> Box<dyn ValSelector> {
+    use crate::model::search::Guide;
+    match guide {
+        Guide::None | Guide::Auto => inner,
+        Guide::Solution => Box::new(guided::Guided::new(inner, false)),
+        Guide::Phase => Box::new(guided::Guided::new(inner, true)),
     }
 }
 

@@ -7,6 +7,7 @@ mod dom_wdeg;
 mod first_fail;
 mod input;
 mod random;
+mod smallest;
 
 pub use degree::degree;
 
@@ -45,6 +46,10 @@ pub fn build(kind: VarSelect) -> VarSelector {
         VarSelect::DegreeMrv => vec![Box::new(degree::Degree), Box::new(first_fail::FirstFail)],
         VarSelect::DomWdeg => vec![Box::new(dom_wdeg::DomWdeg::default())],
         VarSelect::Random => vec![Box::new(random::Random)],
+        VarSelect::Smallest => vec![
+            Box::new(smallest::SmallestMin),
+            Box::new(smallest::SmallestMax),
+        ],
     };
     VarSelector {
         input_order: kind == VarSelect::Input,
