@@ -179,6 +179,14 @@ impl From<Diag> for Diags {
     }
 }
 
+/// A line for the help of a file that is not there: the absolute path it was
+/// looked for at, so it is plain which folder a relative path started from
+/// (the model's folder, or the current directory).
+pub fn looked_for(path: &std::path::Path) -> String {
+    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("looked for {}", full.display())
+}
+
 /// Suggests the closest of `candidates` to `name`, for "did you mean" help.
 pub fn did_you_mean<'a>(
     name: &str,

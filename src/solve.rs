@@ -81,7 +81,13 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     let fail = |what: String| {
         Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
     };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        let mut d = fail(e.to_string());
+        if e.kind() == std::io::ErrorKind::NotFound {
+            d.0[0].help = Some(crate::diag::looked_for(path));
+        }
+        d
+    })?;
     if meta.is_dir() {
         return Err(fail("it is a directory".into()));
     }

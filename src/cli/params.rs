@@ -125,12 +125,18 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
             Some(path) => match std::fs::read_to_string(path) {
                 Ok(text) => text,
                 Err(e) => {
+                    let mut help =
+                        "`@path` reads a parameter's value from a file, relative to the current directory"
+                            .to_string();
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        help = format!("{help}\n{}", crate::diag::looked_for(std::path::Path::new(path)));
+                    }
                     errors.push(
                         Diag::new(
                             "cspi::param::file",
                             format!("--param {name}=@{path}: cannot read the file: {e}"),
                         )
-                        .help("`@path` reads a parameter's value from a file")
+                        .help(help)
                         .usage(),
                     );
                     continue;

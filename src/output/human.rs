@@ -209,12 +209,12 @@ pub fn thread_stats(threads: &[crate::parallel::ThreadStats]) -> String {
     for (i, t) in threads.iter().enumerate() {
         let _ = writeln!(
             out,
-            "thread {i}: {} sub-problems, busy {} ms, {} nodes, {} failures, {} solutions",
-            t.subproblems,
+            "thread {i}: {}, busy {} ms, {}, {}, {}",
+            plural(t.subproblems, "sub-problem", "sub-problems"),
             t.busy.as_millis(),
-            t.stats.nodes,
-            t.stats.failures,
-            t.stats.solutions
+            plural(t.stats.nodes, "node", "nodes"),
+            plural(t.stats.failures, "failure", "failures"),
+            plural(t.stats.solutions, "solution", "solutions")
         );
     }
     out

@@ -36,7 +36,12 @@ impl Checker<'_> {
                 .help(help.to_string())
         };
         let meta = std::fs::metadata(&full).map_err(|e| {
-            fail(io_reason(&e), "paths in the model are relative to the model file; paths given with --param to the current directory")
+            let rule = "paths in the model are relative to the model file; paths given with --param to the current directory";
+            let mut d = fail(io_reason(&e), rule);
+            if e.kind() == std::io::ErrorKind::NotFound {
+                d.help = Some(format!("{rule}\n{}", crate::diag::looked_for(&full)));
+            }
+            d
         })?;
         if meta.is_dir() {
             return Err(fail("it is a directory".into(), "give the path of a file"));
