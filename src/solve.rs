@@ -131,7 +131,8 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
 /// Parses model text; relative paths in it resolve against `dir`.
 pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
-    let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
+    let ast = syntax::parse(text)
+        .map_err(|ds| Diags(ds.0.into_iter().map(|d| d.in_source(&source)).collect()))?;
     Ok(Parsed {
         source,
         ast,
