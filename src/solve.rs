@@ -120,7 +120,11 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
                 "cspi::file",
                 format!("cannot read model `{shown}`: {}", r.reason()),
             )
-            .help(crate::diag::with_looked_for(r.help("model files"), &r, path))
+            .help(crate::diag::with_looked_for(
+                r.help("model files"),
+                &r,
+                path,
+            ))
             .usage(),
         )
     })?;
