@@ -39,7 +39,8 @@ fn broken_models_give_their_diagnostics() {
     let dir = common::root().join("tests/ui");
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let cases = cases(&dir);
-    assert!(cases.len() >= 15, "the suite has {} cases", cases.len());
+    // Issue 13 asks for at least 40 kinds of mistake; some kinds come by several routes.
+    assert!(cases.len() >= 80, "the suite has {} cases", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_str().unwrap();
