@@ -18,6 +18,7 @@ mod logic;
 mod ops;
 mod origin;
 mod params;
+mod range;
 mod records;
 pub use origin::walk_names;
 mod tables;
