@@ -6,6 +6,7 @@ pub mod alldiff_gac;
 pub mod arith;
 pub mod cumulative;
 pub mod disjunctive;
+pub mod element_bits;
 pub mod formula;
 pub mod increasing;
 pub mod ite;
