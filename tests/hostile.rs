@@ -671,3 +671,26 @@ fn a_large_cjk_dictionary_on_a_tiny_grid_solves() {
         );
     }
 }
+
+/// The documented constraint form `if c then f else g end` between truth
+/// values was once rejected.
+#[test]
+fn if_then_else_between_constraints_is_a_constraint() {
+    let path = scratch(
+        "if-constraint.csp",
+        b"var x in 0..3; var y in 0..1;\nconstraint if x > 1 then y == 0 else y == 1 end;\n",
+    );
+    for level in ["ac", "fc", "none"] {
+        let run = run_solve(
+            &path,
+            &["--count", "--check-solutions", "--propagation", level],
+        );
+        assert_eq!(run.code, 0, "{level}: {}", run.stderr);
+        // x in {0, 1} with y = 1, x in {2, 3} with y = 0.
+        assert!(
+            run.stdout.starts_with("4 solutions"),
+            "{level}: {}",
+            run.stdout
+        );
+    }
+}

@@ -108,6 +108,7 @@ impl<'a> Runner<'a> {
             stopped_by: Some(StoppedBy::TimeLimit),
             part: None,
             threads: &[],
+            split: None,
         };
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
