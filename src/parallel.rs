@@ -11,12 +11,10 @@
 //! below them with a fresh strategy, until none is left. Solutions travel to
 //! this thread over a channel, where the caller's callback sees them one at
 //! a time (so output stays one well-formed line per record). Each
-//! sub-problem starts with a fresh strategy, so its statistics do not
-//! depend on which thread took it or what that thread did before:
-//! enumerations and leaf-by-leaf counts give the same statistics on every
-//! run with the same number of threads. Counting by components shares one
-//! cache of component counts between the threads (siblings often contain
-//! the same components), so there the nodes depend a little on timing. The split's own decisions count too (in
+//! sub-problem starts afresh (strategy, component cache), so its statistics
+//! do not depend on which thread took it or what that thread did before:
+//! counts and enumerations give the same statistics on every run with the
+//! same number of threads. The split's own decisions count too (in
 //! `Summary::split`, and in the totals), so that the nodes of a run on
 //! several threads compare with a run on one.
 //!
@@ -29,7 +27,7 @@
 //! getting what is left, so a run may go over it by what the sub-problems in
 //! flight take (by default a run with a node limit uses one thread).
 
-use crate::engine::components::{Cache, Components};
+use crate::engine::components::Components;
 use crate::engine::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::split::{self, Path};
@@ -73,8 +71,6 @@ struct Shared {
     finished: AtomicUsize,
     /// A worker's own solution limit was reached.
     limit_reached: AtomicBool,
-    /// The component counts (counting by components), for every thread.
-    components: Arc<Cache>,
 }
 
 /// Solves `model` on `options.threads` threads, or the part `options.part`
@@ -104,7 +100,6 @@ pub fn solve(
         nodes: AtomicU64::new(0),
         finished: AtomicUsize::new(0),
         limit_reached: AtomicBool::new(false),
-        components: Arc::default(),
     };
     let mut reception = Reception::new(model, options.check, start);
     let mut delivered_stop = false;
@@ -298,11 +293,7 @@ fn worker(
     let primary = solve::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
     let counting = solve::counts_only(model, options);
-    let mut counter = counting.then(|| {
-        let mut c = Box::new(Components::new(&engine));
-        c.share(Arc::clone(&shared.components));
-        c
-    });
+    let mut counter: Option<Box<Components>> = None;
     while !shared.halt.load(Ordering::Relaxed) {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(path) = paths.get(i) else {
@@ -339,7 +330,8 @@ fn worker(
         if counting {
             search.count_only(!options.no_product_count);
         }
-        if let Some(c) = counter.take() {
+        if let Some(mut c) = counter.take() {
+            c.forget();
             search.set_components(c);
         }
         let outcome = if search.replay(path) {

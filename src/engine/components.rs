@@ -36,13 +36,7 @@
 //! all-different, whose fixed values are gone from the open domains). The
 //! variables determine the propagators, so equal keys mean equal sub-problems.
 //! The cache holds at most [`CACHE_BYTES`]; when full it is emptied, which
-//! costs time, never answers. The threads of a parallel run share one
-//! ([`Cache`]): a component met in one sub-problem is often met again in
-//! its siblings, which other threads search (crossword puzzle 4: four times
-//! the work with a cache per sub-problem). Keys name variables and
-//! propagators by index, the same in every thread since lowering is
-//! deterministic. Which thread counts a component first depends on timing,
-//! so the nodes of such a run vary a little; the counts never do.
+//! costs time, never answers.
 //!
 //! Sound where the search counts every variable (no projection, no auxiliary
 //! variables: both would make a component's count a count of projections),
@@ -58,9 +52,7 @@ use super::trail::Checkpoint;
 use super::{Engine, PropId};
 use crate::lower::words::Crossings;
 use crate::model::VarId;
-use rustc_hash::{FxHashMap, FxHasher};
-use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use rustc_hash::FxHashMap;
 
 /// The most memory the cache of one counter may hold.
 pub const CACHE_BYTES: usize = 64 << 20;
@@ -145,7 +137,8 @@ pub struct Components {
     alone_ok: Vec<bool>,
     /// Per propagator: see [`Propagator::residual_in_domains`](super::propagator::Propagator::residual_in_domains).
     in_domains: Vec<bool>,
-    cache: Arc<Cache>,
+    cache: FxHashMap<Box<[u64]>, u128>,
+    cache_bytes: usize,
     /// Components found in the cache.
     pub hits: u64,
     var_stamp: Vec<u32>,
@@ -178,7 +171,8 @@ impl Components {
                 .iter()
                 .map(|p| p.residual_in_domains())
                 .collect(),
-            cache: Arc::new(Cache::default()),
+            cache: FxHashMap::default(),
+            cache_bytes: 0,
             hits: 0,
             var_stamp: vec![0; n],
             prop_stamp: vec![0; engine.props.len()],
@@ -188,9 +182,12 @@ impl Components {
         }
     }
 
-    /// Uses `cache`, which other counters may share, from now on.
-    pub fn share(&mut self, cache: Arc<Cache>) {
-        self.cache = cache;
+    /// Empties the cache, so that what this counter does next does not
+    /// depend on what it did before (sub-problems of a parallel run give the
+    /// same statistics whichever thread takes them).
+    pub fn forget(&mut self) {
+        self.cache.clear();
+        self.cache_bytes = 0;
     }
 
     /// Counts the solutions below the current node (propagated, consistent)
@@ -232,7 +229,7 @@ impl Components {
                             continue;
                         }
                         let key = self.key(engine, &comp.vars);
-                        if let Some(c) = self.cache.get(&key) {
+                        if let Some(&c) = self.cache.get(&key[..]) {
                             self.hits += 1;
                             *acc = acc.saturating_mul(c);
                             *next += 1;
@@ -293,7 +290,7 @@ impl Components {
                             engine.doms.restore(*checkpoint);
                             let count = *acc;
                             if let Some(key) = key.take() {
-                                self.cache.store(key, count);
+                                self.store(key, count);
                             }
                             done = Some(count);
                             stack.pop();
@@ -473,53 +470,16 @@ impl Components {
         self.key = key;
         boxed
     }
-}
 
-/// Component counts by key, shared by the threads of a run: shards behind
-/// their own locks, so that threads seldom wait for each other.
-pub struct Cache {
-    shards: Vec<Mutex<Shard>>,
-}
-
-#[derive(Default)]
-struct Shard {
-    map: FxHashMap<Box<[u64]>, u128>,
-    bytes: usize,
-}
-
-const SHARDS: usize = 64;
-
-impl Default for Cache {
-    fn default() -> Self {
-        Cache {
-            shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
-        }
-    }
-}
-
-impl Cache {
-    fn shard(&self, key: &[u64]) -> std::sync::MutexGuard<'_, Shard> {
-        let mut h = FxHasher::default();
-        key.hash(&mut h);
-        let i = (h.finish() >> 58) as usize % SHARDS;
-        // A thread that panicked holding a shard left a whole map behind.
-        self.shards[i].lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn get(&self, key: &[u64]) -> Option<u128> {
-        self.shard(key).map.get(key).copied()
-    }
-
-    fn store(&self, key: Box<[u64]>, count: u128) {
+    fn store(&mut self, key: Box<[u64]>, count: u128) {
         // Key, value and the table's own overhead, roughly.
         let bytes = key.len() * 8 + 48;
-        let mut shard = self.shard(&key);
-        if shard.bytes + bytes > CACHE_BYTES / SHARDS {
-            shard.map.clear();
-            shard.bytes = 0;
+        if self.cache_bytes + bytes > CACHE_BYTES {
+            self.cache.clear();
+            self.cache_bytes = 0;
         }
-        shard.bytes += bytes;
-        shard.map.insert(key, count);
+        self.cache_bytes += bytes;
+        self.cache.insert(key, count);
     }
 }
 
