@@ -307,6 +307,26 @@ impl From<Diag> for Diags {
     }
 }
 
+/// A line for the help of a file that is not there: the absolute path it was
+/// looked for at, so it is plain which folder a relative path started from
+/// (the model's folder, or the current directory).
+pub fn looked_for(path: &std::path::Path) -> String {
+    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("looked for {}", crate::reader::shown(&full))
+}
+
+/// `help`, and where the file was looked for when it is not there.
+pub fn with_looked_for(
+    help: String,
+    refusal: &crate::reader::Refusal,
+    path: &std::path::Path,
+) -> String {
+    match refusal {
+        crate::reader::Refusal::NotFound => format!("{help}\n{}", looked_for(path)),
+        _ => help,
+    }
+}
+
 /// Suggests the closest of `candidates` to `name`, for "did you mean" help.
 pub fn did_you_mean<'a>(
     name: &str,
@@ -347,4 +367,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::did_you_mean;
+
+    /// Suggestions do not depend on the order of the candidates (a hash
+    /// set's order changes from run to run): ties go to the first name.
+    #[test]
+    fn suggestions_are_deterministic() {
+        let names = ["cell", "call", "coll", "cull"];
+        for k in 0..names.len() {
+            let mut rotated = names.to_vec();
+            rotated.rotate_left(k);
+            assert_eq!(did_you_mean("cxll", rotated.iter().copied()), Some("call"));
+            let mut reversed = rotated.clone();
+            reversed.reverse();
+            assert_eq!(did_you_mean("cxll", reversed.iter().copied()), Some("call"));
+        }
+        assert_eq!(did_you_mean("zzzzzz", names.iter().copied()), None);
+    }
 }

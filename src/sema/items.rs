@@ -308,6 +308,7 @@ impl Checker<'_> {
                 .help("compare it with something, such as `x == 3`")
             })?,
         };
+        super::range::check_formula(&f, &self.model).map_err(|w| too_wide(w, e.span))?;
         let origin = self.origin(e);
         if let Formula::Const(b) = f {
             self.model.folded.push((origin.clone(), b));
@@ -402,7 +403,7 @@ impl Checker<'_> {
     fn output(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
         for e in exprs {
             let item = match &e.kind {
-                ExprKind::Call(f, args) if f.name == "grid" && (1..=2).contains(&args.len()) => {
+                ExprKind::Call(f, args) if f.name == "grid" && (1..=3).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
                         continue; // already reported where it was defined
@@ -415,7 +416,14 @@ impl Checker<'_> {
                         )
                         .label(
                             args[0].span,
-                            format!("this has {} dimensions", group.dims.len()),
+                            format!(
+                                "this has {}",
+                                crate::output::plural(
+                                    group.dims.len() as u64,
+                                    "dimension",
+                                    "dimensions"
+                                )
+                            ),
                         ));
                     }
                     let box_size = match args.get(1) {
@@ -431,10 +439,16 @@ impl Checker<'_> {
                         },
                         None => perfect_square_root(group.dims[0].1 - group.dims[0].0 + 1),
                     };
+                    let size = (group.dims[0].1 - group.dims[0].0 + 1).max(0) as usize;
+                    let symbols = match args.get(2) {
+                        Some(s) => self.grid_symbols(s, size)?,
+                        None => None,
+                    };
                     OutputItem::Grid {
                         name: self.text(args[0].span).to_string(),
                         group,
                         box_size,
+                        symbols,
                     }
                 }
                 ExprKind::Call(f, args) if f.name == "spell" && (2..=3).contains(&args.len()) => {
@@ -549,6 +563,7 @@ impl Checker<'_> {
             )
             .label(e.span, "here")
         })?;
+        super::range::bounds(&term, &self.model).map_err(|w| too_wide(w, e.span))?;
         self.model.objective = Some(Objective { maximize, term });
         Ok(())
     }
@@ -632,6 +647,38 @@ fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
     })
 }
 
+impl Checker<'_> {
+    /// The symbols of `output grid(a, box, symbols)`: the same alphabet as
+    /// `grid(text, N, symbols)` reads, so a puzzle prints as it was typed
+    /// (`""` is the default: digits up to 9, then letters). `None` when the
+    /// values 1..=size are drawn as their own digits anyway.
+    fn grid_symbols(&mut self, arg: &Expr, size: usize) -> Result<Option<Vec<char>>, Diag> {
+        let Value::Str(s) = self.eval(arg)? else {
+            return Err(Diag::new(
+                "cspi::output",
+                "the symbols of grid(array, box, symbols) are a string",
+            )
+            .label(arg.span, "not a string")
+            .help("one character per value, as in \"ABCDEFGHI\"; \"\" for digits"));
+        };
+        let symbols: Vec<char> = if s.is_empty() {
+            super::data::DEFAULT_SYMBOLS
+                .chars()
+                .take(size.max(9))
+                .collect()
+        } else {
+            s.chars().collect()
+        };
+        let digits = size <= 9
+            && symbols
+                .iter()
+                .take(size)
+                .copied()
+                .eq("123456789".chars().take(size));
+        Ok((!digits).then_some(symbols))
+    }
+}
+
 fn unknown_name(name: &Ident, what: &str, valid: &[&str]) -> Diag {
     let d = Diag::new(
         "cspi::search::unknown",
@@ -654,4 +701,17 @@ fn perfect_square_root(n: i64) -> Option<usize> {
 pub fn parse_int(s: &str) -> Option<i64> {
     let cleaned: String = s.trim().chars().filter(|c| *c != '_').collect();
     cleaned.parse().ok()
+}
+
+/// The diagnostic for an expression whose values may not fit in 64 bits.
+fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
+    Diag::new(
+        "cspi::arith::range",
+        "this expression can take values that do not fit in 64 bits",
+    )
+    .label(
+        span,
+        format!("{} in it can reach {}", w.what, super::range::shown(w.reaches)),
+    )
+    .help("cspi computes with exact integers, and every value must lie in -2^63..2^63-1; narrow the domains or scale the values down")
 }

@@ -7,6 +7,7 @@ pub mod arith;
 pub mod count_eq;
 pub mod cumulative;
 pub mod disjunctive;
+pub mod element_bits;
 pub mod formula;
 pub mod increasing;
 pub mod ite;
