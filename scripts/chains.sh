@@ -38,6 +38,10 @@ elif kind == "exists":
 elif kind == "sum-distinct":
     print(f"var y[1..{n + 1}] in 0..1;\nconstraint "
           + " + ".join(f"y[{i}]" for i in range(1, n + 2)) + " >= 0;")
+elif kind in ("*", "^"):
+    # Values must fit in 64 bits (exact integers): 0 and 1 keep every power
+    # and product within them.
+    print("var x in 0..1;\nconstraint " + f" {kind} ".join(["x"] * n) + " >= 0;")
 else:
     print(head + "constraint " + f" {kind} ".join(["x"] * n) + " >= 0;")
 PY
