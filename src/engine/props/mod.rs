@@ -4,6 +4,7 @@ pub mod alldiff;
 pub mod alldiff_bits;
 pub mod alldiff_gac;
 pub mod arith;
+pub mod count_eq;
 pub mod cumulative;
 pub mod disjunctive;
 pub mod element_bits;
