@@ -21,9 +21,12 @@
 //! parameters, `--check-solutions` checks it, reification works through
 //! evaluation, and the differential tests can compare it with a decomposition.
 
+mod assignment;
+mod circuit;
 mod cumulative;
 mod disjunctive;
 mod increasing;
+mod lex;
 
 use super::Lower;
 use crate::model::GlobalArg;
@@ -176,6 +179,14 @@ pub static REGISTRY: &[&dyn Global] = &[
     &increasing::Increasing,
     &disjunctive::Disjunctive,
     &cumulative::Cumulative,
+    &circuit::Circuit,
+    &circuit::Subcircuit,
+    &assignment::Inverse,
+    &assignment::GlobalCardinality,
+    &assignment::NValue,
+    &assignment::BinPacking,
+    &lex::LEX_LESS,
+    &lex::LEX_LESSEQ,
 ];
 
 /// The global constraint called `name`, if there is one.
