@@ -51,6 +51,8 @@ pub struct Diag {
     pub source: Option<Source>,
     /// Whether the fault lies in the command line rather than the model.
     pub usage: bool,
+    /// A warning (`cspi check`): the model is valid but probably not meant.
+    pub warning: bool,
 }
 
 impl Diag {
@@ -62,6 +64,7 @@ impl Diag {
             help: None,
             source: None,
             usage: false,
+            warning: false,
         }
     }
     pub fn label(mut self, span: Span, text: impl Into<String>) -> Self {
@@ -82,6 +85,10 @@ impl Diag {
         self.usage = true;
         self
     }
+    pub fn warning(mut self) -> Self {
+        self.warning = true;
+        self
+    }
 }
 
 impl fmt::Display for Diag {
@@ -95,6 +102,13 @@ impl std::error::Error for Diag {}
 impl Diagnostic for Diag {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(if self.warning {
+            miette::Severity::Warning
+        } else {
+            miette::Severity::Error
+        })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help

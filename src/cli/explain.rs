@@ -19,7 +19,7 @@ use std::sync::Arc;
 pub fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
     let parsed = solve::parse_file(&args.model.model)?;
-    let model = parsed.check(&overrides)?;
+    let model = parsed.check_with_data(&overrides, &args.model.data)?;
     let answer = explain(&model, args.time_limit, Some(Arc::clone(&interrupt.stop)));
     let text = match args.format {
         Format::Human => human(&model, &parsed.source, &answer),

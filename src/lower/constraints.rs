@@ -62,8 +62,11 @@ impl Lower<'_> {
         }
     }
 
-    /// All-different over terms `x + c`: the variable and its offset each.
-    fn all_different(&mut self, terms: &[Term]) -> Option<()> {
+    /// Terms `x + c` as pairs of a variable and its offset.
+    pub(super) fn offset_vars(
+        &mut self,
+        terms: &[Term],
+    ) -> Option<Vec<(crate::model::VarId, i64)>> {
         let mut pairs = Vec::with_capacity(terms.len());
         for t in terms {
             let (coefs, k) = self.linear(t)?;
@@ -73,6 +76,12 @@ impl Lower<'_> {
             };
             pairs.push((v, i64::try_from(k).ok()?));
         }
+        Some(pairs)
+    }
+
+    /// All-different over terms `x + c`: the variable and its offset each.
+    fn all_different(&mut self, terms: &[Term]) -> Option<()> {
+        let pairs = self.offset_vars(terms)?;
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;
         let p = AllDifferent::new(pairs, gac, &self.engine.doms);

@@ -9,7 +9,12 @@
 
 use super::Lower;
 use super::linear::linear_pair;
+use crate::engine::propagator::Propagator;
+use crate::engine::props::alldiff::AllDifferent;
+use crate::engine::props::formula::FormulaProp;
 use crate::engine::props::reif::ReifLinear;
+use crate::engine::props::reified::Reified;
+use crate::engine::props::table::CompactTable;
 use crate::model::{CmpOp, Formula, Term, VarId};
 
 impl Lower<'_> {
@@ -71,6 +76,9 @@ impl Lower<'_> {
                 self.reify(&Formula::Or(vec![Formula::Not(p.clone()), (**q).clone()]))
             }
             Formula::AllDifferent(_) | Formula::Table { .. } | Formula::Global(_) => {
+                if let Some(b) = self.reify_by_propagators(f) {
+                    return Some(b);
+                }
                 let b = self.aux(0, 1)?;
                 let t = Term::Ite(
                     Box::new(f.clone()),
@@ -81,6 +89,53 @@ impl Lower<'_> {
                 Some(b)
             }
         }
+    }
+}
+
+impl Lower<'_> {
+    /// `b <-> f` for a constraint with a propagator of its own: that
+    /// propagator and one for the negation, run by [`Reified`] (look-ahead
+    /// while `b` is open). `None` when the constraint has none here.
+    fn reify_by_propagators(&mut self, f: &Formula) -> Option<VarId> {
+        let (on_true, on_false): (Box<dyn Propagator>, Box<dyn Propagator>) = match f {
+            Formula::Table {
+                terms,
+                tuples,
+                allowed,
+            } => {
+                let vars = terms
+                    .iter()
+                    .map(|t| self.var_of(t))
+                    .collect::<Option<Vec<_>>>()?;
+                let d = &mut self.engine.doms;
+                let yes = CompactTable::new(d, vars.clone(), tuples, *allowed)?;
+                let no = CompactTable::new(d, vars, tuples, !*allowed)?;
+                (Box::new(yes), Box::new(no))
+            }
+            Formula::AllDifferent(terms) => {
+                let pairs = self.offset_vars(terms)?;
+                let gac = self.engine.level == crate::model::Propagation::Ac;
+                let p = AllDifferent::new(pairs, gac, &self.engine.doms);
+                (Box::new(p), self.negation(f))
+            }
+            Formula::Global(call) => {
+                let p = call.def.propagator(self, &call.args)?;
+                (p, self.negation(f))
+            }
+            _ => return None,
+        };
+        let b = self.aux(0, 1)?;
+        let p = Reified::new(b, on_true, on_false)?;
+        self.engine.add_prop(Box::new(p));
+        Some(b)
+    }
+
+    /// The formula propagator of `!f`, for the false side of a reification.
+    fn negation(&self, f: &Formula) -> Box<dyn Propagator> {
+        Box::new(FormulaProp::new(
+            Formula::Not(Box::new(f.clone())),
+            self.model.clone(),
+        ))
     }
 }
 

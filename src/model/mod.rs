@@ -239,6 +239,9 @@ pub struct Model {
     pub constraints: Vec<Formula>,
     /// Where each constraint came from (parallel to `constraints`).
     pub origins: Vec<Origin>,
+    /// Constraint instances that folded to a constant once the data were
+    /// known (true ones are left out of `constraints`), for `cspi check`.
+    pub folded: Vec<(Origin, bool)>,
     pub search: SearchSpec,
     pub output: Vec<OutputItem>,
     pub objective: Option<Objective>,

@@ -309,6 +309,9 @@ impl Checker<'_> {
             })?,
         };
         let origin = self.origin(e);
+        if let Formula::Const(b) = f {
+            self.model.folded.push((origin.clone(), b));
+        }
         self.push_constraint(f, &origin);
         Ok(())
     }
@@ -342,47 +345,55 @@ impl Checker<'_> {
             let vars = self.vars_of(&v, e.span)?;
             self.model.search.scope.extend(vars);
         }
+        // Every bad option is reported, not only the first.
         for opt in options {
-            let value = &opt.value;
-            match opt.key.name.as_str() {
-                "var" => self.model.search.var = strategy::<VarSelect>(value)?,
-                "val" => self.model.search.val = strategy::<ValSelect>(value)?,
-                "propagation" => self.model.search.propagation = strategy::<Propagation>(value)?,
-                "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
-                "lns" => self.model.search.lns = strategy::<LnsKind>(value)?,
-                "guide" => self.model.search.guide = strategy::<Guide>(value)?,
-                "ties" => {
-                    self.model.search.random_ties = match value.name.as_str() {
-                        "random" => true,
-                        "input" => false,
-                        _ => return Err(unknown_name(value, "tie-breaking", &["input", "random"])),
-                    }
+            if let Err(d) = self.search_option(opt) {
+                self.errors.push(d.in_source(self.input.source));
+            }
+        }
+        Ok(())
+    }
+
+    fn search_option(&mut self, opt: &SearchOption) -> Result<(), Diag> {
+        let value = &opt.value;
+        match opt.key.name.as_str() {
+            "var" => self.model.search.var = strategy::<VarSelect>(value)?,
+            "val" => self.model.search.val = strategy::<ValSelect>(value)?,
+            "propagation" => self.model.search.propagation = strategy::<Propagation>(value)?,
+            "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
+            "lns" => self.model.search.lns = strategy::<LnsKind>(value)?,
+            "guide" => self.model.search.guide = strategy::<Guide>(value)?,
+            "ties" => {
+                self.model.search.random_ties = match value.name.as_str() {
+                    "random" => true,
+                    "input" => false,
+                    _ => return Err(unknown_name(value, "tie-breaking", &["input", "random"])),
                 }
-                "seed" => {
-                    self.model.search.seed = value.name.parse().map_err(|_| {
-                        Diag::new(
-                            "cspi::search::seed",
-                            format!("`{}` is not a seed", value.name),
-                        )
-                        .label(value.span, "expected a non-negative integer")
-                    })?
-                }
-                _ => {
-                    return Err(unknown_name(
-                        &opt.key,
-                        "search option",
-                        &[
-                            "var",
-                            "val",
-                            "propagation",
-                            "restarts",
-                            "lns",
-                            "guide",
-                            "ties",
-                            "seed",
-                        ],
-                    ));
-                }
+            }
+            "seed" => {
+                self.model.search.seed = value.name.parse().map_err(|_| {
+                    Diag::new(
+                        "cspi::search::seed",
+                        format!("`{}` is not a seed", value.name),
+                    )
+                    .label(value.span, "expected a non-negative integer")
+                })?
+            }
+            _ => {
+                return Err(unknown_name(
+                    &opt.key,
+                    "search option",
+                    &[
+                        "var",
+                        "val",
+                        "propagation",
+                        "restarts",
+                        "lns",
+                        "guide",
+                        "ties",
+                        "seed",
+                    ],
+                ));
             }
         }
         Ok(())

@@ -19,6 +19,7 @@ mod ops;
 mod origin;
 mod params;
 mod records;
+pub use origin::walk_names;
 mod tables;
 mod text;
 mod types;

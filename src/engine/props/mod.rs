@@ -20,6 +20,7 @@ pub mod linear;
 pub mod member;
 pub mod nvalue;
 pub mod reif;
+pub mod reified;
 pub mod table;
 pub mod theta_tree;
 pub mod wordcross;

@@ -2,6 +2,7 @@
 //! `engine/props/increasing.rs` (domain consistency).
 
 use super::{ArgValue, Global, Param, ParamKind};
+use crate::engine::propagator::Propagator;
 use crate::engine::props::increasing::Increasing as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
@@ -22,8 +23,11 @@ impl Global for Increasing {
         args[0].ints().windows(2).all(|w| w[0] <= w[1])
     }
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
-        let vars = l.vars_of(&args[0])?;
-        l.engine.add_prop(Box::new(Prop::new(vars)));
+        let p = self.propagator(l, args)?;
+        l.engine.add_prop(p);
         Some(())
+    }
+    fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        Some(Box::new(Prop::new(l.vars_of(&args[0])?)))
     }
 }

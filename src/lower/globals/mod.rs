@@ -29,6 +29,7 @@ mod increasing;
 mod lex;
 
 use super::Lower;
+use crate::engine::propagator::Propagator;
 use crate::model::GlobalArg;
 
 /// What a parameter of a global constraint takes.
@@ -82,6 +83,14 @@ pub trait Global: Send + Sync {
     /// Posts its propagators; `None` when it cannot (the engine is rolled
     /// back and the constraint is evaluated instead).
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()>;
+
+    /// One propagator for the constraint, not posted, for reification
+    /// (`b <-> name(...)`, see `engine/props/reified.rs`); `None` (the
+    /// default) reifies it by evaluation. It may not ask for notifications.
+    fn propagator(&self, _l: &mut Lower, _args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        None
+    }
+
     /// Checks the arguments' shapes and load-time values, before solving.
     fn check(&self, _args: &[GlobalArg]) -> Result<(), ArgProblem> {
         Ok(())
