@@ -8,6 +8,9 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cspi-hostile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
+    // A directory of an earlier run with the same process id may hold a
+    // symlink loop of that name.
+    let _ = std::fs::remove_file(&path);
     std::fs::write(&path, bytes).unwrap();
     path
 }
