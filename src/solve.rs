@@ -155,6 +155,10 @@ impl Status {
 
 pub struct Summary {
     pub status: Status,
+    /// What each thread did, when several searched (`Options::threads`).
+    pub threads: Vec<crate::parallel::ThreadStats>,
+    /// Which part of a split this run solved (`Options::part`).
+    pub part: Option<crate::part::PartInfo>,
     /// With an objective: the best value found (the optimum when `Optimal`).
     pub objective: Option<i64>,
     pub stats: Stats,
@@ -181,9 +185,134 @@ pub struct Options {
     pub no_product_count: bool,
     /// Record the first N decisions in [`Summary::trace`].
     pub trace: Option<usize>,
+    /// Search on this many threads (0 or 1: one, the search as it always was;
+    /// more: embarrassingly parallel search, `parallel.rs`).
+    pub threads: usize,
+    /// Solve only this part of a deterministic split (`part.rs`).
+    pub part: Option<crate::part::Part>,
     /// Hold every range domain by its bounds only, however narrow (tests of
     /// interval domains: the answers must not change).
     pub bounds_only: bool,
+}
+
+/// The variables the search branches on: the solution variables, or with an
+/// objective every declared variable (a projection must not hide better
+/// completions).
+pub fn primary(model: &Model) -> Vec<crate::model::VarId> {
+    if model.objective.is_some() {
+        (0..model.vars.len())
+            .filter(|&v| !model.vars[v].aux)
+            .collect()
+    } else {
+        model.solution_vars()
+    }
+}
+
+/// The branching strategy of a search specification; `optimising` when
+/// the objective was lowered to a variable (branch and bound runs).
+pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
+    let guide = match spec.guide {
+        Guide::Auto
+            if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
+        {
+            Guide::Solution
+        }
+        Guide::Auto => Guide::None,
+        g => g,
+    };
+    Strategy {
+        var: select::var::build(spec.var).with_random_ties(spec.random_ties),
+        val: select::val::guided(select::val::build(spec.val, model), guide),
+        restarts: spec.restarts,
+        seed: spec.seed,
+        scope: spec.scope.clone(),
+    }
+}
+
+/// Whether a search only counts (never reads solutions): optimisation
+/// and checking read every solution.
+pub fn counts_only(model: &Model, options: &Options) -> bool {
+    options.count_only && !options.check && model.objective.is_none()
+}
+
+/// The solutions a search hands over, kept or skipped before the caller
+/// sees them: with an objective only strictly better ones pass; with
+/// `check` each is checked by the independent checker.
+pub struct Reception<'m> {
+    model: &'m Model,
+    check: bool,
+    start: Instant,
+    pub best: Option<i64>,
+    /// Each better solution's objective and when it came.
+    pub improvements: Vec<Improvement>,
+    /// Solutions passed on.
+    pub reported: u64,
+    pub rejected: Vec<String>,
+}
+
+impl<'m> Reception<'m> {
+    /// `start`: when the run began, for the improvements' times.
+    pub fn new(model: &'m Model, check: bool, start: Instant) -> Self {
+        Reception {
+            model,
+            check,
+            start,
+            best: None,
+            improvements: Vec::new(),
+            reported: 0,
+            rejected: Vec::new(),
+        }
+    }
+
+    /// Whether to pass `values` on to the caller.
+    pub fn take(&mut self, values: &[i64]) -> bool {
+        if let Some(g) = &self.model.objective {
+            // The objective's value; when it was not lowered to a variable,
+            // solutions that do not improve are skipped here.
+            let Some(v) = g.term.eval(self.model, values) else {
+                return false;
+            };
+            let better = match self.best {
+                None => true,
+                Some(b) if g.maximize => v > b,
+                Some(b) => v < b,
+            };
+            if !better {
+                return false;
+            }
+            self.best = Some(v);
+            self.improvements.push(Improvement {
+                objective: v,
+                time: self.start.elapsed(),
+            });
+        }
+        self.reported += 1;
+        if self.check {
+            let v = violations(self.model, values);
+            if !v.is_empty() {
+                self.rejected.push(
+                    v.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                );
+            }
+        }
+        true
+    }
+}
+
+/// The status of a run from how its search ended.
+pub fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
+    match (outcome, solutions) {
+        (Outcome::Exhausted, 0) => Status::Unsatisfiable,
+        (Outcome::Exhausted, _) if optimising => Status::Optimal,
+        (Outcome::Exhausted, _) => Status::AllSolutions,
+        (Outcome::SolutionLimit, _) => Status::Satisfiable,
+        // A limit stopped branch and bound: the best solution stands, unproved.
+        (Outcome::Interrupted, n) if n > 0 && optimising => Status::Satisfiable,
+        (Outcome::Interrupted, _) => Status::Unknown,
+    }
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per
@@ -195,49 +324,23 @@ pub fn solve(
     options: &Options,
     mut on_solution: impl FnMut(&[i64]) -> Next,
 ) -> Summary {
+    if options.threads > 1 || options.part.is_some() {
+        return crate::parallel::solve(model, options, on_solution);
+    }
     let start = Instant::now();
     let spec = options.search.clone();
     let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
-    let mut rejected = Vec::new();
     let goal = model.objective.as_ref();
-    let mut best: Option<i64> = None;
-    let mut reported = 0u64;
+    let mut reception = Reception::new(model, options.check, start);
     let mut trace = Vec::new();
-    let mut improvements = Vec::new();
     let mut lns_iterations = 0;
     let outcome = if posted.consistent {
-        // When optimising, a projection must not hide better completions:
-        // every declared variable is branched on.
-        let primary = if goal.is_some() {
-            (0..model.vars.len())
-                .filter(|&v| !model.vars[v].aux)
-                .collect()
-        } else {
-            model.solution_vars()
-        };
-        let optimising = goal.is_some() && posted.objective.is_some();
-        let guide = match spec.guide {
-            Guide::Auto
-                if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
-            {
-                Guide::Solution
-            }
-            Guide::Auto => Guide::None,
-            g => g,
-        };
-        let strategy = Strategy {
-            var: select::var::build(spec.var).with_random_ties(spec.random_ties),
-            val: select::val::guided(select::val::build(spec.val, model), guide),
-            restarts: spec.restarts,
-            seed: spec.seed,
-            scope: spec.scope.clone(),
-        };
         let mut search = Search::new(
             &mut engine,
-            strategy,
-            &primary,
+            strategy(model, &spec, goal.is_some() && posted.objective.is_some()),
+            &primary(model),
             crossings,
             options.limits.clone(),
         );
@@ -248,44 +351,15 @@ pub fn solve(
             search.minimize(o);
             search.lns(Lns::new(spec.lns));
         }
-        // Optimisation reads every solution (to keep the best), so it never only counts.
-        if options.count_only && !options.check && goal.is_none() {
+        if counts_only(model, options) {
             search.count_only(!options.no_product_count);
         }
         let outcome = search.run(|values| {
-            if let Some(g) = goal {
-                // The objective's value; when it was not lowered to a variable,
-                // solutions that do not improve are skipped here.
-                let Some(v) = g.term.eval(model, values) else {
-                    return Next::Continue;
-                };
-                let better = match best {
-                    None => true,
-                    Some(b) if g.maximize => v > b,
-                    Some(b) => v < b,
-                };
-                if !better {
-                    return Next::Continue;
-                }
-                best = Some(v);
-                improvements.push(Improvement {
-                    objective: v,
-                    time: start.elapsed(),
-                });
+            if reception.take(values) {
+                on_solution(values)
+            } else {
+                Next::Continue
             }
-            reported += 1;
-            if options.check {
-                let v = violations(model, values);
-                if !v.is_empty() {
-                    rejected.push(
-                        v.iter()
-                            .map(ToString::to_string)
-                            .collect::<Vec<_>>()
-                            .join("; "),
-                    );
-                }
-            }
-            on_solution(values)
         });
         trace = search.decisions().to_vec();
         lns_iterations = search.lns_iterations();
@@ -297,26 +371,19 @@ pub fn solve(
     let mut stats = engine.stats;
     if goal.is_some() {
         // Solutions that did not improve the objective were not reported.
-        stats.solutions = reported;
+        stats.solutions = reception.reported;
     }
     stats.time = start.elapsed();
-    stats.improvements = improvements;
+    stats.improvements = std::mem::take(&mut reception.improvements);
     stats.lns_iterations = lns_iterations;
-    let status = match (outcome, stats.solutions) {
-        (Outcome::Exhausted, 0) => Status::Unsatisfiable,
-        (Outcome::Exhausted, _) if goal.is_some() => Status::Optimal,
-        (Outcome::Exhausted, _) => Status::AllSolutions,
-        (Outcome::SolutionLimit, _) => Status::Satisfiable,
-        // A limit stopped branch and bound: the best solution stands, unproved.
-        (Outcome::Interrupted, n) if n > 0 && goal.is_some() => Status::Satisfiable,
-        (Outcome::Interrupted, _) => Status::Unknown,
-    };
     Summary {
-        status,
-        objective: best,
+        status: status(outcome, stats.solutions, goal.is_some()),
+        objective: reception.best,
         stats,
-        rejected,
+        rejected: reception.rejected,
         trace,
+        threads: Vec::new(),
+        part: None,
         stopped: outcome == Outcome::Interrupted,
     }
 }

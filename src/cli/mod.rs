@@ -9,6 +9,7 @@ mod diagnostics;
 mod each;
 mod explain;
 pub mod interrupt;
+mod merge;
 mod params;
 mod solve;
 
@@ -45,6 +46,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Solve a model under every combination of strategies and tabulate the statistics.
     Bench(BenchArgs),
+    /// Combine the JSON outputs of `solve --part K/N` runs into one result.
+    Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
     /// Print the manual page (roff), generated from the same definitions as --help.
@@ -111,6 +114,17 @@ pub struct SolveArgs {
     /// (comma-separated names); replaces the model's `project` item.
     #[arg(long, value_name = "VARS")]
     pub project: Option<String>,
+    /// Search on N threads (default: every core for --count, --all and
+    /// optimisation; one for the first solutions and with --node-limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Solve only the K-th of N parts of a deterministic split (1 <= K <= N);
+    /// combine the parts' JSON output with `cspi merge` (docs/distributed.md).
+    #[arg(long, value_name = "K/N", value_parser = crate::part::Part::parse)]
+    pub part: Option<crate::part::Part>,
+    /// Report statistics per thread too (--stats, and the JSON summary).
+    #[arg(long)]
+    pub thread_stats: bool,
 }
 
 #[derive(Args, Debug)]
@@ -171,6 +185,16 @@ pub struct BenchArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The parts' JSON Lines outputs (`solve ... --part K/N --format json`), one file each.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell.
     pub shell: clap_complete::Shell,
@@ -208,6 +232,7 @@ pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
         Command::Check(args) => check::command(&args),
         Command::Explain(args) => explain::command(&args, interrupt),
         Command::Bench(args) => bench::command(&args, interrupt),
+        Command::Merge(args) => merge::command(&args),
         Command::Completions(args) => Ok(completions(args.shell)),
         Command::Man => Ok(man()),
     };

@@ -98,6 +98,8 @@ impl<'a> Runner<'a> {
             check: args.check_solutions,
             count_only: args.count,
             no_product_count: args.no_product_count,
+            threads: threads(args, model.objective.is_some()),
+            part: args.part,
             ..Options::default()
         };
         args.strategy.apply(&mut options.search);
@@ -179,11 +181,20 @@ impl<'a> Runner<'a> {
             stats: &summary.stats,
             totals: &totals,
             stopped_by,
+            part: summary.part.as_ref(),
+            threads: if args.thread_stats {
+                &summary.threads
+            } else {
+                &[]
+            },
         };
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
         if args.stats {
             eprint(&human::stats(&summary.stats));
+        }
+        if args.thread_stats {
+            eprint(&human::thread_stats(&summary.threads));
         }
         if let Some(first) = summary.rejected.first() {
             eprint(&format!(
@@ -208,6 +219,22 @@ impl<'a> Runner<'a> {
         }
         self.interrupt.exit_code().unwrap_or(exit::OK)
     }
+}
+
+/// The number of threads: as asked, else every core when the whole search
+/// space is explored (counting, every solution, optimisation), else one —
+/// for the first solutions, one thread finds the solution the model's
+/// strategy leads to first, the same on every run; a node limit is there to
+/// make runs repeatable.
+fn threads(args: &SolveArgs, optimising: bool) -> usize {
+    if let Some(n) = args.threads {
+        return n as usize;
+    }
+    let whole = args.count || args.all || (optimising && args.solutions.is_none());
+    if !whole || args.node_limit.is_some() {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The exit code an output failure calls for, after saying what happened: a

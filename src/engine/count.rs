@@ -1,127 +1,66 @@
-//! Counting the completions of a node without branching, for `--count`.
+//! Counting the solutions of a tree of word crossings without branching, for
+//! counting by components (`components.rs`).
 //!
-//! Under `ac`, at a node where every propagator either has at most one open
-//! variable (and then guarantees its domain is consistent with the fixed ones:
-//! [`Propagator::consistent_on_last_open`]) or is a word intersection between
-//! two open variables, the open variables form a graph whose edges are word
-//! intersections. If that graph is a forest, the number of solutions below the
-//! node is the product over its trees of each tree's count, and a tree's count
-//! is a sum-product over letters (dynamic programming from the leaves):
-//! a leaf sends, for each letter of its parent's crossing position, how many
-//! of its words carry that letter there (popcounts of support bitsets); an
-//! inner variable weighs each of its words by the product of its children's
-//! messages at that word's letters. A lone open variable counts its domain
-//! size. Any other shape (a cycle, a non-binary constraint over two open
-//! variables) returns `None` and the search branches on.
+//! When the open variables of a component are linked only by word
+//! intersections between two open variables, and those form a tree (every
+//! other propagator on them has one open variable and guarantees its domain
+//! is consistent with the fixed ones:
+//! [`Propagator::consistent_on_last_open`]), the number of its solutions is a
+//! sum-product over letters (dynamic programming from the leaves): a leaf
+//! sends, for each letter of its parent's crossing position, how many of its
+//! words carry that letter there (popcounts of support bitsets); an inner
+//! variable weighs each of its words by the product of its children's
+//! messages at that word's letters.
 //!
 //! Which propagators are word intersections, and their letter indexes, come
 //! from the table that lowering fills ([`Crossings`]).
 //!
 //! [`Propagator::consistent_on_last_open`]: super::propagator::Propagator::consistent_on_last_open
 
-use super::Engine;
 use super::props::wordcross::Crossing;
+use super::{Engine, PropId};
 use crate::lower::words::Crossings;
 use crate::model::VarId;
 
 /// Scratch space kept between calls.
 #[derive(Default)]
 pub struct Counter {
-    /// Local id of each engine variable, `usize::MAX` when not open.
-    local: Vec<usize>,
     open: Vec<VarId>,
     /// Per local id: the adjacent (propagator, other local id) edges.
     adj: Vec<Vec<(usize, usize)>>,
-    parent: Vec<usize>,
 }
 
 impl Counter {
-    /// The number of solutions below the current node, if the open part has
-    /// a shape this counts; `None` otherwise (also when nothing is open).
-    pub fn count(&mut self, engine: &Engine, crossings: &Crossings, vars: &[VarId]) -> Option<u64> {
-        let d = &engine.doms;
-        // A quick pass first: most nodes of most models fail it at once.
-        for (p, prop) in engine.props.iter().enumerate() {
-            let open = prop.vars().iter().filter(|&&v| !d.is_fixed(v)).count();
-            let fine = match open {
-                0 => true,
-                1 => prop.consistent_on_last_open(),
-                2 => crossings.get(p).is_some(),
-                _ => false,
-            };
-            if !fine {
-                return None;
-            }
+    /// The number of solutions of the tree whose vertices are `vars` (open,
+    /// bitset domains) and whose edges are the crossings `edges`
+    /// (propagator, endpoints): `vars.len() - 1` of them, connected.
+    pub fn tree(
+        &mut self,
+        engine: &Engine,
+        crossings: &Crossings,
+        vars: &[VarId],
+        edges: &[(PropId, VarId, VarId)],
+    ) -> u128 {
+        if vars.len() == 1 {
+            return u128::from(engine.doms.size(vars[0]));
         }
-        self.local.clear();
-        self.local.resize(d.num_vars(), usize::MAX);
         self.open.clear();
-        for &v in vars {
-            if !d.is_fixed(v) {
-                // Sizes of domains held by bounds only are not exact counts.
-                if !d.is_bitset(v) {
-                    return None;
-                }
-                self.local[v] = self.open.len();
-                self.open.push(v);
-            }
-        }
-        if self.open.is_empty() {
-            return None;
-        }
-        let n = self.open.len();
+        self.open.extend_from_slice(vars);
+        let n = vars.len();
         self.adj.iter_mut().for_each(Vec::clear);
-        self.adj.resize(n, Vec::new());
-        // Union-find to detect cycles while adding edges.
-        self.parent.clear();
-        self.parent.extend(0..n);
-        for (p, prop) in engine.props.iter().enumerate() {
-            let mut open = [usize::MAX; 2];
-            let mut k = 0;
-            for &v in prop.vars() {
-                if !d.is_fixed(v) {
-                    if k == 2 || self.local[v] == usize::MAX {
-                        return None;
-                    }
-                    open[k] = self.local[v];
-                    k += 1;
-                }
-            }
-            match k {
-                0 => {}
-                1 if prop.consistent_on_last_open() => {}
-                2 if crossings.get(p).is_some() && open[0] != open[1] => {
-                    let (ra, rb) = (
-                        find(&mut self.parent, open[0]),
-                        find(&mut self.parent, open[1]),
-                    );
-                    if ra == rb {
-                        return None;
-                    }
-                    self.parent[ra] = rb;
-                    self.adj[open[0]].push((p, open[1]));
-                    self.adj[open[1]].push((p, open[0]));
-                }
-                _ => return None,
-            }
+        if self.adj.len() < n {
+            self.adj.resize(n, Vec::new());
         }
-        let mut total: u128 = 1;
+        let local = |v: VarId| vars.iter().position(|&w| w == v).unwrap_or(0);
+        for &(p, a, b) in edges {
+            let (la, lb) = (local(a), local(b));
+            self.adj[la].push((p, lb));
+            self.adj[lb].push((p, la));
+        }
         let mut done = vec![false; n];
-        for x in 0..n {
-            if done[x] || total == 0 {
-                continue;
-            }
-            let c = if self.adj[x].is_empty() {
-                done[x] = true;
-                u128::from(d.size(self.open[x]))
-            } else {
-                // Root the tree at a leaf, so the root's sum groups by letter.
-                let root = self.leaf_of(x);
-                self.tree(engine, crossings, root, &mut done)
-            };
-            total = total.saturating_mul(c);
-        }
-        Some(u64::try_from(total).unwrap_or(u64::MAX))
+        // Root the tree at a leaf, so the root's sum groups by letter.
+        let root = self.leaf_of(0);
+        self.root_count(engine, crossings, root, &mut done)
     }
 
     /// A vertex of degree one in `x`'s tree (of two or more vertices): a
@@ -139,7 +78,7 @@ impl Counter {
     }
 
     /// The count of the tree rooted at leaf `root`.
-    fn tree(&self, engine: &Engine, cs: &Crossings, root: usize, done: &mut [bool]) -> u128 {
+    fn root_count(&self, engine: &Engine, cs: &Crossings, root: usize, done: &mut [bool]) -> u128 {
         done[root] = true;
         let (p, child) = self.adj[root][0];
         let wc = cross(cs, p);
@@ -220,12 +159,4 @@ impl Counter {
 )]
 fn cross(cs: &Crossings, p: usize) -> &Crossing {
     cs.get(p).expect("edges are word intersections")
-}
-
-fn find(parent: &mut [usize], mut x: usize) -> usize {
-    while parent[x] != x {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    x
 }

@@ -5,6 +5,8 @@
 //! The engine knows no concrete constraint: lowering (`src/lower/`) turns the
 //! model into variables and propagators; search is in `search.rs`.
 
+pub mod budget;
+pub mod components;
 pub mod count;
 pub mod domains;
 #[cfg(test)]
@@ -16,6 +18,7 @@ pub mod queue;
 pub mod restart;
 pub mod search;
 pub mod select;
+pub mod split;
 pub mod stats;
 pub mod trail;
 

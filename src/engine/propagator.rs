@@ -92,6 +92,15 @@ pub trait Propagator {
         false
     }
 
+    /// True when, after it has run, its constraint restricted to its open
+    /// variables (bitset domains) depends on their domains only, not on the
+    /// values of its fixed variables: all-different, whose fixed values are
+    /// gone from the open domains. Counting by components then keys its
+    /// cache on domains alone (`components.rs`); the safe default is false.
+    fn residual_in_domains(&self) -> bool {
+        false
+    }
+
     /// How many constraints the propagator stands for, for the degree heuristics.
     fn weight(&self) -> u32 {
         1

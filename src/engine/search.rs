@@ -19,11 +19,12 @@
 //! fixpoint has checked every constraint on it.
 //!
 //! In count-only mode no values are copied per solution, and under `ac` the
-//! completions of a node are counted without branching where that is sound
-//! (`count.rs`, documented in docs/crossword.md).
+//! solutions are counted by components where that is sound
+//! (`components.rs`, documented in docs/crossword.md).
 
 use super::Engine;
-use super::count::Counter;
+use super::budget::Budget;
+use super::components::{Components, Counted, Ctx};
 use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
@@ -35,8 +36,8 @@ use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
 use rand::SeedableRng;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::Duration;
 
 /// When to stop early, and whom to tell how it goes.
 #[derive(Clone, Debug, Default)]
@@ -50,9 +51,6 @@ pub struct Limits {
     /// Called about twice a second with the statistics so far.
     pub progress: Option<fn(&Stats, Duration)>,
 }
-
-/// How often the progress callback runs.
-const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// How the search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,11 +120,7 @@ pub struct Search<'e> {
     /// Stack depth at which the completion of a primary assignment began.
     completing: Option<usize>,
     rng: Rng,
-    limits: Limits,
-    start: Instant,
-    /// Loop iterations, to read the clock only now and then.
-    ticks: u64,
-    last_progress: Duration,
+    budget: Budget,
     restarter: Restarter,
     /// Where the last variable selection found its variable (see [`Frame::scan`]).
     scan: usize,
@@ -134,11 +128,20 @@ pub struct Search<'e> {
     /// may still take (one below the best solution so far).
     objective: Option<VarId>,
     bound: Option<i64>,
+    /// The bound shared with searches on other threads (`i64::MAX`: none yet).
+    shared_bound: Option<Arc<AtomicI64>>,
+    /// Frames below this depth belong to a replayed sub-problem (see
+    /// [`Self::replay`]): never undone, never restarted.
+    replayed: usize,
+    /// The root (or the replayed node) is propagated already.
+    propagated: bool,
     /// Nothing is printed: solutions are only counted, values not copied.
     count_only: bool,
-    /// Count completions without branching where sound (see `count.rs`).
+    /// Count by components where sound (see `components.rs`).
     product_count: bool,
-    counter: Counter,
+    /// The component counter, made when first needed (or handed over by
+    /// the caller, to keep its cache across searches).
+    components: Option<Box<Components>>,
     crossings: Arc<Crossings>,
     /// The first decisions, when asked for (golden tests, `--trace`).
     trace: Option<(usize, Vec<Decision>)>,
@@ -203,17 +206,17 @@ impl<'e> Search<'e> {
             stack: Vec::new(),
             completing: None,
             rng: Rng::seed_from_u64(strategy.seed),
-            limits,
-            start: Instant::now(),
-            ticks: 0,
-            last_progress: Duration::ZERO,
+            budget: Budget::new(limits),
             restarter: Restarter::new(restarts),
             scan: 0,
             objective: None,
             bound: None,
+            shared_bound: None,
+            replayed: 0,
+            propagated: false,
             count_only: false,
             product_count: false,
-            counter: Counter::default(),
+            components: None,
             crossings,
             trace: None,
             lns: None,
@@ -244,6 +247,44 @@ impl<'e> Search<'e> {
         self.objective = Some(var);
     }
 
+    /// Shares the objective's bound with other searches (parallel branch and
+    /// bound): each solution lowers it for all, and each node imposes the
+    /// lowest.
+    pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
+        self.shared_bound = Some(bound);
+    }
+
+    /// Starts below the node that `path` leads to from the current one, a
+    /// sub-problem of a split (`split.rs`), whose root is propagated: the
+    /// decisions are applied and propagated, and the search never goes back
+    /// above them. False when the node fails.
+    pub fn replay(&mut self, path: &[Decision]) -> bool {
+        self.propagated = true;
+        for &Decision { var, branch, right } in path {
+            let checkpoint = self.engine.doms.checkpoint();
+            let ok = self.apply(var, branch, right).is_ok()
+                && self.engine.propagate_decision(var).is_ok();
+            let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
+            if decided {
+                self.decided[var] = true;
+            }
+            self.stack.push(Frame {
+                checkpoint,
+                var,
+                branch,
+                right: true,
+                decided,
+                scan: 0,
+                floor: false,
+            });
+            self.replayed = self.stack.len();
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Records the first `n` decisions (see [`Self::decisions`]).
     pub fn trace(&mut self, n: usize) {
         self.trace = Some((n, Vec::new()));
@@ -256,16 +297,25 @@ impl<'e> Search<'e> {
 
     /// Imposes the current bound on the objective (part of the node's propagation).
     fn enforce_bound(&mut self) -> bool {
-        match (self.objective, self.bound) {
+        let shared = self
+            .shared_bound
+            .as_ref()
+            .map(|b| b.load(Ordering::Relaxed))
+            .filter(|&b| b != i64::MAX);
+        let bound = match (self.bound, shared) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (self.objective, bound) {
             (Some(o), Some(b)) => self.engine.doms.set_max(o, b).is_ok(),
             _ => true,
         }
     }
 
     /// Only count solutions: `on_solution` is never called. With `product`,
-    /// the completions of a node are counted without branching where sound:
-    /// under `ac`, when every variable is counted (no projection, no
-    /// auxiliary variables) and no solution limit applies (see `count.rs`).
+    /// solutions are counted by components where sound: under `ac`, when
+    /// every variable is counted (no projection, no auxiliary variables) and
+    /// no solution limit applies (see `components.rs`).
     pub fn count_only(&mut self, product: bool) {
         self.count_only = true;
         self.product_count = product;
@@ -342,7 +392,7 @@ impl<'e> Search<'e> {
 
     /// Runs the search, calling `on_solution` with every variable's value.
     pub fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
-        if self.engine.propagate_root().is_err() {
+        if !self.propagated && self.engine.propagate_root().is_err() {
             self.failed();
             return Outcome::Exhausted;
         }
@@ -352,7 +402,10 @@ impl<'e> Search<'e> {
             && self.engine.level == Propagation::Ac
             && self.secondary.is_empty()
             && self.objective.is_none()
-            && self.limits.solutions.is_none();
+            && self.budget.limits.solutions.is_none();
+        if by_product {
+            return self.count_by_components();
+        }
         loop {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
@@ -367,17 +420,6 @@ impl<'e> Search<'e> {
                 && self.restarter.due(self.engine.stats.failures)
             {
                 self.restart();
-            }
-            if by_product
-                && let Some(n) = self
-                    .counter
-                    .count(self.engine, &self.crossings, &self.primary)
-            {
-                self.engine.stats.solutions = self.engine.stats.solutions.saturating_add(n);
-                if !self.backtrack() {
-                    return Outcome::Exhausted;
-                }
-                continue;
             }
             match self.step() {
                 Step::Decide(var) => {
@@ -424,7 +466,11 @@ impl<'e> Search<'e> {
                             *slot = self.engine.doms.min(v);
                         }
                         if let Some(o) = self.objective {
-                            self.bound = Some(values[o].saturating_sub(1));
+                            let bound = values[o].saturating_sub(1);
+                            self.bound = Some(bound);
+                            if let Some(shared) = &self.shared_bound {
+                                shared.fetch_min(bound, Ordering::Relaxed);
+                            }
                             self.best.clone_from(&values);
                             self.val_select.on_solution(&values);
                         }
@@ -433,6 +479,7 @@ impl<'e> Search<'e> {
                         }
                     }
                     if self
+                        .budget
                         .limits
                         .solutions
                         .is_some_and(|n| self.engine.stats.solutions >= n)
@@ -551,6 +598,9 @@ impl<'e> Search<'e> {
     }
 
     fn pop_frame(&mut self) -> Option<Frame> {
+        if self.stack.len() <= self.replayed {
+            return None;
+        }
         let f = self.stack.pop()?;
         self.engine.doms.restore(f.checkpoint);
         if f.decided {
@@ -599,38 +649,41 @@ impl<'e> Search<'e> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self
-            .limits
-            .nodes
-            .is_some_and(|n| self.engine.stats.nodes >= n)
-        {
-            return true;
-        }
-        // Reading the clock is cheap next to a node, but not free: every 16 steps.
-        self.ticks += 1;
-        if !self.ticks.is_multiple_of(16) {
-            return false;
-        }
-        if self
-            .limits
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
-            return true;
-        }
-        let elapsed = self.start.elapsed();
-        if let Some(report) = self.limits.progress
-            && elapsed >= self.last_progress + PROGRESS_EVERY
-        {
-            self.last_progress = elapsed;
-            report(&self.engine.stats, elapsed);
-        }
-        self.limits.time.is_some_and(|t| elapsed >= t)
-            || self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.budget.exceeded(&self.engine.stats)
+    }
+
+    /// Counts every solution below the current node by components.
+    fn count_by_components(&mut self) -> Outcome {
+        let mut counter = self
+            .components
+            .take()
+            .unwrap_or_else(|| Box::new(Components::new(self.engine)));
+        let ctx = Ctx {
+            engine: self.engine,
+            var_select: &mut self.var_select,
+            rng: &mut self.rng,
+            crossings: &self.crossings,
+            budget: &mut self.budget,
+            depth: self.stack.len() as u64,
+        };
+        let counted = counter.count(ctx, &self.primary);
+        self.components = Some(counter);
+        let (n, outcome) = match counted {
+            Counted::Exact(n) => (n, Outcome::Exhausted),
+            Counted::Stopped(n) => (n, Outcome::Interrupted),
+        };
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        self.engine.stats.solutions = self.engine.stats.solutions.saturating_add(n);
+        outcome
+    }
+
+    /// Hands over a component counter (with its cache) for this search to use.
+    pub fn set_components(&mut self, counter: Box<Components>) {
+        self.components = Some(counter);
+    }
+
+    /// The component counter, if one was made, to use again.
+    pub fn take_components(&mut self) -> Option<Box<Components>> {
+        self.components.take()
     }
 }

@@ -186,6 +186,23 @@ pub fn stats(stats: &Stats) -> String {
     out
 }
 
+/// One line per thread (`--thread-stats`).
+pub fn thread_stats(threads: &[crate::parallel::ThreadStats]) -> String {
+    let mut out = String::new();
+    for (i, t) in threads.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "thread {i}: {} sub-problems, busy {} ms, {} nodes, {} failures, {} solutions",
+            t.subproblems,
+            t.busy.as_millis(),
+            t.stats.nodes,
+            t.stats.failures,
+            t.stats.solutions
+        );
+    }
+    out
+}
+
 /// The human reporter.
 #[derive(Default)]
 pub struct Human {
@@ -256,6 +273,13 @@ impl Reporter for Human {
         };
         for (label, v) in e.totals {
             let _ = writeln!(out, "total {label} = {v}");
+        }
+        if let Some(p) = e.part {
+            let _ = writeln!(
+                out,
+                "part {}/{}: {} of {} sub-problems (fingerprint {})",
+                p.part.k, p.part.n, p.subproblems, p.total_subproblems, p.fingerprint
+            );
         }
         out
     }

@@ -142,8 +142,36 @@ pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
         }
         out.push('}');
     }
+    if let Some(p) = e.part {
+        let _ = write!(
+            out,
+            ",\"part\":{{\"k\":{},\"n\":{},\"fingerprint\":\"{}\",\"subproblems\":{},\"of\":{}",
+            p.part.k, p.part.n, p.fingerprint, p.subproblems, p.total_subproblems
+        );
+        if let Some(sense) = p.sense {
+            let _ = write!(out, ",\"sense\":\"{sense}\"");
+        }
+        out.push('}');
+    }
     out.push_str(",\"stats\":");
     stats(&mut out, e.stats);
+    if !e.threads.is_empty() {
+        out.push_str(",\"threads\":[");
+        for (i, t) in e.threads.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(
+                out,
+                "{{\"thread\":{i},\"subproblems\":{},\"busy_ms\":{},\"stats\":",
+                t.subproblems,
+                t.busy.as_millis()
+            );
+            stats(&mut out, &t.stats);
+            out.push('}');
+        }
+        out.push(']');
+    }
     out.push('}');
     out
 }

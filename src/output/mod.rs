@@ -79,6 +79,10 @@ pub struct RunEnd<'a> {
     pub totals: &'a [(String, i64)],
     /// Why an incomplete search stopped, if a limit or signal did.
     pub stopped_by: Option<StoppedBy>,
+    /// The part of a split this run solved (`--part`).
+    pub part: Option<&'a crate::part::PartInfo>,
+    /// Per-thread statistics, when asked for (`--thread-stats`).
+    pub threads: &'a [crate::parallel::ThreadStats],
 }
 
 /// What many instances (`--each`) came to.

@@ -4,15 +4,18 @@
 //! cspi's parser, model or propagators). The solution *sets* must be equal,
 //! and so must the solution counts of the counting mode.
 //!
-//! Five generators, one test each: classic shapes (`ints::classic`), nested
+//! Six generators, one test each: classic shapes (`ints::classic`), nested
 //! arithmetic (`ints::arithmetic`), tables (`ints::table_constraint`), word
-//! models (`words.rs`), and booleans, enums, reification and user predicates
-//! (`logic.rs`); and each global constraint against its decomposition
-//! (`globals.rs`). The default run checks [`DEFAULT_CASES`] models in
-//! all, in a few seconds; `CSPI_DIFF_CASES=N` checks N (the nightly-style
+//! models (`words.rs`), booleans, enums, reification and user predicates
+//! (`logic.rs`), models made of several independent clusters
+//! (`components.rs`: counting by components against leaf by leaf); and each
+//! global constraint against its decomposition (`globals.rs`). The default
+//! run checks [`DEFAULT_CASES`] models in all, in a few seconds;
+//! `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
 
+mod components;
 mod expr;
 mod globals;
 mod ints;
@@ -194,6 +197,24 @@ pub fn check_every_strategy<T: Ord + Debug>(
                 assert_eq!(summary.status, status, "{combo}: status\n{what}");
                 if level != Propagation::Ac && var != VarSelect::Input {
                     continue;
+                }
+                if var == VarSelect::Input && val == vals[0] {
+                    // Three threads: the same set (src/parallel.rs).
+                    let threaded = Options {
+                        threads: 3,
+                        ..options.clone()
+                    };
+                    let mut found = Vec::new();
+                    let summary = solve(model, &threaded, |values| {
+                        found.push(read(values));
+                        Next::Continue
+                    });
+                    let set: BTreeSet<Vec<T>> = found.into_iter().collect();
+                    assert_eq!(
+                        &set, expected,
+                        "{combo}, 3 threads: wrong solutions\n{what}"
+                    );
+                    assert_eq!(summary.status, status, "{combo}, 3 threads: status\n{what}");
                 }
                 let counting = Options {
                     count_only: true,

@@ -178,6 +178,11 @@ impl Propagator for AllDifferent {
     fn consistent_on_last_open(&self) -> bool {
         true
     }
+    /// Left with all-different among the open terms: value elimination has
+    /// removed the fixed terms' values.
+    fn residual_in_domains(&self) -> bool {
+        true
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         if let Some(b) = &mut self.bits {
             return if self.gac.is_some() {

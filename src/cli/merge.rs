@@ -1,0 +1,55 @@
+//! `cspi merge PART...`: reads the JSON Lines outputs of `cspi solve --part
+//! K/N` runs and prints the combined result (`crate::merge`).
+
+use super::MergeArgs;
+use crate::diag::{Diag, Diags, exit};
+use crate::merge::{self, PartOutput};
+use crate::output::Format;
+use crate::output::sink::Stdout;
+
+pub fn command(args: &MergeArgs) -> Result<i32, Diags> {
+    let fail = |msg: String, help: &str| Diags::from(Diag::new("cspi::merge", msg).help(help));
+    let mut parts: Vec<PartOutput> = Vec::new();
+    for path in &args.parts {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            fail(
+                format!("cannot read `{shown}`: {e}"),
+                "give the files written by `cspi solve ... --part K/N --format json`",
+            )
+        })?;
+        parts.push(
+            merge::read_part(&shown, &text)
+                .map_err(|m| fail(m, "each file must hold one part's `--format json` output"))?,
+        );
+    }
+    let merged = merge::merge(&parts).map_err(|m| {
+        fail(
+            m,
+            "merge the N outputs of one split: the same model, parameters and flags, --part 1/N to N/N",
+        )
+    })?;
+    let mut out = Stdout::new();
+    for s in &merged.solutions {
+        out.write(&format!("{s}\n"));
+    }
+    let end = match args.format {
+        Format::Json => format!("{}\n", merged.summary),
+        Format::Human => human(&merged),
+    };
+    out.write(&end);
+    Ok(super::solve::output_exit(&out).unwrap_or(exit::OK))
+}
+
+fn human(m: &merge::Merged) -> String {
+    let head = match (m.status, m.objective) {
+        ("OPTIMAL", Some(o)) => format!("OPTIMAL: objective {o}"),
+        (s, Some(o)) => format!("{s}: best objective {o} (optimality not proved)"),
+        ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
+        (s, None) => format!(
+            "{} ({s})",
+            crate::output::plural(m.count, "solution", "solutions")
+        ),
+    };
+    format!("{head}\nmerged {} parts\n", m.parts)
+}

@@ -1,0 +1,524 @@
+//! Counting by components, for `--count`: when the open variables of a node
+//! fall apart into independent components, each is counted on its own and
+//! the counts are multiplied; a component's count is cached under its
+//! variables and their current domains, as #SAT model counters do
+//! (Bacchus, Dalmao and Pitassi, "Algorithms and complexity results for
+//! #SAT and Bayesian inference", FOCS 2003; Thurley's sharpSAT, SAT 2006).
+//!
+//! At a node (propagated to a fixpoint under `ac`), two open variables are
+//! linked when some propagator has both open; the components are the classes
+//! of that relation. A propagator's open variables all lie in one component,
+//! so assignments of different components never meet in a constraint, and
+//! searching one component only wakes propagators whose open variables are
+//! its own: the count of the node is the product of its components' counts.
+//!
+//! A component is counted without branching when it is
+//! - one variable whose propagators are all satisfied by any value left (each
+//!   has it as its last open variable and is
+//!   [`consistent_on_last_open`](super::propagator::Propagator::consistent_on_last_open)):
+//!   its domain size;
+//! - a tree of word crossings, the other propagators as above: by dynamic
+//!   programming over letters (`count.rs`);
+//! - or found in the cache.
+//!
+//! Otherwise the counter branches on one of its variables (the search's
+//! variable selection), once per value, propagates, and counts the
+//! components of each child; the sum is the component's count, which goes
+//! into the cache.
+//!
+//! The cache key is the sorted list of the component's variables, their
+//! domains (bitset words, or bounds), and, for each propagator on them that
+//! still has fixed variables, the values of those — except where the domains
+//! already say all the fixed values can tell: a propagator with one open
+//! variable that is consistent on it, and one whose restriction to its open
+//! variables depends on their domains only
+//! ([`residual_in_domains`](super::propagator::Propagator::residual_in_domains):
+//! all-different, whose fixed values are gone from the open domains). The
+//! variables determine the propagators, so equal keys mean equal sub-problems.
+//! The cache holds at most [`CACHE_BYTES`]; when full it is emptied, which
+//! costs time, never answers.
+//!
+//! Sound where the search counts every variable (no projection, no auxiliary
+//! variables: both would make a component's count a count of projections),
+//! without an objective or a solution limit, under `ac`; the search checks
+//! these before calling here. `--no-product-count` counts leaf by leaf.
+
+use super::budget::Budget;
+use super::count::Counter;
+use super::domains::Domains;
+use super::select::Rng;
+use super::select::var::{Node, VarSelector};
+use super::trail::Checkpoint;
+use super::{Engine, PropId};
+use crate::lower::words::Crossings;
+use crate::model::VarId;
+use rustc_hash::FxHashMap;
+
+/// The most memory the cache of one counter may hold.
+pub const CACHE_BYTES: usize = 64 << 20;
+
+/// What the counter needs of the search that calls it.
+pub struct Ctx<'a> {
+    pub engine: &'a mut Engine,
+    pub var_select: &'a mut VarSelector,
+    pub rng: &'a mut Rng,
+    pub crossings: &'a Crossings,
+    pub budget: &'a mut Budget,
+    /// Decisions already on the search's stack (for `max_depth`).
+    pub depth: u64,
+}
+
+/// The count below a node: exact, or a lower bound when a limit stopped it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    Exact(u128),
+    Stopped(u128),
+}
+
+/// How a component is counted.
+enum Shape {
+    /// One variable whose propagators hold for any value left.
+    Free,
+    /// A tree of word crossings (propagator, endpoints).
+    Tree(Vec<(PropId, VarId, VarId)>),
+    /// By branching.
+    Search,
+}
+
+struct Comp {
+    /// Sorted.
+    vars: Vec<VarId>,
+    shape: Shape,
+}
+
+enum Frame {
+    /// The components of a node, multiplied as they are counted.
+    Product {
+        comps: Vec<Comp>,
+        next: usize,
+        acc: u128,
+    },
+    /// One component, counted by trying each value of `var` in turn.
+    Branch {
+        vars: Vec<VarId>,
+        key: Option<Box<[u64]>>,
+        var: VarId,
+        values: Values,
+        next: usize,
+        acc: u128,
+        checkpoint: Checkpoint,
+    },
+}
+
+/// The values to try: a bitset domain's, listed, or an interval's, in order
+/// (never listed: it may be wide; a limit stops the search).
+enum Values {
+    List(Vec<i64>),
+    Range(i64, i64),
+}
+
+impl Values {
+    fn get(&self, i: usize) -> Option<i64> {
+        match self {
+            Values::List(l) => l.get(i).copied(),
+            Values::Range(lo, hi) => {
+                let v = lo.checked_add(i64::try_from(i).ok()?)?;
+                (v <= *hi).then_some(v)
+            }
+        }
+    }
+}
+
+/// The counter: the propagators' static facts, the cache, scratch space.
+pub struct Components {
+    /// The propagators over each variable (from `vars()`).
+    props_of: Vec<Vec<PropId>>,
+    /// Per propagator: any value of its last open variable satisfies it.
+    alone_ok: Vec<bool>,
+    /// Per propagator: see [`Propagator::residual_in_domains`](super::propagator::Propagator::residual_in_domains).
+    in_domains: Vec<bool>,
+    cache: FxHashMap<Box<[u64]>, u128>,
+    cache_bytes: usize,
+    /// Components found in the cache.
+    pub hits: u64,
+    var_stamp: Vec<u32>,
+    prop_stamp: Vec<u32>,
+    stamp: u32,
+    tree: Counter,
+    key: Vec<u64>,
+}
+
+impl Components {
+    pub fn new(engine: &Engine) -> Self {
+        let n = engine.doms.num_vars();
+        let mut props_of = vec![Vec::new(); n];
+        for (p, prop) in engine.props.iter().enumerate() {
+            for &v in prop.vars() {
+                if props_of[v].last() != Some(&p) {
+                    props_of[v].push(p);
+                }
+            }
+        }
+        Components {
+            props_of,
+            alone_ok: engine
+                .props
+                .iter()
+                .map(|p| p.consistent_on_last_open())
+                .collect(),
+            in_domains: engine
+                .props
+                .iter()
+                .map(|p| p.residual_in_domains())
+                .collect(),
+            cache: FxHashMap::default(),
+            cache_bytes: 0,
+            hits: 0,
+            var_stamp: vec![0; n],
+            prop_stamp: vec![0; engine.props.len()],
+            stamp: 0,
+            tree: Counter::default(),
+            key: Vec::new(),
+        }
+    }
+
+    /// Empties the cache, so that what this counter does next does not
+    /// depend on what it did before (sub-problems of a parallel run give the
+    /// same statistics whichever thread takes them).
+    pub fn forget(&mut self) {
+        self.cache.clear();
+        self.cache_bytes = 0;
+    }
+
+    /// Counts the solutions below the current node (propagated, consistent)
+    /// over `vars`, which must include every open variable. The domains are
+    /// as before when it returns.
+    pub fn count(&mut self, ctx: Ctx, vars: &[VarId]) -> Counted {
+        let Ctx {
+            engine,
+            var_select,
+            rng,
+            crossings,
+            budget,
+            depth,
+        } = ctx;
+        let comps = self.split(engine, crossings, vars);
+        let mut stack = vec![Frame::Product {
+            comps,
+            next: 0,
+            acc: 1,
+        }];
+        // The count of the frame just finished, for the one below it.
+        let mut done: Option<u128> = None;
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Counted::Exact(done.unwrap_or(0));
+            };
+            let push = match top {
+                Frame::Product { comps, next, acc } => {
+                    if let Some(c) = done.take() {
+                        *acc = acc.saturating_mul(c);
+                        *next += 1;
+                    }
+                    let mut branch = None;
+                    while *next < comps.len() && *acc != 0 {
+                        let comp = &mut comps[*next];
+                        if let Some(c) = self.without_branching(engine, crossings, comp) {
+                            *acc = acc.saturating_mul(c);
+                            *next += 1;
+                            continue;
+                        }
+                        let key = self.key(engine, &comp.vars);
+                        if let Some(&c) = self.cache.get(&key[..]) {
+                            self.hits += 1;
+                            *acc = acc.saturating_mul(c);
+                            *next += 1;
+                            continue;
+                        }
+                        let vars = std::mem::take(&mut comp.vars);
+                        branch = Some(self.branch(engine, var_select, rng, vars, key));
+                        break;
+                    }
+                    if branch.is_none() {
+                        done = Some(*acc);
+                        stack.pop();
+                        continue;
+                    }
+                    branch
+                }
+                Frame::Branch {
+                    vars,
+                    key,
+                    var,
+                    values,
+                    next,
+                    acc,
+                    checkpoint,
+                } => {
+                    if let Some(c) = done.take() {
+                        *acc = acc.saturating_add(c);
+                    }
+                    if budget.exceeded(&engine.stats) {
+                        return stop(engine, &stack);
+                    }
+                    let mut child = None;
+                    while let Some(v) = values.get(*next) {
+                        if *next > 0 {
+                            engine.doms.restore(*checkpoint);
+                            engine.stats.backtracks += 1;
+                        }
+                        *next += 1;
+                        engine.stats.nodes += 1;
+                        let ok = engine.doms.fix(*var, v).is_ok()
+                            && engine.propagate_decision(*var).is_ok();
+                        if ok {
+                            child = Some(self.split(engine, crossings, vars));
+                            break;
+                        }
+                        engine.stats.failures += 1;
+                        if let Some(p) = engine.failed.take() {
+                            var_select.on_failure(engine, p);
+                        }
+                    }
+                    match child {
+                        Some(comps) => Some(Frame::Product {
+                            comps,
+                            next: 0,
+                            acc: 1,
+                        }),
+                        None => {
+                            engine.doms.restore(*checkpoint);
+                            let count = *acc;
+                            if let Some(key) = key.take() {
+                                self.store(key, count);
+                            }
+                            done = Some(count);
+                            stack.pop();
+                            continue;
+                        }
+                    }
+                }
+            };
+            if let Some(frame) = push {
+                stack.push(frame);
+                let branches = stack
+                    .iter()
+                    .filter(|f| matches!(f, Frame::Branch { .. }))
+                    .count() as u64;
+                engine.stats.max_depth = engine.stats.max_depth.max(depth + branches);
+            }
+        }
+    }
+
+    /// The frame that counts component `vars` by branching.
+    fn branch(
+        &mut self,
+        engine: &mut Engine,
+        var_select: &mut VarSelector,
+        rng: &mut Rng,
+        vars: Vec<VarId>,
+        key: Box<[u64]>,
+    ) -> Frame {
+        let d = &engine.doms;
+        let open = |v: VarId| !d.is_fixed(v);
+        let node = Node {
+            engine,
+            open: &open,
+        };
+        let var = var_select.select(&node, &vars, rng).unwrap_or(vars[0]);
+        let d = &engine.doms;
+        let values = if d.is_bitset(var) {
+            Values::List(d.values(var).collect())
+        } else {
+            Values::Range(d.min(var), d.max(var))
+        };
+        let checkpoint = engine.doms.checkpoint();
+        Frame::Branch {
+            vars,
+            key: Some(key),
+            var,
+            values,
+            next: 0,
+            acc: 0,
+            checkpoint,
+        }
+    }
+
+    /// The count of a component that needs no branching, if it is one.
+    fn without_branching(
+        &mut self,
+        engine: &Engine,
+        crossings: &Crossings,
+        comp: &Comp,
+    ) -> Option<u128> {
+        match &comp.shape {
+            Shape::Free => Some(u128::from(engine.doms.size(comp.vars[0]))),
+            Shape::Tree(edges) => Some(self.tree.tree(engine, crossings, &comp.vars, edges)),
+            Shape::Search => None,
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.var_stamp.fill(0);
+            self.prop_stamp.fill(0);
+            self.stamp = 0;
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// The components of the open variables among `vars`.
+    fn split(&mut self, engine: &Engine, crossings: &Crossings, vars: &[VarId]) -> Vec<Comp> {
+        let d = &engine.doms;
+        let stamp = self.next_stamp();
+        let mut comps = Vec::new();
+        let mut queue = Vec::new();
+        for &start in vars {
+            if d.is_fixed(start) || self.var_stamp[start] == stamp {
+                continue;
+            }
+            self.var_stamp[start] = stamp;
+            queue.clear();
+            queue.push(start);
+            let mut members = Vec::new();
+            let mut edges = Vec::new();
+            // Whether every propagator is either a crossing between two open
+            // variables or consistent on its one open variable.
+            let mut simple = true;
+            while let Some(x) = queue.pop() {
+                members.push(x);
+                simple &= d.is_bitset(x);
+                for &p in &self.props_of[x] {
+                    if self.prop_stamp[p] == stamp {
+                        continue;
+                    }
+                    self.prop_stamp[p] = stamp;
+                    let mut open = [0; 2];
+                    let mut k = 0;
+                    for &v in engine.props[p].vars() {
+                        if d.is_fixed(v) {
+                            continue;
+                        }
+                        if k < 2 {
+                            open[k] = v;
+                        }
+                        k += 1;
+                        if self.var_stamp[v] != stamp {
+                            self.var_stamp[v] = stamp;
+                            queue.push(v);
+                        }
+                    }
+                    match k {
+                        1 => simple &= self.alone_ok[p],
+                        2 if open[0] != open[1] && crossings.get(p).is_some() => {
+                            edges.push((p, open[0], open[1]));
+                        }
+                        _ => simple = false,
+                    }
+                }
+            }
+            members.sort_unstable();
+            let shape = if !simple {
+                Shape::Search
+            } else if members.len() == 1 {
+                Shape::Free
+            } else if edges.len() + 1 == members.len() {
+                Shape::Tree(edges)
+            } else {
+                Shape::Search
+            };
+            comps.push(Comp {
+                vars: members,
+                shape,
+            });
+        }
+        comps
+    }
+
+    /// The cache key of component `vars` at the current node.
+    fn key(&mut self, engine: &Engine, vars: &[VarId]) -> Box<[u64]> {
+        let d = &engine.doms;
+        let mut key = std::mem::take(&mut self.key);
+        key.clear();
+        key.push(vars.len() as u64);
+        key.extend(vars.iter().map(|&v| v as u64));
+        for &v in vars {
+            push_domain(&mut key, d, v);
+        }
+        let stamp = self.next_stamp();
+        for &v in vars {
+            for &p in &self.props_of[v] {
+                if self.prop_stamp[p] == stamp {
+                    continue;
+                }
+                self.prop_stamp[p] = stamp;
+                let pv = engine.props[p].vars();
+                let open = pv.iter().filter(|&&u| !d.is_fixed(u)).count();
+                if open == pv.len() {
+                    continue;
+                }
+                let bitsets = pv.iter().all(|&u| d.is_fixed(u) || d.is_bitset(u));
+                if bitsets && (self.in_domains[p] || (open == 1 && self.alone_ok[p])) {
+                    continue;
+                }
+                key.push(p as u64);
+                key.extend(pv.iter().filter_map(|&u| d.value(u)).map(|x| x as u64));
+            }
+        }
+        let boxed: Box<[u64]> = key[..].into();
+        self.key = key;
+        boxed
+    }
+
+    fn store(&mut self, key: Box<[u64]>, count: u128) {
+        // Key, value and the table's own overhead, roughly.
+        let bytes = key.len() * 8 + 48;
+        if self.cache_bytes + bytes > CACHE_BYTES {
+            self.cache.clear();
+            self.cache_bytes = 0;
+        }
+        self.cache_bytes += bytes;
+        self.cache.insert(key, count);
+    }
+}
+
+fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
+    if d.is_bitset(v) {
+        key.extend_from_slice(d.bits(v));
+    } else {
+        key.push(d.min(v) as u64);
+        key.push(d.max(v) as u64);
+    }
+}
+
+/// Stops a count: back to the domains it started from, with what it counted
+/// for certain.
+fn stop(engine: &mut Engine, stack: &[Frame]) -> Counted {
+    if let Some(cp) = stack.iter().find_map(|f| match f {
+        Frame::Branch { checkpoint, .. } => Some(*checkpoint),
+        Frame::Product { .. } => None,
+    }) {
+        engine.doms.restore(cp);
+    }
+    Counted::Stopped(lower_bound(stack))
+}
+
+/// What the frames have counted for certain so far: completed branches, times
+/// completed sibling components when the branch in progress is the last one.
+fn lower_bound(stack: &[Frame]) -> u128 {
+    let mut below = 0u128;
+    for f in stack.iter().rev() {
+        below = match f {
+            Frame::Branch { acc, .. } => acc.saturating_add(below),
+            Frame::Product { comps, next, acc } => {
+                if *next + 1 == comps.len() {
+                    acc.saturating_mul(below)
+                } else {
+                    0
+                }
+            }
+        };
+    }
+    below
+}

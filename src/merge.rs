@@ -1,0 +1,352 @@
+//! `cspi merge`: the parts of a split (`--part K/N`, JSON Lines) combined
+//! into one result, as if one process had searched the whole model.
+//!
+//! Sub-problems partition the search space, so counts add up, solution
+//! sets are unions, and the best objective is the best of the parts' —
+//! proved optimal only when every part searched its sub-problems to the end.
+//! Parts belong together only when they carry the same fingerprint (the
+//! model, its parameters, the strategy, the kind of run and N), and each K
+//! from 1 to N must come exactly once: anything else is refused, naming the
+//! files.
+
+use serde_json::{Map, Value};
+use std::fmt::Write;
+
+/// One part's output: where it came from, its solution records (as read),
+/// its summary.
+pub struct PartOutput {
+    pub file: String,
+    pub solutions: Vec<String>,
+    pub summary: Map<String, Value>,
+}
+
+/// The combined result.
+pub struct Merged {
+    /// The solution records to print: every part's, or the best one.
+    pub solutions: Vec<String>,
+    /// The merged summary record (one JSON line, no newline).
+    pub summary: String,
+    pub status: &'static str,
+    pub count: u64,
+    pub objective: Option<i64>,
+    pub parts: usize,
+}
+
+/// Reads one part's JSON Lines: each line must be a JSON object; exactly
+/// one summary record, which must carry a `part`.
+pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
+    let mut solutions = Vec::new();
+    let mut summary = None;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| format!("{file}:{}: not a JSON record ({e})", i + 1))?;
+        let Value::Object(obj) = v else {
+            return Err(format!("{file}:{}: not a JSON object", i + 1));
+        };
+        match obj.get("type").and_then(Value::as_str) {
+            Some("solution") => solutions.push(line.to_string()),
+            Some("summary") if summary.is_some() => {
+                return Err(format!(
+                    "{file}:{}: a second summary: one part's output per file",
+                    i + 1
+                ));
+            }
+            Some("summary") => summary = Some(obj),
+            _ => {
+                return Err(format!(
+                    "{file}:{}: a record that is neither a solution nor a summary",
+                    i + 1
+                ));
+            }
+        }
+    }
+    let summary = summary.ok_or_else(|| {
+        format!(
+            "{file}: no summary record (the run did not finish, or this is not cspi's JSON output)"
+        )
+    })?;
+    if !summary.get("part").is_some_and(Value::is_object) {
+        return Err(format!(
+            "{file}: not the output of a `cspi solve --part K/N` run (its summary has no part)"
+        ));
+    }
+    Ok(PartOutput {
+        file: file.to_string(),
+        solutions,
+        summary,
+    })
+}
+
+fn part_field<'a>(p: &'a PartOutput, key: &str) -> Option<&'a Value> {
+    p.summary.get("part")?.get(key)
+}
+
+fn int(v: Option<&Value>) -> Option<u64> {
+    v.and_then(Value::as_u64)
+}
+
+/// Checks that the parts belong together and combines them.
+pub fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
+    let first = parts.first().ok_or("no parts to merge")?;
+    let print = |p: &PartOutput| p.file.clone();
+    let fp = |p: &PartOutput| {
+        part_field(p, "fingerprint")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let kn = |p: &PartOutput| {
+        (
+            int(part_field(p, "k")).unwrap_or(0),
+            int(part_field(p, "n")).unwrap_or(0),
+        )
+    };
+    let (_, n) = kn(first);
+    for p in parts {
+        if fp(p) != fp(first) || kn(p).1 != n {
+            let (k1, n1) = kn(first);
+            let (k2, n2) = kn(p);
+            return Err(format!(
+                "these parts do not belong together: {} is part {k1}/{n1} with fingerprint {}, {} is part {k2}/{n2} with fingerprint {} (different model, parameters, strategy, kind of run or number of parts)",
+                print(first),
+                fp(first),
+                print(p),
+                fp(p)
+            ));
+        }
+    }
+    let mut seen: Vec<Option<&PartOutput>> = vec![None; n as usize];
+    for p in parts {
+        let (k, _) = kn(p);
+        let slot = seen
+            .get_mut((k as usize).wrapping_sub(1))
+            .ok_or_else(|| format!("{}: part {k}/{n} is out of range", p.file))?;
+        if let Some(other) = slot {
+            return Err(format!(
+                "part {k}/{n} appears twice: {} and {}",
+                other.file, p.file
+            ));
+        }
+        *slot = Some(p);
+    }
+    let missing: Vec<String> = (1..=n)
+        .filter(|&k| seen[k as usize - 1].is_none())
+        .map(|k| k.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "part{} {} of {n} missing: the merged result would be incomplete",
+            if missing.len() == 1 { " is" } else { "s are" },
+            missing.join(", ")
+        ));
+    }
+    let ordered: Vec<&PartOutput> = seen.into_iter().flatten().collect();
+    Ok(combine(&ordered, &fp(first)))
+}
+
+fn status_of(p: &PartOutput) -> &str {
+    p.summary
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("UNKNOWN")
+}
+
+/// Combines parts already checked to belong together, in part order.
+fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
+    let sense = parts
+        .iter()
+        .find_map(|p| part_field(p, "sense").and_then(Value::as_str));
+    let statuses: Vec<&str> = parts.iter().map(|p| status_of(p)).collect();
+    let all = |f: &dyn Fn(&str) -> bool| statuses.iter().all(|s| f(s));
+    let exhausted = all(&|s| matches!(s, "ALL_SOLUTIONS" | "UNSATISFIABLE" | "OPTIMAL"));
+    let count: u64 = parts
+        .iter()
+        .map(|p| int(p.summary.get("solutions")).unwrap_or(0))
+        .fold(0, u64::saturating_add);
+    let (solutions, objective, status) = match sense {
+        Some(sense) => {
+            let maximize = sense == "maximize";
+            let best = parts
+                .iter()
+                .filter_map(|p| Some((p.summary.get("objective")?.as_i64()?, p)))
+                .reduce(|a, b| {
+                    let better = if maximize { b.0 > a.0 } else { b.0 < a.0 };
+                    if better { b } else { a }
+                });
+            let status = match (best, exhausted) {
+                (Some(_), true) => "OPTIMAL",
+                (None, true) => "UNSATISFIABLE",
+                (Some(_), false) => "SATISFIABLE",
+                (None, false) => "UNKNOWN",
+            };
+            let sols: Vec<String> = best
+                .and_then(|(_, p)| p.solutions.last().cloned())
+                .into_iter()
+                .collect();
+            (sols, best.map(|b| b.0), status)
+        }
+        None => {
+            let status = if all(&|s| s == "UNSATISFIABLE") {
+                "UNSATISFIABLE"
+            } else if exhausted {
+                "ALL_SOLUTIONS"
+            } else if statuses.contains(&"UNKNOWN") {
+                "UNKNOWN"
+            } else {
+                "SATISFIABLE"
+            };
+            let sols: Vec<String> = parts.iter().flat_map(|p| p.solutions.clone()).collect();
+            (sols, None, status)
+        }
+    };
+    let solutions_field = if sense.is_some() {
+        solutions.len() as u64
+    } else {
+        count
+    };
+    let mut out = String::from("{\"type\":\"summary\"");
+    let _ = write!(
+        out,
+        ",\"status\":\"{status}\",\"solutions\":{solutions_field}"
+    );
+    if let Some(o) = objective {
+        let _ = write!(out, ",\"objective\":{o}");
+    }
+    let _ = write!(
+        out,
+        ",\"parts\":{},\"fingerprint\":\"{fingerprint}\"",
+        parts.len()
+    );
+    if let Some(t) = sum_objects(parts, "totals", &[]) {
+        let _ = write!(out, ",\"totals\":{t}");
+    }
+    if let Some(s) = sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]) {
+        let _ = write!(out, ",\"stats\":{s}");
+    }
+    out.push('}');
+    Merged {
+        solutions,
+        summary: out,
+        status,
+        count: solutions_field,
+        objective,
+        parts: parts.len(),
+    }
+}
+
+/// The field-wise sum of an object of numbers over the parts (the largest
+/// for `maxed` keys), as JSON text: statistics in their usual order
+/// (`Stats::fields`), other keys after them.
+fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<String> {
+    let first = parts.first()?.summary.get(key)?.as_object()?;
+    let known = crate::engine::stats::Stats {
+        peak_memory: Some(0),
+        ..Default::default()
+    };
+    let mut keys: Vec<&str> = known
+        .fields()
+        .into_iter()
+        .map(|(k, _)| k)
+        .filter(|k| first.contains_key(*k))
+        .collect();
+    let others: Vec<&str> = first
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !keys.contains(k))
+        .collect();
+    keys.extend(others);
+    let body: Vec<String> = keys
+        .into_iter()
+        .map(|k| {
+            let values = parts.iter().filter_map(|p| p.summary.get(key)?.get(k));
+            let merged = if maxed.contains(&k) {
+                values.filter_map(Value::as_i64).max().unwrap_or(0)
+            } else {
+                values
+                    .filter_map(Value::as_i64)
+                    .fold(0, i64::saturating_add)
+            };
+            format!("{}:{merged}", Value::from(k))
+        })
+        .collect();
+    Some(format!("{{{}}}", body.join(",")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(k: u64, n: u64, fp: &str, status: &str, solutions: u64) -> PartOutput {
+        let text = format!(
+            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n},\"fingerprint\":\"{fp}\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{k}}}}}"
+        );
+        read_part(&format!("p{k}"), &text).unwrap()
+    }
+
+    #[test]
+    fn counts_add_up_and_statistics_are_summed() {
+        let m = merge(&[
+            part(2, 2, "f", "ALL_SOLUTIONS", 5),
+            part(1, 2, "f", "UNSATISFIABLE", 0),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count), ("ALL_SOLUTIONS", 5));
+        assert!(m.summary.contains("\"nodes\":20"), "{}", m.summary);
+        assert!(m.summary.contains("\"max_depth\":2"), "{}", m.summary);
+    }
+
+    #[test]
+    fn parts_that_do_not_belong_together_are_refused() {
+        let e = merge(&[
+            part(1, 2, "f", "ALL_SOLUTIONS", 1),
+            part(2, 2, "g", "ALL_SOLUTIONS", 1),
+        ]);
+        assert!(e.err().unwrap().contains("do not belong together"));
+        let e = merge(&[
+            part(1, 2, "f", "ALL_SOLUTIONS", 1),
+            part(1, 2, "f", "ALL_SOLUTIONS", 1),
+        ]);
+        assert!(e.err().unwrap().contains("appears twice"));
+        let e = merge(&[part(1, 3, "f", "ALL_SOLUTIONS", 1)]);
+        assert!(e.err().unwrap().contains("parts are 2, 3 of 3 missing"));
+        let e = merge(&[
+            part(1, 2, "f", "ALL_SOLUTIONS", 1),
+            part(2, 3, "f", "ALL_SOLUTIONS", 1),
+        ]);
+        assert!(e.err().unwrap().contains("do not belong together"));
+    }
+
+    #[test]
+    fn an_unfinished_part_leaves_the_result_unknown() {
+        let m = merge(&[
+            part(1, 2, "f", "UNKNOWN", 3),
+            part(2, 2, "f", "ALL_SOLUTIONS", 1),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count), ("UNKNOWN", 4));
+    }
+
+    #[test]
+    fn bad_input_names_the_file_and_line() {
+        let e = read_part("a.jsonl", "{\"type\":\"solution\"}\nnot json\n")
+            .err()
+            .unwrap();
+        assert!(e.starts_with("a.jsonl:2:"), "{e}");
+        let e = read_part(
+            "b.jsonl",
+            "{\"type\":\"summary\",\"status\":\"ALL_SOLUTIONS\"}\n",
+        )
+        .err()
+        .unwrap();
+        assert!(e.contains("not the output of a `cspi solve --part"), "{e}");
+        assert!(
+            read_part("c.jsonl", "")
+                .err()
+                .unwrap()
+                .contains("no summary")
+        );
+    }
+}

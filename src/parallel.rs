@@ -1,0 +1,340 @@
+//! Solving on several threads, and solving one part of a split: in-process
+//! embarrassingly parallel search (EPS; Régin, Rezgui and Malapert, CP 2013,
+//! JAIR 2016).
+//!
+//! This thread lowers the model, propagates the root and splits the search
+//! into sub-problems (`engine/split.rs`): at least [`PER_THREAD`] per
+//! thread, so that their uneven sizes even out. Each worker thread lowers
+//! the model itself (lowering is deterministic, so its variables are the
+//! same; propagators need not cross threads), then takes the next
+//! sub-problem from a shared counter, replays its decisions and searches
+//! below them with a fresh strategy, until none is left. Solutions travel to
+//! this thread over a channel, where the caller's callback sees them one at
+//! a time (so output stays one well-formed line per record). Each
+//! sub-problem starts afresh (strategy, component cache), so its statistics
+//! do not depend on which thread took it or what that thread did before:
+//! counts and enumerations give the same statistics on every run with the
+//! same number of threads.
+//!
+//! Sub-problems partition the search space, so counts add up and solution
+//! sets are unions: both are the same whatever the number of threads. The
+//! order in which solutions arrive is not. Branch and bound shares the best
+//! bound through an atomic that every node reads. A solution limit, the
+//! caller's stop flag, a closed output, a time limit stop every worker; a
+//! node limit counts the nodes of finished sub-problems, each sub-problem
+//! getting what is left, so a run may go over it by what the sub-problems in
+//! flight take (by default a run with a node limit uses one thread).
+
+use crate::engine::components::Components;
+use crate::engine::lns::Lns;
+use crate::engine::search::{Limits, Next, Outcome, Search};
+use crate::engine::split::{self, Path};
+use crate::engine::stats::Stats;
+use crate::lower::lower_with;
+use crate::model::Model;
+use crate::part::{PartInfo, SUBPROBLEMS_PER_PART, fingerprint};
+use crate::solve::{self, Options, Reception, Summary};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+/// Sub-problems per thread that the split aims at (EPS: 30 or more).
+pub const PER_THREAD: usize = 32;
+
+/// Workers lower and search models as the main pipeline thread does, with
+/// as much stack (the virtual reservation only).
+const WORKER_STACK: usize = 1 << 30;
+
+/// What one thread did.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadStats {
+    /// Sub-problems it searched.
+    pub subproblems: u64,
+    /// Time spent searching them.
+    pub busy: Duration,
+    pub stats: Stats,
+}
+
+/// What the workers share.
+struct Shared {
+    next: AtomicUsize,
+    /// Stop every worker (a solution limit, the caller's stop, a lost output).
+    halt: Arc<AtomicBool>,
+    /// The objective's bound, `i64::MAX` while no solution is known.
+    bound: Arc<AtomicI64>,
+    /// Nodes of finished sub-problems, for the node limit.
+    nodes: AtomicU64,
+    /// Sub-problems searched to the end.
+    finished: AtomicUsize,
+    /// A worker's own solution limit was reached.
+    limit_reached: AtomicBool,
+}
+
+/// Solves `model` on `options.threads` threads, or the part `options.part`
+/// of a split; see the module doc.
+pub fn solve(
+    model: &Arc<Model>,
+    options: &Options,
+    mut on_solution: impl FnMut(&[i64]) -> Next,
+) -> Summary {
+    let start = Instant::now();
+    let threads = options.threads.max(1);
+    let (paths, total, consistent) = sub_problems(model, options, threads);
+    let part = options.part.map(|p| PartInfo {
+        part: p,
+        fingerprint: fingerprint(model, options, p.n),
+        subproblems: paths.len(),
+        total_subproblems: total,
+        sense: model
+            .objective
+            .as_ref()
+            .map(|o| if o.maximize { "maximize" } else { "minimize" }),
+    });
+    let shared = Shared {
+        next: AtomicUsize::new(0),
+        halt: Arc::new(AtomicBool::new(false)),
+        bound: Arc::new(AtomicI64::new(i64::MAX)),
+        nodes: AtomicU64::new(0),
+        finished: AtomicUsize::new(0),
+        limit_reached: AtomicBool::new(false),
+    };
+    let mut reception = Reception::new(model, options.check, start);
+    let mut delivered_stop = false;
+    let reports: Vec<ThreadStats> = std::thread::scope(|scope| {
+        let (tx, rx) = sync_channel::<Vec<i64>>(1024);
+        let workers: Vec<_> = (0..threads.min(paths.len()))
+            .map(|_| {
+                let tx = tx.clone();
+                let (shared, paths) = (&shared, &paths);
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, move || {
+                        worker(model, options, paths, shared, &tx, start)
+                    })
+            })
+            .collect();
+        drop(tx);
+        let user_stop = options.limits.stop.clone();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(values) => {
+                    // Solutions in flight when this thread stopped the run
+                    // are dropped (a worker's own limit stops the others, but
+                    // its solutions still count).
+                    let full = options
+                        .limits
+                        .solutions
+                        .is_some_and(|n| reception.reported >= n);
+                    if delivered_stop || full || !reception.take(&values) {
+                        continue;
+                    }
+                    if on_solution(&values) == Next::Stop {
+                        delivered_stop = true;
+                        shared.halt.store(true, Ordering::Relaxed);
+                    } else if options
+                        .limits
+                        .solutions
+                        .is_some_and(|n| reception.reported >= n)
+                    {
+                        shared.limit_reached.store(true, Ordering::Relaxed);
+                        shared.halt.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if user_stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                shared.halt.store(true, Ordering::Relaxed);
+            }
+        }
+        workers
+            .into_iter()
+            .filter_map(|w| w.ok()?.join().ok())
+            .collect()
+    });
+    let mut stats = Stats::default();
+    for r in &reports {
+        add(&mut stats, &r.stats);
+    }
+    if !consistent {
+        stats.failures += 1;
+    }
+    let counting = solve::counts_only(model, options);
+    if !counting {
+        stats.solutions = reception.reported;
+    }
+    stats.time = start.elapsed();
+    stats.improvements = std::mem::take(&mut reception.improvements);
+    let finished = shared.finished.load(Ordering::Relaxed) == paths.len();
+    let outcome = if shared.limit_reached.load(Ordering::Relaxed) {
+        Outcome::SolutionLimit
+    } else if finished && !delivered_stop {
+        Outcome::Exhausted
+    } else {
+        Outcome::Interrupted
+    };
+    Summary {
+        status: solve::status(outcome, stats.solutions, model.objective.is_some()),
+        objective: reception.best,
+        stats,
+        rejected: reception.rejected,
+        trace: Vec::new(),
+        threads: reports,
+        part,
+        stopped: outcome == Outcome::Interrupted,
+    }
+}
+
+/// The sub-problems to search (this part's, refined for the threads), the
+/// size of the whole split, and whether the root is consistent.
+fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> (Vec<Path>, usize, bool) {
+    let spec = &options.search;
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
+    let mut engine = posted.engine;
+    if !posted.consistent || engine.propagate_root().is_err() {
+        return (Vec::new(), 0, false);
+    }
+    let primary = solve::primary(model);
+    let optimising = model.objective.is_some() && posted.objective.is_some();
+    let make = || solve::strategy(model, spec, optimising);
+    let (mut paths, total) = match options.part {
+        Some(part) => {
+            let all = split::split(&mut engine, &make, &primary, SUBPROBLEMS_PER_PART * part.n);
+            let total = all.len();
+            (part.select(all), total)
+        }
+        None => (vec![Vec::new()], 1),
+    };
+    let target = PER_THREAD * threads;
+    if threads > 1 && paths.len() < target && !paths.is_empty() {
+        let root = engine.doms.checkpoint();
+        let each = target.div_ceil(paths.len());
+        let mut refined = Vec::new();
+        for path in &paths {
+            engine.doms.restore(root);
+            if !split::replay(&mut engine, path) {
+                continue;
+            }
+            for below in split::split(&mut engine, &make, &primary, each) {
+                refined.push([path.as_slice(), &below].concat());
+            }
+        }
+        engine.doms.restore(root);
+        paths = refined;
+    }
+    (paths, total, true)
+}
+
+/// One worker thread: its own engine, sub-problems until none is left.
+fn worker(
+    model: &Arc<Model>,
+    options: &Options,
+    paths: &[Path],
+    shared: &Shared,
+    tx: &SyncSender<Vec<i64>>,
+    start: Instant,
+) -> ThreadStats {
+    let spec = &options.search;
+    let posted = lower_with(model, spec.propagation, options.bounds_only);
+    let mut engine = posted.engine;
+    let crossings = Arc::new(posted.crossings);
+    let mut report = ThreadStats::default();
+    if !posted.consistent || engine.propagate_root().is_err() {
+        return report;
+    }
+    let root = engine.doms.checkpoint();
+    let primary = solve::primary(model);
+    let optimising = model.objective.is_some() && posted.objective.is_some();
+    let counting = solve::counts_only(model, options);
+    let mut counter: Option<Box<Components>> = None;
+    while !shared.halt.load(Ordering::Relaxed) {
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(path) = paths.get(i) else {
+            break;
+        };
+        let began = Instant::now();
+        engine.doms.restore(root);
+        let nodes_before = engine.stats.nodes;
+        let limits = Limits {
+            solutions: options.limits.solutions,
+            nodes: options
+                .limits
+                .nodes
+                .map(|n| nodes_before + n.saturating_sub(shared.nodes.load(Ordering::Relaxed))),
+            time: options
+                .limits
+                .time
+                .map(|t| t.saturating_sub(start.elapsed())),
+            stop: Some(Arc::clone(&shared.halt)),
+            progress: None,
+        };
+        let mut search = Search::new(
+            &mut engine,
+            solve::strategy(model, spec, optimising),
+            &primary,
+            Arc::clone(&crossings),
+            limits,
+        );
+        if let Some(o) = posted.objective {
+            search.minimize(o);
+            search.lns(Lns::new(spec.lns));
+            search.share_bound(Arc::clone(&shared.bound));
+        }
+        if counting {
+            search.count_only(!options.no_product_count);
+        }
+        if let Some(mut c) = counter.take() {
+            c.forget();
+            search.set_components(c);
+        }
+        let outcome = if search.replay(path) {
+            search.run(|values| {
+                if tx.send(values.to_vec()).is_ok() {
+                    Next::Continue
+                } else {
+                    Next::Stop
+                }
+            })
+        } else {
+            Outcome::Exhausted
+        };
+        counter = search.take_components();
+        let lns = search.lns_iterations();
+        drop(search);
+        engine.stats.lns_iterations += lns;
+        shared
+            .nodes
+            .fetch_add(engine.stats.nodes - nodes_before, Ordering::Relaxed);
+        report.subproblems += 1;
+        report.busy += began.elapsed();
+        match outcome {
+            Outcome::Exhausted => {
+                shared.finished.fetch_add(1, Ordering::Relaxed);
+            }
+            Outcome::SolutionLimit => {
+                shared.limit_reached.store(true, Ordering::Relaxed);
+                shared.halt.store(true, Ordering::Relaxed);
+            }
+            // A time, node or caller's limit: it holds for every thread.
+            Outcome::Interrupted => shared.halt.store(true, Ordering::Relaxed),
+        }
+    }
+    report.stats = engine.stats;
+    report
+}
+
+/// Adds one thread's statistics to the total (the deepest depth, not a sum).
+pub fn add(total: &mut Stats, s: &Stats) {
+    total.nodes += s.nodes;
+    total.failures += s.failures;
+    total.backtracks += s.backtracks;
+    total.max_depth = total.max_depth.max(s.max_depth);
+    total.propagations += s.propagations;
+    total.solutions = total.solutions.saturating_add(s.solutions);
+    total.restarts += s.restarts;
+    total.lns_iterations += s.lns_iterations;
+}

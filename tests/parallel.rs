@@ -1,0 +1,233 @@
+//! `--threads N`: the same counts, solution sets and optima whatever the
+//! number of threads (embarrassingly parallel search, src/parallel.rs), and
+//! output that stays one well-formed JSON record per line.
+
+mod common;
+
+use common::json;
+use common::{cspi, shared_data};
+use cspi::engine::search::{Limits, Next};
+use cspi::model::Model;
+use cspi::sema::ParamOverride;
+use cspi::solve::{Options, Status, load_file, solve};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+fn load(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
+    let over: Vec<ParamOverride> = params
+        .iter()
+        .map(|(n, v)| ParamOverride {
+            name: n.to_string(),
+            value: v.to_string(),
+        })
+        .collect();
+    Arc::new(load_file(&common::model(name), &over).expect("model loads"))
+}
+
+fn options(model: &Model, threads: usize) -> Options {
+    Options {
+        search: model.search.clone(),
+        threads,
+        ..Options::default()
+    }
+}
+
+/// OEIS A000170.
+const QUEENS: [u64; 10] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+
+#[test]
+fn queens_counts_are_the_same_on_any_number_of_threads() {
+    for n in 1..=10 {
+        let model = load("n-queens.csp", &[("n", &n.to_string())]);
+        for threads in [1, 2, 3, 5] {
+            for leaf_by_leaf in [false, true] {
+                let o = Options {
+                    count_only: true,
+                    no_product_count: leaf_by_leaf,
+                    ..options(&model, threads)
+                };
+                let s = solve(&model, &o, |_| Next::Continue);
+                assert_eq!(s.stats.solutions, QUEENS[n - 1], "n={n}, {threads} threads");
+                let expected = if n == 2 || n == 3 {
+                    Status::Unsatisfiable
+                } else {
+                    Status::AllSolutions
+                };
+                assert_eq!(s.status, expected, "n={n}, {threads} threads");
+                if threads > 1 {
+                    let per: u64 = s.threads.iter().map(|t| t.stats.solutions).sum();
+                    assert_eq!(per, s.stats.solutions, "per-thread counts add up");
+                }
+            }
+        }
+    }
+}
+
+/// Every solution of n-queens 8 on 1 and 4 threads: the same set, each
+/// solution once, each checked by the independent checker.
+#[test]
+fn solution_sets_are_the_same_on_any_number_of_threads() {
+    let model = load("n-queens.csp", &[("n", "8")]);
+    let q = model.groups["q"].vars.clone();
+    let mut sets = Vec::new();
+    for threads in [1, 4] {
+        let o = Options {
+            check: true,
+            ..options(&model, threads)
+        };
+        let mut found = Vec::new();
+        let s = solve(&model, &o, |values| {
+            found.push(q.iter().map(|&v| values[v]).collect::<Vec<i64>>());
+            Next::Continue
+        });
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+        let set: BTreeSet<Vec<i64>> = found.iter().cloned().collect();
+        assert_eq!(set.len(), found.len(), "a solution came twice");
+        assert_eq!(s.stats.solutions, 92);
+        sets.push(set);
+    }
+    assert_eq!(sets[0], sets[1]);
+}
+
+/// Branch and bound on several threads proves the same optimum, and every
+/// solution handed over improves on the one before.
+#[test]
+fn optimisation_finds_the_same_optimum_on_any_number_of_threads() {
+    for (name, params) in [
+        ("knapsack.csp", vec![]),
+        ("knapsack.csp", vec![("capacity", "100")]),
+        ("graph-colouring.csp", vec![]),
+    ] {
+        let model = load(name, &params);
+        let maximize = model.objective.as_ref().unwrap().maximize;
+        let mut optima = Vec::new();
+        for threads in [1, 3] {
+            let mut seen: Vec<i64> = Vec::new();
+            let s = solve(&model, &options(&model, threads), |values| {
+                let g = model.objective.as_ref().unwrap();
+                seen.push(g.term.eval(&model, values).unwrap());
+                Next::Continue
+            });
+            assert_eq!(s.status, Status::Optimal, "{name} {params:?}");
+            for w in seen.windows(2) {
+                assert!(if maximize { w[1] > w[0] } else { w[1] < w[0] }, "{seen:?}");
+            }
+            assert_eq!(seen.last().copied(), s.objective);
+            optima.push(s.objective);
+        }
+        assert_eq!(optima[0], optima[1], "{name} {params:?}");
+    }
+}
+
+#[test]
+fn a_solution_limit_stops_every_thread() {
+    let model = load("n-queens.csp", &[("n", "8")]);
+    let o = Options {
+        limits: Limits {
+            solutions: Some(5),
+            ..Limits::default()
+        },
+        ..options(&model, 3)
+    };
+    let mut n = 0;
+    let s = solve(&model, &o, |_| {
+        n += 1;
+        Next::Continue
+    });
+    assert_eq!(
+        (n, s.stats.solutions, s.status),
+        (5, 5, Status::Satisfiable)
+    );
+}
+
+#[test]
+fn crossword_counts_are_the_same_on_any_number_of_threads() {
+    let Some(data) = shared_data("crossword") else {
+        return;
+    };
+    let (slots, dict) = (data.join("puzzle-2.txt"), data.join("words-1000.txt"));
+    let model = load(
+        "crossword-slots.csp",
+        &[
+            ("slots", slots.to_str().unwrap()),
+            ("dict", dict.to_str().unwrap()),
+        ],
+    );
+    for threads in [1, 2, 4] {
+        for leaf_by_leaf in [false, true] {
+            let o = Options {
+                count_only: true,
+                no_product_count: leaf_by_leaf,
+                ..options(&model, threads)
+            };
+            assert_eq!(solve(&model, &o, |_| Next::Continue).stats.solutions, 20593);
+        }
+    }
+}
+
+/// Through the binary: JSON records stay whole lines with several threads,
+/// per-thread statistics come on request, and a bad thread count is a usage
+/// error.
+#[test]
+fn json_output_stays_one_record_per_line() {
+    let r = cspi(&[
+        "solve",
+        "models/n-queens.csp",
+        "--param",
+        "n=8",
+        "--all",
+        "--threads",
+        "4",
+        "--format",
+        "json",
+        "--thread-stats",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let records: Vec<json::Json> = r
+        .stdout
+        .lines()
+        .map(|l| json::parse(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect();
+    assert_eq!(records.len(), 93);
+    let summary = records.last().unwrap();
+    assert_eq!(summary.get("solutions").int(), 92);
+    let threads = summary.get("threads").arr();
+    assert_eq!(threads.len(), 4);
+    let nodes: i64 = threads
+        .iter()
+        .map(|t| t.get("stats").get("nodes").int())
+        .sum();
+    assert_eq!(nodes, summary.get("stats").get("nodes").int());
+    assert!(r.stderr.contains("thread 3:"), "{}", r.stderr);
+    let r = cspi(&["solve", "models/n-queens.csp", "--threads", "0"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
+/// One thread with a seed is the search as it always was: the same run twice.
+#[test]
+fn one_thread_with_a_seed_repeats_exactly() {
+    let args = [
+        "solve",
+        "models/n-queens.csp",
+        "--param",
+        "n=8",
+        "--all",
+        "--threads",
+        "1",
+        "--var",
+        "random",
+        "--seed",
+        "7",
+        "--format",
+        "json",
+    ];
+    let strip = |s: &str| -> String {
+        s.lines()
+            .map(|l| l.split("\"time_ms\"").next().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let (a, b) = (cspi(&args), cspi(&args));
+    assert_eq!(a.code, 0, "{}", a.stderr);
+    assert_eq!(strip(&a.stdout), strip(&b.stdout));
+}
