@@ -29,7 +29,8 @@ impl Lower<'_> {
                     .iter()
                     .map(|t| self.var_of(t))
                     .collect::<Option<Vec<_>>>()?;
-                let p = CompactTable::new(&mut self.engine.doms, vars, tuples, *allowed)?;
+                let d = &mut self.engine.doms;
+                let p = CompactTable::with_cache(d, vars, tuples, *allowed, &mut self.tables)?;
                 self.engine.add_prop(Box::new(p));
                 Some(())
             }

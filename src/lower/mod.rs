@@ -97,6 +97,8 @@ pub struct Lower<'a> {
     strict: bool,
     words: words::LetterCache,
     crossings: Crossings,
+    /// Support bitsets shared by tables over the same rows and domains.
+    tables: crate::engine::props::table::TableCache,
 }
 
 impl<'a> Lower<'a> {
@@ -107,6 +109,7 @@ impl<'a> Lower<'a> {
             strict: true,
             words: words::LetterCache::default(),
             crossings: Crossings::default(),
+            tables: Default::default(),
         }
     }
 

@@ -251,6 +251,15 @@ impl Propagator for Element {
         // Indices outside the items are undefined: the constraint is false there.
         let last = self.low + (self.vars.len() as i64 - 3);
         clamp(d, i, self.low as i128, last as i128)?;
+        if let Some(v) = d.value(z) {
+            // The common `items[i] == constant`: the indices whose item holds
+            // the constant, and that item fixed once the index is.
+            self.filter_index(d)?;
+            if let Some(j) = d.value(i) {
+                d.fix(self.item(j).ok_or(Fail)?, v)?;
+            }
+            return Ok(());
+        }
         loop {
             self.filter_index(d)?;
             if let Some(j) = d.value(i) {

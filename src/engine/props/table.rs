@@ -26,13 +26,14 @@ use crate::engine::trail::{RevInt, RevWords};
 pub const MAX_TABLE_BYTES: u128 = 1 << 30;
 use crate::model::VarId;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 pub struct CompactTable {
     vars: Vec<VarId>,
     allowed: bool,
     nwords: usize,
-    /// `supports[i][(value - offset_i) * nwords ..][..nwords]`: tuples with `x_i = value`.
-    supports: Vec<Vec<u64>>,
+    /// The support bitsets, shared with every table over the same rows and domains.
+    shared: Arc<Supports>,
     /// Per variable, per value bit: the word where a support was last found.
     residues: Vec<Vec<u32>>,
     /// The words of `current`.
@@ -46,9 +47,99 @@ pub struct CompactTable {
     /// 1 once every value has been checked in this branch, so that an
     /// unchanged variable's values are known to be supported.
     primed: RevInt,
-    /// Scratch copies of a domain and its last-seen copy.
-    cur: Vec<u64>,
-    prev: Vec<u64>,
+}
+
+/// What a table's rows give, independent of the search state: per variable,
+/// `supports[i][(value - offset_i) * nwords ..][..nwords]` holds the rows
+/// with `x_i = value`.
+struct Supports {
+    rows: usize,
+    nwords: usize,
+    supports: Vec<Vec<u64>>,
+}
+
+impl Supports {
+    /// The supports of the rows that fit the current domains; `None` past
+    /// [`MAX_TABLE_BYTES`].
+    fn build(d: &Domains, vars: &[VarId], tuples: &[Vec<i64>]) -> Option<Supports> {
+        let mut rows: Vec<&Vec<i64>> = tuples
+            .iter()
+            .filter(|t| {
+                t.len() == vars.len() && t.iter().zip(vars).all(|(&a, &x)| d.contains(x, a))
+            })
+            .collect();
+        // Rows written by a comprehension usually come sorted and distinct.
+        if !rows.windows(2).all(|w| w[0] < w[1]) {
+            rows.sort_unstable();
+            rows.dedup();
+        }
+        let n = rows.len();
+        let nwords = n.div_ceil(64).max(1);
+        let bytes: u128 = vars
+            .iter()
+            .map(|&x| d.bits(x).len() as u128 * 64 * nwords as u128 * 8)
+            .sum();
+        if bytes > MAX_TABLE_BYTES {
+            return None;
+        }
+        let supports = vars
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let nbits = d.bits(x).len() * 64;
+                let mut s = vec![0u64; nbits * nwords];
+                for (t, row) in rows.iter().enumerate() {
+                    let bit = (row[i] - d.offset(x)) as usize;
+                    s[bit * nwords + t / 64] |= 1 << (t % 64);
+                }
+                s
+            })
+            .collect();
+        Some(Supports {
+            rows: n,
+            nwords,
+            supports,
+        })
+    }
+}
+
+/// Supports already built, for tables posted over the same rows (the same
+/// shared array) and the same domains: the 8-puzzle model posts 248 tables
+/// over one array of rows. Kept by lowering while it posts a model.
+#[derive(Default)]
+pub struct TableCache {
+    entries: Vec<CacheEntry>,
+}
+
+struct CacheEntry {
+    tuples: Arc<Vec<Vec<i64>>>,
+    /// Each variable's offset and domain bits when the supports were built.
+    domains: Vec<(i64, Vec<u64>)>,
+    supports: Arc<Supports>,
+}
+
+/// How many distinct tables the cache remembers.
+const CACHED_TABLES: usize = 32;
+
+impl TableCache {
+    fn find(
+        &self,
+        d: &Domains,
+        vars: &[VarId],
+        tuples: &Arc<Vec<Vec<i64>>>,
+    ) -> Option<Arc<Supports>> {
+        self.entries
+            .iter()
+            .find(|e| {
+                Arc::ptr_eq(&e.tuples, tuples)
+                    && e.domains.len() == vars.len()
+                    && e.domains
+                        .iter()
+                        .zip(vars)
+                        .all(|((off, bits), &x)| *off == d.offset(x) && bits[..] == *d.bits(x))
+            })
+            .map(|e| e.supports.clone())
+    }
 }
 
 impl CompactTable {
@@ -66,38 +157,58 @@ impl CompactTable {
             return None;
         }
         let (vars, tuples) = distinct_columns(vars, tuples);
-        let mut rows: Vec<&Vec<i64>> = tuples
+        let shared = Arc::new(Supports::build(d, &vars, &tuples)?);
+        Some(Self::over(d, vars, shared, allowed))
+    }
+
+    /// As [`Self::new`], sharing the support bitsets with earlier tables over
+    /// the same rows and domains.
+    pub fn with_cache(
+        d: &mut Domains,
+        vars: Vec<VarId>,
+        tuples: &Arc<Vec<Vec<i64>>>,
+        allowed: bool,
+        cache: &mut TableCache,
+    ) -> Option<Self> {
+        let distinct = (0..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+        if !distinct || !vars.iter().all(|&x| d.is_bitset(x)) {
+            return Self::new(d, vars, tuples, allowed);
+        }
+        let shared = match cache.find(d, &vars, tuples) {
+            Some(s) => s,
+            None => {
+                let s = Arc::new(Supports::build(d, &vars, tuples)?);
+                if cache.entries.len() == CACHED_TABLES {
+                    cache.entries.remove(0);
+                }
+                cache.entries.push(CacheEntry {
+                    tuples: tuples.clone(),
+                    domains: vars
+                        .iter()
+                        .map(|&x| (d.offset(x), d.bits(x).to_vec()))
+                        .collect(),
+                    supports: s.clone(),
+                });
+                s
+            }
+        };
+        Some(Self::over(d, vars, shared, allowed))
+    }
+
+    /// The propagator's own state over shared supports.
+    fn over(d: &mut Domains, vars: Vec<VarId>, shared: Arc<Supports>, allowed: bool) -> Self {
+        let (n, nwords) = (shared.rows, shared.nwords);
+        let residues = vars
             .iter()
-            .filter(|t| {
-                t.len() == vars.len() && t.iter().zip(&vars).all(|(&a, &x)| d.contains(x, a))
+            .map(|&x| vec![0u32; d.bits(x).len() * 64])
+            .collect();
+        let last = vars
+            .iter()
+            .map(|&x| {
+                let bits = d.bits(x).to_vec();
+                d.trail.new_words(&bits)
             })
             .collect();
-        rows.sort_unstable();
-        rows.dedup();
-        let n = rows.len();
-        let nwords = n.div_ceil(64).max(1);
-        let bytes: u128 = vars
-            .iter()
-            .map(|&x| d.bits(x).len() as u128 * 64 * nwords as u128 * 8)
-            .sum();
-        if bytes > MAX_TABLE_BYTES {
-            return None;
-        }
-        let mut supports = Vec::with_capacity(vars.len());
-        let mut residues = Vec::with_capacity(vars.len());
-        let mut last = Vec::with_capacity(vars.len());
-        for (i, &x) in vars.iter().enumerate() {
-            let nbits = d.bits(x).len() * 64;
-            let mut s = vec![0u64; nbits * nwords];
-            for (t, row) in rows.iter().enumerate() {
-                let bit = (row[i] - d.offset(x)) as usize;
-                s[bit * nwords + t / 64] |= 1 << (t % 64);
-            }
-            supports.push(s);
-            residues.push(vec![0u32; nbits]);
-            let bits: Vec<u64> = d.bits(x).to_vec();
-            last.push(d.trail.new_words(&bits));
-        }
         let mut current = vec![0u64; nwords];
         for t in 0..n {
             current[t / 64] |= 1 << (t % 64);
@@ -106,11 +217,11 @@ impl CompactTable {
         // Rows fill the words from the first: the rest (none, or one when no row is left) are empty.
         let limit = d.trail.new_int(n.div_ceil(64) as i64);
         let primed = d.trail.new_int(0);
-        Some(CompactTable {
+        CompactTable {
             vars,
             allowed,
             nwords,
-            supports,
+            shared,
             residues,
             words,
             limit,
@@ -118,25 +229,26 @@ impl CompactTable {
             last,
             mask: vec![0; nwords],
             primed,
-            cur: Vec::new(),
-            prev: Vec::new(),
-        })
+        }
     }
 
     fn limit(&self, d: &Domains) -> usize {
         d.trail.int(self.limit) as usize
     }
 
-    /// `current &= mask`, dropping emptied words from the live prefix of `index`.
-    fn intersect_with_mask(&mut self, d: &mut Domains) {
+    /// `current &= mask`, dropping emptied words from the live prefix of
+    /// `index`; whether any row left.
+    fn intersect_with_mask(&mut self, d: &mut Domains) -> bool {
         let mut limit = self.limit(d);
         let mut i = limit;
+        let mut changed = false;
         while i > 0 {
             i -= 1;
             let off = self.index[i];
             let old = d.trail.word(self.words, off);
             let w = old & self.mask[off];
             if w != old {
+                changed = true;
                 d.trail.set_word(self.words, off, w);
                 if w == 0 {
                     limit -= 1;
@@ -145,6 +257,7 @@ impl CompactTable {
             }
         }
         d.trail.set_int(self.limit, limit as i64);
+        changed
     }
 
     fn is_empty(&self, d: &Domains) -> bool {
@@ -152,63 +265,51 @@ impl CompactTable {
     }
 
     /// Removes from `current` the tuples made invalid since the last call.
-    fn update(&mut self, d: &mut Domains, i: usize) -> bool {
+    /// Returns whether the variable's domain changed, and whether rows left.
+    fn update(&mut self, d: &mut Domains, i: usize) -> (bool, bool) {
         let x = self.vars[i];
-        let nw = self.nwords;
-        let live = self.limit(d);
-        let mut cur = std::mem::take(&mut self.cur);
-        let mut last = std::mem::take(&mut self.prev);
-        cur.clear();
-        cur.extend_from_slice(d.bits(x));
-        last.clear();
-        last.extend_from_slice(d.trail.words(self.last[i]));
+        let (cur, prev) = (d.bits(x), d.trail.words(self.last[i]));
+        if cur.iter().zip(prev).all(|(&c, &l)| l & !c == 0) {
+            return (false, false);
+        }
         let removed: u32 = cur
             .iter()
-            .zip(&last)
-            .map(|(c, l)| (l & !c).count_ones())
+            .zip(prev)
+            .map(|(&c, &l)| (l & !c).count_ones())
             .sum();
-        if removed == 0 {
-            self.cur = cur;
-            self.prev = last;
-            return false;
+        let nw = self.nwords;
+        let live = &self.index[..d.trail.int(self.limit) as usize];
+        let mask = &mut self.mask;
+        for &off in live {
+            mask[off] = 0;
         }
-        let size = d.size(x) as u32;
-        for k in 0..live {
-            self.mask[self.index[k]] = 0;
-        }
-        let s = &self.supports[i];
-        let delta = removed < size;
-        for (w, (&c, &l)) in cur.iter().zip(&last).enumerate() {
+        let s = &self.shared.supports[i];
+        // The removed values or the ones left, whichever are fewer.
+        let delta = removed < d.size(x) as u32;
+        for (w, (&c, &l)) in cur.iter().zip(prev).enumerate() {
             let mut bits = if delta { l & !c } else { c };
             while bits != 0 {
                 let b = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 let sup = &s[b * nw..(b + 1) * nw];
-                for k in 0..live {
-                    let off = self.index[k];
-                    self.mask[off] |= sup[off];
+                for &off in live {
+                    mask[off] |= sup[off];
                 }
             }
         }
         if delta {
-            for k in 0..live {
-                let off = self.index[k];
-                self.mask[off] = !self.mask[off];
+            for &off in live {
+                mask[off] = !mask[off];
             }
         }
-        for (k, &c) in cur.iter().enumerate() {
-            d.trail.set_word(self.last[i], k, c);
-        }
-        self.cur = cur;
-        self.prev = last;
-        self.intersect_with_mask(d);
-        true
+        self.save_domain(d, i);
+        (true, self.intersect_with_mask(d))
     }
 
     /// Records the variable's current domain as the one seen.
     fn save_domain(&self, d: &mut Domains, i: usize) {
         let x = self.vars[i];
-        for k in 0..d.bits(x).len() {
+        for k in 0..self.last[i].len() {
             let c = d.bits(x)[k];
             d.trail.set_word(self.last[i], k, c);
         }
@@ -220,23 +321,21 @@ impl CompactTable {
     fn filter_positive(&mut self, d: &mut Domains, skip: Option<usize>) -> PResult {
         let nw = self.nwords;
         let live = self.limit(d);
-        let mut bits = std::mem::take(&mut self.cur);
         for i in 0..self.vars.len() {
             let x = self.vars[i];
             // A fixed variable's value is in every valid row, and there is one.
             if Some(i) == skip || d.is_fixed(x) {
                 continue;
             }
-            let off = d.offset(x);
-            bits.clear();
-            bits.extend_from_slice(d.bits(x));
-            let mut changed = false;
-            for (w, &word) in bits.iter().enumerate() {
-                let mut rest = word;
+            let mut gone = false;
+            for w in 0..self.last[i].len() {
+                let mut rest = d.bits(x)[w];
+                let mut lost = 0u64;
                 while rest != 0 {
-                    let b = w * 64 + rest.trailing_zeros() as usize;
+                    let bit = rest.trailing_zeros();
                     rest &= rest - 1;
-                    let sup = &self.supports[i][b * nw..(b + 1) * nw];
+                    let b = w * 64 + bit as usize;
+                    let sup = &self.shared.supports[i][b * nw..(b + 1) * nw];
                     let r = self.residues[i][b] as usize;
                     if d.trail.word(self.words, r) & sup[r] != 0 {
                         continue;
@@ -246,21 +345,18 @@ impl CompactTable {
                         .find(|&w| d.trail.word(self.words, w) & sup[w] != 0);
                     match found {
                         Some(w) => self.residues[i][b] = w as u32,
-                        None => {
-                            if let Err(f) = d.remove(x, off + b as i64) {
-                                self.cur = bits;
-                                return Err(f);
-                            }
-                            changed = true;
-                        }
+                        None => lost |= 1 << bit,
                     }
                 }
+                if lost != 0 {
+                    d.remove_window(x, w as i64 * 64, lost)?;
+                    gone = true;
+                }
             }
-            if changed {
+            if gone {
                 self.save_domain(d, i);
             }
         }
-        self.cur = bits;
         Ok(())
     }
 
@@ -291,7 +387,7 @@ impl CompactTable {
             let mut changed = false;
             for a in values {
                 let b = (a - off) as usize;
-                let sup = &self.supports[i][b * nw..(b + 1) * nw];
+                let sup = &self.shared.supports[i][b * nw..(b + 1) * nw];
                 let count: u64 = (0..live)
                     .map(|k| self.index[k])
                     .map(|w| u64::from((d.trail.word(self.words, w) & sup[w]).count_ones()))
@@ -355,17 +451,25 @@ impl Propagator for CompactTable {
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let mut changed = 0;
         let mut last_changed = None;
+        let mut rows_left = false;
         for i in 0..self.vars.len() {
-            if self.update(d, i) {
+            let (domain, rows) = self.update(d, i);
+            if domain {
                 changed += 1;
                 last_changed = Some(i);
             }
+            rows_left |= rows;
             if self.allowed && self.is_empty(d) {
                 return Err(Fail);
             }
         }
         if self.allowed {
             let primed = d.trail.int(self.primed) == 1;
+            // Every value had a valid row at the last call; if no row left
+            // since, they all still have.
+            if primed && !rows_left {
+                return Ok(());
+            }
             self.filter_positive(
                 d,
                 if changed == 1 && primed {
@@ -410,6 +514,44 @@ mod tests {
                 |t| ROWS.iter().any(|r| r == t) == allowed,
             );
         }
+    }
+
+    #[test]
+    fn tables_over_the_same_rows_and_domains_share_supports() {
+        use crate::engine::harness::Harness;
+        let rows: Arc<Vec<Vec<i64>>> = Arc::new(ROWS.iter().map(|r| r.to_vec()).collect());
+        let mut h = Harness::new();
+        let x: Vec<VarId> = (0..6).map(|_| h.range(-3, 4)).collect();
+        let narrow = h.range(0, 2);
+        let y = [h.range(-3, 4), h.range(-3, 4)];
+        let mut cache = TableCache::default();
+        let d = &mut h.engine.doms;
+        let mut make = |vars: &[VarId]| {
+            CompactTable::with_cache(d, vars.to_vec(), &rows, true, &mut cache).unwrap()
+        };
+        let a = make(&x[0..3]);
+        let b = make(&x[3..6]);
+        let c = make(&[x[0], x[1], narrow]);
+        let e = make(&[y[0], y[0], y[1]]);
+        assert!(Arc::ptr_eq(&a.shared, &b.shared), "same rows, same domains");
+        assert!(!Arc::ptr_eq(&a.shared, &c.shared), "other domains");
+        assert_eq!(
+            e.vars.len(),
+            2,
+            "a repeated variable takes the uncached path"
+        );
+        for p in [a, b, c, e] {
+            h.post(p);
+        }
+        // x0..x2 and x3..x5 each hold a row: the same filtering on both.
+        h.fix(x[0], 1).unwrap();
+        h.fix(x[3], 1).unwrap();
+        assert_eq!(h.values(x[1]), vec![1, 2]);
+        assert_eq!(h.values(x[4]), vec![1, 2]);
+        assert_eq!(h.values(narrow), vec![1, 2]);
+        // y0 = y0 = 2 leaves the row (2, 2, -1).
+        h.fix(y[0], 2).unwrap();
+        assert_eq!(h.values(y[1]), vec![-1]);
     }
 
     #[test]
