@@ -32,7 +32,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "data", "jobshop")
-CSPI = os.path.join(ROOT, "target", "release", "cspi")
+CSPI = os.environ.get("CSPI", os.path.join(ROOT, "target", "release", "cspi"))
 VENV = os.environ.get("PEERS_VENV", os.path.expanduser("~/.cache/cspi-peers-venv"))
 VENV_PY = os.path.join(VENV, "bin", "python")
 

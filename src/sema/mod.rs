@@ -22,6 +22,7 @@ mod records;
 pub use origin::walk_names;
 mod tables;
 mod text;
+mod trie;
 mod types;
 pub mod value;
 

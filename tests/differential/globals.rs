@@ -397,3 +397,109 @@ pub fn element2d(d: &mut Draw) -> Case {
         }),
     }
 }
+
+/// The disjunction of the rows: `x` equals one of them.
+fn one_of_rows(rows: &[Vec<i64>], n: usize) -> String {
+    if rows.is_empty() {
+        return "constraint false;\n".to_string();
+    }
+    let alts: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let eqs: Vec<String> = (0..n).map(|i| format!("x{i} == {}", r[i])).collect();
+            format!("({})", eqs.join(" && "))
+        })
+        .collect();
+    format!("constraint {};\n", alts.join(" || "))
+}
+
+/// `mdd(x, rows)` of a random table, or of `trie(words, symbols, n)` of
+/// random words: `x` is one of the rows, written as a disjunction.
+pub fn mdd(d: &mut Draw) -> Case {
+    let n = d.int(1, 3) as usize;
+    let domains = d.domains(n, -1, 3, 300);
+    let (global, rows) = if d.int(0, 1) == 0 {
+        let rows: Vec<Vec<i64>> = (0..d.int(0, 6))
+            .map(|_| (0..n).map(|_| d.int(-1, 3)).collect())
+            .collect();
+        let lists = list(rows.iter().map(|r| ints(r)));
+        (format!("constraint mdd({}, {lists});\n", xs(0..n)), rows)
+    } else {
+        // Words over A, B, C (codes 1, 2, 3; 0 pads), at most n symbols,
+        // at least one of them as long as n so that the trie has n columns.
+        let letters = ["A", "B", "C"];
+        let mut words = vec![
+            (0..n)
+                .map(|_| letters[d.int(0, 2) as usize])
+                .collect::<String>(),
+        ];
+        for _ in 0..d.int(0, 5) {
+            let len = d.int(1, n as i64 + 1) as usize; // n + 1: left out
+            words.push((0..len).map(|_| letters[d.int(0, 2) as usize]).collect());
+        }
+        let rows: Vec<Vec<i64>> = words
+            .iter()
+            .filter(|w| w.len() <= n)
+            .map(|w| {
+                let mut r: Vec<i64> = w.bytes().map(|b| (b - b'A' + 1) as i64).collect();
+                r.resize(n, 0);
+                r
+            })
+            .collect();
+        let quoted: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+        (
+            format!(
+                "constraint mdd({}, trie([{}], [\"A\", \"B\", \"C\"], {n}));\n",
+                xs(0..n),
+                quoted.join(", ")
+            ),
+            rows,
+        )
+    };
+    let decomposition = one_of_rows(&rows, n);
+    Case {
+        domains,
+        global,
+        decomposition,
+        holds: Box::new(move |v| rows.iter().any(|r| r == v)),
+    }
+}
+
+/// `regular(x, Q, S, d, q0, F)` of a random automaton: `x` is one of the
+/// words it accepts (enumerated here), written as a disjunction.
+pub fn regular(d: &mut Draw) -> Case {
+    let n = d.int(1, 3) as usize;
+    let (q, s) = (d.int(1, 3), d.int(1, 3));
+    let delta: Vec<i64> = (0..q * s).map(|_| d.int(0, q)).collect();
+    let q0 = d.int(1, q);
+    let f: Vec<i64> = (1..=q).filter(|_| d.int(0, 1) == 1).collect();
+    let domains = d.domains(n, 0, s + 1, 300);
+    let accepts = {
+        let (delta, f) = (delta.clone(), f.clone());
+        move |x: &[i64]| {
+            let mut state = q0;
+            for &v in x {
+                if !(1..=s).contains(&v) || state == 0 {
+                    return false;
+                }
+                state = delta[((state - 1) * s + v - 1) as usize];
+            }
+            f.contains(&state)
+        }
+    };
+    let all: Vec<Vec<i64>> = crate::product(&vec![(1..=s).collect::<Vec<i64>>(); n])
+        .filter(|x| accepts(x))
+        .collect();
+    let decomposition = one_of_rows(&all, n);
+    Case {
+        domains,
+        global: format!(
+            "constraint regular({}, {q}, {s}, {}, {q0}, {});\n",
+            xs(0..n),
+            ints(&delta),
+            ints(&f)
+        ),
+        decomposition,
+        holds: Box::new(accepts),
+    }
+}

@@ -17,6 +17,7 @@ pub mod inverse;
 pub mod ite;
 pub mod lex;
 pub mod linear;
+pub mod mdd;
 pub mod member;
 pub mod nvalue;
 pub mod reif;
