@@ -13,7 +13,7 @@
 #                 failure can be rerun)
 #
 # Runs, in order: the differential tests with CASES models, the ignored
-# tests (the full data sets), and fuzzing. Every step runs even when an
+# tests (the full data sets), the operator-chain timings, and fuzzing. Every step runs even when an
 # earlier one fails; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +32,7 @@ step "differential: $cases models, CSPI_DIFF_SEED=$seed" \
   env CSPI_DIFF_CASES="$cases" CSPI_DIFF_SEED="$seed" \
   cargo test --release --test differential --test long_sums
 step "ignored tests (full data sets)" cargo test --release -- --ignored
+step "operator chains load in linear time" scripts/chains.sh 25000
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing, $fuzz_seconds s per target" scripts/fuzz.sh "$fuzz_seconds"
 fi

@@ -93,8 +93,30 @@ impl Diag {
 
 impl fmt::Display for Diag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&capped(&self.message))
     }
+}
+
+/// The most characters of a message, label or help line that are shown.
+const MAX_TEXT: usize = 1000;
+
+/// `text`, cut in the middle when it is longer than [`MAX_TEXT`] characters
+/// (a name or value quoted from a huge input must not flood the terminal).
+fn capped(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_TEXT {
+        return text.into();
+    }
+    let count = text.chars().count();
+    if count <= MAX_TEXT {
+        return text.into();
+    }
+    let head: String = text.chars().take(MAX_TEXT / 2).collect();
+    let tail: String = text.chars().skip(count - MAX_TEXT / 4).collect();
+    format!(
+        "{head}…({} characters left out)…{tail}",
+        count - MAX_TEXT / 2 - MAX_TEXT / 4
+    )
+    .into()
 }
 
 impl std::error::Error for Diag {}
@@ -113,22 +135,99 @@ impl Diagnostic for Diag {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help
             .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+            .map(|h| Box::new(capped(h)) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.source.as_ref().map(|s| s as &dyn SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if self.labels.is_empty() || self.source.is_none() {
+        let source = self.source.as_ref()?;
+        if self.labels.is_empty() {
             return None;
         }
-        let len = self.source.as_ref().map_or(0, |s| s.text.len());
-        Some(Box::new(self.labels.iter().map(move |(span, text)| {
-            let start = span.start.min(len);
-            let end = span.end.clamp(start, len);
-            LabeledSpan::new_with_span(Some(text.clone()), (start, end - start))
+        let text = source.text.as_bytes();
+        Some(Box::new(self.labels.iter().map(move |(span, label)| {
+            let (start, end) = clip_label(text, span.start, span.end);
+            LabeledSpan::new_with_span(Some(capped(label).into_owned()), (start, end - start))
         })))
     }
+}
+
+// Rendering on any input. miette draws every line a label touches, whole,
+// and pads with a width argument that panics past 65,535 columns: a label on
+// column 100,000 of a line of brackets crashed it. So labels on long lines
+// are cut to one block of [`BLOCK`] bytes and drawn in a window of whole
+// blocks around them (every label is then wholly inside a window or wholly
+// outside it), and a label over long lines or much text keeps its first line.
+
+/// Lines up to this many bytes are drawn whole.
+const LONG_LINE: usize = 240;
+/// The grid on which long lines are cut into windows.
+const BLOCK: usize = 80;
+/// A label spanning more bytes than this (over several lines) keeps its first line.
+const LONG_SPAN: usize = 4000;
+
+fn is_break(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+/// The start and end (before its line break) of the line holding byte `at`.
+fn line_around(text: &[u8], at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let start = text[..at]
+        .iter()
+        .rposition(|&b| is_break(b))
+        .map_or(0, |i| i + 1);
+    let end = text[at..]
+        .iter()
+        .position(|&b| is_break(b))
+        .map_or(text.len(), |i| at + i);
+    (start, end)
+}
+
+/// Where block `k` of the line `line_start..line_end` begins: moved back to
+/// a character boundary, and never past the line's end.
+fn block_start(text: &[u8], line_start: usize, line_end: usize, k: usize) -> usize {
+    let mut at = line_start
+        .saturating_add(k.saturating_mul(BLOCK))
+        .min(line_end);
+    // UTF-8 continuation bytes are 0b10xx_xxxx.
+    while at > line_start && at < text.len() && text[at] & 0xC0 == 0x80 {
+        at -= 1;
+    }
+    at
+}
+
+/// The block of the line that holds byte `at`: the last one starting at or before it.
+fn block_of(text: &[u8], line_start: usize, line_end: usize, at: usize) -> usize {
+    let mut k = (at - line_start) / BLOCK;
+    while k > 0 && block_start(text, line_start, line_end, k) > at {
+        k -= 1;
+    }
+    k
+}
+
+/// A label's span as drawn: clamped to the text, cut to its block on a long
+/// line, and to its first line when it covers long lines or much text.
+fn clip_label(text: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let len = text.len();
+    let start = start.min(len);
+    let end = end.clamp(start, len);
+    let (ls, le) = line_around(text, start);
+    if le - ls > LONG_LINE {
+        let k = block_of(text, ls, le, start);
+        let block_end = block_start(text, ls, le, k + 1);
+        return (start, end.min(block_end).max(start));
+    }
+    if end > le {
+        let covers_long_line = text[le..end]
+            .split(|&b| is_break(b))
+            .any(|line| line.len() > LONG_LINE);
+        if covers_long_line || end - start > LONG_SPAN {
+            return (start, le);
+        }
+    }
+    (start, end)
 }
 
 impl SourceCode for Source {
@@ -141,13 +240,42 @@ impl SourceCode for Source {
         let inner = self
             .text
             .read_span(span, context_lines_before, context_lines_after)?;
+        let plain = (context_lines_before == 0 && context_lines_after == 0)
+            || !inner
+                .data()
+                .split(|&b| is_break(b))
+                .any(|line| line.len() > LONG_LINE);
+        if plain {
+            return Ok(Box::new(miette::MietteSpanContents::new_named(
+                self.name.clone(),
+                inner.data(),
+                *inner.span(),
+                inner.line(),
+                inner.column(),
+                inner.line_count(),
+            )));
+        }
+        // A long line is involved: draw a window of the span's first line only.
+        let text = self.text.as_bytes();
+        let start = span.offset().min(text.len());
+        let line = self.text.read_span(&(start, 0).into(), 0, 0)?.line();
+        let (ls, le) = line_around(text, start);
+        let (a, b) = if le - ls > LONG_LINE {
+            let k = block_of(text, ls, le, start);
+            (
+                block_start(text, ls, le, k.saturating_sub(1)),
+                block_start(text, ls, le, k + 2),
+            )
+        } else {
+            (ls, le)
+        };
         Ok(Box::new(miette::MietteSpanContents::new_named(
             self.name.clone(),
-            inner.data(),
-            *inner.span(),
-            inner.line(),
-            inner.column(),
-            inner.line_count(),
+            &text[a..b],
+            (a, b - a).into(),
+            line,
+            a - ls,
+            line,
         )))
     }
 }

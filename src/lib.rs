@@ -17,6 +17,7 @@ pub mod num;
 pub mod output;
 pub mod parallel;
 pub mod part;
+pub mod reader;
 pub mod sema;
 pub mod solve;
 pub mod syntax;

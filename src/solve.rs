@@ -10,6 +10,7 @@ use crate::engine::stats::{Improvement, Stats};
 use crate::lower::lower_with;
 use crate::model::check::violations;
 use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec};
+pub use crate::sema::LoadOptions;
 use crate::sema::{self, ParamOverride};
 use crate::syntax;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,15 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// Reads and checks a model file.
 pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
     parse_file(path)?.check(overrides)
+}
+
+/// Reads and checks a model file under `options` (sandbox, bounds, data files).
+pub fn load_file_with(
+    path: &Path,
+    overrides: &[ParamOverride],
+    options: &LoadOptions,
+) -> Result<Model, Diags> {
+    parse_file(path)?.check_with(overrides, options)
 }
 
 /// Reads and checks a model file with JSON data files (`--data`).
@@ -43,6 +53,17 @@ pub fn load_str(
     parse_str(name, text, dir)?.check(overrides)
 }
 
+/// [`load_str`] under `options` (sandbox, bounds).
+pub fn load_str_with(
+    name: &str,
+    text: &str,
+    dir: &Path,
+    overrides: &[ParamOverride],
+    options: &LoadOptions,
+) -> Result<Model, Diags> {
+    parse_str(name, text, dir)?.check_with(overrides, options)
+}
+
 /// A model parsed once, to be checked against many sets of parameters
 /// (`cspi solve --each`) without parsing it again.
 pub struct Parsed {
@@ -55,7 +76,7 @@ pub struct Parsed {
 impl Parsed {
     /// Checks the model with these `--param` overrides.
     pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-        self.check_with_data(overrides, &[])
+        self.check_with(overrides, &LoadOptions::default())
     }
 
     /// Checks the model with `--param` overrides and JSON data files
@@ -65,38 +86,43 @@ impl Parsed {
         overrides: &[ParamOverride],
         data_files: &[PathBuf],
     ) -> Result<Model, Diags> {
+        let options = LoadOptions {
+            data_files: data_files.to_vec(),
+            ..LoadOptions::default()
+        };
+        self.check_with(overrides, &options)
+    }
+
+    /// Checks the model with these overrides under `options` (sandbox,
+    /// bounds, data files).
+    pub fn check_with(
+        &self,
+        overrides: &[ParamOverride],
+        options: &LoadOptions,
+    ) -> Result<Model, Diags> {
         let input = sema::Input {
             source: &self.source,
             model_dir: self.dir.clone(),
             overrides,
-            data_files,
+            data_files: &options.data_files,
+            options,
         };
         sema::check(&input, &self.ast)
     }
 }
 
-/// Reads and parses a model file.
+/// Reads (through the one reader, `crate::reader`) and parses a model file.
 pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
-    let shown = path.display().to_string();
-    let fail = |what: String| {
-        Diags::from(Diag::new("cspi::file", format!("cannot read model `{shown}`: {what}")).usage())
-    };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if meta.is_dir() {
-        return Err(fail("it is a directory".into()));
-    }
-    if meta.len() > MAX_MODEL_BYTES {
-        return Err(fail(format!(
-            "it has {} bytes; models may have at most 64 MiB",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        fail(format!(
-            "it is not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
+    let shown = crate::reader::shown(path);
+    let text = crate::reader::read_text(path, MAX_MODEL_BYTES, None).map_err(|r| {
+        Diags::from(
+            Diag::new(
+                "cspi::file",
+                format!("cannot read model `{shown}`: {}", r.reason()),
+            )
+            .help(r.help("model files"))
+            .usage(),
+        )
     })?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     parse_str(&shown, &text, &dir)

@@ -1,8 +1,9 @@
 //! Hostile input: every case ends with a diagnostic or an answer, in bounded
 //! time, never a crash (exit codes 0, 1 or 2 only; 3 or a signal is a bug).
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
+
+use std::path::{Path, PathBuf};
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cspi-hostile-{}", std::process::id()));
@@ -15,16 +16,17 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-/// Runs `cspi solve` and returns (exit code, stderr).
-fn solve(path: &std::path::Path, extra: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
-        .arg("solve")
-        .arg(path)
-        .args(extra)
-        .output()
-        .expect("cspi runs");
-    let code = out.status.code().unwrap_or(-1);
-    (code, String::from_utf8_lossy(&out.stderr).into_owned())
+/// Runs `cspi solve` (with a hang guard) and returns (exit code, stderr).
+fn solve(path: &Path, extra: &[&str]) -> (i32, String) {
+    let run = run_solve(path, extra);
+    (run.code, run.stderr)
+}
+
+fn run_solve(path: &Path, extra: &[&str]) -> common::Run {
+    let path = path.to_str().expect("a UTF-8 path");
+    let mut args = vec!["solve", path];
+    args.extend_from_slice(extra);
+    common::cspi_in(&std::env::temp_dir(), &args)
 }
 
 fn expect_diagnostic(name: &str, text: &[u8], needle: &str) {
@@ -118,7 +120,7 @@ fn wide_ranges_are_domains() {
     ];
     for (name, text, want) in cases {
         let path = scratch(name, text.as_bytes());
-        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cspi"))
             .args(["solve", "--check-solutions"])
             .arg(&path)
             .output()
@@ -233,4 +235,343 @@ fn fuzz_findings_stay_fixed() {
         seen += 1;
     }
     assert!(seen > 0, "no regression inputs in {}", dir.display());
+}
+
+/// Diagnostics with their wrapped lines joined again (the gutter and
+/// indentation of a continuation become one space).
+fn unwrapped(stderr: &str) -> String {
+    let mut out = String::new();
+    for line in stderr.lines() {
+        let text = line.trim_start_matches([' ', '│']);
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(text.trim_end());
+    }
+    out
+}
+
+/// A directory of its own for the file tests.
+fn files_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cspi-hostile-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `path` is refused, with `needle` in the message, however it is named: by
+/// `read`, `read_table` or `dictionary` in the model, or by `--param @`.
+fn refused_everywhere(path: &Path, needle: &str) {
+    let p = path.display();
+    for call in [
+        format!("read(\"{p}\")"),
+        format!("read_table(\"{p}\")"),
+        format!("dictionary(\"{p}\")"),
+    ] {
+        let model = format!("let t = {call}; var x in 1..2;");
+        let run = run_solve(&scratch("refused.csp", model.as_bytes()), &[]);
+        assert_eq!(run.code, 1, "{call}: {}", run.stderr);
+        assert!(
+            unwrapped(&run.stderr).contains(needle),
+            "{call}: {}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{call}: {}", run.stdout);
+    }
+    let model = scratch("param.csp", b"param s = \"\"; var x in 1..2;");
+    let run = run_solve(&model, &["--param", &format!("s=@{p}")]);
+    assert_eq!(run.code, 2, "@{p}: {}", run.stderr);
+    assert!(
+        unwrapped(&run.stderr).contains(needle),
+        "@{p}: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn devices_fifos_and_kernel_files_are_refused() {
+    refused_everywhere(Path::new("/dev/zero"), "it is a device");
+    refused_everywhere(Path::new("/dev/null"), "it is a device");
+    refused_everywhere(Path::new("/dev/urandom"), "it is a device");
+    // A FIFO without a writer: opening it for reading would wait forever.
+    let fifo = files_dir().join("fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    match made {
+        Ok(s) if s.success() => refused_everywhere(&fifo, "FIFO"),
+        _ => eprintln!("skipped: mkfifo is not available"),
+    }
+    // Kernel pseudo-files claim a size of 0 or 4096 whatever they hold.
+    if Path::new("/proc/self/status").exists() {
+        refused_everywhere(Path::new("/proc/self/environ"), "kernel pseudo-file (proc)");
+        refused_everywhere(Path::new("/proc/self/status"), "kernel pseudo-file (proc)");
+        refused_everywhere(Path::new("/proc/cpuinfo"), "kernel pseudo-file (proc)");
+    } else {
+        eprintln!("skipped: no /proc");
+    }
+    let sys = Path::new("/sys/kernel/mm/transparent_hugepage/enabled");
+    if sys.exists() {
+        refused_everywhere(sys, "kernel pseudo-file (sysfs)");
+    }
+}
+
+/// `read("/proc/self/environ")` used to print the environment.
+#[test]
+fn a_model_cannot_print_the_environment() {
+    let model = scratch(
+        "environ.csp",
+        b"param p = \"/proc/self/environ\"; let t = read(p); var x in 1..2; output t;",
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .arg("solve")
+        .arg(&model)
+        .env("CSPI_HOSTILE_MARKER", "c0ffee-secret-marker")
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(!all.contains("c0ffee-secret-marker"), "{all}");
+}
+
+/// `--param dict=@/etc/shadow` used to repeat the file in its message.
+#[test]
+fn messages_never_repeat_the_text_of_a_param_file() {
+    let secret = scratch(
+        "shadow",
+        b"root:$6$SECRETMARKER$abc:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n",
+    );
+    let arg = |name: &str| format!("{name}=@{}", secret.display());
+    // A path parameter given a file's text instead of the file's path.
+    let model = scratch(
+        "dict-param.csp",
+        b"param dict = \"words.txt\"; let d = dictionary(dict); var w in words(d, 3);",
+    );
+    let run = run_solve(&model, &["--param", &arg("dict")]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("is the text of"), "{}", run.stderr);
+    assert!(!run.stderr.contains("SECRETMARKER"), "{}", run.stderr);
+    // An integer parameter given a file.
+    let model = scratch("int-param.csp", b"param n = 3; var x in 1..n;");
+    let run = run_solve(&model, &["--param", &arg("n")]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("expected an integer"), "{}", run.stderr);
+    assert!(!run.stderr.contains("SECRETMARKER"), "{}", run.stderr);
+}
+
+#[test]
+fn byte_order_marks_are_dropped_everywhere() {
+    let dir = files_dir();
+    let bom = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("\u{FEFF}{text}")).unwrap();
+        path
+    };
+    // The model file itself.
+    let model = bom("bom-model.csp", "var x in 1..2; constraint x == 2;");
+    let run = run_solve(&model, &[]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "x = 2\n"),
+        "{}",
+        run.stderr
+    );
+    // read(): the text has no mark.
+    bom("bom.txt", "ab");
+    let model = dir.join("bom-read.csp");
+    std::fs::write(
+        &model,
+        "let t = read(\"bom.txt\"); let ok = assert(t == \"ab\", \"the mark was kept\"); var x in 1..2;",
+    )
+    .unwrap();
+    let run = run_solve(&model, &["--count"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // A dictionary: the first word keeps its first letter.
+    bom("bom-words.txt", "ab\ncd\n");
+    let model = dir.join("bom-dict.csp");
+    std::fs::write(
+        &model,
+        "let d = dictionary(\"bom-words.txt\"); var w in words(d, 2); constraint w[1] == \"a\";",
+    )
+    .unwrap();
+    let run = run_solve(&model, &["--count"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "1 solution (ALL_SOLUTIONS)\n"),
+        "{}",
+        run.stderr
+    );
+    // A table: the first row counts.
+    bom("bom-rows.csv", "1,2\n2,3\n");
+    let model = dir.join("bom-table.csp");
+    std::fs::write(
+        &model,
+        "var x in 0..3; var y in 0..3; constraint table([x, y], read_table(\"bom-rows.csv\"));",
+    )
+    .unwrap();
+    let run = run_solve(&model, &["--count"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "2 solutions (ALL_SOLUTIONS)\n"),
+        "{}",
+        run.stderr
+    );
+    // A puzzle given with --param @.
+    let puzzle = bom("bom-puzzle.txt", "1234\n3412\n2143\n43..\n");
+    let sudoku = common::model("sudoku.csp");
+    let run = run_solve(
+        &sudoku,
+        &[
+            "--param",
+            "n=2",
+            "--param",
+            &format!("puzzle=@{}", puzzle.display()),
+            "--count",
+        ],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "1 solution (ALL_SOLUTIONS)\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Models must reach only the sandbox's files, whatever the path.
+#[test]
+fn the_sandbox_confines_reads() {
+    let root = files_dir().join("sandbox");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join("sub/in.txt"), "inside").unwrap();
+    std::fs::write(files_dir().join("out.txt"), "outside").unwrap();
+    let link = root.join("sub/link.txt");
+    std::os::unix::fs::symlink(files_dir().join("out.txt"), &link).unwrap();
+    let model = |read: &str| {
+        let path = root.join("sub/m.csp");
+        std::fs::write(&path, format!("let t = read(\"{read}\"); var x in 1..2;")).unwrap();
+        run_solve(&path, &["--sandbox", root.to_str().unwrap(), "--count"])
+    };
+    for ok in [
+        "in.txt",
+        "../sub/in.txt",
+        &root.join("sub/in.txt").display().to_string(),
+    ] {
+        let run = model(ok);
+        assert_eq!(run.code, 0, "{ok}: {}", run.stderr);
+    }
+    let out = files_dir().join("out.txt").display().to_string();
+    for outside in [
+        "../../out.txt",
+        out.as_str(),
+        "link.txt",
+        "/etc/passwd",
+        "../../nothing-here.txt",
+        "/nonexistent/x",
+    ] {
+        let run = model(outside);
+        assert_eq!(run.code, 1, "{outside}: {}", run.stderr);
+        assert!(
+            unwrapped(&run.stderr).contains("outside the sandbox"),
+            "{outside}: {}",
+            run.stderr
+        );
+    }
+    let run = model("missing.txt");
+    assert!(run.stderr.contains("no such file"), "{}", run.stderr);
+    // Without the sandbox the same model reads the file outside.
+    let path = root.join("sub/m.csp");
+    std::fs::write(&path, "let t = read(\"../../out.txt\"); var x in 1..2;").unwrap();
+    assert_eq!(run_solve(&path, &["--count"]).code, 0);
+    let run = run_solve(&path, &["--sandbox", "/nonexistent-sandbox"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+}
+
+/// 100,000 levels of brackets: a diagnostic (it used to panic inside the
+/// renderer, which cannot pad past 65,535 columns), drawn in a short window.
+#[test]
+fn nesting_a_hundred_thousand_deep_gives_a_readable_diagnostic() {
+    const DEEP: usize = 100_000;
+    for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] {
+        let text = format!(
+            "var x in 1..3; constraint {}x{} == 1;",
+            open.repeat(DEEP),
+            close.repeat(DEEP)
+        );
+        let run = run_solve(&scratch("deep-100k.csp", text.as_bytes()), &[]);
+        assert_eq!(run.code, 1, "{open}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("brackets nest 100000 levels deep"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("this bracket"), "{}", run.stderr);
+        assert!(
+            run.stderr.len() < 4000,
+            "{} bytes of diagnostics",
+            run.stderr.len()
+        );
+    }
+    // Without brackets: prefix operators, quantifiers and conditionals.
+    for (name, text) in [
+        (
+            "not",
+            format!("var x in 1..3; constraint {}(x == 1);", "!".repeat(DEEP)),
+        ),
+        (
+            "neg",
+            format!("var x in 1..3; constraint {}x == 1;", "-".repeat(DEEP)),
+        ),
+        (
+            "exists",
+            format!(
+                "var x in 1..3; constraint {}x == 1;",
+                "exists i in 1..1: ".repeat(DEEP)
+            ),
+        ),
+        (
+            "if",
+            format!(
+                "var x in 1..3; let c = x >= 2; let d = x == 3; constraint {}d{};",
+                "if c then ".repeat(DEEP),
+                " else false end".repeat(DEEP)
+            ),
+        ),
+    ] {
+        let run = run_solve(&scratch("deep-ops.csp", text.as_bytes()), &["--count"]);
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+    }
+}
+
+/// An error at the end of a line of a million characters is shown in a
+/// window of that line, with its real column.
+#[test]
+fn errors_on_huge_lines_are_drawn_in_a_window() {
+    let text = format!(
+        "var x in 1..3; constraint {}y == 1;",
+        "x + ".repeat(150_000)
+    );
+    let run = run_solve(&scratch("long-line.csp", text.as_bytes()), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("unknown name `y`"), "{}", run.stderr);
+    assert!(run.stderr.contains(":1:600027]"), "{}", run.stderr);
+    assert!(
+        run.stderr.len() < 4000,
+        "{} bytes of diagnostics",
+        run.stderr.len()
+    );
+    // A name a megabyte long is cut in the message.
+    let name = "z".repeat(1 << 20);
+    let text = format!("var x in 1..3; constraint {name} == 1;");
+    let run = run_solve(&scratch("long-name.csp", text.as_bytes()), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("characters left out"), "{}", run.stderr);
+    assert!(
+        run.stderr.len() < 8000,
+        "{} bytes of diagnostics",
+        run.stderr.len()
+    );
 }

@@ -40,7 +40,7 @@ fn rows_from_files_inline_and_comprehensions_agree() {
     std::fs::write(dir.join("b.txt"), "1 2\n2\t3\n3 1\n").unwrap();
     let vars = "var x in 0..3;\nvar y in 0..3;\n";
     for rows in [
-        "read_table(\"a.csv\")",
+        "read_table(\"a.csv\", \"header\")",
         "read_table(\"b.txt\")",
         "[(1, 2), (2, 3), (3, 1)]",
         "[(a, a % 3 + 1) | a in 1..3]",
@@ -161,4 +161,27 @@ fn a_variable_in_two_columns_takes_one_value() {
             assert_eq!(count(&text, dir), want, "{text}");
         }
     }
+}
+
+/// A spreadsheet writes a byte-order mark before the first value: that row
+/// must count (it used to be taken for a header and dropped). Headers are
+/// skipped only when the model says so.
+#[test]
+fn byte_order_marks_and_headers() {
+    let dir = std::env::temp_dir().join(format!("cspi-table-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let vars = "var x in 0..3;\nvar y in 0..3;\n";
+    std::fs::write(dir.join("bom.csv"), "\u{FEFF}1,2\r\n2,3\r\n").unwrap();
+    std::fs::write(dir.join("bom-header.csv"), "\u{FEFF}x,y\n1,2\n2,3\n").unwrap();
+    let table = |file: &str| format!("{vars}constraint table([x, y], read_table({file}));");
+    assert_eq!(count(&table("\"bom.csv\""), &dir), 2);
+    assert_eq!(count(&table("\"bom-header.csv\", \"header\""), &dir), 2);
+    // With the option, the first line goes whatever it holds.
+    assert_eq!(count(&table("\"bom.csv\", \"header\""), &dir), 1);
+    let e = error(&table("\"bom-header.csv\""), &dir);
+    assert!(e.contains("`x` is not an integer (line 1)"), "{e}");
+    assert!(e.contains("read_table(path, \\\"header\\\")"), "{e}");
+    let e = error(&table("\"bom.csv\", \"headers\""), &dir);
+    assert!(e.contains("the option \\\"header\\\""), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -15,10 +15,11 @@ use std::sync::Arc;
 
 pub fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
-    let model = Arc::new(solve::load_file_with_data(
+    let options = args.model.load_options()?;
+    let model = Arc::new(solve::load_file_with(
         &args.model.model,
         &overrides,
-        &args.model.data,
+        &options,
     )?);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);

@@ -25,8 +25,9 @@ use std::sync::Arc;
 
 pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
     let overrides = model_overrides(&args.model)?;
+    let options = args.model.load_options()?;
     let parsed = solve::parse_file(&args.model.model)?;
-    let model = parsed.check_with_data(&overrides, &args.model.data)?;
+    let model = parsed.check_with(&overrides, &options)?;
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);
     solve::check_strategy(&model, &spec).map_err(Diags::from)?;

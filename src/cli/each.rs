@@ -26,6 +26,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),
     };
+    let options = args.model.load_options()?;
     let text = read(path)?;
     let parsed = solve::parse_file(&args.model.model)?;
     let shown = Path::new(path)
@@ -51,7 +52,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
             .and_then(|own| {
                 let mut all = fixed.clone();
                 all.extend(own);
-                parsed.check_with_data(&all, &args.model.data)
+                parsed.check_with(&all, &options)
             });
         let ended = loaded.and_then(|model| runner.run(model));
         match ended {
@@ -115,34 +116,22 @@ fn instance_overrides(name: Option<&str>, line: &str) -> Result<Vec<ParamOverrid
         .collect()
 }
 
-/// Reads the instance file, with the path in every error.
+/// Reads the instance file through the one reader, with the path in every error.
 fn read(path: &str) -> Result<String, Diags> {
-    let fail = |what: String| {
-        let shown = std::path::absolute(path).map_or(path.to_string(), |p| p.display().to_string());
+    crate::reader::read_text(Path::new(path), MAX_FILE_BYTES, None).map_err(|r| {
+        let shown =
+            std::path::absolute(path).map_or(path.to_string(), |p| crate::reader::shown(&p));
         Diags::from(
             Diag::new(
                 "cspi::each::file",
-                format!("--each: cannot read `{path}` ({shown}): {what}"),
+                format!(
+                    "--each: cannot read `{}` ({shown}): {}",
+                    crate::reader::shown(Path::new(path)),
+                    r.reason()
+                ),
             )
             .help("--each NAME=FILE reads one instance per line of FILE")
             .usage(),
         )
-    };
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(fail("it is not a regular file".into()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(fail(format!(
-            "it has {} bytes, more than 512 MiB",
-            meta.len()
-        )));
-    }
-    let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| {
-        fail(format!(
-            "it is not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
     })
 }

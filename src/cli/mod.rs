@@ -69,6 +69,29 @@ pub struct ModelArgs {
     /// Stray words after the options, such as the `8` of `--param n 8`: reported with a hint.
     #[arg(hide = true, value_name = "EXTRA")]
     pub stray: Vec<String>,
+    /// Let the model read files only inside DIR (symbolic links are followed
+    /// before the check); for models you do not trust.
+    #[arg(long, value_name = "DIR")]
+    pub sandbox: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// How the model is loaded: its sandbox and bounds.
+    pub fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
+        let sandbox = match &self.sandbox {
+            None => None,
+            Some(dir) => Some(crate::reader::Sandbox::new(dir).map_err(|e| {
+                crate::diag::Diag::new("cspi::sandbox", format!("--sandbox: {e}"))
+                    .help("give an existing directory")
+                    .usage()
+            })?),
+        };
+        Ok(crate::solve::LoadOptions {
+            sandbox,
+            param_files: params::param_files(&self.params),
+            data_files: self.data.clone(),
+        })
+    }
 }
 
 #[derive(Args, Debug)]

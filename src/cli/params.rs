@@ -105,6 +105,18 @@ pub fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>
     Ok(vars)
 }
 
+/// The parameters given as `NAME=@path`, with their files, so that
+/// messages name the file rather than repeat its text.
+pub fn param_files(raw: &[String]) -> Vec<(String, std::path::PathBuf)> {
+    raw.iter()
+        .filter_map(|p| {
+            let (name, value) = p.split_once('=')?;
+            let path = value.strip_prefix('@')?;
+            Some((name.trim().to_string(), path.into()))
+        })
+        .collect()
+}
+
 /// Splits `NAME=VALUE`; a value `@path` is replaced by the file's text.
 pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
     let mut out = Vec::new();
@@ -122,20 +134,35 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
             continue;
         };
         let value = match value.strip_prefix('@') {
-            Some(path) => match std::fs::read_to_string(path) {
-                Ok(text) => text,
-                Err(e) => {
-                    errors.push(
-                        Diag::new(
-                            "cspi::param::file",
-                            format!("--param {name}=@{path}: cannot read the file: {e}"),
-                        )
-                        .help("`@path` reads a parameter's value from a file")
-                        .usage(),
-                    );
-                    continue;
+            Some(path) => {
+                let path = std::path::PathBuf::from(path);
+                match crate::reader::read_text(&path, crate::sema::MAX_FILE_BYTES, None) {
+                    Ok(text) => text,
+                    Err(r) => {
+                        errors.push(
+                            Diag::new(
+                                "cspi::param::file",
+                                format!(
+                                    "--param {name}=@{}: cannot read the file: {}",
+                                    crate::reader::shown(&path),
+                                    r.reason()
+                                ),
+                            )
+                            .help(match r {
+                                crate::reader::Refusal::NotFound => "`@path` reads a parameter's \
+                                    value from a file; a relative path starts at the current directory"
+                                    .to_string(),
+                                _ => format!(
+                                    "`@path` reads a parameter's value from a file; {}",
+                                    r.help("it")
+                                ),
+                            })
+                            .usage(),
+                        );
+                        continue;
+                    }
                 }
-            },
+            }
             None => value.to_string(),
         };
         out.push(ParamOverride {

@@ -22,7 +22,8 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
         return super::each::command(args, spec, interrupt);
     }
     let overrides = model_overrides(&args.model)?;
-    let model = solve::load_file_with_data(&args.model.model, &overrides, &args.model.data)?;
+    let options = args.model.load_options()?;
+    let model = solve::load_file_with(&args.model.model, &overrides, &options)?;
     let mut runner = Runner::new(args, interrupt);
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))

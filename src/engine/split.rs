@@ -120,7 +120,9 @@ impl Splitter<'_> {
                 right: false,
             };
             if self.take(dec, path) {
-                self.out.push(path.clone());
+                // `x = v` says all that the `x != v'` before it said: the
+                // replay skips them (else sub-problem k replays k removals).
+                self.out.push([&path[..start], &[dec]].concat());
                 path.pop();
             }
             self.engine.doms.restore(left);
@@ -130,7 +132,16 @@ impl Splitter<'_> {
             // A bisected interval, or a variable left with one value: the
             // rest is one more child.
             let d = &self.engine.doms;
-            if matches!(branch, Branch::AtMost(_)) || !d.is_bitset(x) || d.is_fixed(x) {
+            if let Some(v) = d.value(x).filter(|_| d.is_bitset(x)) {
+                let last = Decision {
+                    var: x,
+                    branch: Branch::Assign(v),
+                    right: false,
+                };
+                self.out.push([&path[..start], &[last]].concat());
+                break;
+            }
+            if matches!(branch, Branch::AtMost(_)) || !d.is_bitset(x) {
                 self.out.push(path.clone());
                 break;
             }

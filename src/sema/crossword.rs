@@ -271,8 +271,23 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                     given.push(None);
                 }
                 c if c.is_alphabetic() => {
+                    let Some(letter) = super::dict::fold_letter(c) else {
+                        return Err(data_error(
+                            src,
+                            Span::new(start + i, start + i + c.len_utf8()),
+                            format!(
+                                "row {}, column {} of `{}` has {}",
+                                r + 1,
+                                row[..i].chars().count() + 1,
+                                src.name,
+                                super::dict::unfoldable(c)
+                            ),
+                            "this letter",
+                            "give the letter in a form whose lowercase is one letter (for example `I` for `İ`)",
+                        ));
+                    };
                     open.push(true);
-                    given.push(c.to_lowercase().next());
+                    given.push(Some(letter));
                 }
                 c => {
                     return Err(data_error(

@@ -4,6 +4,7 @@
 use super::Checker;
 use super::value::{Array, Value};
 use crate::diag::{Diag, Source};
+use crate::reader;
 use crate::syntax::ast::Span;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -26,44 +27,50 @@ impl Checker<'_> {
         }
     }
 
-    /// Reads a UTF-8 text file, with a diagnostic for every way that can fail.
+    /// Reads a UTF-8 text file through the one reader (`crate::reader`),
+    /// with a diagnostic for every way that can fail. Messages name the path,
+    /// never the content; a path that is the text of a `--param NAME=@file`
+    /// is named by its origin.
     pub(super) fn read_file(&self, path: &str, span: Span) -> Result<Source, Diag> {
+        self.read_file_as(path, span, self.input.options.sandbox.as_ref())
+    }
+
+    /// [`Checker::read_file`] confined to `sandbox` (none for the files that
+    /// the command line names, such as `--data`).
+    pub(super) fn read_file_as(
+        &self,
+        path: &str,
+        span: Span,
+        sandbox: Option<&reader::Sandbox>,
+    ) -> Result<Source, Diag> {
         let full = self.resolve(path);
-        let shown = full.display().to_string();
-        let fail = |what: String, help: &str| {
-            Diag::new("cspi::data::file", format!("cannot read `{shown}`: {what}"))
+        let shown = reader::shown(&full);
+        match reader::read_text(&full, MAX_FILE_BYTES, sandbox) {
+            Ok(text) => Ok(Source::new(shown, text)),
+            Err(refusal) => Err(match self.file_texts.get(path) {
+                Some((param, file)) => {
+                    let file = reader::shown(file);
+                    Diag::new(
+                        "cspi::data::file",
+                        format!(
+                            "cannot read the file named by --param {param}: {}",
+                            refusal.reason()
+                        ),
+                    )
+                    .label(span, format!("this path is the text of `{file}`"))
+                    .help(format!(
+                        "`--param {param}=@{file}` passes the text of the file; to pass its \
+                         path, write `--param {param}={file}`"
+                    ))
+                }
+                None => Diag::new(
+                    "cspi::data::file",
+                    format!("cannot read `{shown}`: {}", refusal.reason()),
+                )
                 .label(span, "this path")
-                .help(help.to_string())
-        };
-        let meta = std::fs::metadata(&full).map_err(|e| {
-            fail(io_reason(&e), "paths in the model are relative to the model file; paths given with --param to the current directory")
-        })?;
-        if meta.is_dir() {
-            return Err(fail("it is a directory".into(), "give the path of a file"));
+                .help(refusal.help("data files")),
+            }),
         }
-        if !meta.is_file() {
-            return Err(fail(
-                "it is not a regular file".into(),
-                "give the path of a text file",
-            ));
-        }
-        if meta.len() > MAX_FILE_BYTES {
-            return Err(fail(
-                format!("it has {} bytes", meta.len()),
-                "data files may hold at most 512 MiB",
-            ));
-        }
-        let bytes = std::fs::read(&full)
-            .map_err(|e| fail(io_reason(&e), "check the file's permissions"))?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-            fail(
-                format!("it is not UTF-8 text (byte {at}, line {line})"),
-                "save the file as UTF-8 text",
-            )
-        })?;
-        Ok(Source::new(shown, text))
     }
 
     /// `grid(text, N [, symbols])`: an N×N array of givens indexed from 1, 0 for blanks.
@@ -148,15 +155,5 @@ impl Checker<'_> {
             vec![(1, n as i64), (1, n as i64)],
             items,
         ))))
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        // ELOOP on Linux: std's kind for it is not stable yet.
-        _ if e.raw_os_error() == Some(40) => "the path is a loop of symbolic links".into(),
-        _ => e.to_string(),
     }
 }

@@ -42,6 +42,29 @@ impl Dictionary {
     }
 }
 
+/// A letter as words store it: its lowercase form, which must be one letter
+/// (`None` otherwise, as for `İ`, whose lowercase is `i` and a combining
+/// dot). Dictionaries, given letters of grids and comparisons such as
+/// `w[1] == "A"` all fold letters with this one function, so a word keeps its
+/// length and its letters match wherever they are written.
+pub fn fold_letter(c: char) -> Option<char> {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => Some(l),
+        _ => None,
+    }
+}
+
+/// Why a letter without a one-letter lowercase form is refused, to follow
+/// "has": "has `İ`, whose lowercase form `i̇` is 2 letters, ...".
+pub fn unfoldable(c: char) -> String {
+    let lower: String = c.to_lowercase().collect();
+    format!(
+        "`{c}`, whose lowercase form `{lower}` is {} letters, so words with it cannot be matched letter by letter",
+        lower.chars().count()
+    )
+}
+
 /// A word's length in letters.
 pub fn letter_count(w: &str) -> usize {
     if w.is_ascii() {
@@ -101,7 +124,10 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
                 format!("`{}`", c.escape_debug())
             };
             return Err(bad(
-                format!("is not a word: `{word}` contains {what}"),
+                format!(
+                    "is not a word: `{}` contains {what}",
+                    crate::reader::shorten(word, 40)
+                ),
                 word_at + i,
                 c.len_utf8(),
             ));
@@ -130,7 +156,18 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
                 Cow::Borrowed(word)
             }
         } else {
-            Cow::Owned(word.to_lowercase())
+            let mut folded = String::with_capacity(word.len());
+            for (i, c) in word.char_indices() {
+                match fold_letter(c) {
+                    Some(l) => folded.push(l),
+                    None => {
+                        return Err(bad(format!("has {}", unfoldable(c)), word_at + i, c.len_utf8()).help(
+                            "replace the letter in the dictionary (for example `İ` by `I`), or remove the word",
+                        ));
+                    }
+                }
+            }
+            Cow::Owned(folded)
         };
         entries.push((word, score));
     }

@@ -6,7 +6,7 @@ use super::logic::reifiable;
 use super::value::{Array, IntSet, Record, Value};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::{Formula, Term, VarKind};
-use crate::syntax::ast::{Expr, ExprKind, Generators, Span};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Generators, Span};
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -20,17 +20,18 @@ impl Checker<'_> {
                 let v = self.eval(x)?;
                 self.unary(*op, v, e.span)?
             }
+            ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => self.sum_chain(e)?,
             ExprKind::Binary(op, a, b) => {
                 let va = self.eval(a)?;
                 // Short-circuit constant logic, so guards like `i > 1 && x[i-1] ...` work.
                 match (op, &va) {
-                    (crate::syntax::ast::BinOp::And, Value::Bool(false)) => {
+                    (BinOp::And, Value::Bool(false)) => {
                         return Ok(Value::Bool(false));
                     }
-                    (crate::syntax::ast::BinOp::Or, Value::Bool(true)) => {
+                    (BinOp::Or, Value::Bool(true)) => {
                         return Ok(Value::Bool(true));
                     }
-                    (crate::syntax::ast::BinOp::Implies, Value::Bool(false)) => {
+                    (BinOp::Implies, Value::Bool(false)) => {
                         return Ok(Value::Bool(true));
                     }
                     _ => {}
@@ -105,7 +106,8 @@ impl Checker<'_> {
                     let f = reifiable(cond.into_formula().unwrap_or(Formula::Const(false)));
                     let (va, vb) = (self.eval(a)?, self.eval(b)?);
                     let both_truths = va.is_formula() && vb.is_formula();
-                    match (va.as_term(), vb.as_term()) {
+                    // Moved, not cloned: nested conditionals cost linear time.
+                    match (va.into_term(), vb.into_term()) {
                         // A choice between truth values is a truth value.
                         (Some(x), Some(y)) if both_truths => Value::from_formula(Formula::Cmp(
                             crate::model::CmpOp::Eq,
@@ -118,7 +120,7 @@ impl Checker<'_> {
                         _ => {
                             return Err(Diag::new(
                                 "cspi::type",
-                                "a condition over variables can only choose between integers",
+                                "a condition over variables chooses between two integers or two truth values",
                             )
                             .label(e.span, "here"));
                         }

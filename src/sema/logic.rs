@@ -55,11 +55,9 @@ pub fn reifiable(f: Formula) -> Formula {
             }
         }
         Formula::And(fs) => Formula::And(fs.into_iter().map(reifiable).collect()),
-        Formula::Or(fs) => Formula::Or(fs.into_iter().map(reifiable).collect()),
-        Formula::Not(g) => Formula::Not(Box::new(reifiable(*g))),
-        Formula::Implies(p, q) => {
-            Formula::Implies(Box::new(reifiable(*p)), Box::new(reifiable(*q)))
-        }
+        // The parts of `||`, `!` and `->` were made reifiable when they were
+        // built (`connective`, `not`, `exists`, membership tests): walking
+        // them again at every level made chains of `!` and `->` quadratic.
         f => f,
     }
 }
@@ -127,8 +125,15 @@ fn truth(v: Value) -> Term {
 pub fn not(v: Value) -> Option<Value> {
     Some(match v {
         Value::Bool(b) => Value::Bool(!b),
-        Value::BoolTerm(t) => Value::BoolTerm(Rc::new(linear(vec![(-1, (*t).clone())], 1))),
-        Value::Formula(f) => Value::from_formula(Formula::Not(Box::new(reifiable((*f).clone())))),
+        // Moved out when unshared, so that `!!!...` chains cost linear time.
+        Value::BoolTerm(t) => {
+            let t = Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone());
+            Value::BoolTerm(Rc::new(linear(vec![(-1, t)], 1)))
+        }
+        Value::Formula(f) => {
+            let f = Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone());
+            Value::from_formula(Formula::Not(Box::new(reifiable(f))))
+        }
         _ => return None,
     })
 }
@@ -212,17 +217,22 @@ pub fn connective(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Di
         ),
         BinOp::Implies if both_terms => Formula::Cmp(CmpOp::Le, truth(a), truth(b)),
         BinOp::And => {
-            let (x, y) = (formula(a), formula(b));
-            Formula::And(flatten_and(x).into_iter().chain(flatten_and(y)).collect())
+            // The left part's list is kept and extended (linear-time chains).
+            let mut parts = flatten_and(formula(a));
+            parts.extend(flatten_and(formula(b)));
+            Formula::And(parts)
         }
         BinOp::Or => {
             let (x, y) = (reifiable(formula(a)), reifiable(formula(b)));
-            let mut parts = Vec::new();
-            for f in [x, y] {
-                match f {
-                    Formula::Or(fs) => parts.extend(fs),
-                    f => parts.push(f),
-                }
+            // The left part's list is kept and extended, so that a chain of
+            // `||` costs linear time.
+            let mut parts = match x {
+                Formula::Or(fs) => fs,
+                f => vec![f],
+            };
+            match y {
+                Formula::Or(fs) => parts.extend(fs),
+                f => parts.push(f),
             }
             Formula::Or(parts)
         }

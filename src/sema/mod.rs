@@ -26,12 +26,16 @@ mod trie;
 mod types;
 pub mod value;
 
+pub use data::MAX_FILE_BYTES;
+
 use crate::diag::{Diag, Diags, Source, did_you_mean};
 use crate::model::Model;
+use crate::reader::Sandbox;
 use crate::syntax::ast;
 use indexmap::IndexMap;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
 use value::Value;
 
 /// The most values one variable's domain may hold.
@@ -49,6 +53,38 @@ pub struct ParamOverride {
     pub value: String,
 }
 
+/// How a model may be loaded: what it may read, and the bounds on building it.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `--sandbox DIR`: the files the model names must lie inside DIR.
+    pub sandbox: Option<Sandbox>,
+    /// Parameters whose value is the text of a file (`--param NAME=@path`),
+    /// with the path: messages name the path instead of repeating the text.
+    pub param_files: Vec<(String, PathBuf)>,
+    /// JSON data files (`--data FILE`), later ones overriding earlier ones.
+    pub data_files: Vec<PathBuf>,
+}
+
+impl LoadOptions {
+    /// The value of an override as messages show it: `@path` for a file's
+    /// text, otherwise the value itself, shortened.
+    pub fn shown_value(&self, o: &ParamOverride) -> String {
+        match self.param_file(&o.name) {
+            Some(path) => format!("@{}", crate::reader::shown(path)),
+            None => crate::reader::shorten(&o.value, 60),
+        }
+    }
+
+    /// The file whose text parameter `name` was given, if any.
+    pub fn param_file(&self, name: &str) -> Option<&PathBuf> {
+        self.param_files
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
+    }
+}
+
 /// Everything the checker needs besides the syntax tree.
 pub struct Input<'a> {
     pub source: &'a Source,
@@ -57,6 +93,7 @@ pub struct Input<'a> {
     pub overrides: &'a [ParamOverride],
     /// JSON data files (`--data FILE`), later ones overriding earlier ones.
     pub data_files: &'a [PathBuf],
+    pub options: &'a LoadOptions,
 }
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
@@ -96,7 +133,10 @@ pub(crate) struct Checker<'a> {
     pub domain_words: u64,
     /// Strings that came from the command line: paths in them are relative to
     /// the working directory rather than to the model file.
-    pub cli_strings: HashSet<String>,
+    pub cli_strings: HashSet<Rc<str>>,
+    /// Strings that are the text of a `--param NAME=@path` file, with the
+    /// parameter: used as a path, they are named by their origin, never shown.
+    pub file_texts: HashMap<Rc<str>, (String, PathBuf)>,
     pub params_seen: HashSet<String>,
     /// Whether a `search` item was seen (only one is allowed).
     pub search_seen: bool,
@@ -137,6 +177,7 @@ impl<'a> Checker<'a> {
             elements: 0,
             domain_words: 0,
             cli_strings: HashSet::new(),
+            file_texts: HashMap::new(),
             params_seen: HashSet::new(),
             search_seen: false,
             crosswords: IndexMap::new(),

@@ -5,7 +5,7 @@ use super::Checker;
 use super::value::{IntSet, Value};
 use crate::diag::Diag;
 use crate::model::{CmpOp, Formula, Term};
-use crate::syntax::ast::{BinOp, Span, UnOp};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, UnOp};
 
 impl Checker<'_> {
     pub(super) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value, Diag> {
@@ -14,14 +14,15 @@ impl Checker<'_> {
             (UnOp::Neg, Value::Int(k)) => {
                 Value::Int(k.checked_neg().ok_or_else(|| overflow(span))?)
             }
-            (UnOp::Neg, Value::Term(t)) => Value::from_term(linear(vec![(-1, (*t).clone())], 0)),
-            // A truth value used as a number is 0 or 1.
-            (UnOp::Neg, v @ (Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_))) => {
-                match v.as_term() {
-                    Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
-                    None => Value::Poison,
-                }
-            }
+            // A truth value used as a number is 0 or 1. Terms are moved, not
+            // cloned, so that chains of operators cost linear time.
+            (
+                UnOp::Neg,
+                v @ (Value::Term(_) | Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_)),
+            ) => match v.into_term() {
+                Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
+                None => Value::Poison,
+            },
             (UnOp::Not, v @ (Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_))) => {
                 super::logic::not(v).unwrap_or(Value::Poison)
             }
@@ -60,16 +61,8 @@ impl Checker<'_> {
                 _ => Err(type_error(op, &a, &b, span)),
             },
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow => {
-                for (v, s) in [(&a, sa), (&b, sb)] {
-                    if let Some(e) = v.enum_type(&self.model) {
-                        return Err(Diag::new(
-                            "cspi::type",
-                            format!("`{}` cannot compute with a member of `{}`", op.symbol(), e.name),
-                        )
-                        .label(s, "an enum value")
-                        .help("enum values are compared (== != < <= > >=), not computed with; `ord(x)` is the position of x, from 1"));
-                    }
-                }
+                self.computable(op, &a, sa)?;
+                self.computable(op, &b, sb)?;
                 self.arith(op, a, b, sb, span)
             }
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -80,6 +73,19 @@ impl Checker<'_> {
             BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff | BinOp::Xor => {
                 super::logic::connective(op, a, b, span)
             }
+        }
+    }
+
+    /// Refuses arithmetic on a member of an enum.
+    fn computable(&self, op: BinOp, v: &Value, s: Span) -> Result<(), Diag> {
+        match v.enum_type(&self.model) {
+            None => Ok(()),
+            Some(e) => Err(Diag::new(
+                "cspi::type",
+                format!("`{}` cannot compute with a member of `{}`", op.symbol(), e.name),
+            )
+            .label(s, "an enum value")
+            .help("enum values are compared (== != < <= > >=), not computed with; `ord(x)` is the position of x, from 1")),
         }
     }
 
@@ -137,8 +143,11 @@ impl Checker<'_> {
             };
             return r.map(Value::Int).ok_or_else(|| overflow(span));
         }
-        let (Some(x), Some(y)) = (a.as_term(), b.as_term()) else {
+        if !a.is_term() || !b.is_term() {
             return Err(type_error(op, &a, &b, span));
+        }
+        let (Some(x), Some(y)) = (a.into_term(), b.into_term()) else {
+            return Ok(Value::Poison);
         };
         Ok(Value::from_term(match op {
             BinOp::Add => linear(vec![(1, x), (1, y)], 0),
@@ -151,6 +160,55 @@ impl Checker<'_> {
             BinOp::Mod => Term::Mod(Box::new(x), Box::new(y)),
             _ => Term::Pow(Box::new(x), Box::new(y)),
         }))
+    }
+}
+
+impl Checker<'_> {
+    /// A chain `a + b - c + ...`, evaluated left to right like nested binary
+    /// operators, but with the terms gathered and merged once at the end: a
+    /// merge per operator would make a long chain cost quadratic time.
+    pub(super) fn sum_chain(&mut self, e: &Expr) -> Result<Value, Diag> {
+        let mut rights = Vec::new();
+        let mut first = e;
+        while let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), l, r) = &first.kind {
+            rights.push((*op, &**r));
+            first = l;
+        }
+        let mut acc = self.eval(first)?;
+        let mut span = first.span;
+        if let Some((op, _)) = rights.last() {
+            self.computable(*op, &acc, span)?;
+        }
+        // Once a term appears: the parts gathered so far.
+        let mut parts: Option<Vec<(i64, Term)>> = None;
+        for (op, r) in rights.into_iter().rev() {
+            let v = self.eval(r)?;
+            self.computable(op, &v, r.span)?;
+            let sign = if op == BinOp::Add { 1 } else { -1 };
+            match &mut parts {
+                Some(p) if v.is_term() => p.push((sign, v.into_term().unwrap_or(Term::Const(0)))),
+                Some(p) => {
+                    let sum = Value::from_term(linear(std::mem::take(p), 0));
+                    return self.binary(op, sum, v, span, r.span);
+                }
+                None if matches!(acc, Value::Int(_)) && matches!(v, Value::Int(_)) => {
+                    acc = self.binary(op, acc, v, span, r.span)?;
+                }
+                None if acc.is_term() && v.is_term() => {
+                    let a = std::mem::replace(&mut acc, Value::Poison);
+                    parts = Some(vec![
+                        (1, a.into_term().unwrap_or(Term::Const(0))),
+                        (sign, v.into_term().unwrap_or(Term::Const(0))),
+                    ]);
+                }
+                None => acc = self.binary(op, acc, v, span, r.span)?,
+            }
+            span = span.to(r.span);
+        }
+        Ok(match parts {
+            Some(p) => Value::from_term(linear(p, 0)),
+            None => acc,
+        })
     }
 }
 
@@ -214,12 +272,20 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
         (Value::Term(t), Value::Str(s)) | (Value::Str(s), Value::Term(t))
             if matches!(**t, Term::Letter(..)) =>
         {
-            let mut chars = s.chars().flat_map(char::to_lowercase);
+            let mut chars = s.chars();
             let (Some(c), None) = (chars.next(), chars.next()) else {
                 return Err(
                     Diag::new("cspi::type", "a letter compares with a one-letter string")
                         .label(span, "here"),
                 );
+            };
+            let Some(c) = super::dict::fold_letter(c) else {
+                return Err(Diag::new(
+                    "cspi::type",
+                    format!("this string has {}", super::dict::unfoldable(c)),
+                )
+                .label(span, "here")
+                .help("dictionaries refuse such letters too; compare with another letter"));
             };
             let letter = Term::Const(i64::from(u32::from(c)));
             let (x, y) = if matches!(a, Value::Term(_)) {

@@ -300,7 +300,11 @@ impl Checker<'_> {
             };
             Diag::new(
                 "cspi::param::type",
-                format!("--param {}={}: expected {what}", o.name, o.value),
+                format!(
+                    "--param {}={}: expected {what}",
+                    o.name,
+                    self.input.options.shown_value(o)
+                ),
             )
             .label(blame, format!("`{}` is {what}{here}", o.name))
             .help(format!(
@@ -324,8 +328,13 @@ impl Checker<'_> {
                     };
                 }
                 Type::Str => {
-                    self.cli_strings.insert(o.value.clone());
-                    return Ok(Value::Str(o.value.as_str().into()));
+                    let text: std::rc::Rc<str> = o.value.as_str().into();
+                    self.cli_strings.insert(text.clone());
+                    if let Some(file) = self.input.options.param_file(&o.name) {
+                        self.file_texts
+                            .insert(text.clone(), (o.name.clone(), file.clone()));
+                    }
+                    return Ok(Value::Str(text));
                 }
                 Type::Enum(e) => {
                     let v = o.value.trim().trim_matches('"');

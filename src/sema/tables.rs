@@ -2,8 +2,10 @@
 //! `forbidden(vars, rows)`, with rows written inline (`[(1, 2), (2, 3)]`),
 //! built by a comprehension, or read from a file by `read_table(path)`
 //! (integers separated by commas, semicolons or whitespace, one row a line;
-//! blank lines and `#` comments are skipped, and a first line that is not all
-//! integers is taken for a header).
+//! blank lines and `#` comments are skipped). A header line is skipped only
+//! when the model says there is one, `read_table(path, "header")`: guessing
+//! from the first row would silently drop a row whose first value is
+//! unreadable, such as one behind a byte-order mark.
 
 use super::Checker;
 use super::value::{Array, Value};
@@ -175,23 +177,48 @@ impl Checker<'_> {
         Ok(Arc::new(out))
     }
 
-    /// `read_table(path)`: a file of integer rows.
+    /// `read_table(path)` or `read_table(path, "header")`: a file of integer rows.
     pub(super) fn read_table_builtin(
         &mut self,
         args: &[(Value, Span)],
         span: Span,
     ) -> Result<Value, Diag> {
-        let [(Value::Str(path), pspan)] = args else {
-            return Err(
-                Diag::new("cspi::call", "read_table(path) takes one string").label(span, "here")
-            );
+        let usage = || {
+            Diag::new(
+                "cspi::call",
+                "read_table(path) takes the path of a file of integer rows",
+            )
+            .label(span, "here")
+            .help("if the file's first line is a header, say so: read_table(path, \"header\")")
+        };
+        let (path, pspan, mut header) = match args {
+            [(Value::Str(path), pspan)] => (path, pspan, false),
+            [(Value::Str(path), pspan), (Value::Str(opt), _)] if &**opt == "header" => {
+                (path, pspan, true)
+            }
+            [_, (other, ospan)] if matches!(args[0].0, Value::Str(_)) => {
+                return Err(Diag::new(
+                    "cspi::call",
+                    format!(
+                        "the second argument of read_table is the option \"header\", not {}",
+                        match other {
+                            Value::Str(s) => format!("\"{}\"", crate::reader::shorten(s, 40)),
+                            v => v.type_name().to_string(),
+                        }
+                    ),
+                )
+                .label(*ospan, "here")
+                .help(
+                    "write read_table(path, \"header\") when the file's first line is a header",
+                ));
+            }
+            _ => return Err(usage()),
         };
         let source = self.read_file(path, *pspan)?;
         let text = source.text.clone();
         let mut rows: Vec<Vec<i64>> = Vec::new();
         let mut arity = None;
         let mut offset = 0usize;
-        let mut first = true;
         for line in text.split_inclusive('\n') {
             let start = offset;
             offset += line.len();
@@ -206,12 +233,12 @@ impl Checker<'_> {
             let parsed: Option<Vec<i64>> =
                 fields.iter().map(|f| super::items::parse_int(f)).collect();
             let here = Span::new(start, start + line.trim_end().len());
+            if header {
+                header = false;
+                continue;
+            }
             let row = match parsed {
                 Some(r) => r,
-                None if first => {
-                    first = false;
-                    continue; // a header
-                }
                 None => {
                     let bad = fields
                         .iter()
@@ -219,14 +246,18 @@ impl Checker<'_> {
                         .unwrap_or(&"");
                     return Err(Diag::new(
                         "cspi::data::table",
-                        format!("`{bad}` is not an integer (line {})", text[..start].matches('\n').count() + 1),
+                        format!("`{}` is not an integer (line {})", crate::reader::shorten(bad, 40), text[..start].matches('\n').count() + 1),
                     )
                     .label(here, "in this row")
-                    .help("table files hold integers separated by commas or whitespace, one row per line")
+                    .help(if rows.is_empty() {
+                        "table files hold integers separated by commas or whitespace, one row per line; \
+                         if this line is a header, write read_table(path, \"header\")"
+                    } else {
+                        "table files hold integers separated by commas or whitespace, one row per line"
+                    })
                     .in_source(&source));
                 }
             };
-            first = false;
             match arity {
                 None => arity = Some(row.len()),
                 Some(n) if n != row.len() => {

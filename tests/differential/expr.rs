@@ -91,7 +91,8 @@ pub enum Rows {
     /// what it evaluates to.
     Comprehension(String),
     /// `read_table(path)`.
-    File(PathBuf),
+    /// The path, and whether the file starts with a header line.
+    File(PathBuf, bool),
 }
 
 #[derive(Clone, Debug)]
@@ -260,7 +261,8 @@ impl Table {
                 format!("[{}]", list(&self.rows, row))
             }
             Rows::Comprehension(text) => text.clone(),
-            Rows::File(path) => format!("read_table(\"{}\")", path.display()),
+            Rows::File(path, false) => format!("read_table(\"{}\")", path.display()),
+            Rows::File(path, true) => format!("read_table(\"{}\", \"header\")", path.display()),
         };
         format!("{name}([{}], {rows})", list(&self.terms, Term::text))
     }

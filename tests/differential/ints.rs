@@ -345,8 +345,8 @@ pub fn table(g: &mut Gen) -> Table {
         0 => comprehension(g, arity),
         1 => {
             let rows = random_rows(g, &terms);
-            let path = write_csv(g, &rows, arity);
-            (rows, Rows::File(path))
+            let (path, header) = write_csv(g, &rows, arity);
+            (rows, Rows::File(path, header))
         }
         _ => {
             let lists = g.chance(0.3);
@@ -442,13 +442,17 @@ fn comprehension(g: &mut Gen, arity: usize) -> (Vec<Vec<i64>>, Rows) {
 }
 
 /// Writes rows for `read_table` in the forms it accepts: commas, semicolons
-/// or whitespace between values, sometimes a header, comments, blank lines
-/// and CRLF line ends.
-fn write_csv(g: &mut Gen, rows: &[Vec<i64>], arity: usize) -> PathBuf {
+/// or whitespace between values, sometimes a header (returned: the model
+/// must say so), a byte-order mark, comments, blank lines and CRLF line ends.
+fn write_csv(g: &mut Gen, rows: &[Vec<i64>], arity: usize) -> (PathBuf, bool) {
     let sep = [",", ", ", ";", " ", "\t"][g.rng.random_range(0..5)];
     let eol = if g.chance(0.2) { "\r\n" } else { "\n" };
     let mut text = String::new();
-    if g.chance(0.3) {
+    if g.chance(0.2) {
+        text.push('\u{FEFF}');
+    }
+    let header = g.chance(0.3);
+    if header {
         let header: Vec<String> = (0..arity).map(|i| format!("col{i}")).collect();
         text += &(header.join(sep) + eol);
     }
@@ -466,5 +470,5 @@ fn write_csv(g: &mut Gen, rows: &[Vec<i64>], arity: usize) -> PathBuf {
     let path = g.dir.join(format!("{}-{}.csv", g.prefix, g.files));
     g.files += 1;
     std::fs::write(&path, text).expect("write a table file");
-    path
+    (path, header)
 }
