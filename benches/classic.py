@@ -31,6 +31,10 @@ options:
     --data DIR           the shared data (default ../shared/data next to the checkout)
     --peers-dir DIR      the peers' drivers (default ../shared/peers; its README says how to
                          install them; venv from $PEERS_VENV or ~/.cache/cspi-peers-venv)
+    --threads N          pass `--threads N` to every cspi binary that has the option (a baseline
+                         from before it searched on one thread); default: none, so each binary
+                         uses its own default (every core for --count and optimisation). Use
+                         `--threads 1` for the per-core ratio to the peers, which run on one
     --timeout S          per process, in seconds (default 300); a timed-out tool is not rerun
     --json PATH          where to write the results (default target/classic/classic-DATE.json)
 
@@ -424,6 +428,8 @@ class Setup:
         self.cspis = {"cspi": (a.cspi_copy, Path(a.models))}
         if a.baseline:
             self.cspis["baseline"] = (a.baseline_copy, Path(a.baseline_models))
+        self.threads = {tool: ["--threads", str(a.threads)] if a.threads and has_threads(binary) else []
+                        for tool, (binary, _) in self.cspis.items()}
         self.peers = self.installed_peers(a.peers)
 
     def installed_peers(self, wanted):
@@ -441,10 +447,10 @@ class Setup:
     def cspi(self, items):
         """Each cspi binary, one process per item (label, arguments after `solve`, check); a
         leading `models/` in an argument names the binary's own models folder."""
-        def argv(binary, models, args):
-            return [str(binary), "solve"] + [str(models / x[len("models/"):]) if x.startswith("models/") else x
-                                             for x in args]
-        return {tool: [Command(label, argv(binary, models, args), ROOT, check) for label, args, check in items]
+        def argv(tool, binary, models, args):
+            return ([str(binary), "solve"] + [str(models / x[len("models/"):]) if x.startswith("models/") else x
+                                              for x in args] + self.threads[tool])
+        return {tool: [Command(label, argv(tool, binary, models, args), ROOT, check) for label, args, check in items]
                 for tool, (binary, models) in self.cspis.items()}
 
     def peer(self, name, script, items):
@@ -679,6 +685,12 @@ def default_models(binary, fallback):
     return fallback
 
 
+def has_threads(binary):
+    """Whether this cspi binary takes `--threads` (older ones searched on one thread)."""
+    r = subprocess.run([str(binary), "solve", "--help"], capture_output=True, text=True)
+    return "--threads" in r.stdout
+
+
 def uptime():
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -701,6 +713,8 @@ def parse_args():
     ap.add_argument("--peers", default="all", help="comma-separated: " + ", ".join(PEERS) + "; or all, none")
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--peers-dir", default=str(ROOT.parent / "shared" / "peers"))
+    ap.add_argument("--threads", type=int, help="pass --threads N to each cspi binary that has it "
+                    "(1 for the per-core ratio to the peers); default: each binary's own default")
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--json", help="results file (default target/classic/classic-DATE.json)")
     a = ap.parse_args()
@@ -715,6 +729,8 @@ def parse_args():
     if unknown:
         ap.error(f"unknown peer(s) {', '.join(unknown)}; choose from {', '.join(PEERS)}, all, none")
     a.reps = a.reps or (3 if a.tier == "full" else 1)
+    if a.threads is not None and a.threads < 1:
+        ap.error("--threads must be at least 1")
     if a.reps < 1 or a.timeout <= 10:
         ap.error("--reps must be at least 1 and --timeout above 10 seconds")
     a.models = a.models or default_models(a.cspi, str(ROOT / "models"))
@@ -730,7 +746,7 @@ def main():
     log = lambda msg: print(msg, file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="classic-bin-") as bins:
         a.cspi_copy, cspi_sha = private_copy(a.cspi, bins, "cspi")
-        meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "tier": a.tier, "reps": a.reps,
+        meta = {"date": time.strftime("%Y-%m-%d %H:%M:%S"), "tier": a.tier, "reps": a.reps, "threads": a.threads,
                 "cspi": {"path": a.cspi, "sha256": cspi_sha, "models": a.models,
                          "version": subprocess.run([str(a.cspi_copy), "--version"], capture_output=True,
                                                    text=True).stdout.strip()},
@@ -756,6 +772,7 @@ def main():
         meta["uptime_after"] = uptime()
     print(f"cspi benches/classic.py, tier {a.tier}, median of {a.reps}; {meta['date']}")
     print(f"uptime before: {meta['uptime_before']}\nuptime after:  {meta['uptime_after']}")
+    print(f"threads: {'--threads ' + str(a.threads) if a.threads else 'each binary default'}")
     print(f"cspi: {a.cspi} ({cspi_sha[:12]})" + (f"; baseline: {a.baseline} ({base_sha[:12]})" if a.baseline else ""))
     print("cspi/x = cspi's median CPU / x's (below 1: cspi faster; on baseline rows: after/before)\n")
     print(table(results))

@@ -14,7 +14,9 @@
 //! sub-problem starts afresh (strategy, component cache), so its statistics
 //! do not depend on which thread took it or what that thread did before:
 //! counts and enumerations give the same statistics on every run with the
-//! same number of threads.
+//! same number of threads. The split's own decisions count too (in
+//! `Summary::split`, and in the totals), so that the nodes of a run on
+//! several threads compare with a run on one.
 //!
 //! Sub-problems partition the search space, so counts add up and solution
 //! sets are unions: both are the same whatever the number of threads. The
@@ -80,7 +82,7 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let threads = options.threads.max(1);
-    let (paths, total, consistent) = sub_problems(model, options, threads);
+    let Split { paths, total, work } = sub_problems(model, options, threads);
     let part = options.part.map(|p| PartInfo {
         part: p,
         fingerprint: fingerprint(model, options, p.n),
@@ -156,12 +158,9 @@ pub fn solve(
             .filter_map(|w| w.ok()?.join().ok())
             .collect()
     });
-    let mut stats = Stats::default();
+    let mut stats = work.stats.clone();
     for r in &reports {
         add(&mut stats, &r.stats);
-    }
-    if !consistent {
-        stats.failures += 1;
     }
     let counting = solve::counts_only(model, options);
     if !counting {
@@ -184,26 +183,59 @@ pub fn solve(
         rejected: reception.rejected,
         trace: Vec::new(),
         threads: reports,
+        split: Some(work),
         part,
         stopped: outcome == Outcome::Interrupted,
     }
 }
 
-/// The sub-problems to search (this part's, refined for the threads), the
-/// size of the whole split, and whether the root is consistent.
-fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> (Vec<Path>, usize, bool) {
+/// What the split came to.
+struct Split {
+    /// The sub-problems to search: this part's, refined for the threads.
+    paths: Vec<Path>,
+    /// Sub-problems in the whole split (of which a part takes every N-th).
+    total: usize,
+    /// The split's own work (root propagation and the first decisions):
+    /// `subproblems` is `paths.len()`, `busy` the time it took.
+    work: ThreadStats,
+}
+
+/// Lowers the model, propagates the root and splits the search; see
+/// [`Split`].
+fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split {
+    let began = Instant::now();
     let spec = &options.search;
     let posted = lower_with(model, spec.propagation, options.bounds_only);
     let mut engine = posted.engine;
+    // The whole split is the same in every part, and each part computes
+    // it: only the first counts its decisions, so that the parts' statistics
+    // add up to one run's (`cspi merge`).
+    let counts_whole = options.part.is_none_or(|p| p.k == 1);
     if !posted.consistent || engine.propagate_root().is_err() {
-        return (Vec::new(), 0, false);
+        engine.stats.failures += u64::from(counts_whole);
+        return Split {
+            paths: Vec::new(),
+            total: 0,
+            work: ThreadStats {
+                subproblems: 0,
+                busy: began.elapsed(),
+                stats: engine.stats,
+            },
+        };
     }
     let primary = solve::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
     let make = || solve::strategy(model, spec, optimising);
     let (mut paths, total) = match options.part {
         Some(part) => {
+            let before = engine.stats.clone();
             let all = split::split(&mut engine, &make, &primary, SUBPROBLEMS_PER_PART * part.n);
+            if !counts_whole {
+                engine.stats = Stats {
+                    propagations: engine.stats.propagations,
+                    ..before
+                };
+            }
             let total = all.len();
             (part.select(all), total)
         }
@@ -226,7 +258,18 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> (Vec<P
         engine.doms.restore(root);
         paths = refined;
     }
-    (paths, total, true)
+    // Refining a part's sub-problems counted depths from each of them.
+    let deepest = paths.iter().map(Vec::len).max().unwrap_or(0) as u64;
+    engine.stats.max_depth = engine.stats.max_depth.max(deepest);
+    Split {
+        work: ThreadStats {
+            subproblems: paths.len() as u64,
+            busy: began.elapsed(),
+            stats: engine.stats,
+        },
+        paths,
+        total,
+    }
 }
 
 /// One worker thread: its own engine, sub-problems until none is left.

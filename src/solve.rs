@@ -183,6 +183,9 @@ pub struct Summary {
     pub status: Status,
     /// What each thread did, when several searched (`Options::threads`).
     pub threads: Vec<crate::parallel::ThreadStats>,
+    /// The split into sub-problems before the threads searched (also counted
+    /// in `stats`).
+    pub split: Option<crate::parallel::ThreadStats>,
     /// Which part of a split this run solved (`Options::part`).
     pub part: Option<crate::part::PartInfo>,
     /// With an objective: the best value found (the optimum when `Optimal`).
@@ -409,6 +412,7 @@ pub fn solve(
         rejected: reception.rejected,
         trace,
         threads: Vec::new(),
+        split: None,
         part: None,
         stopped: outcome == Outcome::Interrupted,
     }

@@ -63,6 +63,48 @@ fn queens_counts_are_the_same_on_any_number_of_threads() {
     }
 }
 
+/// The search tree's counters (nodes, failures, backtracks) of a run on
+/// several threads, and summed over the parts of a split, are a one-thread
+/// run's: the split takes the search's own decisions and counts them once
+/// (the model's heuristic keeps no state; leaf by leaf, since counting by
+/// components changes the tree below each sub-problem).
+#[test]
+fn the_work_is_the_same_whatever_the_threads_or_parts() {
+    let tree = |s: &cspi::engine::stats::Stats| (s.nodes, s.failures, s.backtracks, s.solutions);
+    for n in [3, 4, 6, 9] {
+        let model = load("n-queens.csp", &[("n", &n.to_string())]);
+        for count_only in [true, false] {
+            let run = |threads, part| {
+                let o = Options {
+                    count_only,
+                    no_product_count: true,
+                    part,
+                    ..options(&model, threads)
+                };
+                solve(&model, &o, |_| Next::Continue)
+            };
+            let one = tree(&run(1, None).stats);
+            assert!(one.0 > 0, "n={n}: a search with nodes");
+            for threads in [2, 3] {
+                let s = run(threads, None);
+                assert_eq!(tree(&s.stats), one, "n={n}, {threads} threads");
+                let split = s.split.as_ref().expect("the split's statistics");
+                let nodes: u64 = s.threads.iter().map(|t| t.stats.nodes).sum();
+                assert_eq!(split.stats.nodes + nodes, s.stats.nodes, "n={n}");
+            }
+            for parts in [1, 4, 8] {
+                let mut sum = (0, 0, 0, 0);
+                for k in 1..=parts {
+                    let s = run(1, Some(cspi::part::Part { k, n: parts }));
+                    let t = tree(&s.stats);
+                    sum = (sum.0 + t.0, sum.1 + t.1, sum.2 + t.2, sum.3 + t.3);
+                }
+                assert_eq!(sum, one, "n={n}, {parts} parts");
+            }
+        }
+    }
+}
+
 /// Every solution of n-queens 8 on 1 and 4 threads: the same set, each
 /// solution once, each checked by the independent checker.
 #[test]
@@ -197,8 +239,11 @@ fn json_output_stays_one_record_per_line() {
         .iter()
         .map(|t| t.get("stats").get("nodes").int())
         .sum();
-    assert_eq!(nodes, summary.get("stats").get("nodes").int());
+    let split = summary.get("split").get("stats").get("nodes").int();
+    assert!(split > 0, "the split's decisions count");
+    assert_eq!(split + nodes, summary.get("stats").get("nodes").int());
     assert!(r.stderr.contains("thread 3:"), "{}", r.stderr);
+    assert!(r.stderr.contains("split: "), "{}", r.stderr);
     let r = cspi(&["solve", "models/n-queens.csp", "--threads", "0"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
 }

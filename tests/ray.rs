@@ -2,8 +2,8 @@
 //! into 8 parts, one Ray task each, merged into the whole count.
 //!
 //! Ray is a Python package: `.ci/run` installs it into a virtual environment
-//! and names its interpreter in `CSPI_RAY_PYTHON` (otherwise `python3` is
-//! tried). Without Ray the test says so loudly on stderr (`RAY NOT TESTED`)
+//! and names its interpreter in `CSPI_RAY_PYTHON` (otherwise that virtual
+//! environment, `target/ray-venv`, then `python3` is tried). Without Ray the test says so loudly on stderr (`RAY NOT TESTED`)
 //! and passes, unless `CSPI_REQUIRE_RAY=1` (as CI sets), where it fails.
 
 mod common;
@@ -11,8 +11,17 @@ mod common;
 use common::{root, scratch};
 use std::process::Command;
 
+/// `CSPI_RAY_PYTHON`, else the virtual environment `.ci/run` makes, else
+/// `python3`.
 fn python() -> String {
-    std::env::var("CSPI_RAY_PYTHON").unwrap_or_else(|_| "python3".into())
+    if let Ok(p) = std::env::var("CSPI_RAY_PYTHON") {
+        return p;
+    }
+    let venv = root().join("target/ray-venv/bin/python");
+    if venv.exists() {
+        return venv.display().to_string();
+    }
+    "python3".into()
 }
 
 /// Whether `python` can import Ray; when it cannot, says why (and fails if
@@ -82,4 +91,21 @@ fn eight_ray_tasks_merge_into_the_whole_count() {
     assert_eq!(summary.get("parts").int(), 8);
     let files = std::fs::read_dir(&out).unwrap().count();
     assert_eq!(files, 8, "one output per part");
+    // The parts ran as Ray tasks, in Ray's worker processes, not the driver.
+    let driver = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("ray ")?.split("driver pid ").nth(1))
+        .unwrap_or_else(|| panic!("the driver reports its Ray cluster:\n{stderr}"));
+    for k in 1..=8 {
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("part {k}/8: ")))
+            .unwrap_or_else(|| panic!("part {k} reported:\n{stderr}"));
+        let worker = line
+            .split("on Ray worker ")
+            .nth(1)
+            .and_then(|w| w.split('/').nth(1))
+            .unwrap_or_else(|| panic!("part {k} names its Ray worker: {line}"));
+        assert_ne!(worker, driver, "part {k} ran in a Ray worker: {line}");
+    }
 }

@@ -70,7 +70,8 @@ def main(argv=None):
                "--threads", str(threads)]
         began = time.monotonic()
         r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-        return k, r.returncode, r.stdout, r.stderr, time.monotonic() - began
+        where = f"{ray.get_runtime_context().get_node_id()[:8]}/{os.getpid()}"
+        return k, r.returncode, r.stdout, r.stderr, time.monotonic() - began, where
 
     init = {"address": args.address, "include_dashboard": False,
             "log_to_driver": False}
@@ -79,6 +80,9 @@ def main(argv=None):
     if args.working_dir:
         init["runtime_env"] = {"working_dir": args.working_dir}
     ray.init(**init)
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    print(f"ray {ray.__version__}: {len(ray.nodes())} node(s), {cpus} CPUs; driver pid {os.getpid()}",
+          file=sys.stderr)
     cwd = None if args.working_dir else os.getcwd()
     tasks = [
         solve_part.options(num_cpus=args.cpus_per_task).remote(
@@ -87,7 +91,7 @@ def main(argv=None):
     ]
     os.makedirs(args.out, exist_ok=True)
     files, failed = [], False
-    for k, code, out, err, secs in sorted(ray.get(tasks)):
+    for k, code, out, err, secs, where in sorted(ray.get(tasks)):
         path = os.path.join(args.out, f"part-{k}-of-{args.parts}.jsonl")
         with open(path, "w") as f:
             f.write(out)
@@ -96,7 +100,7 @@ def main(argv=None):
             failed = True
             print(f"error: part {k}/{args.parts} exited with {code}:\n{err}", file=sys.stderr)
         else:
-            print(f"part {k}/{args.parts}: {secs:.2f} s", file=sys.stderr)
+            print(f"part {k}/{args.parts}: {secs:.2f} s on Ray worker {where}", file=sys.stderr)
     ray.shutdown()
     if failed:
         return 1

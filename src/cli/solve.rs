@@ -188,6 +188,7 @@ impl<'a> Runner<'a> {
             } else {
                 &[]
             },
+            split: summary.split.as_ref().filter(|_| args.thread_stats),
         };
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
@@ -195,7 +196,10 @@ impl<'a> Runner<'a> {
             eprint(&human::stats(&summary.stats));
         }
         if args.thread_stats {
-            eprint(&human::thread_stats(&summary.threads));
+            eprint(&human::thread_stats(
+                summary.split.as_ref(),
+                &summary.threads,
+            ));
         }
         if let Some(first) = summary.rejected.first() {
             eprint(&format!(

@@ -397,6 +397,15 @@ impl Domains {
     #[inline]
     pub fn window(&self, v: VarId, pos: i64) -> u64 {
         let bits = self.bits(v);
+        // The common case first: a one-word domain read from its bit 0 or
+        // a little below or above it.
+        if let [w] = bits {
+            return match pos {
+                0..=63 => w >> pos,
+                -63..=-1 => w << -pos,
+                _ => 0,
+            };
+        }
         if pos < 0 {
             return match bits.first() {
                 Some(&w) if pos > -64 => w << -pos,

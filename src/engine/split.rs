@@ -8,7 +8,9 @@
 //! own variable and value selection: a node is split by assigning one
 //! variable each of its values in turn (`x = v1`, then `x != v1, x = v2`,
 //! ...), each consistent child becoming a sub-problem; a domain held by its
-//! bounds is bisected instead (`x <= v`, `x > v`). Rounds split the
+//! bounds is bisected instead (`x <= v`, `x > v`). As in the search, the
+//! variable is chosen again after each `x != v`: when the heuristic turns
+//! to another one, the node left is one more child. Rounds split the
 //! sub-problems in order, one level each, until there are at least `target`
 //! (EPS asks for 30 or more per worker, so that their uneven sizes even
 //! out): the last round stops splitting once the target is reached, so the
@@ -21,6 +23,10 @@
 //! decision where one takes `x = v` and the other `x != v`) and cover every
 //! solution (a node's value loop tries each value until the domain is empty),
 //! so counts add up and solution sets are unions.
+//!
+//! The split is search work: its decisions count in the engine's statistics
+//! as the search's do (nodes, backtracks, failures), and only once, when
+//! they are first taken; a sub-problem's replay is not counted again.
 
 use super::Engine;
 use super::domains::Fail;
@@ -98,15 +104,14 @@ struct Splitter<'a> {
 
 impl Splitter<'_> {
     /// Adds the children of the current node, reached by `path`, to `out`:
-    /// the node itself when no variable is open.
+    /// the node itself when no variable is open. The decisions are the
+    /// search's own: after each right branch the variable is chosen again,
+    /// and while it is the same one the value loop goes on; another one
+    /// makes the node one child, split in the next round (so the split
+    /// takes the decisions the search would, and the work adds up to a
+    /// one-thread run's where the heuristics keep no state).
     fn children(&mut self, path: &mut Path) {
-        let d = &self.engine.doms;
-        let open = |v: VarId| !d.is_fixed(v);
-        let node = Node {
-            engine: &*self.engine,
-            open: &open,
-        };
-        let Some(x) = self.var.select(&node, self.primary, &mut self.rng) else {
+        let Some(x) = self.select() else {
             self.out.push(path.clone());
             return;
         };
@@ -120,43 +125,68 @@ impl Splitter<'_> {
                 right: false,
             };
             if self.take(dec, path) {
-                // `x = v` says all that the `x != v'` before it said: the
-                // replay skips them (else sub-problem k replays k removals).
-                self.out.push([&path[..start], &[dec]].concat());
+                // `x = v` says all that the decisions on `x` before it said:
+                // the replay skips them (else sub-problem k replays k
+                // removals).
+                let child = match branch {
+                    Branch::Assign(_) => [&path[..start], &[dec]].concat(),
+                    Branch::AtMost(_) => path.clone(),
+                };
+                self.out.push(child);
                 path.pop();
             }
             self.engine.doms.restore(left);
             if !self.take(Decision { right: true, ..dec }, path) {
                 break;
             }
-            // A bisected interval, or a variable left with one value: the
-            // rest is one more child.
-            let d = &self.engine.doms;
-            if let Some(v) = d.value(x).filter(|_| d.is_bitset(x)) {
-                let last = Decision {
-                    var: x,
-                    branch: Branch::Assign(v),
-                    right: false,
+            if self.select() != Some(x) {
+                let d = &self.engine.doms;
+                let rest = match d.value(x) {
+                    Some(v) => {
+                        let last = Decision {
+                            var: x,
+                            branch: Branch::Assign(v),
+                            right: false,
+                        };
+                        [&path[..start], &[last]].concat()
+                    }
+                    None => path.clone(),
                 };
-                self.out.push([&path[..start], &[last]].concat());
-                break;
-            }
-            if matches!(branch, Branch::AtMost(_)) || !d.is_bitset(x) {
-                self.out.push(path.clone());
+                self.out.push(rest);
                 break;
             }
         }
         path.truncate(start);
     }
 
+    /// The variable the search would branch on at this node, if any is open.
+    fn select(&mut self) -> Option<VarId> {
+        let d = &self.engine.doms;
+        let open = |v: VarId| !d.is_fixed(v);
+        let node = Node {
+            engine: &*self.engine,
+            open: &open,
+        };
+        self.var.select(&node, self.primary, &mut self.rng)
+    }
+
     /// Applies and propagates a decision, adding it to the path; false
-    /// (and the path unchanged) when it fails.
+    /// (and the path unchanged) when it fails. Counted as the search counts
+    /// its own decisions (a node each, a right branch a backtrack too), so
+    /// that the split's work shows in the statistics.
     fn take(&mut self, dec: Decision, path: &mut Path) -> bool {
         let ok = apply(self.engine, dec).is_ok() && self.engine.propagate_decision(dec.var).is_ok();
+        let stats = &mut self.engine.stats;
+        stats.nodes += 1;
+        stats.backtracks += u64::from(dec.right);
         if ok {
             path.push(dec);
-        } else if let Some(p) = self.engine.failed.take() {
-            self.var.on_failure(self.engine, p);
+            stats.max_depth = stats.max_depth.max(path.len() as u64);
+        } else {
+            stats.failures += 1;
+            if let Some(p) = self.engine.failed.take() {
+                self.var.on_failure(self.engine, p);
+            }
         }
         ok
     }

@@ -159,8 +159,8 @@ impl Lower<'_> {
             let lo = vars.iter().map(|&x| d.min(x)).min()?;
             let hi = vars.iter().map(|&x| d.max(x)).max()?;
             let z = self.aux(lo as i128, hi as i128)?;
-            self.engine
-                .add_prop(Box::new(Element::new(i, z, vars, low)));
+            let e = Element::new(&self.engine.doms, i, z, vars, low);
+            self.engine.add_prop(Box::new(e));
             return Some(z);
         };
         let d = &self.engine.doms;

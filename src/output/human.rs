@@ -186,9 +186,22 @@ pub fn stats(stats: &Stats) -> String {
     out
 }
 
-/// One line per thread (`--thread-stats`).
-pub fn thread_stats(threads: &[crate::parallel::ThreadStats]) -> String {
+/// One line for the split and one per thread (`--thread-stats`).
+pub fn thread_stats(
+    split: Option<&crate::parallel::ThreadStats>,
+    threads: &[crate::parallel::ThreadStats],
+) -> String {
     let mut out = String::new();
+    if let Some(s) = split {
+        let _ = writeln!(
+            out,
+            "split: {} sub-problems in {} ms, {} nodes, {} failures",
+            s.subproblems,
+            s.busy.as_millis(),
+            s.stats.nodes,
+            s.stats.failures
+        );
+    }
     for (i, t) in threads.iter().enumerate() {
         let _ = writeln!(
             out,

@@ -155,6 +155,16 @@ pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
     }
     out.push_str(",\"stats\":");
     stats(&mut out, e.stats);
+    if let Some(s) = e.split {
+        let _ = write!(
+            out,
+            ",\"split\":{{\"subproblems\":{},\"busy_ms\":{},\"stats\":",
+            s.subproblems,
+            s.busy.as_millis()
+        );
+        stats(&mut out, &s.stats);
+        out.push('}');
+    }
     if !e.threads.is_empty() {
         out.push_str(",\"threads\":[");
         for (i, t) in e.threads.iter().enumerate() {

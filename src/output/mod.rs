@@ -83,6 +83,8 @@ pub struct RunEnd<'a> {
     pub part: Option<&'a crate::part::PartInfo>,
     /// Per-thread statistics, when asked for (`--thread-stats`).
     pub threads: &'a [crate::parallel::ThreadStats],
+    /// The split into sub-problems before the threads searched, with them.
+    pub split: Option<&'a crate::parallel::ThreadStats>,
 }
 
 /// What many instances (`--each`) came to.

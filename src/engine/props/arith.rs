@@ -6,6 +6,7 @@
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
+use crate::engine::props::element_bits::BitElement;
 use crate::model::VarId;
 use crate::num::{ceil_div, floor_div};
 
@@ -171,18 +172,28 @@ pub struct Element {
     /// `[i, z, items...]`.
     vars: Vec<VarId>,
     low: i64,
+    /// The same filtering on machine words, where the domains allow.
+    bits: Option<BitElement>,
     /// Scratch: values to remove, and the items the index can still select.
     gone: Vec<i64>,
     live: Vec<VarId>,
 }
 
 impl Element {
-    pub fn new(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+    pub fn new(d: &Domains, index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+        let mut e = Self::general(index, z, items, low);
+        e.bits = BitElement::new(d, index, z, &e.vars[2..], low);
+        e
+    }
+
+    /// Without the word form, whatever the domains (tests compare the two).
+    pub fn general(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
         let mut vars = vec![index, z];
         vars.extend(items);
         Element {
             vars,
             low,
+            bits: None,
             gone: Vec::new(),
             live: Vec::new(),
         }
@@ -247,6 +258,9 @@ impl Propagator for Element {
         Priority::Slow
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
+        if let Some(bits) = &self.bits {
+            return bits.propagate(d, &self.vars);
+        }
         let (i, z) = (self.vars[0], self.vars[1]);
         // Indices outside the items are undefined: the constraint is false there.
         let last = self.low + (self.vars.len() as i64 - 3);
@@ -403,7 +417,15 @@ mod tests {
             "element",
             Strength::Check,
             5,
-            |_, v| Some(Box::new(Element::new(v[0], v[1], v[2..].to_vec(), 1))),
+            |d, v| Some(Box::new(Element::new(d, v[0], v[1], v[2..].to_vec(), 1))),
+            |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
+        );
+        // The same without the word form.
+        check_random(
+            "element, general",
+            Strength::Check,
+            5,
+            |_, v| Some(Box::new(Element::general(v[0], v[1], v[2..].to_vec(), 1))),
             |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
         );
     }
@@ -434,7 +456,7 @@ mod tests {
         let i = h.range(0, 5);
         let z = h.range(0, 9);
         let items = [h.var(&[1, 2]), h.var(&[7, 8, 9])];
-        h.post(Element::new(i, z, items.to_vec(), 1));
+        h.post(Element::new(&h.engine.doms, i, z, items.to_vec(), 1));
         assert_eq!(h.bounds(i), (1, 2), "indices outside the items go");
         h.fix(i, 2).unwrap();
         assert_eq!(h.values(z), vec![7, 8, 9]);

@@ -10,6 +10,7 @@ pub mod cumulative;
 pub mod disjunctive;
 pub mod dominators;
 pub mod element2d;
+pub mod element_bits;
 pub mod formula;
 pub mod gcc;
 pub mod increasing;
