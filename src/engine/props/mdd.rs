@@ -32,20 +32,24 @@ pub struct MddProp {
     /// smaller ones, so below this search node it is never explored again.
     dead: RevInt,
     mdd: Arc<Mdd>,
+    /// The diagram's edges as `(label, target)` pairs, node by node, for
+    /// locality; node `n`'s are `mdd.first[n]..mdd.first[n + 1]`.
+    edges: Vec<(u32, u32)>,
     scratch: Scratch,
 }
 
 /// Per-pass state (nothing here outlives a pass, so nothing is trailed).
 struct Scratch {
-    /// `seen[n] == stamp`: node `n` was explored in this pass.
-    seen: Vec<u32>,
-    /// Whether node `n` reaches the terminal (valid when seen).
-    alive: Vec<bool>,
+    /// `mark[n] >> 1 == stamp`: node `n` was explored in this pass; bit 0
+    /// then says whether it reaches the terminal.
+    mark: Vec<u32>,
     stamp: u32,
+    /// Bitset words per layer.
+    words: usize,
     /// Per layer, a bitset over value codes: in the domain.
-    allowed: Vec<Vec<u64>>,
+    allowed: Vec<u64>,
     /// Per layer, a bitset over value codes: on a path to the terminal.
-    supported: Vec<Vec<u64>>,
+    supported: Vec<u64>,
     /// Every layer from this one on has all its allowed values supported:
     /// below it, one path to the terminal is enough (Cheng & Yap's cut).
     complete_from: usize,
@@ -60,16 +64,27 @@ struct Scratch {
 }
 
 impl Scratch {
+    /// Where a layer's bitset words lie in `allowed` and `supported`.
+    fn layer(&self, layer: usize) -> std::ops::Range<usize> {
+        layer * self.words..(layer + 1) * self.words
+    }
+
+    fn allows(&self, layer: usize, c: u32) -> bool {
+        self.allowed[layer * self.words + c as usize / 64] >> (c % 64) & 1 != 0
+    }
+
     fn support(&mut self, layer: usize, c: u32) {
-        let w = &mut self.supported[layer][c as usize / 64];
+        let w = &mut self.supported[layer * self.words + c as usize / 64];
         let bit = 1 << (c % 64);
         if *w & bit != 0 {
             return;
         }
         *w |= bit;
-        while self.complete_from > 0
-            && self.supported[self.complete_from - 1] == self.allowed[self.complete_from - 1]
-        {
+        while self.complete_from > 0 {
+            let r = self.layer(self.complete_from - 1);
+            if self.supported[r.clone()] != self.allowed[r] {
+                break;
+            }
             self.complete_from -= 1;
         }
     }
@@ -87,13 +102,19 @@ impl MddProp {
         }
         let words = mdd.values.len().div_ceil(64);
         let layers = vars.len();
+        let edges = mdd
+            .label
+            .iter()
+            .copied()
+            .zip(mdd.target.iter().copied())
+            .collect();
         Some(MddProp {
             scratch: Scratch {
-                seen: vec![0; mdd.nodes()],
-                alive: vec![false; mdd.nodes()],
+                mark: vec![0; mdd.nodes()],
                 stamp: 0,
-                allowed: vec![vec![0; words]; layers],
-                supported: vec![vec![0; words]; layers],
+                words,
+                allowed: vec![0; words * layers],
+                supported: vec![0; words * layers],
                 complete_from: layers,
                 dense: (0..mdd.nodes() as u32).collect(),
                 pos: (0..mdd.nodes() as u32).collect(),
@@ -101,6 +122,7 @@ impl MddProp {
                 newly_dead: Vec::new(),
             },
             dead: d.trail.new_int(0),
+            edges,
             vars,
             mdd,
         })
@@ -110,15 +132,17 @@ impl MddProp {
     /// when `fixed_only`).
     fn load(&mut self, d: &Domains, fixed_only: bool) {
         let values = &self.mdd.values;
+        let s = &mut self.scratch;
         // Nodes dead under the domains stay dead; not so when open
         // variables count as unrestricted.
-        self.scratch.dead_count = if fixed_only {
+        s.dead_count = if fixed_only {
             0
         } else {
             d.trail.int(self.dead) as u32
         };
+        let words = s.words;
         for (i, &v) in self.vars.iter().enumerate() {
-            let bits = &mut self.scratch.allowed[i];
+            let bits = &mut s.allowed[i * words..(i + 1) * words];
             bits.iter_mut().for_each(|w| *w = 0);
             let open = fixed_only && !d.is_fixed(v);
             if !open && d.is_bitset(v) && (d.size(v) as usize) < values.len() {
@@ -140,41 +164,35 @@ impl MddProp {
     /// One pass; false when no path is left.
     fn pass(&mut self) -> bool {
         let s = &mut self.scratch;
-        s.stamp = s.stamp.wrapping_add(1);
-        if s.stamp == 0 {
-            s.seen.iter_mut().for_each(|x| *x = 0);
+        s.stamp += 1;
+        if s.stamp >= 1 << 31 {
+            s.mark.iter_mut().for_each(|x| *x = 0);
             s.stamp = 1;
         }
-        for bits in &mut s.supported {
-            bits.iter_mut().for_each(|w| *w = 0);
-        }
+        s.supported.iter_mut().for_each(|w| *w = 0);
         s.complete_from = self.vars.len();
         s.newly_dead.clear();
         if self.mdd.rows == 0 {
             return false;
         }
-        explore(&self.mdd, s, self.mdd.root(), 0)
+        explore(&self.mdd.first, &self.edges, s, self.mdd.root(), 0)
     }
 }
 
-fn explore(m: &Mdd, s: &mut Scratch, node: u32, layer: usize) -> bool {
+fn explore(first: &[u32], edges: &[(u32, u32)], s: &mut Scratch, node: u32, layer: usize) -> bool {
     if node == TERMINAL {
         return true;
     }
-    if s.seen[node as usize] == s.stamp {
-        return s.alive[node as usize];
+    let n = node as usize;
+    if s.mark[n] >> 1 == s.stamp {
+        return s.mark[n] & 1 != 0;
     }
-    if s.pos[node as usize] < s.dead_count {
+    if s.pos[n] < s.dead_count {
         return false;
     }
     let mut alive = false;
-    let (a, b) = (
-        m.first[node as usize] as usize,
-        m.first[node as usize + 1] as usize,
-    );
-    for e in a..b {
-        let c = m.label[e];
-        if has(&s.allowed[layer], c) && explore(m, s, m.target[e], layer + 1) {
+    for &(c, t) in &edges[first[n] as usize..first[n + 1] as usize] {
+        if s.allows(layer, c) && explore(first, edges, s, t, layer + 1) {
             alive = true;
             s.support(layer, c);
             if layer >= s.complete_from {
@@ -182,8 +200,7 @@ fn explore(m: &Mdd, s: &mut Scratch, node: u32, layer: usize) -> bool {
             }
         }
     }
-    s.seen[node as usize] = s.stamp;
-    s.alive[node as usize] = alive;
+    s.mark[n] = s.stamp << 1 | alive as u32;
     if !alive {
         s.newly_dead.push(node);
     }
@@ -220,7 +237,8 @@ impl Propagator for MddProp {
         }
         let values = &self.mdd.values;
         for (i, &v) in self.vars.iter().enumerate() {
-            let sup = &self.scratch.supported[i];
+            let w = self.scratch.words;
+            let sup = &self.scratch.supported[i * w..(i + 1) * w];
             let count: u32 = sup.iter().map(|w| w.count_ones()).sum();
             if d.size(v) == count as u64 {
                 continue; // the domain is exactly its supported values
