@@ -148,7 +148,7 @@ pub fn disagreement(rows: &[Row], first_only: bool, optimising: bool) -> Option<
                 } else {
                     r.solutions
                 };
-                format!("{c} solutions")
+                crate::output::plural(c, "solution", "solutions")
             })
             .collect()
     };

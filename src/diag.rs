@@ -307,6 +307,26 @@ impl From<Diag> for Diags {
     }
 }
 
+/// A line for the help of a file that is not there: the absolute path it was
+/// looked for at, so it is plain which folder a relative path started from
+/// (the model's folder, or the current directory).
+pub fn looked_for(path: &std::path::Path) -> String {
+    let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("looked for {}", crate::reader::shown(&full))
+}
+
+/// `help`, and where the file was looked for when it is not there.
+pub fn with_looked_for(
+    help: String,
+    refusal: &crate::reader::Refusal,
+    path: &std::path::Path,
+) -> String {
+    match refusal {
+        crate::reader::Refusal::NotFound => format!("{help}\n{}", looked_for(path)),
+        _ => help,
+    }
+}
+
 /// Suggests the closest of `candidates` to `name`, for "did you mean" help.
 pub fn did_you_mean<'a>(
     name: &str,

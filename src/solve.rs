@@ -120,7 +120,11 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
                 "cspi::file",
                 format!("cannot read model `{shown}`: {}", r.reason()),
             )
-            .help(r.help("model files"))
+            .help(crate::diag::with_looked_for(
+                r.help("model files"),
+                &r,
+                path,
+            ))
             .usage(),
         )
     })?;
@@ -131,7 +135,8 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
 /// Parses model text; relative paths in it resolve against `dir`.
 pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
-    let ast = syntax::parse(text).map_err(|d| Diags::from(d.in_source(&source)))?;
+    let ast = syntax::parse(text)
+        .map_err(|ds| Diags(ds.0.into_iter().map(|d| d.in_source(&source)).collect()))?;
     Ok(Parsed {
         source,
         ast,

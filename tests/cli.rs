@@ -71,6 +71,34 @@ fn json_grid(line: &Json, side: usize) -> Vec<u8> {
         .collect()
 }
 
+/// The value of one drawn cell: the position of its symbol in `symbols`, from 1.
+fn symbol_value(cell: &str, symbols: &str) -> u8 {
+    let mut chars = cell.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        panic!("cell `{cell}` is not one symbol");
+    };
+    symbols
+        .chars()
+        .position(|s| s == c)
+        .unwrap_or_else(|| panic!("`{c}` is not one of {symbols}")) as u8
+        + 1
+}
+
+/// The `cell_grid` rows of a JSON solution line, decoded by `symbols`.
+fn json_text_grid(line: &Json, symbols: &str) -> Vec<u8> {
+    line.get("values")
+        .get("cell_grid")
+        .arr()
+        .iter()
+        .flat_map(|row| {
+            row.str()
+                .chars()
+                .map(|c| symbol_value(&c.to_string(), symbols))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// The n-queens `q` array of a JSON solution line.
 fn queens(line: &Json) -> Vec<i64> {
     assert_eq!(line.get("type").str(), "solution");
@@ -393,7 +421,12 @@ fn larger_grids_from_files() {
             sudoku::check(5, &p.givens, &json_grid(&lines[0], 25)),
             Ok(())
         );
-        // The human grid prints the values (1..25) as 25 rows of 25, with box separators.
+        // The human grid prints the puzzle's letters as 25 rows of 25, with box separators,
+        // and the JSON solution has the same rows as text.
+        assert_eq!(
+            json_text_grid(&lines[0], ALPHADOKU_SYMBOLS),
+            json_grid(&lines[0], 25)
+        );
         let r = cspi(&[
             "solve",
             "models/sudoku.csp",
@@ -412,7 +445,7 @@ fn larger_grids_from_files() {
             .map(|l| {
                 l.split_whitespace()
                     .filter(|t| *t != "|")
-                    .map(|t| t.parse().expect("a number"))
+                    .map(|t| symbol_value(t, ALPHADOKU_SYMBOLS))
                     .collect()
             })
             .collect();
@@ -458,6 +491,74 @@ fn larger_grids_from_files() {
     for l in &lines[..lines.len() - 1] {
         assert_eq!(sudoku::check(2, &givens, &json_grid(l, 4)), Ok(()));
     }
+}
+
+/// A puzzle typed in letters prints back in the same letters; a 16×16 one typed
+/// with the default alphabet prints in `1-9A-G`; 9×9 digits stay digits.
+#[test]
+fn puzzles_print_in_their_own_symbols() {
+    // Inkala's puzzle with the digits 1..9 written as the letters Q..Y.
+    let letters = "QRSTUVWXY";
+    let typed: String = DEFAULT_PUZZLE
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => letters.chars().nth(d as usize - 1).unwrap(),
+            None => c,
+        })
+        .collect();
+    let r = cspi(&[
+        "solve",
+        "models/sudoku.csp",
+        "-p",
+        &format!("puzzle={typed}"),
+        "-p",
+        &format!("symbols={letters}"),
+    ]);
+    ok(&r);
+    let cells: Vec<u8> = r
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with('-'))
+        .flat_map(|l| {
+            l.split_whitespace()
+                .filter(|t| *t != "|")
+                .map(|t| symbol_value(t, letters))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(sudoku::check(3, &givens(DEFAULT_PUZZLE), &cells), Ok(()));
+
+    // 16×16: the first row of a solved grid, blanks elsewhere; any completion will do.
+    let first_row = "123456789ABCDEFG";
+    let puzzle = format!("{first_row}{}", ".".repeat(240));
+    let r = cspi(&[
+        "solve",
+        "models/sudoku.csp",
+        "-p",
+        "n=4",
+        "-p",
+        &format!("puzzle={puzzle}"),
+        "--format",
+        "json",
+    ]);
+    ok(&r);
+    let line = &json_lines(&r)[0];
+    let grid = json_grid(line, 16);
+    assert_eq!(json_text_grid(line, first_row), grid);
+    let mut givens = vec![0u8; 256];
+    for (i, g) in givens.iter_mut().take(16).enumerate() {
+        *g = i as u8 + 1;
+    }
+    assert_eq!(sudoku::check(4, &givens, &grid), Ok(()));
+
+    // A 9×9 grid of digits has no text rows in JSON: they would repeat the numbers.
+    let r = cspi(&["solve", "models/sudoku.csp", "--format", "json"]);
+    ok(&r);
+    assert!(
+        !r.stdout.contains("cell_grid"),
+        "digits need no text rows: {}",
+        r.stdout
+    );
 }
 
 #[test]

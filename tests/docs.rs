@@ -97,6 +97,21 @@ fn every_tutorial_command_runs_and_prints_what_it_shows() {
     let text = common::read(&common::root().join("docs/tutorial.md"));
     let cases = commands(&text);
     assert!(cases.len() >= 12, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
+/// The README's examples are what a newcomer types first.
+#[test]
+fn every_readme_command_runs_and_prints_what_it_shows() {
+    let text = common::read(&common::root().join("README.md"));
+    let cases = commands(&text);
+    assert!(cases.len() >= 4, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
+/// Runs each command from the repository's root; its output must hold the
+/// shown lines in order.
+fn runs_and_prints_what_it_shows(cases: Vec<(String, Vec<String>)>) {
     for (cmd, shown) in cases {
         let args: Vec<&str> = cmd.split_whitespace().collect();
         let r = common::cspi(&args);

@@ -4,7 +4,8 @@
 //! tests/ui, where ARGS come from an optional first line `// args: ...`. The
 //! exit code and stderr must equal `tests/ui/NAME.stderr` (first line
 //! `exit: N`). Diagnostics are rendered without colour at a fixed width
-//! (stderr is a pipe, and NO_COLOR is set).
+//! (stderr is a pipe, and NO_COLOR is set). The absolute path of tests/ui,
+//! which a missing file's diagnostic shows, is written `<tests/ui>`.
 //!
 //! To regenerate the golden files after a deliberate change:
 //!     UPDATE_EXPECT=1 cargo test --release --test ui
@@ -38,7 +39,8 @@ fn broken_models_give_their_diagnostics() {
     let dir = common::root().join("tests/ui");
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let cases = cases(&dir);
-    assert!(cases.len() >= 15, "the suite has {} cases", cases.len());
+    // Issue 13 asks for at least 40 kinds of mistake; some kinds come by several routes.
+    assert!(cases.len() >= 80, "the suite has {} cases", cases.len());
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_str().unwrap();
@@ -69,7 +71,7 @@ fn broken_models_give_their_diagnostics() {
             problems.push("colour escapes in stderr".to_string());
         }
 
-        let actual = format!("exit: {}\n{}", r.code, r.stderr);
+        let actual = format!("exit: {}\n{}", r.code, in_any_checkout(&r.stderr, &dir));
         let golden = case.with_extension("stderr");
         if update {
             std::fs::write(&golden, &actual).expect("write golden file");
@@ -97,6 +99,18 @@ fn broken_models_give_their_diagnostics() {
         cases.len(),
         failures.join("\n\n")
     );
+}
+
+/// `text` with the absolute path of tests/ui (a missing file's diagnostic
+/// says where it was looked for) written `<tests/ui>`, so that the golden
+/// files hold in every checkout.
+fn in_any_checkout(text: &str, dir: &Path) -> String {
+    let mut out = text.to_string();
+    let real = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    for d in [dir, real.as_path()] {
+        out = out.replace(&d.display().to_string(), "<tests/ui>");
+    }
+    out
 }
 
 /// Every golden file belongs to a case (none left behind by a rename).

@@ -149,9 +149,13 @@ pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
                                 ),
                             )
                             .help(match r {
-                                crate::reader::Refusal::NotFound => "`@path` reads a parameter's \
-                                    value from a file; a relative path starts at the current directory"
-                                    .to_string(),
+                                crate::reader::Refusal::NotFound => crate::diag::with_looked_for(
+                                    "`@path` reads a parameter's value from a file; a relative \
+                                     path starts at the current directory"
+                                        .to_string(),
+                                    &r,
+                                    &path,
+                                ),
                                 _ => format!(
                                     "`@path` reads a parameter's value from a file; {}",
                                     r.help("it")

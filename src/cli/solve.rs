@@ -10,7 +10,7 @@ use crate::engine::search::{Limits, Next};
 use crate::engine::stats::{Stats, peak_memory};
 use crate::model::{Model, OutputItem};
 use crate::output::sink::{Failure, Stdout, eprint};
-use crate::output::{Mode, Reporter, RunEnd, StoppedBy, human};
+use crate::output::{Mode, Reporter, RunEnd, StoppedBy, human, plural};
 use crate::sema::ParamOverride;
 use crate::solve::{self, Options, Status};
 use std::io::IsTerminal;
@@ -203,8 +203,8 @@ impl<'a> Runner<'a> {
         }
         if let Some(first) = summary.rejected.first() {
             eprint(&format!(
-                "error: the independent checker rejected {} solution(s); this is a bug in cspi, please report it\n  first: {first}\n",
-                summary.rejected.len(),
+                "error: the independent checker rejected {}; this is a bug in cspi, please report it\n  first: {first}\n",
+                plural(summary.rejected.len() as u64, "solution", "solutions"),
             ));
         }
         Ok(Ended {
@@ -260,9 +260,9 @@ pub fn output_exit(out: &Stdout) -> Option<i32> {
 fn progress(stats: &Stats, elapsed: Duration) {
     let secs = elapsed.as_secs_f64().max(1e-9);
     eprint(&format!(
-        "\r\x1b[2K{} solutions, {} nodes ({:.0} nodes/s), {:.1} s",
-        stats.solutions,
-        stats.nodes,
+        "\r\x1b[2K{}, {} ({:.0} nodes/s), {:.1} s",
+        plural(stats.solutions, "solution", "solutions"),
+        plural(stats.nodes, "node", "nodes"),
         stats.nodes as f64 / secs,
         secs
     ));

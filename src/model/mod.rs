@@ -155,10 +155,13 @@ impl VarGroup {
 #[derive(Clone, Debug)]
 pub enum OutputItem {
     /// A two-dimensional array drawn as a grid; `box_size` draws separators.
+    /// With `symbols`, value `i` is drawn as `symbols[i - 1]` (a puzzle typed
+    /// in letters prints back in letters).
     Grid {
         name: String,
         group: VarGroup,
         box_size: Option<usize>,
+        symbols: Option<Vec<char>>,
     },
     /// `label = value` lines for a term.
     Value { label: String, term: Term },
@@ -185,6 +188,14 @@ pub enum OutputItem {
 }
 
 impl OutputItem {
+    /// The text of one cell of a `Grid` item: its symbol, else the value.
+    pub fn grid_cell(model: &Model, symbols: Option<&[char]>, var: VarId, value: i64) -> String {
+        match symbols.and_then(|s| s.get(usize::try_from(value).ok()?.checked_sub(1)?)) {
+            Some(c) => c.to_string(),
+            None => model.format_value(var, value),
+        }
+    }
+
     /// The text of a `Spell` item for one solution.
     pub fn spell(group: &VarGroup, symbols: &[String], values: &[i64]) -> String {
         group

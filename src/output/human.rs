@@ -34,8 +34,18 @@ fn body(model: &Model, values: &[i64]) -> String {
     for item in &model.output {
         match item {
             OutputItem::Grid {
-                group, box_size, ..
-            } => grid(&mut out, model, group, *box_size, values),
+                group,
+                box_size,
+                symbols,
+                ..
+            } => grid(
+                &mut out,
+                model,
+                group,
+                *box_size,
+                symbols.as_deref(),
+                values,
+            ),
             OutputItem::Group { name, group } => {
                 let _ = writeln!(out, "{name} = {}", group_text(model, group, values));
             }
@@ -97,13 +107,20 @@ fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
 }
 
 /// Draws a 2-D array, with box separators every `box_size` rows and columns.
-fn grid(out: &mut String, model: &Model, g: &VarGroup, box_size: Option<usize>, values: &[i64]) {
+fn grid(
+    out: &mut String,
+    model: &Model,
+    g: &VarGroup,
+    box_size: Option<usize>,
+    symbols: Option<&[char]>,
+    values: &[i64],
+) {
     let rows = (g.dims[0].1 - g.dims[0].0 + 1).max(0) as usize;
     let cols = (g.dims[1].1 - g.dims[1].0 + 1).max(0) as usize;
     let cells: Vec<String> = g
         .vars
         .iter()
-        .map(|&v| model.format_value(v, values[v]))
+        .map(|&v| OutputItem::grid_cell(model, symbols, v, values[v]))
         .collect();
     let width = cells.iter().map(|c| c.chars().count()).max().unwrap_or(1);
     let boxed = |i: usize| box_size.is_some_and(|b| i > 0 && i.is_multiple_of(b));
@@ -205,12 +222,12 @@ pub fn thread_stats(
     for (i, t) in threads.iter().enumerate() {
         let _ = writeln!(
             out,
-            "thread {i}: {} sub-problems, busy {} ms, {} nodes, {} failures, {} solutions",
-            t.subproblems,
+            "thread {i}: {}, busy {} ms, {}, {}, {}",
+            plural(t.subproblems, "sub-problem", "sub-problems"),
             t.busy.as_millis(),
-            t.stats.nodes,
-            t.stats.failures,
-            t.stats.solutions
+            plural(t.stats.nodes, "node", "nodes"),
+            plural(t.stats.failures, "failure", "failures"),
+            plural(t.stats.solutions, "solution", "solutions")
         );
     }
     out

@@ -94,6 +94,28 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
                 }
                 out.push(']');
             }
+            OutputItem::Grid {
+                name,
+                group,
+                symbols: Some(symbols),
+                ..
+            } => {
+                // The values are the group `name`; the rows as typed come too.
+                key(&mut out, &mut first, &format!("{name}_grid"));
+                out.push('[');
+                let cols = (group.dims[1].1 - group.dims[1].0 + 1).max(1) as usize;
+                for (i, row) in group.vars.chunks(cols).enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let text: String = row
+                        .iter()
+                        .map(|&v| OutputItem::grid_cell(model, Some(symbols), v, values[v]))
+                        .collect();
+                    string(&mut out, &text);
+                }
+                out.push(']');
+            }
             OutputItem::Value { label, term } if !model.groups.contains_key(label) => {
                 key(&mut out, &mut first, label);
                 match term.eval(model, values) {

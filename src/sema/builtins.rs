@@ -250,6 +250,9 @@ impl Checker<'_> {
                 if let Some(g) = crate::lower::globals::find(other) {
                     return self.global_call(g, &args, span);
                 }
+                if let Some(d) = self.used_before_declaration(other, name.span) {
+                    return Err(d);
+                }
                 let d = Diag::new(
                     "cspi::name::function",
                     format!("unknown function `{}`", name.name),

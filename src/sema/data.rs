@@ -14,7 +14,7 @@ pub const MAX_FILE_BYTES: u64 = 512 << 20;
 
 /// Symbols for 1, 2, ... in grids larger than 9×9 (`A` is 10), unless the model
 /// passes its own alphabet.
-const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+pub(super) const DEFAULT_SYMBOLS: &str = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 impl Checker<'_> {
     /// Where a path written in the model, or given on the command line, points.
@@ -68,7 +68,11 @@ impl Checker<'_> {
                     format!("cannot read `{shown}`: {}", refusal.reason()),
                 )
                 .label(span, "this path")
-                .help(refusal.help("data files")),
+                .help(crate::diag::with_looked_for(
+                    refusal.help("data files"),
+                    &refusal,
+                    &full,
+                )),
             }),
         }
     }

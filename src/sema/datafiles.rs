@@ -23,9 +23,10 @@ impl Checker<'_> {
                     d.labels.clear();
                     d.message = format!("--data: {}", d.message);
                     if d.message.contains("no such file") {
-                        d.help = Some(
-                            "a path given with --data is relative to the current directory".into(),
-                        );
+                        d.help = Some(format!(
+                            "a path given with --data is relative to the current directory\n{}",
+                            crate::diag::looked_for(path)
+                        ));
                     }
                     self.errors.push(d.usage());
                     self.data_failed = true;

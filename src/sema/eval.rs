@@ -204,6 +204,9 @@ impl Checker<'_> {
         if let Some(v) = self.globals.get(name) {
             return Ok(v.clone());
         }
+        if let Some(d) = self.used_before_declaration(name, span) {
+            return Err(d);
+        }
         let names = self
             .locals
             .iter()

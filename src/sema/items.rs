@@ -402,7 +402,7 @@ impl Checker<'_> {
     fn output(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
         for e in exprs {
             let item = match &e.kind {
-                ExprKind::Call(f, args) if f.name == "grid" && (1..=2).contains(&args.len()) => {
+                ExprKind::Call(f, args) if f.name == "grid" && (1..=3).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
                         continue; // already reported where it was defined
@@ -415,7 +415,14 @@ impl Checker<'_> {
                         )
                         .label(
                             args[0].span,
-                            format!("this has {} dimensions", group.dims.len()),
+                            format!(
+                                "this has {}",
+                                crate::output::plural(
+                                    group.dims.len() as u64,
+                                    "dimension",
+                                    "dimensions"
+                                )
+                            ),
                         ));
                     }
                     let box_size = match args.get(1) {
@@ -431,10 +438,16 @@ impl Checker<'_> {
                         },
                         None => perfect_square_root(group.dims[0].1 - group.dims[0].0 + 1),
                     };
+                    let size = (group.dims[0].1 - group.dims[0].0 + 1).max(0) as usize;
+                    let symbols = match args.get(2) {
+                        Some(s) => self.grid_symbols(s, size)?,
+                        None => None,
+                    };
                     OutputItem::Grid {
                         name: self.text(args[0].span).to_string(),
                         group,
                         box_size,
+                        symbols,
                     }
                 }
                 ExprKind::Call(f, args) if f.name == "spell" && (2..=3).contains(&args.len()) => {
@@ -630,6 +643,38 @@ fn strategy<T: Named>(value: &Ident) -> Result<T, Diag> {
             .help(format!("cspi calls `{}` `{ours}`", value.name)),
         None => unknown_name(value, T::WHAT, &T::names()),
     })
+}
+
+impl Checker<'_> {
+    /// The symbols of `output grid(a, box, symbols)`: the same alphabet as
+    /// `grid(text, N, symbols)` reads, so a puzzle prints as it was typed
+    /// (`""` is the default: digits up to 9, then letters). `None` when the
+    /// values 1..=size are drawn as their own digits anyway.
+    fn grid_symbols(&mut self, arg: &Expr, size: usize) -> Result<Option<Vec<char>>, Diag> {
+        let Value::Str(s) = self.eval(arg)? else {
+            return Err(Diag::new(
+                "cspi::output",
+                "the symbols of grid(array, box, symbols) are a string",
+            )
+            .label(arg.span, "not a string")
+            .help("one character per value, as in \"ABCDEFGHI\"; \"\" for digits"));
+        };
+        let symbols: Vec<char> = if s.is_empty() {
+            super::data::DEFAULT_SYMBOLS
+                .chars()
+                .take(size.max(9))
+                .collect()
+        } else {
+            s.chars().collect()
+        };
+        let digits = size <= 9
+            && symbols
+                .iter()
+                .take(size)
+                .copied()
+                .eq("123456789".chars().take(size));
+        Ok((!digits).then_some(symbols))
+    }
 }
 
 fn unknown_name(name: &Ident, what: &str, valid: &[&str]) -> Diag {

@@ -16,6 +16,7 @@ mod items;
 mod json;
 mod logic;
 mod ops;
+mod order;
 mod origin;
 mod params;
 mod records;
@@ -100,6 +101,7 @@ pub struct Input<'a> {
 pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut cx = Checker::new(input);
     cx.call_graph = functions::call_graph(&syntax.items);
+    cx.declared = order::declarations(&syntax.items);
     cx.read_data_files();
     for item in &syntax.items {
         if let Err(d) = cx.item(item) {
@@ -147,6 +149,9 @@ pub(crate) struct Checker<'a> {
     /// Every function of the model and the names its body calls, read before
     /// checking, to explain recursion.
     pub call_graph: IndexMap<String, (std::rc::Rc<ast::FunctionDef>, Vec<ast::Ident>)>,
+    /// Where every name of the file is declared, to explain a use before
+    /// the declaration.
+    pub declared: std::collections::HashMap<String, ast::Span>,
     /// Functions whose definition was rejected: their calls are poison.
     pub failed_functions: HashSet<String>,
     /// Enums by name.
@@ -184,6 +189,7 @@ impl<'a> Checker<'a> {
             functions: IndexMap::new(),
             failed_functions: HashSet::new(),
             call_graph: IndexMap::new(),
+            declared: std::collections::HashMap::new(),
             enums: IndexMap::new(),
             types: IndexMap::new(),
             data: Vec::new(),

@@ -446,9 +446,15 @@ impl Checker<'_> {
             Some((lo, hi)) if hi - lo + 1 != len => {
                 return Err(Diag::new(
                     "cspi::data::length",
-                    format!("expected {} values, found {len}", hi - lo + 1),
+                    format!(
+                        "expected {}, found {len}",
+                        crate::output::plural((hi - lo + 1) as u64, "value", "values")
+                    ),
                 )
-                .label(node.span, format!("{len} values"))
+                .label(
+                    node.span,
+                    crate::output::plural(len as u64, "value", "values"),
+                )
                 .help(format!("the index set is {lo}..{hi}")));
             }
             Some(_) => {}
@@ -600,8 +606,8 @@ impl Checker<'_> {
                     && hi - lo + 1 != len
                 {
                     return Err(mismatch(format!(
-                        "expected {} values in a row, found {len}",
-                        hi - lo + 1
+                        "expected {} in a row, found {len}",
+                        crate::output::plural((hi - lo + 1) as u64, "value", "values")
                     )));
                 }
                 next.extend(a.items.iter().cloned());

@@ -147,6 +147,9 @@ impl Checker<'_> {
                     (Some(e), _) => Type::Enum(e.clone()),
                     (_, Some(t)) => t.clone(),
                     _ => {
+                        if let Some(d) = self.used_before_declaration(n, name.span) {
+                            return Err(d);
+                        }
                         let known = ["int", "bool", "string"]
                             .into_iter()
                             .chain(self.enums.keys().map(String::as_str))

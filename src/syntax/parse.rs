@@ -2,7 +2,7 @@
 //! builder function per rule turns its pairs into AST nodes.
 
 use super::ast::*;
-use crate::diag::Diag;
+use crate::diag::{Diag, Diags};
 use pest::Parser as _;
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
@@ -10,10 +10,33 @@ use std::sync::OnceLock;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cspi.pest"]
-struct CspParser;
+pub(super) struct CspParser;
 
-/// Parses a whole model file.
-pub fn parse(text: &str) -> Result<Model, Diag> {
+/// Parses a whole model file, or reports every syntax error in it.
+pub fn parse(text: &str) -> Result<Model, Diags> {
+    within_bounds(text)?;
+    let mut pairs = match CspParser::parse(Rule::model, text) {
+        Ok(pairs) => pairs,
+        Err(first) => {
+            return Err(super::errors::all(text, first, |t| {
+                CspParser::parse(Rule::model, t).err()
+            }));
+        }
+    };
+    let model = pairs
+        .next()
+        .ok_or_else(|| Diag::new("cspi::syntax", "empty parse"))?;
+    let mut items = Vec::new();
+    for pair in model.into_inner() {
+        if pair.as_rule() != Rule::EOI {
+            items.push(item(pair)?);
+        }
+    }
+    Ok(Model { items })
+}
+
+/// Refuses texts that would make the parser recurse too deep or work too long.
+fn within_bounds(text: &str) -> Result<(), Diag> {
     let (depth, at) = nesting(text);
     if depth > MAX_NESTING {
         return Err(Diag::new(
@@ -35,17 +58,7 @@ pub fn parse(text: &str) -> Result<Model, Diag> {
             "cspi accepts at most {MAX_OPERATORS}; write long sums and conjunctions with sum(...) and forall"
         )));
     }
-    let mut pairs = CspParser::parse(Rule::model, text).map_err(|e| syntax_error(e, text))?;
-    let model = pairs
-        .next()
-        .ok_or_else(|| Diag::new("cspi::syntax", "empty parse"))?;
-    let mut items = Vec::new();
-    for pair in model.into_inner() {
-        if pair.as_rule() != Rule::EOI {
-            items.push(item(pair)?);
-        }
-    }
-    Ok(Model { items })
+    Ok(())
 }
 
 fn span_of(pair: &Pair<Rule>) -> Span {
@@ -98,6 +111,9 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
                 Rule::kw_in => VarDomain::In(expr(next()?)?),
                 _ => VarDomain::Type(type_expr(part)?),
             };
+            if let VarDomain::Type(ty) = &domain {
+                super::minizinc::type_before_name(&name, ty)?;
+            }
             Item::Var {
                 name,
                 index_sets,
@@ -572,220 +588,4 @@ fn unescape(s: &str) -> String {
         }
     }
     out
-}
-
-/// Turns a pest error into a diagnostic with readable rule names.
-fn syntax_error(e: pest::error::Error<Rule>, text: &str) -> Diag {
-    use pest::error::{ErrorVariant, InputLocation};
-    let span = match e.location {
-        InputLocation::Pos(p) => Span::new(p, p + 1),
-        InputLocation::Span((a, b)) => Span::new(a, b.max(a + 1)),
-    };
-    let expected = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
-            names.sort_unstable();
-            names.dedup();
-            names
-        }
-        ErrorVariant::CustomError { .. } => Vec::new(),
-    };
-    if text.get(span.start..).is_some_and(|r| r.starts_with("/*")) {
-        return Diag::new("cspi::syntax", "syntax error: this comment is never closed")
-            .label(
-                Span::new(span.start, span.start + 2),
-                "the comment starts here",
-            )
-            .help("end a block comment with `*/`; comments do not nest");
-    }
-    if let Some(d) = quantifier_as_call(text, span.start)
-        .or_else(|| aggregate_with_body_outside(text, span.start))
-    {
-        return d;
-    }
-    // Only where an expression could have ended: the parser wanted an operator.
-    if expected.contains(&"an operator")
-        && let Some(d) = missing_semicolon(text, span.start)
-    {
-        return d;
-    }
-    let message = match expected.as_slice() {
-        [] => "syntax error".to_string(),
-        [one] => format!("syntax error: expected {one}"),
-        many => format!("syntax error: expected one of {}", many.join(", ")),
-    };
-    Diag::new("cspi::syntax", message)
-        .label(span, "here")
-        .help("see docs/language.md for the grammar; items end with `;`")
-}
-
-/// `forall(i in S)(c)` or `forall([...])`, as MiniZinc writes them: ours
-/// take generators and a body after a colon.
-fn quantifier_as_call(text: &str, at: usize) -> Option<Diag> {
-    if !text.get(at..)?.starts_with('(') {
-        return None;
-    }
-    let before = text[..at].trim_end();
-    let word = ["forall", "exists"].into_iter().find(|w| {
-        before.ends_with(w)
-            && !before[..before.len() - w.len()]
-                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-    })?;
-    let start = before.len() - word.len();
-    Some(
-        Diag::new(
-            "cspi::syntax",
-            format!("syntax error: `{word}` is not a function"),
-        )
-        .label(Span::new(start, before.len()), "followed by `(`")
-        .help(format!(
-            "write `{word} i in 1..n: x[i] < x[i + 1]` (generators, a colon, then the body)"
-        )),
-    )
-}
-
-/// `sum(i in S)(e)`, as MiniZinc writes aggregates: ours put the body
-/// inside, after a colon.
-fn aggregate_with_body_outside(text: &str, at: usize) -> Option<Diag> {
-    let rest = text.get(at..)?;
-    // The parser stops at the `)` closing the generators, or at the `(` after it.
-    let at = match rest.strip_prefix(')') {
-        Some(after) => at + (rest.len() - after.trim_start().len()),
-        None => at,
-    };
-    if !text.get(at..)?.starts_with('(') {
-        return None;
-    }
-    let before = text[..at].trim_end();
-    let inner_end = before.len().checked_sub(1)?;
-    if !before.ends_with(')') {
-        return None;
-    }
-    // The `(` that the `)` closes.
-    let mut depth = 0usize;
-    let open = before[..inner_end]
-        .char_indices()
-        .rev()
-        .find_map(|(i, c)| {
-            match c {
-                ')' => depth += 1,
-                '(' if depth == 0 => return Some(i),
-                '(' => depth -= 1,
-                _ => {}
-            }
-            None
-        })?;
-    let generators = &before[open + 1..inner_end];
-    // Just after the last character that is not part of a name (which may
-    // be wider than a byte).
-    let name_start = before[..open]
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let name = &before[name_start..open];
-    const AGGREGATES: [&str; 5] = ["sum", "product", "count", "min", "max"];
-    if !AGGREGATES.contains(&name) || !generators.contains(" in ") {
-        return None;
-    }
-    Some(
-        Diag::new(
-            "cspi::syntax",
-            format!("syntax error: the body of `{name}` goes inside its parentheses"),
-        )
-        .label(Span::new(name_start, before.len()), "generators without a body")
-        .help(format!(
-            "write `{name}({generators}: ...)`, the body after a colon, as in `sum(i in 1..n: x[i])`"
-        )),
-    )
-}
-
-/// The most common slip: an item not ended by `;`, so the parser stumbles on
-/// the keyword of the next item. Point at the end of the unfinished item.
-fn missing_semicolon(text: &str, at: usize) -> Option<Diag> {
-    const ITEM_KEYWORDS: &[&str] = &[
-        "param",
-        "let",
-        "var",
-        "constraint",
-        "search",
-        "output",
-        "minimize",
-        "maximize",
-        "project",
-        "enum",
-        "type",
-        "predicate",
-        "function",
-    ];
-    let rest = text.get(at..)?;
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if !ITEM_KEYWORDS.contains(&word.as_str()) {
-        return None;
-    }
-    let before = text[..at].trim_end();
-    if before.is_empty() || before.ends_with(';') {
-        return None;
-    }
-    let end = before.len();
-    let start = before[..end].char_indices().last().map_or(0, |(i, _)| i);
-    Some(
-        Diag::new(
-            "cspi::syntax",
-            format!("syntax error: expected `;` before `{word}`"),
-        )
-        .label(Span::new(start, end), "this item is not ended by `;`")
-        .help("every item (param, let, var, constraint, search, output, ...) ends with `;`"),
-    )
-}
-
-/// Readable names for pest's rules, `None` for rules that never help a user.
-fn rule_name(rule: Rule) -> Option<&'static str> {
-    Some(match rule {
-        Rule::EOI => "end of file",
-        Rule::param_item => "`param`",
-        Rule::let_item => "`let`",
-        Rule::var_item => "`var`",
-        Rule::constraint_item => "`constraint`",
-        Rule::search_item => "`search`",
-        Rule::output_item => "`output`",
-        Rule::objective_item => "`minimize` or `maximize`",
-        Rule::project_item => "`project`",
-        Rule::enum_item => "`enum`",
-        Rule::type_item => "`type`",
-        Rule::predicate_item => "`predicate`",
-        Rule::function_item => "`function`",
-        Rule::type_expr | Rule::array_type | Rule::set_type | Rule::tuple_type => "a type",
-        Rule::record_type => "a type",
-        Rule::fn_params | Rule::fn_param => "a parameter name",
-        Rule::expr | Rule::primary | Rule::prefix => "an expression",
-        Rule::infix => "an operator",
-        Rule::ident => "a name",
-        Rule::int => "a number",
-        Rule::string => "a string",
-        Rule::index_sets => "`[`",
-        Rule::index => "`[`",
-        Rule::search_opt => "a search option",
-        Rule::search_word => "a strategy name",
-        Rule::search_key => "a search option",
-        Rule::generators | Rule::generator | Rule::comp_args => "`name in ...`",
-        Rule::kw_in => "`in`",
-        Rule::kw_then => "`then`",
-        Rule::kw_else => "`else`",
-        Rule::expr_list => "an expression",
-        Rule::implies | Rule::or | Rule::and | Rule::iff | Rule::xor => "an operator",
-        Rule::in_op | Rule::not_in => "an operator",
-        Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
-        Rule::add
-        | Rule::sub
-        | Rule::mul
-        | Rule::div
-        | Rule::modulo
-        | Rule::pow
-        | Rule::range_op => "an operator",
-        _ => return None,
-    })
 }
