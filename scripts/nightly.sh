@@ -13,7 +13,9 @@
 #                 failure can be rerun)
 #
 # Runs, in order: the differential tests with CASES models, the ignored
-# tests (the full data sets), the operator-chain timings, and fuzzing. Every step runs even when an
+# tests (the full data sets), wide-value models against an exact brute force,
+# the outside oracle (MiniZinc with Gecode, where installed: CASES / 100
+# models), the operator-chain timings, and fuzzing. Every step runs even when an
 # earlier one fails; the exit status is non-zero if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,9 @@ step "differential: $cases models, CSPI_DIFF_SEED=$seed" \
   env CSPI_DIFF_CASES="$cases" CSPI_DIFF_SEED="$seed" \
   cargo test --release --test differential --test long_sums
 step "ignored tests (full data sets)" cargo test --release -- --ignored
+step "exact integers: $cases wide models" \
+  env CSPI_DIFF_CASES="$cases" cargo test --release --test exact_integers
+step "outside oracle: MiniZinc/Gecode" scripts/oracle.py "$((cases / 100))" "$seed"
 step "operator chains load in linear time" scripts/chains.sh 25000
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing, $fuzz_seconds s per target" scripts/fuzz.sh "$fuzz_seconds"

@@ -368,3 +368,24 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     d[a.len()][b.len()]
 }
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::did_you_mean;
+
+    /// Suggestions do not depend on the order of the candidates (a hash
+    /// set's order changes from run to run): ties go to the first name.
+    #[test]
+    fn suggestions_are_deterministic() {
+        let names = ["cell", "call", "coll", "cull"];
+        for k in 0..names.len() {
+            let mut rotated = names.to_vec();
+            rotated.rotate_left(k);
+            assert_eq!(did_you_mean("cxll", rotated.iter().copied()), Some("call"));
+            let mut reversed = rotated.clone();
+            reversed.reverse();
+            assert_eq!(did_you_mean("cxll", reversed.iter().copied()), Some("call"));
+        }
+        assert_eq!(did_you_mean("zzzzzz", names.iter().copied()), None);
+    }
+}

@@ -11,6 +11,7 @@ pub mod diag;
 pub mod engine;
 pub mod explain;
 pub mod lower;
+pub mod memory;
 pub mod merge;
 pub mod model;
 pub mod num;

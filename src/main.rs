@@ -4,6 +4,10 @@ use clap::Parser;
 use cspi::diag::exit;
 use cspi::output::sink::eprint;
 
+/// Counts live heap bytes, so that `--memory-limit` bounds building a model by bytes.
+#[global_allocator]
+static ALLOCATOR: cspi::memory::Counting = cspi::memory::Counting;
+
 /// Stack of the thread that runs the pipeline.
 const STACK_BYTES: usize = 1 << 30;
 

@@ -45,6 +45,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
             break;
         }
         let label = format!("{shown}:{}", k + 1);
+        runner.started = Instant::now();
         let header = runner.reporter.instance(&label);
         runner.out.write(&header);
         let loaded = instance_overrides(name, line)

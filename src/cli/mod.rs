@@ -73,6 +73,10 @@ pub struct ModelArgs {
     /// before the check); for models you do not trust.
     #[arg(long, value_name = "DIR")]
     pub sandbox: Option<PathBuf>,
+    /// The most memory building the model may take, such as 512M or 8G (default 1G); the
+    /// model is refused with a diagnostic where it crosses the limit.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    pub memory_limit: Option<u64>,
 }
 
 impl ModelArgs {
@@ -90,6 +94,8 @@ impl ModelArgs {
             sandbox,
             param_files: params::param_files(&self.params),
             data_files: self.data.clone(),
+            memory_limit: Some(self.memory_limit.unwrap_or(crate::memory::DEFAULT_LIMIT)),
+            deadline: None,
         })
     }
 }

@@ -15,16 +15,27 @@ use crate::sema::ParamOverride;
 use crate::solve::{self, Options, Status};
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     if let Some(spec) = &args.each {
         return super::each::command(args, spec, interrupt);
     }
-    let overrides = model_overrides(&args.model)?;
-    let options = args.model.load_options()?;
-    let model = solve::load_file_with(&args.model.model, &overrides, &options)?;
     let mut runner = Runner::new(args, interrupt);
+    let overrides = model_overrides(&args.model)?;
+    let mut options = args.model.load_options()?;
+    // The time limit covers loading too: a model can take long to build.
+    options.deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
+    let model = match solve::load_file_with(&args.model.model, &overrides, &options) {
+        Err(d)
+            if d.0
+                .first()
+                .is_some_and(|d| d.code == crate::sema::TIME_LIMIT) =>
+        {
+            return Ok(runner.timed_out_loading());
+        }
+        loaded => loaded?,
+    };
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))
 }
@@ -63,6 +74,9 @@ pub struct Runner<'a> {
     interrupt: &'a Interrupt,
     pub reporter: Box<dyn Reporter>,
     pub out: Stdout,
+    /// When this run (or instance) started: `--time-limit` counts from here,
+    /// loading included.
+    pub started: Instant,
 }
 
 impl<'a> Runner<'a> {
@@ -72,7 +86,36 @@ impl<'a> Runner<'a> {
             interrupt,
             reporter: args.format.reporter(),
             out: Stdout::new(),
+            started: Instant::now(),
         }
+    }
+
+    /// The time limit ran out while the model was loading: no answer, as when
+    /// it runs out during the search (status UNKNOWN, exit 0).
+    pub fn timed_out_loading(&mut self) -> i32 {
+        eprint("cspi: the time limit ran out while the model was being built\n");
+        let args = self.args;
+        let mode = Mode {
+            count: args.count,
+            many: args.all || args.solutions.is_some_and(|n| n > 1),
+        };
+        let stats = Stats::default();
+        let end = RunEnd {
+            status: Status::Unknown,
+            objective: None,
+            stats: &stats,
+            totals: &[],
+            stopped_by: Some(StoppedBy::TimeLimit),
+            part: None,
+            threads: &[],
+            split: None,
+        };
+        let text = self.reporter.end(&end, mode);
+        self.out.write(&text);
+        if args.stats {
+            eprint(&human::stats(&stats));
+        }
+        self.exit_code(false)
     }
 
     /// Whether to go on with more work: output works and no signal came.
@@ -126,7 +169,9 @@ impl<'a> Runner<'a> {
                 Some(args.solutions.unwrap_or(1))
             },
             nodes: args.node_limit,
-            time: args.time_limit,
+            time: args
+                .time_limit
+                .map(|t| t.saturating_sub(self.started.elapsed())),
             stop: Some(Arc::clone(&self.interrupt.stop)),
         };
         let mode = Mode {

@@ -109,6 +109,9 @@ impl Checker<'_> {
             .help("pass them as the third argument: grid(text, N, \"ABC...\")"));
         }
         let n = n as usize;
+        if let (Some(s), Some((_, s_span))) = (symbols.as_deref(), args.get(2)) {
+            check_symbols(s, n, *s_span)?;
+        }
         self.spend((n * n) as u64, span)?;
         let alphabet: Vec<char> = match symbols.as_deref() {
             Some(s) if !s.is_empty() => s.chars().collect(),
@@ -160,4 +163,44 @@ impl Checker<'_> {
             items,
         ))))
     }
+}
+
+/// The symbols of a `grid`: one per value 1..N, distinct (letters compared
+/// without case, as the grid's text is), and none a blank or a space.
+fn check_symbols(symbols: &str, n: usize, span: Span) -> Result<(), Diag> {
+    let bad = |message: String| {
+        Diag::new("cspi::data::grid", message)
+            .label(span, "these symbols")
+            .help(format!(
+                "give {n} distinct symbols, one for each value 1..{n}, such as \"123456789\""
+            ))
+    };
+    if symbols.is_empty() {
+        return Ok(());
+    }
+    let chars: Vec<char> = symbols.chars().collect();
+    if let Some(c) = chars
+        .iter()
+        .find(|c| matches!(c, '.' | '0' | '_') || c.is_whitespace())
+    {
+        return Err(bad(format!(
+            "`{}` cannot be a symbol: it marks a blank",
+            c.escape_debug()
+        )));
+    }
+    for (i, a) in chars.iter().enumerate() {
+        if chars[..i]
+            .iter()
+            .any(|b| b.to_lowercase().eq(a.to_lowercase()))
+        {
+            return Err(bad(format!("the symbol `{a}` appears twice")));
+        }
+    }
+    if chars.len() < n {
+        return Err(bad(format!(
+            "a {n}×{n} grid needs {n} symbols, and these are {}",
+            chars.len()
+        )));
+    }
+    Ok(())
 }

@@ -308,6 +308,7 @@ impl Checker<'_> {
                 .help("compare it with something, such as `x == 3`")
             })?,
         };
+        super::range::check_formula(&f, &self.model).map_err(|w| too_wide(w, e.span))?;
         let origin = self.origin(e);
         if let Formula::Const(b) = f {
             self.model.folded.push((origin.clone(), b));
@@ -562,6 +563,7 @@ impl Checker<'_> {
             )
             .label(e.span, "here")
         })?;
+        super::range::bounds(&term, &self.model).map_err(|w| too_wide(w, e.span))?;
         self.model.objective = Some(Objective { maximize, term });
         Ok(())
     }
@@ -699,4 +701,17 @@ fn perfect_square_root(n: i64) -> Option<usize> {
 pub fn parse_int(s: &str) -> Option<i64> {
     let cleaned: String = s.trim().chars().filter(|c| *c != '_').collect();
     cleaned.parse().ok()
+}
+
+/// The diagnostic for an expression whose values may not fit in 64 bits.
+fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
+    Diag::new(
+        "cspi::arith::range",
+        "this expression can take values that do not fit in 64 bits",
+    )
+    .label(
+        span,
+        format!("{} in it can reach {}", w.what, super::range::shown(w.reaches)),
+    )
+    .help("cspi computes with exact integers, and every value must lie in -2^63..2^63-1; narrow the domains or scale the values down")
 }

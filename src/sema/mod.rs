@@ -19,6 +19,7 @@ mod ops;
 mod order;
 mod origin;
 mod params;
+mod range;
 mod records;
 pub use origin::walk_names;
 mod tables;
@@ -47,6 +48,10 @@ pub const MAX_DOMAIN_WORDS: u64 = 1 << 24;
 /// The most elements (variables, array items, comprehension steps) one model may create.
 pub const MAX_ELEMENTS: u64 = 50_000_000;
 
+/// The code of the diagnostic for a time limit reached while loading: an
+/// answer (`UNKNOWN`), not a model error.
+pub const TIME_LIMIT: &str = "cspi::time-limit";
+
 /// A `--param NAME=VALUE` from the command line.
 #[derive(Clone, Debug)]
 pub struct ParamOverride {
@@ -64,6 +69,11 @@ pub struct LoadOptions {
     pub param_files: Vec<(String, PathBuf)>,
     /// JSON data files (`--data FILE`), later ones overriding earlier ones.
     pub data_files: Vec<PathBuf>,
+    /// `--memory-limit`: the most live heap bytes while the model is built
+    /// (counted by the binary's allocator, [`crate::memory`]).
+    pub memory_limit: Option<u64>,
+    /// `--time-limit` counted from the start of the run: loading stops here.
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl LoadOptions {
@@ -235,11 +245,43 @@ impl<'a> Checker<'a> {
 
     /// Counts `n` new elements against the model-wide budget.
     pub fn spend(&mut self, n: u64, span: ast::Span) -> Result<(), Diag> {
+        let before = self.elements;
         self.elements = self.elements.saturating_add(n);
+        self.within_limits(before, span)?;
         if self.elements > MAX_ELEMENTS {
             return Err(Diag::new("cspi::size", "the model is too large")
                 .label(span, "this pushes it past the limit")
                 .help(format!("cspi builds at most {MAX_ELEMENTS} variables, array items and comprehension steps")));
+        }
+        Ok(())
+    }
+
+    /// Checks `--memory-limit` at every step and the time limit every
+    /// 4,096 elements (reading the clock costs more than counting).
+    fn within_limits(&self, before: u64, span: ast::Span) -> Result<(), Diag> {
+        let options = self.input.options;
+        if let Some(limit) = options.memory_limit
+            && crate::memory::live_bytes() > limit
+        {
+            return Err(Diag::new(
+                "cspi::memory",
+                format!(
+                    "building the model takes more than {} of memory",
+                    crate::memory::shown(limit)
+                ),
+            )
+            .label(span, "building this pushed it past the limit")
+            .help("make the model smaller, or raise the limit: --memory-limit 8G"));
+        }
+        if let Some(deadline) = options.deadline
+            && before >> 12 != self.elements >> 12
+            && std::time::Instant::now() >= deadline
+        {
+            return Err(Diag::new(
+                TIME_LIMIT,
+                "the time limit ran out while the model was being built",
+            )
+            .label(span, "still building this"));
         }
         Ok(())
     }

@@ -213,21 +213,28 @@ impl Checker<'_> {
 }
 
 /// Builds `sum(c * t) + k`, flattening nested sums and folding constants.
+/// Where flattening would need a factor or a constant beyond i64 (`6 * (t -
+/// base)` with a base near 2^60 distributes to `6 * t - 6 * base`), the
+/// parts stay as written: the sum is the same exact integer either way.
 pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
-    let mut flat: Vec<(i64, Term)> = Vec::new();
+    if !flattens_in_i64(&parts, k) {
+        return Term::Linear(parts, k);
+    }
+    // Exact partial sums: only the final factors and constant must fit.
+    let mut flat: Vec<(i128, Term)> = Vec::new();
     // Where each plain variable sits in `flat`, so long sums merge in linear time.
     let mut var_at: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    let mut constant = k;
-    let mut stack: Vec<(i64, Term)> = parts;
+    let mut constant = k as i128;
+    let mut stack: Vec<(i128, Term)> = parts.into_iter().map(|(c, t)| (c as i128, t)).collect();
     while let Some((c, t)) = stack.pop() {
         match t {
-            Term::Const(v) => constant = constant.saturating_add(c.saturating_mul(v)),
+            Term::Const(v) => constant += c * v as i128,
             Term::Linear(inner, k2) => {
-                constant = constant.saturating_add(c.saturating_mul(k2));
-                stack.extend(inner.into_iter().map(|(c2, t2)| (c.saturating_mul(c2), t2)));
+                constant += c * k2 as i128;
+                stack.extend(inner.into_iter().map(|(c2, t2)| (c * c2 as i128, t2)));
             }
             Term::Var(v) => match var_at.get(&v) {
-                Some(&i) => flat[i].0 = flat[i].0.saturating_add(c),
+                Some(&i) => flat[i].0 += c,
                 None => {
                     var_at.insert(v, flat.len());
                     flat.push((c, Term::Var(v)));
@@ -240,11 +247,44 @@ pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
     // undefined where `y = 0`, and a formula over it is then false.
     flat.retain(|(c, t)| *c != 0 || !t.is_total());
     flat.reverse();
+    // Checked by `flattens_in_i64`: every factor and the constant fit.
+    let narrow = |v: i128| i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+    let constant = narrow(constant);
     match flat.as_slice() {
         [] => Term::Const(constant),
         [(1, t)] if constant == 0 => t.clone(),
-        _ => Term::Linear(flat, constant),
+        _ => Term::Linear(
+            flat.into_iter().map(|(c, t)| (narrow(c), t)).collect(),
+            constant,
+        ),
     }
+}
+
+fn flattens_in_i64(parts: &[(i64, Term)], k: i64) -> bool {
+    let fits = |v: i128| i64::try_from(v).is_ok();
+    let mut constant = k as i128;
+    let mut factors: std::collections::HashMap<usize, i128> = std::collections::HashMap::new();
+    let mut stack: Vec<(i128, &Term)> = parts.iter().map(|(c, t)| (*c as i128, t)).collect();
+    while let Some((c, t)) = stack.pop() {
+        if !fits(c) {
+            return false;
+        }
+        match t {
+            Term::Const(v) => constant += c * *v as i128,
+            Term::Linear(inner, k2) => {
+                constant += c * *k2 as i128;
+                stack.extend(inner.iter().map(|(c2, t2)| (c * *c2 as i128, t2)));
+            }
+            Term::Var(v) => *factors.entry(*v).or_insert(0) += c,
+            _ => {}
+        }
+        // Each step adds less than 2^126: a constant kept within i64 cannot
+        // leave i128 before this check.
+        if !fits(constant) {
+            return false;
+        }
+    }
+    factors.values().all(|&c| fits(c))
 }
 
 fn cmp_op(op: BinOp) -> CmpOp {
