@@ -587,6 +587,35 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// `--param n 8`, before or after the model, is answered with `--param n=8`;
+/// a missing model says where it was looked for.
+#[test]
+fn usage_slips_get_the_fix() {
+    for args in [
+        ["solve", "models/n-queens.csp", "--param", "n", "8"],
+        ["solve", "--param", "n", "8", "models/n-queens.csp"],
+    ] {
+        let r = cspi(&args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("write --param n=8"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+    let r = cspi(&["solve", "models/no-such-model.csp"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    // The working directory as the operating system gives it: symbolic links resolved.
+    let root = common::root().canonicalize().unwrap();
+    let looked = root.join("models/no-such-model.csp");
+    assert!(
+        r.stderr
+            .contains(&format!("looked for {}", looked.display())),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn model_errors_exit_1() {
     let dir = scratch("model_errors");

@@ -44,12 +44,18 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
 pub fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
     if let Some(word) = args.stray.first() {
         let bare = args.params.iter().find(|p| !p.contains('='));
+        // `--param n 8 MODEL`: the `8` was taken for the model, the model for a stray word.
+        let value = if !args.model.exists() && std::path::Path::new(word).is_file() {
+            args.model.display().to_string()
+        } else {
+            word.clone()
+        };
         let d = match bare {
             Some(name) => Diag::new(
                 "cspi::param::syntax",
-                format!("--param {name} {word}: a parameter and its value are one word"),
+                format!("--param {name} {value}: a parameter and its value are one word"),
             )
-            .help(format!("write --param {name}={word}")),
+            .help(format!("write --param {name}={value}")),
             None => Diag::new(
                 "cspi::usage",
                 format!("unexpected argument `{word}` after the model file"),
