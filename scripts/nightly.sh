@@ -37,7 +37,7 @@ step "ignored tests (full data sets)" cargo test --release -- --ignored
 step "exact integers: $cases wide models" \
   env CSPI_DIFF_CASES="$cases" cargo test --release --test exact_integers
 step "outside oracle: MiniZinc/Gecode" scripts/oracle.py "$((cases / 100))" "$seed"
-step "operator chains load in linear time" scripts/chains.sh 25000
+step "operator chains load in linear time" scripts/chains.sh 8000
 if [ "$fuzz_seconds" -gt 0 ]; then
   step "fuzzing, $fuzz_seconds s per target" scripts/fuzz.sh "$fuzz_seconds"
 fi

@@ -606,6 +606,28 @@ fn building_a_model_is_bounded_by_bytes_and_by_the_time_limit() {
         "{}",
         run.stderr
     );
+    // With --each, each instance's limit covers its own loading.
+    let param = text.replace("var x in 0..1;", "param n: int;\nvar x in 0..n;");
+    let path_n = scratch("nested-exists-n.csp", param.as_bytes());
+    let lines = scratch("nested-exists-n.txt", b"1\n2\n");
+    let each = format!("n={}", lines.to_str().unwrap());
+    let run = run_solve(
+        &path_n,
+        &[
+            "--each",
+            &each,
+            "--memory-limit",
+            "100G",
+            "--time-limit",
+            "0.5",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("2 unknown, 0 with errors"),
+        "{}",
+        run.stdout
+    );
     // Bad sizes are usage errors.
     let (code, err) = solve(&path, &["--memory-limit", "lots"]);
     assert_eq!(code, 2, "{err}");

@@ -48,14 +48,32 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
         runner.started = Instant::now();
         let header = runner.reporter.instance(&label);
         runner.out.write(&header);
+        // The time limit of each instance covers its loading too.
+        let own_options = solve::LoadOptions {
+            deadline: args.time_limit.and_then(|t| runner.started.checked_add(t)),
+            ..options.clone()
+        };
         let loaded = instance_overrides(name, line)
             .map_err(|d| Diags::from(d.usage()))
             .and_then(|own| {
                 let mut all = fixed.clone();
                 all.extend(own);
-                parsed.check_with(&all, &options)
+                parsed.check_with(&all, &own_options)
             });
-        let ended = loaded.and_then(|model| runner.run(model));
+        let ended = match loaded {
+            Err(d)
+                if d.0
+                    .first()
+                    .is_some_and(|d| d.code == crate::sema::TIME_LIMIT) =>
+            {
+                runner.timed_out_loading();
+                Ok(super::solve::Ended {
+                    status: solve::Status::Unknown,
+                    rejected: false,
+                })
+            }
+            loaded => loaded.and_then(|model| runner.run(model)),
+        };
         match ended {
             Ok(end) => {
                 tally.add(end.status);

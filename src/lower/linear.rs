@@ -3,12 +3,18 @@
 //! [`Linear`] propagators.
 
 use super::Lower;
+use crate::engine::props::count_eq::CountEq;
 use crate::engine::props::linear::{LinOp, Linear};
-use crate::model::{CmpOp, Term, VarId};
+use crate::model::{CmpOp, Formula, Term, VarId};
 
 /// `sum(coef * var) + constant`, each variable once; the constant is wide,
 /// as folded sums of wide values may need (`6 * (t - 1.7e18)`).
 pub type Lin = (Vec<(i64, VarId)>, i128);
+
+/// Sums with this many `x == v` terms (one coefficient, one constant `v`)
+/// count them with one [`CountEq`] propagator instead of one reified
+/// equality each.
+const COUNT_FROM: usize = 3;
 
 /// Linear constraints with this many terms keep their bounds incrementally.
 const KEEP_SUMS_FROM: usize = 32;
@@ -37,8 +43,33 @@ impl Lower<'_> {
             Term::Const(c) => *k = k.checked_add(scale.checked_mul(*c as i128)?)?,
             Term::Linear(parts, c) => {
                 *k = k.checked_add(scale.checked_mul(*c as i128)?)?;
+                // Counts of `x == v` with one coefficient, grouped by (coefficient, v).
+                let mut counts: Vec<((i128, i64), Vec<&Term>)> = Vec::new();
                 for (a, u) in parts {
-                    self.add_linear(u, scale.checked_mul(*a as i128)?, coefs, k)?;
+                    let a = scale.checked_mul(*a as i128)?;
+                    match counted(u) {
+                        Some((_, v)) => match counts.iter_mut().find(|g| g.0 == (a, v)) {
+                            Some(g) => g.1.push(u),
+                            None => counts.push(((a, v), vec![u])),
+                        },
+                        None => self.add_linear(u, a, coefs, k)?,
+                    }
+                }
+                for ((a, v), us) in counts {
+                    if us.len() < COUNT_FROM {
+                        for u in us {
+                            self.add_linear(u, a, coefs, k)?;
+                        }
+                        continue;
+                    }
+                    let xs = us
+                        .iter()
+                        .map(|u| self.var_of(counted(u)?.0))
+                        .collect::<Option<Vec<_>>>()?;
+                    let c = self.aux(0, xs.len() as i128)?;
+                    let p = CountEq::new(xs, v, c, &mut self.engine.doms);
+                    self.engine.add_prop(Box::new(p));
+                    coefs.push((a, c));
                 }
             }
             _ => {
@@ -117,6 +148,22 @@ impl Lower<'_> {
 /// Adds up the coefficients of repeated variables (first occurrence order)
 /// and drops the zeros; `None` when a merged coefficient leaves `i64`.
 /// Linear in the number of terms, so a sum over a million variables costs no
+/// `(x, v)` when the term is `x == v` as 0 or 1 (what `count` builds).
+fn counted(t: &Term) -> Option<(&Term, i64)> {
+    let Term::Ite(f, yes, no) = t else {
+        return None;
+    };
+    if **yes != Term::Const(1) || **no != Term::Const(0) {
+        return None;
+    }
+    match &**f {
+        Formula::Cmp(CmpOp::Eq, x, Term::Const(v)) | Formula::Cmp(CmpOp::Eq, Term::Const(v), x) => {
+            Some((x, *v))
+        }
+        _ => None,
+    }
+}
+
 /// more than reading it.
 pub fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
     let narrow = |&(c, v): &(i128, VarId)| Some((i64::try_from(c).ok()?, v));

@@ -6,6 +6,7 @@ pub mod alldiff_gac;
 pub mod arith;
 pub mod bin_packing;
 pub mod circuit;
+pub mod count_eq;
 pub mod cumulative;
 pub mod disjunctive;
 pub mod dominators;
