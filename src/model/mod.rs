@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod domain;
+pub mod mdd;
 pub mod search;
 pub mod term;
 
