@@ -253,18 +253,25 @@ impl Engine {
     fn flush(&mut self) {
         while let Some(v) = self.doms.changed.pop() {
             let ev = std::mem::take(&mut self.doms.pending[v]);
-            self.notify(v, ev);
+            self.notify(v, ev, None);
         }
     }
 
+    /// Notifies the propagators that asked of `ev` on `v`; with `queue`
+    /// (the propagator that made the change, if any), queues those whose
+    /// notification asks to run.
     #[inline]
-    fn notify(&mut self, v: VarId, ev: u8) {
+    fn notify(&mut self, v: VarId, ev: u8, queue: Option<Option<PropId>>) {
         if !self.any_notified {
             return;
         }
         for &(p, position, mask) in &self.notified[v] {
-            if mask & ev != 0 {
-                self.props[p].notify(position as usize, &mut self.doms);
+            if mask & ev != 0
+                && self.props[p].notify(position as usize, &mut self.doms)
+                && let Some(current) = queue
+                && Some(p) != current
+            {
+                self.queue.push(p, self.priority[p]);
             }
         }
     }
@@ -275,7 +282,7 @@ impl Engine {
     fn schedule(&mut self, current: Option<PropId>) {
         while let Some(v) = self.doms.changed.pop() {
             let ev = std::mem::take(&mut self.doms.pending[v]);
-            self.notify(v, ev);
+            self.notify(v, ev, Some(current));
             for &(p, mask) in &self.watchers[v] {
                 if mask & ev != 0 && Some(p) != current {
                     self.queue.push(p, self.priority[p]);

@@ -72,8 +72,12 @@ pub trait Propagator {
     /// The variable at `position` (as given to [`Subscriptions::notify`])
     /// changed. Called for every such change, before the propagator next
     /// runs, also for the changes the propagator made itself; a propagator
-    /// keeping incremental state on the trail updates it here.
-    fn notify(&mut self, _position: usize, _d: &mut Domains) {}
+    /// keeping incremental state on the trail updates it here. Returning
+    /// true asks to run, as a wake-up does, for changes that only the
+    /// propagator can tell matter (a counted value removed).
+    fn notify(&mut self, _position: usize, _d: &mut Domains) -> bool {
+        false
+    }
 
     /// Whether all its variables are fixed.
     fn all_fixed(&self, d: &Domains) -> bool {

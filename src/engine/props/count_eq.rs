@@ -79,26 +79,29 @@ impl Propagator for CountEq {
         Priority::Linear
     }
     fn subscribe(&self, s: &mut Subscriptions) {
+        // Woken when an x_j is fixed (forward checking runs the watchers of
+        // a decided variable) or, through `notify`, when F or P changes.
         for (j, &x) in self.xs().iter().enumerate() {
-            s.wake(x, event::REMOVE);
+            s.wake(x, event::FIX);
             s.notify(x, j, event::REMOVE);
         }
         s.wake(self.count(), event::BOUNDS);
     }
-    fn notify(&mut self, j: usize, d: &mut Domains) {
+    fn notify(&mut self, j: usize, d: &mut Domains) -> bool {
         let k = self.kept;
         let (word, shift) = (2 * j / 64, 2 * j % 64);
         let old = d.trail.word(k.bits, word);
         let (could, was) = (old >> shift & 1 == 1, old >> shift & 2 == 2);
         let (can, is) = state(d, self.vars[j], self.value);
         if (could, was) == (can, is) {
-            return;
+            return false;
         }
         let t = &mut d.trail;
         let bits = (can as u64 | (is as u64) << 1) << shift;
         t.set_word(k.bits, word, old & !(3 << shift) | bits);
         t.set_int(k.possible, t.int(k.possible) + can as i64 - could as i64);
         t.set_int(k.fixed, t.int(k.fixed) + is as i64 - was as i64);
+        true
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let (v, c) = (self.value, self.count());

@@ -345,8 +345,9 @@ impl Propagator for Linear {
             }
         }
     }
-    fn notify(&mut self, position: usize, d: &mut Domains) {
+    fn notify(&mut self, position: usize, d: &mut Domains) -> bool {
         self.recount(position, d);
+        false
     }
     fn all_fixed(&self, d: &Domains) -> bool {
         match self.kept {
