@@ -116,3 +116,34 @@ fn intervals_enumerate_exactly() {
     assert_eq!(s.status, Status::AllSolutions);
     assert_eq!(sols, vec![vec![1 << 61, 1]]);
 }
+
+/// A quotient's auxiliary variable is bounded by the corners of its
+/// arguments (9999 * M / 1000 with M in 1..9 is 9..89, not ±89991): with the
+/// loose bounds, products of it and a linear sum narrowed each other step by
+/// step, about 540,000 propagator runs at a single leaf (a fuzz finding:
+/// 39 s for 2,000 nodes under `none`).
+#[test]
+fn quotients_are_bounded_by_their_arguments() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fuzz-regressions/pipeline-timeout-division-bounds.csp"),
+    )
+    .expect("the regression input");
+    let model = Arc::new(load_str("division.csp", &text, Path::new("."), &[]).expect("loads"));
+    for level in LEVELS {
+        let mut options = Options {
+            check: true,
+            ..Options::default()
+        };
+        options.search = model.search.clone();
+        options.search.propagation = level;
+        options.limits.nodes = Some(2000);
+        let s = solve(&model, &options, |_| Next::Continue);
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+        assert!(
+            s.stats.propagations < 100_000,
+            "{level:?}: {} propagations",
+            s.stats.propagations
+        );
+    }
+}

@@ -202,10 +202,20 @@ impl Lower<'_> {
                 ];
                 (*p.iter().min()?, *p.iter().max()?)
             }
-            Term::Div(a, _) => {
+            Term::Div(a, b) => {
                 let (l, h) = self.bounds(a)?;
-                let m = l.abs().max(h.abs());
-                (-m, m)
+                match self.bounds(b) {
+                    // Rounding toward zero is monotone in each argument while
+                    // the divisor keeps its sign: the corners bound it.
+                    Some((bl, bh)) if bl > 0 || bh < 0 => {
+                        let q = [l / bl, l / bh, h / bl, h / bh];
+                        (*q.iter().min()?, *q.iter().max()?)
+                    }
+                    _ => {
+                        let m = l.abs().max(h.abs());
+                        (-m, m)
+                    }
+                }
             }
             Term::Mod(a, b) => {
                 let ((al, ah), (bl, bh)) = (self.bounds(a)?, self.bounds(b)?);
