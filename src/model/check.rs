@@ -1,6 +1,12 @@
 //! The independent solution checker: evaluates every constraint of the model
 //! directly on a complete assignment, without any propagator. `--check-solutions`
 //! runs it on each solution the engine reports.
+//!
+//! Where the model carries its constraints as written ([`Model::written`]:
+//! no constant folding, no sum merging, no distribution), those are what it
+//! evaluates, with checked arithmetic (an intermediate beyond i64 makes the
+//! constraint false, never a wrapped value): a folding bug then shows as a
+//! rejected solution instead of passing unseen.
 
 use super::Model;
 
@@ -35,7 +41,8 @@ pub fn violations(model: &Model, values: &[i64]) -> Vec<Violation> {
             });
         }
     }
-    for (index, formula) in model.constraints.iter().enumerate() {
+    let constraints = model.written.as_ref().unwrap_or(&model.constraints);
+    for (index, formula) in constraints.iter().enumerate() {
         if !formula.holds(model, values) {
             let vars = formula.vars();
             let shown: Vec<String> = vars
