@@ -36,7 +36,12 @@ fn solve_checked(model: &Model) -> (Vec<Vec<i64>>, Vec<String>) {
 }
 
 fn var(m: &Model, name: &str) -> Term {
-    Term::Var(m.vars.iter().position(|v| v.name == name).expect("declared"))
+    Term::Var(
+        m.vars
+            .iter()
+            .position(|v| v.name == name)
+            .expect("declared"),
+    )
 }
 
 #[test]
@@ -47,7 +52,10 @@ fn the_written_form_keeps_sums_and_factors_as_written() {
     let folded = format!("{:?}", m.constraints[0]);
     assert!(!folded.contains("Mul"), "{folded}");
     // As written: the product of 2 and the sum `x + y` is still there.
-    let written = m.written.as_ref().expect("the library keeps the written form");
+    let written = m
+        .written
+        .as_ref()
+        .expect("the library keeps the written form");
     assert_eq!(written.len(), 1);
     let shown = format!("{:?}", written[0]);
     assert!(shown.contains("Mul(Const(2), Linear("), "{shown}");
@@ -91,7 +99,8 @@ fn a_saturating_fold_is_rejected_by_exact_evaluation() {
     // so x = 1 looked like a solution of `... == 2^63 - 1`. Today the load
     // refuses that product; the same bug on an accepted model: the written
     // `x * 2^31 * 2^31` is evaluated exactly, a saturated fold is not.
-    let mut m = load("var x in 0..1; constraint x * 2147483648 * 2147483648 == 4611686018427387904;");
+    let mut m =
+        load("var x in 0..1; constraint x * 2147483648 * 2147483648 == 4611686018427387904;");
     let x = var(&m, "x");
     let saturated = Formula::Cmp(
         CmpOp::Eq,
@@ -141,7 +150,10 @@ fn every_bundled_model_keeps_its_written_form() {
             continue; // needs parameters or data; covered where it is solved
         };
         let written = m.written.as_ref().unwrap_or_else(|| {
-            panic!("{}: the as-written run declared other variables", path.display())
+            panic!(
+                "{}: the as-written run declared other variables",
+                path.display()
+            )
         });
         assert!(
             written.len() + m.folded.len() >= m.constraints.len(),

@@ -125,7 +125,11 @@ pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
 fn written_constraints(input: &Input, syntax: &ast::Model, folded: &Model) -> Option<Vec<Formula>> {
     let written = ops::with_as_written(|| check_once(input, syntax)).ok()?;
     let same_vars = written.vars.len() == folded.vars.len()
-        && written.vars.iter().zip(&folded.vars).all(|(a, b)| a.name == b.name);
+        && written
+            .vars
+            .iter()
+            .zip(&folded.vars)
+            .all(|(a, b)| a.name == b.name);
     same_vars.then_some(written.constraints)
 }
 
