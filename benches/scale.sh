@@ -26,10 +26,18 @@ DATA=../shared/data/crossword
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-# Runs cspi quietly; prints "cpu wall" in seconds (GNU time).
+# Runs cspi, output to $OUT (default $WORK/out); prints "cpu wall" in
+# seconds: the user + system time of that process alone, from wait4 (GNU time
+# rounds to 10 ms, too coarse for the parts of a split).
 measure() {
-    /usr/bin/time -f "%U %S %e" -o "$WORK/t" "$BIN" "$@" > "$WORK/out" 2>/dev/null
-    awk '{printf "%.2f %.2f\n", $1 + $2, $3}' "$WORK/t"
+    python3 -c '
+import os, subprocess, sys, time
+began = time.monotonic()
+with open(sys.argv[1], "w") as out:
+    p = subprocess.Popen(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
+    _, _, r = os.wait4(p.pid, 0)
+print(f"{r.ru_utime + r.ru_stime:.4f} {time.monotonic() - began:.4f}")
+' "${OUT:-$WORK/out}" "$BIN" "$@"
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
@@ -77,15 +85,14 @@ for i in "${!NAMES[@]}"; do
     mkdir -p "$WORK/parts-$i"
     sum=0
     for k in $(seq "$PARTS"); do
-        /usr/bin/time -f "%U %S" -o "$WORK/t" "$BIN" ${ARGS[$i]} --threads 1 --part "$k/$PARTS" \
-            --format json > "$WORK/parts-$i/part-$k.jsonl"
-        cpu=$(awk '{print $1 + $2}' "$WORK/t")
+        read -r cpu _ < <(OUT="$WORK/parts-$i/part-$k.jsonl" measure ${ARGS[$i]} --threads 1 \
+            --part "$k/$PARTS" --format json)
         echo "$cpu" > "$WORK/parts-$i/part-$k.cpu"
         sum=$(awk "BEGIN{print $sum + $cpu}")
     done
     merged=$("$BIN" merge "$WORK"/parts-$i/part-*.jsonl | head -1)
     awk -v n="${NAMES[$i]}" -v w="$whole" -v s="$sum" -v m="$merged" \
-        'BEGIN{printf "%s: one run %.2f s CPU, %d parts %.2f s CPU in all (%+.1f%%); merged: %s\n", n, w, '"$PARTS"', s, 100*(s-w)/w, m}'
+        'BEGIN{printf "%s: one run %.3f s CPU, %d parts %.3f s CPU in all (%+.1f%%); merged: %s\n", n, w, '"$PARTS"', s, 100*(s-w)/w, m}'
     python3 scripts/split-sim.py "$WORK"/parts-$i/part-*.cpu --workers 16,64,256
     echo
 done
