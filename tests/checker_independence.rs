@@ -122,19 +122,20 @@ fn a_saturating_fold_is_rejected_by_exact_evaluation() {
 }
 
 #[test]
-fn an_intermediate_beyond_64_bits_is_a_violation_never_a_wrap() {
-    // The written form is evaluated with checked arithmetic: were a product
-    // to leave i64 under some assignment, the constraint is violated there,
-    // whatever a folded form computes.
-    let m = load("var x in 0..1; constraint x * 3037000499 * 3037000499 >= 0;");
-    assert!(violations(&m, &[0]).is_empty());
-    assert!(violations(&m, &[1]).is_empty(), "3037000499^2 fits in i64");
+fn the_written_form_is_evaluated_exactly_beyond_64_bits() {
+    // Folding drops `x * x * (x - x)` to 0; as written, the product `x * x`
+    // leaves 64 bits (x near 2^62), and the checker computes it exactly (in
+    // 128 bits): every assignment is a solution, as in mathematics.
+    let m =
+        load("var x in 4611686018427387904..4611686018427387906; constraint x * x * (x - x) == 0;");
     let written = &m.written.as_ref().expect("kept")[0];
     let Formula::Cmp(_, lhs, _) = written else {
         panic!("{written:?}")
     };
-    // The two factors stay a product of products, as written.
-    assert!(matches!(lhs, Term::Mul(..)), "{lhs:?}");
+    assert!(matches!(lhs, Term::Mul(..)), "the product stays: {lhs:?}");
+    let (found, rejected) = solve_checked(&m);
+    assert_eq!(found.len(), 3);
+    assert!(rejected.is_empty(), "{rejected:?}");
 }
 
 #[test]

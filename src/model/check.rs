@@ -4,8 +4,8 @@
 //!
 //! Where the model carries its constraints as written ([`Model::written`]:
 //! no constant folding, no sum merging, no distribution), those are what it
-//! evaluates, with checked arithmetic (an intermediate beyond i64 makes the
-//! constraint false, never a wrapped value): a folding bug then shows as a
+//! evaluates, exactly, in 128-bit checked arithmetic ([`super::exact`]: a
+//! value beyond that is undefined and the constraint false, never wrapped): a folding bug then shows as a
 //! rejected solution instead of passing unseen.
 
 use super::Model;
@@ -41,9 +41,17 @@ pub fn violations(model: &Model, values: &[i64]) -> Vec<Violation> {
             });
         }
     }
-    let constraints = model.written.as_ref().unwrap_or(&model.constraints);
+    let (constraints, exact) = match &model.written {
+        Some(written) => (written, true),
+        None => (&model.constraints, false),
+    };
     for (index, formula) in constraints.iter().enumerate() {
-        if !formula.holds(model, values) {
+        let holds = if exact {
+            super::exact::holds(formula, model, values)
+        } else {
+            formula.holds(model, values)
+        };
+        if !holds {
             let vars = formula.vars();
             let shown: Vec<String> = vars
                 .iter()

@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod domain;
+pub mod exact;
 pub mod search;
 pub mod term;
 
