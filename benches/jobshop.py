@@ -13,6 +13,7 @@ found), 120 s for ft10 (930 found).
     python3 benches/jobshop.py                 # every instance, every solver
     python3 benches/jobshop.py --only la01,ft10 --no-peers
     python3 benches/jobshop.py --limit 10      # one limit for all
+    CSPI=/path/to/other/cspi python3 benches/jobshop.py   # another cspi binary
 
 CP-SAT runs with one worker (`num_workers=1`) in the peers' venv
 (`$PEERS_VENV`, default ~/.cache/cspi-peers-venv); Gecode runs
@@ -32,7 +33,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "..", "shared", "data", "jobshop")
-CSPI = os.path.join(ROOT, "target", "release", "cspi")
+CSPI = os.environ.get("CSPI", os.path.join(ROOT, "target", "release", "cspi"))
 VENV = os.environ.get("PEERS_VENV", os.path.expanduser("~/.cache/cspi-peers-venv"))
 VENV_PY = os.path.join(VENV, "bin", "python")
 
@@ -142,6 +143,7 @@ def run_gecode(path, limit):
         " | ".join(", ".join(str(r + 1) for r, _ in job) for job in jobs),
         " | ".join(", ".join(str(d) for _, d in job) for job in jobs))
     dzn = os.path.join(ROOT, "target", "jobshop-bench.dzn")
+    os.makedirs(os.path.dirname(dzn), exist_ok=True)
     with open(dzn, "w") as fh:
         fh.write(data)
     cmd = ["minizinc", "--solver", "gecode", "-a", "--output-time",

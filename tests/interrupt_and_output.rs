@@ -207,6 +207,16 @@ fn a_closed_stdout_stops_the_search() {
 }
 
 #[test]
+fn a_dev_null_opened_read_write_is_not_a_closed_stdout() {
+    // Python's subprocess.DEVNULL opens /dev/null read-write, as the Rust
+    // runtime does on a closed descriptor: only a closed one stops the search.
+    let (code, _, stderr) =
+        sh("$CSPI solve models/n-queens.csp -p n=8 --count --stats 1<>/dev/null");
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("nodes"), "{stderr}");
+}
+
+#[test]
 fn a_broken_stderr_never_aborts() {
     // Errors go to stderr; a full or closed stderr loses them but keeps the exit code.
     for redirect in ["2>/dev/full", "2>&-"] {

@@ -190,6 +190,17 @@ impl Domains {
     pub fn bits(&self, v: VarId) -> &[u64] {
         self.trail.words(self.layout[v].words)
     }
+    /// Copies the bitset of `v` into `to` (as many words), through the
+    /// trail: a propagator's record of the domain it last saw.
+    #[inline]
+    pub fn copy_bits(&mut self, v: VarId, to: RevWords) {
+        let from = self.layout[v].words;
+        for k in 0..to.len().min(from.len()) {
+            let c = self.trail.word(from, k);
+            self.trail.set_word(to, k, c);
+        }
+    }
+
     /// The value of bit 0 of a bitset domain.
     pub fn offset(&self, v: VarId) -> i64 {
         self.layout[v].offset

@@ -41,6 +41,11 @@ pub enum Priority {
     Binary = 1,
     Linear = 2,
     Slow = 3,
+    /// Runs once everything else is quiet: propagators that rarely prune the
+    /// variables others watch and are woken by many of them (an element over
+    /// variable items wakes on every item), so that one run sees the whole
+    /// wave of changes.
+    Last = 4,
 }
 
 pub trait Propagator {

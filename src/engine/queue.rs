@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 
 #[derive(Default)]
 pub struct Queue {
-    fifos: [VecDeque<PropId>; 4],
+    fifos: [VecDeque<PropId>; 5],
     queued: Vec<bool>,
 }
 

@@ -23,6 +23,7 @@
 //! they are never counted or printed.
 
 mod constraints;
+mod element2d;
 pub mod globals;
 mod linear;
 mod objective;

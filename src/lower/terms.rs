@@ -127,6 +127,9 @@ impl Lower<'_> {
     /// `items[index]`: a binary table `(index, z)` when the items are
     /// constants, the element propagator when they are variables.
     fn element(&mut self, items: &[Term], index: &Term, low: i64) -> Option<VarId> {
+        if let Some(z) = self.element_2d(items, index, low) {
+            return z;
+        }
         // An index `x + c` is `x` into the items shifted by `c`: no variable for the sum.
         let (i, low) = match self.linear(index)? {
             (coefs, c) if matches!(coefs.as_slice(), [(1, _)]) => {

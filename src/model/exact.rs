@@ -42,6 +42,7 @@ fn formula(f: &Formula, m: &Model, a: &[i64]) -> Option<bool> {
                 .map(|arg| match arg {
                     GlobalArg::Term(t) => Some(ArgValue::Int(i64::try_from(term(t, m, a)?).ok()?)),
                     GlobalArg::Terms(ts) => Some(ArgValue::Ints(narrow(terms(ts, m, a)?)?)),
+                    GlobalArg::Mdd(d) => Some(ArgValue::Mdd(d.clone())),
                 })
                 .collect::<Option<Vec<_>>>()?;
             Some(call.def.holds(&args))

@@ -8,6 +8,7 @@
 pub mod check;
 pub mod domain;
 pub mod exact;
+pub mod mdd;
 pub mod search;
 pub mod term;
 

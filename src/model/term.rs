@@ -121,6 +121,8 @@ impl PartialEq for GlobalCall {
 pub enum GlobalArg {
     Term(Term),
     Terms(Vec<Term>),
+    /// A decision diagram (a compiled dictionary or table), known at load time.
+    Mdd(std::sync::Arc<super::mdd::Mdd>),
 }
 
 impl GlobalArg {
@@ -128,6 +130,7 @@ impl GlobalArg {
         match self {
             GlobalArg::Term(t) => std::slice::from_ref(t),
             GlobalArg::Terms(ts) => ts,
+            GlobalArg::Mdd(_) => &[],
         }
     }
 }
@@ -145,6 +148,7 @@ impl GlobalCall {
                     .map(|t| t.eval(m, a))
                     .collect::<Option<Vec<_>>>()
                     .map(ArgValue::Ints),
+                GlobalArg::Mdd(m) => Some(ArgValue::Mdd(m.clone())),
             })
             .collect()
     }

@@ -11,6 +11,7 @@
 //!   nowhere left to report that failure.
 
 use std::io::{self, BufWriter, ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why results stopped being written.
 #[derive(Debug)]
@@ -86,22 +87,17 @@ pub fn eprint(text: &str) {
     let _ = err.write_all(text.as_bytes()).and_then(|()| err.flush());
 }
 
-/// Whether stdout was closed when cspi started. The Rust runtime puts
-/// `/dev/null` (opened read-write) on a closed standard descriptor, so writes
-/// to it would succeed and the results vanish; a shell's `>/dev/null` opens it
-/// write-only. Linux tells which through /proc; elsewhere this says false.
+/// Whether stdout was closed when the process started, as the binary saw it
+/// before the Rust runtime put `/dev/null` on the closed descriptor (after
+/// that, a closed stdout and a `/dev/null` that the caller chose, such as
+/// Python's `subprocess.DEVNULL`, look the same). Set once by `main`.
+static STDOUT_CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Records that stdout was closed at start (see `main.rs`).
+pub fn set_stdout_closed_at_start(closed: bool) {
+    STDOUT_CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
 fn stdout_closed() -> bool {
-    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
-        return false;
-    };
-    if target != std::path::Path::new("/dev/null") {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        .is_some_and(|flags| flags & 0o3 == 0o2) // O_ACCMODE == O_RDWR
+    STDOUT_CLOSED_AT_START.load(Ordering::Relaxed)
 }

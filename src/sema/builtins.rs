@@ -35,6 +35,7 @@ const BUILTINS: &[&str] = &[
     "upper",
     "tokens",
     "word_table",
+    "trie",
     "columns",
     "dictionary",
     "words",
@@ -200,6 +201,7 @@ impl Checker<'_> {
                     Value::Record(r) => r.fields.len() as i64,
                     Value::Tuple(t) => t.len() as i64,
                     Value::Table(t) => t.len() as i64,
+                    Value::Mdd(m) => m.rows as i64,
                     other => {
                         return Err(Diag::new(
                             "cspi::type",

@@ -434,6 +434,51 @@ impl Checker<'_> {
         }
     }
 
+    /// `a[r, c]` with a variable row or column index: nested elements.
+    fn element_2d(
+        &mut self,
+        a: &Array,
+        (r, rs): (Term, Span),
+        (c, cs): (Term, Span),
+        base_span: Span,
+    ) -> Result<Value, Diag> {
+        let ((rlo, rhi), (clo, chi)) = (a.dims[0], a.dims[1]);
+        let cols = (chi - clo + 1).max(0) as usize;
+        let terms = a
+            .items
+            .iter()
+            .map(|x| x.as_term())
+            .collect::<Option<Vec<_>>>()
+            .filter(|_| !a.items.iter().any(Value::is_formula))
+            .ok_or_else(|| {
+                Diag::new("cspi::index", "a variable index needs an array of integers")
+                    .label(base_span, "here")
+            })?;
+        let row = |k: i64| -> Result<Term, Diag> {
+            let start = (k - rlo) as usize * cols;
+            let items = terms[start..start + cols].to_vec();
+            Ok(match c.as_const() {
+                Some(j) if j < clo || j > chi => return Err(out_of_range(j, (clo, chi), cs)),
+                Some(j) => items[(j - clo) as usize].clone(),
+                None => Term::Element {
+                    items,
+                    index: Box::new(c.clone()),
+                    low: clo,
+                },
+            })
+        };
+        let t = match r.as_const() {
+            Some(i) if i < rlo || i > rhi => return Err(out_of_range(i, (rlo, rhi), rs)),
+            Some(i) => row(i)?,
+            None => Term::Element {
+                items: (rlo..=rhi).map(row).collect::<Result<Vec<_>, _>>()?,
+                index: Box::new(r),
+                low: rlo,
+            },
+        };
+        Ok(Value::Term(Rc::new(t)))
+    }
+
     fn index_array(
         &mut self,
         a: &Array,
@@ -502,6 +547,15 @@ impl Checker<'_> {
                 index: Box::new(index),
                 low: a.dims[0].0,
             })));
+        }
+        // Variable indices into a two-dimensional array: an element over the
+        // rows of elements over the columns (lowering makes it one 2-D
+        // element), so that an index out of range stays undefined.
+        if let [Some((r, rs)), Some((c, cs))] = args
+            && let (Some(ri), Some(ci)) = (r.as_term(), c.as_term())
+            && (!matches!(ri, Term::Const(_)) || !matches!(ci, Term::Const(_)))
+        {
+            return self.element_2d(a, (ri, *rs), (ci, *cs), base_span);
         }
         // Each argument selects a list of positions; a plain integer drops its dimension.
         let mut picks: Vec<(Vec<i64>, bool)> = Vec::with_capacity(args.len());

@@ -26,6 +26,7 @@ impl Checker<'_> {
                         ParamKind::Terms => "an array of integer expressions",
                         ParamKind::Int => "an integer known at load time",
                         ParamKind::Ints => "an array of integers known at load time",
+                        ParamKind::Mdd => "a trie(...) of words, or rows of a table",
                     };
                     format!("`{}`: {kind}", p.name)
                 })
@@ -62,6 +63,20 @@ impl Checker<'_> {
                 .help(signature())
             };
             let arg = match p.kind {
+                // A diagram, or a table's rows as wide as the array before it.
+                ParamKind::Mdd => match v {
+                    Value::Mdd(m) => GlobalArg::Mdd(m.clone()),
+                    Value::Table(_) | Value::Array(_) => {
+                        let arity = out.last().map_or(0, crate::lower::globals::len);
+                        let rows = self.rows(v, *s, arity).map_err(|d| {
+                            d.help(format!("`{}` takes rows of {arity} values, one per item of the array before it", g.name()))
+                        })?;
+                        GlobalArg::Mdd(std::sync::Arc::new(crate::model::mdd::Mdd::from_rows(
+                            arity, &rows,
+                        )))
+                    }
+                    _ => return Err(wrong("a trie(...) or the rows of a table")),
+                },
                 ParamKind::Term | ParamKind::Int => {
                     let t = v.as_term().ok_or_else(|| wrong("an integer"))?;
                     if p.kind == ParamKind::Int && t.as_const().is_none() {

@@ -24,6 +24,7 @@ mod records;
 pub use origin::walk_names;
 mod tables;
 mod text;
+mod trie;
 mod types;
 pub mod value;
 

@@ -69,7 +69,12 @@ impl Checker<'_> {
     }
 
     /// Rows of `arity` integers from a table value or a list of tuples/lists.
-    fn rows(&mut self, v: &Value, span: Span, arity: usize) -> Result<Arc<Vec<Vec<i64>>>, Diag> {
+    pub(super) fn rows(
+        &mut self,
+        v: &Value,
+        span: Span,
+        arity: usize,
+    ) -> Result<Arc<Vec<Vec<i64>>>, Diag> {
         let wrong = |i: usize, len: usize| {
             Diag::new(
                 "cspi::table::arity",

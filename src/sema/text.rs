@@ -10,7 +10,9 @@
 //!   cut into at most `max` symbols, its codes padded with 0 to the longest row;
 //!   words that cannot be cut (a `Q` without its `U` when only `QU` is a symbol)
 //!   are left out;
-//! - `columns(table)`: the number of values in each row of a table.
+//! - `trie(words, symbols, max)`: the same rows as `word_table`, as a decision
+//!   diagram for the `mdd` constraint, cached on disk (`trie.rs`);
+//! - `columns(table)`: the number of values in each row of a table (or diagram).
 
 use super::Checker;
 use super::value::{Array, Value};
@@ -21,10 +23,10 @@ use std::sync::Arc;
 
 /// Symbols by first byte, longest first: the longest symbol that starts a
 /// text is the first of its list that matches.
-struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
+pub(super) struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
 
 impl<'a> Symbols<'a> {
-    fn new(symbols: &'a [String]) -> Self {
+    pub(super) fn new(symbols: &'a [String]) -> Self {
         let mut by_first: Vec<Vec<(i64, &str)>> = vec![Vec::new(); 256];
         for (i, s) in symbols.iter().enumerate() {
             if let Some(&b) = s.as_bytes().first() {
@@ -39,7 +41,7 @@ impl<'a> Symbols<'a> {
     }
 
     /// Cuts `text` into codes of the symbols (1-based), longest match first.
-    fn cut(&self, text: &str) -> Option<Vec<i64>> {
+    pub(super) fn cut(&self, text: &str) -> Option<Vec<i64>> {
         let mut out = Vec::new();
         let mut rest = text;
         while let Some(&b) = rest.as_bytes().first() {
@@ -54,7 +56,7 @@ impl<'a> Symbols<'a> {
 }
 
 impl Checker<'_> {
-    fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
+    pub(super) fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
         self.flatten(v, span)?
             .into_iter()
             .map(|x| match x {
@@ -122,8 +124,10 @@ impl Checker<'_> {
             },
             "tokens" => self.tokens_builtin(args, span),
             "word_table" => self.word_table_builtin(args, span),
+            "trie" => self.trie_builtin(args, span),
             "columns" => match args {
                 [(Value::Table(t), _)] => Ok(Value::Int(t.first().map_or(0, Vec::len) as i64)),
+                [(Value::Mdd(m), _)] => Ok(Value::Int(m.arity as i64)),
                 _ => {
                     Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here"))
                 }

@@ -122,6 +122,8 @@ pub enum Value {
     /// Rows of integers, all of one length, as read by `read_table`: kept
     /// packed so that tables of millions of rows stay cheap.
     Table(Arc<Vec<Vec<i64>>>),
+    /// A decision diagram of equal-length rows, as built by `trie(...)`.
+    Mdd(Arc<crate::model::mdd::Mdd>),
     /// Stands in for a value whose definition failed, so one error is reported once.
     Poison,
 }
@@ -145,6 +147,7 @@ impl Value {
             Value::Dict(_) => "a dictionary",
             Value::Words(_) => "a word set",
             Value::Table(_) => "a table",
+            Value::Mdd(_) => "a decision diagram",
             Value::Poison => "an erroneous value",
         }
     }

@@ -313,6 +313,16 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
     let generators: &[(&str, globals::Generator)] = &[
         ("disjunctive", globals::disjunctive),
         ("cumulative", globals::cumulative),
+        ("circuit", globals::circuit),
+        ("subcircuit", globals::subcircuit),
+        ("inverse", globals::inverse),
+        ("global_cardinality", globals::global_cardinality),
+        ("nvalue", globals::nvalue),
+        ("bin_packing", globals::bin_packing),
+        ("lex", globals::lex),
+        ("element2d", globals::element2d),
+        ("mdd", globals::mdd),
+        ("regular", globals::regular),
     ];
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {

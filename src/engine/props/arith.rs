@@ -255,7 +255,7 @@ impl Propagator for Element {
         &self.vars
     }
     fn priority(&self) -> Priority {
-        Priority::Slow
+        Priority::Last
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         if let Some(bits) = &self.bits {

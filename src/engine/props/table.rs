@@ -308,11 +308,7 @@ impl CompactTable {
 
     /// Records the variable's current domain as the one seen.
     fn save_domain(&self, d: &mut Domains, i: usize) {
-        let x = self.vars[i];
-        for k in 0..self.last[i].len() {
-            let c = d.bits(x)[k];
-            d.trail.set_word(self.last[i], k, c);
-        }
+        d.copy_bits(self.vars[i], self.last[i]);
     }
 
     /// Allowed tuples: removes the values without a valid tuple. `skip` is a
@@ -328,23 +324,23 @@ impl CompactTable {
                 continue;
             }
             let mut gone = false;
+            let (sups, residues) = (&self.shared.supports[i], &mut self.residues[i]);
+            let index = &self.index[..live];
             for w in 0..self.last[i].len() {
                 let mut rest = d.bits(x)[w];
+                let current = d.trail.words(self.words);
                 let mut lost = 0u64;
                 while rest != 0 {
                     let bit = rest.trailing_zeros();
                     rest &= rest - 1;
                     let b = w * 64 + bit as usize;
-                    let sup = &self.shared.supports[i][b * nw..(b + 1) * nw];
-                    let r = self.residues[i][b] as usize;
-                    if d.trail.word(self.words, r) & sup[r] != 0 {
+                    let sup = &sups[b * nw..(b + 1) * nw];
+                    let r = residues[b] as usize;
+                    if current[r] & sup[r] != 0 {
                         continue;
                     }
-                    let found = (0..live)
-                        .map(|k| self.index[k])
-                        .find(|&w| d.trail.word(self.words, w) & sup[w] != 0);
-                    match found {
-                        Some(w) => self.residues[i][b] = w as u32,
+                    match index.iter().find(|&&k| current[k] & sup[k] != 0) {
+                        Some(&k) => residues[b] = k as u32,
                         None => lost |= 1 << bit,
                     }
                 }
@@ -446,7 +442,11 @@ impl Propagator for CompactTable {
         &self.vars
     }
     fn priority(&self) -> Priority {
-        Priority::Slow
+        if self.vars.len() <= 2 {
+            Priority::Binary
+        } else {
+            Priority::Slow
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let mut changed = 0;

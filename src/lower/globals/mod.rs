@@ -21,9 +21,14 @@
 //! parameters, `--check-solutions` checks it, reification works through
 //! evaluation, and the differential tests can compare it with a decomposition.
 
+mod assignment;
+mod circuit;
 mod cumulative;
 mod disjunctive;
 mod increasing;
+mod lex;
+mod mdd;
+mod regular;
 
 use super::Lower;
 use crate::engine::propagator::Propagator;
@@ -40,6 +45,8 @@ pub enum ParamKind {
     Int,
     /// An array of integers known at load time.
     Ints,
+    /// A decision diagram: a `trie(...)` of words or a table.
+    Mdd,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -53,6 +60,7 @@ pub struct Param {
 pub enum ArgValue {
     Int(i64),
     Ints(Vec<i64>),
+    Mdd(std::sync::Arc<crate::model::mdd::Mdd>),
 }
 
 impl ArgValue {
@@ -60,12 +68,14 @@ impl ArgValue {
         match self {
             ArgValue::Int(k) => *k,
             ArgValue::Ints(v) => v.first().copied().unwrap_or(0),
+            ArgValue::Mdd(_) => 0,
         }
     }
     pub fn ints(&self) -> &[i64] {
         match self {
             ArgValue::Int(k) => std::slice::from_ref(k),
             ArgValue::Ints(v) => v,
+            ArgValue::Mdd(_) => &[],
         }
     }
 }
@@ -119,6 +129,7 @@ pub fn consts(arg: &GlobalArg) -> Vec<i64> {
     let terms = match arg {
         GlobalArg::Term(t) => std::slice::from_ref(t),
         GlobalArg::Terms(ts) => ts.as_slice(),
+        GlobalArg::Mdd(_) => &[],
     };
     terms
         .iter()
@@ -131,6 +142,7 @@ pub fn len(arg: &GlobalArg) -> usize {
     match arg {
         GlobalArg::Term(_) => 1,
         GlobalArg::Terms(ts) => ts.len(),
+        GlobalArg::Mdd(m) => m.arity,
     }
 }
 
@@ -185,6 +197,16 @@ pub static REGISTRY: &[&dyn Global] = &[
     &increasing::Increasing,
     &disjunctive::Disjunctive,
     &cumulative::Cumulative,
+    &circuit::Circuit,
+    &circuit::Subcircuit,
+    &assignment::Inverse,
+    &assignment::GlobalCardinality,
+    &assignment::NValue,
+    &assignment::BinPacking,
+    &lex::LEX_LESS,
+    &lex::LEX_LESSEQ,
+    &mdd::MddGlobal,
+    &regular::Regular,
 ];
 
 /// The global constraint called `name`, if there is one.
@@ -203,6 +225,7 @@ impl Lower<'_> {
         match arg {
             GlobalArg::Term(t) => Some(vec![self.var_of(t)?]),
             GlobalArg::Terms(ts) => ts.iter().map(|t| self.var_of(t)).collect(),
+            GlobalArg::Mdd(_) => None,
         }
     }
 }

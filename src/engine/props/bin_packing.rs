@@ -1,0 +1,195 @@
+//! `bin_packing(load, bin, w)`: item `i` of weight `w[i]` goes in bin
+//! `bin[i]` (1-based, one of the `load` bins), and `load[b]` is the total
+//! weight in bin `b`.
+//!
+//! The first rules of Shaw's bin-packing propagator ("A constraint for bin
+//! packing", CP 2004): a bin's load lies between the weight of the items
+//! packed in it and that plus the items that may still go in; an item too
+//! heavy for a bin's remaining room leaves that bin, and an item without
+//! which a bin cannot reach its least load goes in it; the loads sum to the
+//! total weight, which bounds each load by the others'. Repeated to a
+//! fixpoint. Strength: correct and checking (tested against brute force);
+//! Shaw's knapsack reasoning and lower bounds are not included. O(n · m)
+//! per round.
+
+use crate::engine::domains::{Domains, PResult};
+use crate::engine::propagator::{Priority, Propagator};
+use crate::model::VarId;
+
+pub struct BinPacking {
+    /// `load` then `bin`.
+    vars: Vec<VarId>,
+    bins: usize,
+    weight: Vec<i64>,
+    /// Scratch: per bin, packed weight and possible weight.
+    packed: Vec<i64>,
+    possible: Vec<i64>,
+}
+
+impl BinPacking {
+    /// Weights must not be negative.
+    pub fn new(load: &[VarId], bin: &[VarId], weight: Vec<i64>) -> Self {
+        debug_assert_eq!(bin.len(), weight.len());
+        let mut vars = load.to_vec();
+        vars.extend_from_slice(bin);
+        BinPacking {
+            vars,
+            bins: load.len(),
+            weight,
+            packed: Vec::new(),
+            possible: Vec::new(),
+        }
+    }
+
+    fn sums(&mut self, d: &Domains) {
+        let m = self.bins;
+        self.packed.clear();
+        self.packed.resize(m, 0);
+        self.possible.clear();
+        self.possible.resize(m, 0);
+        for (i, &x) in self.vars[m..].iter().enumerate() {
+            let w = self.weight[i];
+            if let Some(b) = d.value(x) {
+                if (1..=m as i64).contains(&b) {
+                    self.packed[(b - 1) as usize] += w;
+                    self.possible[(b - 1) as usize] += w;
+                }
+                continue;
+            }
+            for b in 1..=m {
+                if d.contains(x, b as i64) {
+                    self.possible[b - 1] += w;
+                }
+            }
+        }
+    }
+}
+
+impl Propagator for BinPacking {
+    fn name(&self) -> &'static str {
+        "bin_packing"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+    fn propagate(&mut self, d: &mut Domains) -> PResult {
+        let m = self.bins;
+        let total: i64 = self.weight.iter().sum();
+        for &x in &self.vars[m..] {
+            d.set_min(x, 1)?;
+            d.set_max(x, m as i64)?;
+        }
+        loop {
+            self.sums(d);
+            let mut changed = false;
+            for b in 0..m {
+                let load = self.vars[b];
+                changed |= d.set_min(load, self.packed[b])?;
+                changed |= d.set_max(load, self.possible[b])?;
+            }
+            // The loads sum to the total weight.
+            let (least, most): (i64, i64) = (0..m)
+                .map(|b| (d.min(self.vars[b]), d.max(self.vars[b])))
+                .fold((0, 0), |(a, c), (lo, hi)| (a + lo, c + hi));
+            for b in 0..m {
+                let load = self.vars[b];
+                let (lo, hi) = (d.min(load), d.max(load));
+                changed |= d.set_min(load, total - (most - hi))?;
+                changed |= d.set_max(load, total - (least - lo))?;
+            }
+            for i in 0..self.weight.len() {
+                let x = self.vars[m + i];
+                if d.is_fixed(x) {
+                    continue;
+                }
+                let w = self.weight[i];
+                for b in 1..=m {
+                    if !d.contains(x, b as i64) {
+                        continue;
+                    }
+                    let load = self.vars[b - 1];
+                    if self.packed[b - 1] + w > d.max(load) {
+                        changed |= d.remove(x, b as i64)?;
+                    } else if self.possible[b - 1] - w < d.min(load) {
+                        changed |= d.fix(x, b as i64)?;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+    fn violated(&mut self, d: &Domains) -> bool {
+        let m = self.bins;
+        self.sums(d);
+        (0..m)
+            .any(|b| self.packed[b] > d.max(self.vars[b]) || self.possible[b] < d.min(self.vars[b]))
+            || self.vars[m..]
+                .iter()
+                .any(|&x| d.value(x).is_some_and(|b| b < 1 || b > m as i64))
+    }
+}
+
+/// Whether every item is in a bin `1..=load.len()` and each load is the
+/// weight in its bin.
+pub fn holds(load: &[i64], bin: &[i64], weight: &[i64]) -> bool {
+    let m = load.len() as i64;
+    if bin.iter().any(|&b| b < 1 || b > m) {
+        return false;
+    }
+    (1..=m).all(|b| {
+        let sum: i64 = bin
+            .iter()
+            .zip(weight)
+            .filter(|&(&x, _)| x == b)
+            .map(|(_, &w)| w)
+            .sum();
+        sum == load[(b - 1) as usize]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::{Harness, Strength, check_random};
+
+    #[test]
+    fn heavy_items_leave_full_bins_and_needed_items_go_in() {
+        let mut h = Harness::new();
+        let load = [h.range(0, 5), h.range(4, 10)];
+        let bin: Vec<VarId> = (0..3).map(|_| h.range(1, 2)).collect();
+        h.post(BinPacking::new(&load, &bin, vec![4, 3, 2]));
+        h.fix(bin[0], 1).unwrap();
+        // Bin 1 holds 4 of at most 5: the 3 and the 2 do not fit.
+        assert_eq!(h.values(bin[1]), vec![2]);
+        assert_eq!(h.values(bin[2]), vec![2]);
+        assert_eq!(h.values(load[0]), vec![4]);
+        assert_eq!(h.values(load[1]), vec![5]);
+    }
+
+    #[test]
+    fn correct_and_checking_against_brute_force() {
+        // Two bins (the first two variables), then the items.
+        for (items, weights) in [(1, vec![2]), (2, vec![1, 3]), (3, vec![2, 0, 1])] {
+            let w2 = weights.clone();
+            check_random(
+                "bin_packing",
+                Strength::Check,
+                2 + items,
+                move |_, vars| {
+                    Some(Box::new(BinPacking::new(
+                        &vars[..2],
+                        &vars[2..],
+                        weights.clone(),
+                    )))
+                },
+                move |t| holds(&t[..2], &t[2..], &w2),
+            );
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! `mdd(x, diagram)`: `x` spells one row of a decision diagram, a dictionary
+//! compiled by `trie(words, symbols, max)` (`sema/trie.rs`) or the rows of a
+//! table. Propagated by `engine/props/mdd.rs` (domain consistency).
+
+use super::{ArgProblem, ArgValue, Global, Param, ParamKind, len};
+use crate::engine::propagator::Propagator;
+use crate::engine::props::mdd::MddProp;
+use crate::lower::Lower;
+use crate::model::GlobalArg;
+
+pub struct MddGlobal;
+
+impl Global for MddGlobal {
+    fn name(&self) -> &'static str {
+        "mdd"
+    }
+    fn params(&self) -> &'static [Param] {
+        &[
+            Param {
+                name: "x",
+                kind: ParamKind::Terms,
+            },
+            Param {
+                name: "diagram",
+                kind: ParamKind::Mdd,
+            },
+        ]
+    }
+    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
+        let (n, arity) = (len(&args[0]), len(&args[1]));
+        if n == arity {
+            return Ok(());
+        }
+        Err(ArgProblem::new(
+            1,
+            format!("the diagram's rows have {arity} values but `x` has {n} items"),
+            "give one variable per position: with trie(words, symbols, max), `x` has columns(trie) items",
+        ))
+    }
+    fn holds(&self, args: &[ArgValue]) -> bool {
+        match &args[1] {
+            ArgValue::Mdd(m) => m.contains(args[0].ints()),
+            _ => false,
+        }
+    }
+    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
+        let p = self.propagator(l, args)?;
+        l.engine.add_prop(p);
+        Some(())
+    }
+    fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        let GlobalArg::Mdd(m) = &args[1] else {
+            return None;
+        };
+        let x = l.vars_of(&args[0])?;
+        Some(Box::new(MddProp::new(&mut l.engine.doms, x, m.clone())?))
+    }
+}

@@ -1,0 +1,246 @@
+//! `regular(x, Q, S, d, q0, F)`: the sequence `x` is accepted by a
+//! deterministic finite automaton (MiniZinc's signature): states `1..Q`,
+//! symbols `1..S`, `d[(q - 1) * S + s]` the state after reading `s` in `q`
+//! (0: no transition), start state `q0`, accepting states `F`.
+//!
+//! Lowered as Pesant's layered graph (CP 2004): the automaton unrolled over
+//! the positions of `x`, one layer of states per position, keeping the
+//! states reachable from `q0` and from which an accepting state can still be
+//! reached at the end. That graph is a decision diagram (`model/mdd.rs`),
+//! filtered by `engine/props/mdd.rs`: a value stays while an edge of its
+//! layer lies on an accepting path, which is domain consistency.
+
+use super::{ArgProblem, ArgValue, Global, Param, ParamKind, consts, len};
+use crate::engine::propagator::Propagator;
+use crate::engine::props::mdd::MddProp;
+use crate::lower::Lower;
+use crate::model::GlobalArg;
+use crate::model::mdd::{Mdd, TERMINAL};
+use std::sync::Arc;
+
+pub struct Regular;
+
+const fn param(name: &'static str, kind: ParamKind) -> Param {
+    Param { name, kind }
+}
+
+const NAMES: [&str; 6] = ["x", "Q", "S", "d", "q0", "F"];
+
+/// Whether the automaton accepts `x`.
+pub fn accepts(q: i64, s: i64, d: &[i64], q0: i64, f: &[i64], x: &[i64]) -> bool {
+    let mut state = q0;
+    for &v in x {
+        if !(1..=s).contains(&v) || !(1..=q).contains(&state) {
+            return false;
+        }
+        state = d[((state - 1) * s + v - 1) as usize];
+    }
+    f.contains(&state)
+}
+
+/// The layered graph of the automaton over `n` positions, as a diagram.
+pub fn unroll(n: usize, q: usize, s: usize, d: &[i64], q0: usize, f: &[i64]) -> Mdd {
+    let next = |state: usize, sym: usize| d[(state - 1) * s + sym] as usize;
+    // reach[i][state]: reachable from q0 at layer i.
+    let mut reach = vec![vec![false; q + 1]; n + 1];
+    reach[0][q0] = true;
+    for i in 0..n {
+        for state in 1..=q {
+            if reach[i][state] {
+                for sym in 0..s {
+                    let t = next(state, sym);
+                    if t != 0 {
+                        reach[i + 1][t] = true;
+                    }
+                }
+            }
+        }
+    }
+    // id[i][state]: the node of a state on an accepting path; TERMINAL at layer n.
+    let mut id = vec![vec![u32::MAX; q + 1]; n + 1];
+    for &state in f {
+        if reach[n][state as usize] {
+            id[n][state as usize] = TERMINAL;
+        }
+    }
+    let mut m = Mdd {
+        arity: n,
+        values: (1..=s as i64).collect(),
+        first: vec![0, 0],
+        label: Vec::new(),
+        target: Vec::new(),
+        rows: 0,
+    };
+    // Paths to the terminal from each node, saturating (for `rows`).
+    let mut paths = vec![1u64];
+    for i in (0..n).rev() {
+        for state in 1..=q {
+            if !reach[i][state] || (i == 0 && state != q0) {
+                continue;
+            }
+            let mut count = 0u64;
+            let before = m.label.len();
+            for sym in 0..s {
+                let t = next(state, sym);
+                if t != 0 && id[i + 1][t] != u32::MAX {
+                    m.label.push(sym as u32);
+                    m.target.push(id[i + 1][t]);
+                    count = count.saturating_add(paths[id[i + 1][t] as usize]);
+                }
+            }
+            if m.label.len() > before {
+                id[i][state] = m.nodes() as u32;
+                m.first.push(m.label.len() as u32);
+                paths.push(count);
+            }
+        }
+    }
+    if n == 0 {
+        m.rows = u64::from(id[0][q0] == TERMINAL);
+    } else if id[0][q0] != u32::MAX {
+        m.rows = paths[id[0][q0] as usize];
+    } else {
+        // No accepting path: a root without edges.
+        m.first.push(m.label.len() as u32);
+    }
+    m
+}
+
+impl Global for Regular {
+    fn name(&self) -> &'static str {
+        "regular"
+    }
+    fn params(&self) -> &'static [Param] {
+        const P: &[Param] = &[
+            param("x", ParamKind::Terms),
+            param("Q", ParamKind::Int),
+            param("S", ParamKind::Int),
+            param("d", ParamKind::Ints),
+            param("q0", ParamKind::Int),
+            param("F", ParamKind::Ints),
+        ];
+        P
+    }
+    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
+        let one = |i: usize| consts(&args[i])[0];
+        let (q, s, q0) = (one(1), one(2), one(4));
+        for (i, k, what) in [(1, q, "states"), (2, s, "symbols")] {
+            if !(1..=1 << 20).contains(&k) {
+                return Err(ArgProblem::new(
+                    i,
+                    format!("an automaton has 1 to 2^20 {what}, not {k}"),
+                    format!("`{}` is the number of {what}", NAMES[i]),
+                ));
+            }
+        }
+        if len(&args[3]) as i64 != q * s {
+            return Err(ArgProblem::new(
+                3,
+                format!("`d` has {} items but Q × S = {}", len(&args[3]), q * s),
+                "d[(q - 1) * S + s] is the state after symbol s in state q (0 for none): Q × S items",
+            ));
+        }
+        if let Some((i, t)) = consts(&args[3])
+            .into_iter()
+            .enumerate()
+            .find(|&(_, t)| !(0..=q).contains(&t))
+        {
+            return Err(ArgProblem::new(
+                3,
+                format!("item {} of `d` is {t}, not a state (1..{q}) or 0", i + 1),
+                "transitions go to a state 1..Q, or 0 when there is none",
+            ));
+        }
+        if !(1..=q).contains(&q0) {
+            return Err(ArgProblem::new(
+                4,
+                format!("the start state {q0} is not in 1..{q}"),
+                "q0 is one of the states 1..Q",
+            ));
+        }
+        if let Some(f) = consts(&args[5]).into_iter().find(|f| !(1..=q).contains(f)) {
+            return Err(ArgProblem::new(
+                5,
+                format!("accepting state {f} is not in 1..{q}"),
+                "F lists states 1..Q",
+            ));
+        }
+        if (len(&args[0]) as u64).saturating_mul(q as u64) > 50_000_000 {
+            return Err(ArgProblem::new(
+                0,
+                format!(
+                    "{} positions × {q} states is too large a layered graph",
+                    len(&args[0])
+                ),
+                "the layered graph has one node per position and state: at most 5·10⁷",
+            ));
+        }
+        Ok(())
+    }
+    fn holds(&self, args: &[ArgValue]) -> bool {
+        accepts(
+            args[1].int(),
+            args[2].int(),
+            args[3].ints(),
+            args[4].int(),
+            args[5].ints(),
+            args[0].ints(),
+        )
+    }
+    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
+        let p = self.propagator(l, args)?;
+        l.engine.add_prop(p);
+        Some(())
+    }
+    fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        let x = l.vars_of(&args[0])?;
+        let one = |i: usize| consts(&args[i])[0] as usize;
+        let m = unroll(
+            x.len(),
+            one(1),
+            one(2),
+            &consts(&args[3]),
+            one(4),
+            &consts(&args[5]),
+        );
+        Some(Box::new(MddProp::new(&mut l.engine.doms, x, Arc::new(m))?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Words over {1, 2} with no two 2s in a row, ending in 1.
+    const D: [i64; 4] = [1, 2, 1, 0]; // state 1: last was 1; state 2: last was 2
+
+    fn brute(n: usize) -> Vec<Vec<i64>> {
+        let mut out = Vec::new();
+        for bits in 0..1u32 << n {
+            let x: Vec<i64> = (0..n)
+                .map(|i| 1 + (bits >> (n - 1 - i) & 1) as i64)
+                .collect();
+            if accepts(2, 2, &D, 1, &[1], &x) {
+                out.push(x);
+            }
+        }
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn the_layered_graph_holds_the_accepted_words() {
+        for n in 0..=7 {
+            let m = unroll(n, 2, 2, &D, 1, &[1]);
+            assert_eq!(m.rows(), brute(n), "n = {n}");
+            assert_eq!(m.rows as usize, brute(n).len());
+        }
+    }
+
+    #[test]
+    fn no_accepting_path_is_an_empty_diagram() {
+        let m = unroll(3, 2, 2, &D, 1, &[]);
+        assert!(m.rows().is_empty());
+        assert_eq!(m.rows, 0);
+    }
+}
