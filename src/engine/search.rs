@@ -101,7 +101,10 @@ struct Frame {
 enum Step {
     Decide(VarId),
     Solution,
+    /// The definitions of the auxiliary variables failed: no completion.
     Fail,
+    /// This completion breaks a constraint: try the next one.
+    Reject,
 }
 
 pub struct Search<'e> {
@@ -364,6 +367,15 @@ impl<'e> Search<'e> {
             .min_by_key(|&v| doms.size(v))
         {
             Some(v) => Step::Decide(v),
+            // Under `fc` and `none`, a secondary variable fixed by pruning
+            // (not by a decision) had its constraints with other secondary
+            // variables checked by no one: check them all now.
+            None if !ac && !self.secondary.is_empty() => {
+                match self.engine.settle(&self.secondary) {
+                    Ok(()) => Step::Solution,
+                    Err(_) => Step::Reject,
+                }
+            }
             None => Step::Solution,
         }
     }
@@ -455,6 +467,12 @@ impl<'e> Search<'e> {
                 Step::Fail => {
                     self.failed();
                     if !self.leave_completion() {
+                        return Outcome::Exhausted;
+                    }
+                }
+                Step::Reject => {
+                    self.failed();
+                    if !self.backtrack() {
                         return Outcome::Exhausted;
                     }
                 }
