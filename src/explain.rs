@@ -77,6 +77,8 @@ impl Checker<'_> {
             .collect();
         sub.objective = None;
         sub.projection.clear();
+        // The as-written form is of the whole model, not of this subset.
+        sub.written = None;
         let mut options = self.options.clone();
         options.limits.time = Some(self.time_left().min(CHECK_LIMIT));
         let summary = solve::solve(&Arc::new(sub), &options, |_| Next::Stop);

@@ -75,8 +75,14 @@ pub struct Parsed {
 
 impl Parsed {
     /// Checks the model with these `--param` overrides.
+    /// The library keeps the constraints as written for the checker
+    /// ([`Model::written`]); the command line only under `--check-solutions`.
     pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-        self.check_with(overrides, &LoadOptions::default())
+        let options = LoadOptions {
+            as_written: true,
+            ..LoadOptions::default()
+        };
+        self.check_with(overrides, &options)
     }
 
     /// Checks the model with `--param` overrides and JSON data files
@@ -88,6 +94,7 @@ impl Parsed {
     ) -> Result<Model, Diags> {
         let options = LoadOptions {
             data_files: data_files.to_vec(),
+            as_written: true,
             ..LoadOptions::default()
         };
         self.check_with(overrides, &options)

@@ -26,7 +26,8 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),
     };
-    let options = args.model.load_options()?;
+    let mut options = args.model.load_options()?;
+    options.as_written = args.check_solutions;
     let text = read(path)?;
     let parsed = solve::parse_file(&args.model.model)?;
     let shown = Path::new(path)

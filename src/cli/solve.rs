@@ -26,6 +26,8 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let mut options = args.model.load_options()?;
     // The time limit covers loading too: a model can take long to build.
     options.deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
+    // The checker evaluates the constraints as written: built only when asked.
+    options.as_written = args.check_solutions;
     let model = match solve::load_file_with(&args.model.model, &overrides, &options) {
         Err(d)
             if d.0

@@ -1,6 +1,12 @@
 //! The independent solution checker: evaluates every constraint of the model
 //! directly on a complete assignment, without any propagator. `--check-solutions`
 //! runs it on each solution the engine reports.
+//!
+//! Where the model carries its constraints as written ([`Model::written`]:
+//! no constant folding, no sum merging, no distribution), those are what it
+//! evaluates, exactly, in 128-bit checked arithmetic ([`super::exact`]: a
+//! value beyond that is undefined and the constraint false, never wrapped): a folding bug then shows as a
+//! rejected solution instead of passing unseen.
 
 use super::Model;
 
@@ -35,8 +41,17 @@ pub fn violations(model: &Model, values: &[i64]) -> Vec<Violation> {
             });
         }
     }
-    for (index, formula) in model.constraints.iter().enumerate() {
-        if !formula.holds(model, values) {
+    let (constraints, exact) = match &model.written {
+        Some(written) => (written, true),
+        None => (&model.constraints, false),
+    };
+    for (index, formula) in constraints.iter().enumerate() {
+        let holds = if exact {
+            super::exact::holds(formula, model, values)
+        } else {
+            formula.holds(model, values)
+        };
+        if !holds {
             let vars = formula.vars();
             let shown: Vec<String> = vars
                 .iter()

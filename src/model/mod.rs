@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod domain;
+pub mod exact;
 pub mod mdd;
 pub mod search;
 pub mod term;
@@ -254,6 +255,13 @@ pub struct Model {
     /// Constraint instances that folded to a constant once the data were
     /// known (true ones are left out of `constraints`), for `cspi check`.
     pub folded: Vec<(Origin, bool)>,
+    /// The constraints as written, for the independent checker
+    /// ([`check`]): built by a second run of sema with constant folding,
+    /// sum merging and distribution turned off, so that the checker does
+    /// not share the folding it checks. `None` when not asked for
+    /// ([`crate::solve::LoadOptions::as_written`]); the checker then
+    /// evaluates `constraints`.
+    pub written: Option<Vec<Formula>>,
     pub search: SearchSpec,
     pub output: Vec<OutputItem>,
     pub objective: Option<Objective>,

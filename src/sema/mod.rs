@@ -31,7 +31,7 @@ pub mod value;
 pub use data::MAX_FILE_BYTES;
 
 use crate::diag::{Diag, Diags, Source, did_you_mean};
-use crate::model::Model;
+use crate::model::{Formula, Model};
 use crate::reader::Sandbox;
 use crate::syntax::ast;
 use indexmap::IndexMap;
@@ -74,6 +74,10 @@ pub struct LoadOptions {
     pub memory_limit: Option<u64>,
     /// `--time-limit` counted from the start of the run: loading stops here.
     pub deadline: Option<std::time::Instant>,
+    /// Also build the constraints as written ([`Model::written`]) for the
+    /// independent checker: a second run of sema, so only where solutions
+    /// are checked (`--check-solutions`, the library's `load_*`, tests).
+    pub as_written: bool,
 }
 
 impl LoadOptions {
@@ -109,6 +113,28 @@ pub struct Input<'a> {
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
 pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
+    let mut model = check_once(input, syntax)?;
+    if input.options.as_written {
+        model.written = written_constraints(input, syntax, &model);
+    }
+    Ok(model)
+}
+
+/// The constraints as written (see [`Model::written`]), from a second run
+/// of sema in as-written mode; `None` if that run does not declare the same
+/// variables (it cannot, short of a bug: declarations never depend on folding).
+fn written_constraints(input: &Input, syntax: &ast::Model, folded: &Model) -> Option<Vec<Formula>> {
+    let written = ops::with_as_written(|| check_once(input, syntax)).ok()?;
+    let same_vars = written.vars.len() == folded.vars.len()
+        && written
+            .vars
+            .iter()
+            .zip(&folded.vars)
+            .all(|(a, b)| a.name == b.name);
+    same_vars.then_some(written.constraints)
+}
+
+fn check_once(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut cx = Checker::new(input);
     cx.call_graph = functions::call_graph(&syntax.items);
     cx.declared = order::declarations(&syntax.items);

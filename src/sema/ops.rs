@@ -6,6 +6,32 @@ use super::value::{IntSet, Value};
 use crate::diag::Diag;
 use crate::model::{CmpOp, Formula, Term};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, UnOp};
+use std::cell::Cell;
+
+thread_local! {
+    /// Set while sema builds the as-written form of the constraints for the
+    /// independent checker ([`crate::model::Model::written`]): sums stay as
+    /// written and constant factors are not distributed, so that a bug in
+    /// this file's folding cannot hide from the checker.
+    static AS_WRITTEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether sema is building the as-written form (see [`AS_WRITTEN`]).
+pub(super) fn as_written() -> bool {
+    AS_WRITTEN.with(Cell::get)
+}
+
+/// Runs `f` with the as-written mode on, restoring it afterwards.
+pub(super) fn with_as_written<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            AS_WRITTEN.with(|w| w.set(self.0));
+        }
+    }
+    let _restore = Restore(AS_WRITTEN.with(|w| w.replace(true)));
+    f()
+}
 
 impl Checker<'_> {
     pub(super) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value, Diag> {
@@ -152,6 +178,7 @@ impl Checker<'_> {
         Ok(Value::from_term(match op {
             BinOp::Add => linear(vec![(1, x), (1, y)], 0),
             BinOp::Sub => linear(vec![(1, x), (-1, y)], 0),
+            BinOp::Mul if as_written() => Term::Mul(Box::new(x), Box::new(y)),
             BinOp::Mul => match (&x, &y) {
                 (Term::Const(k), t) | (t, Term::Const(k)) => linear(vec![(*k, t.clone())], 0),
                 _ => Term::Mul(Box::new(x), Box::new(y)),
@@ -217,6 +244,9 @@ impl Checker<'_> {
 /// base)` with a base near 2^60 distributes to `6 * t - 6 * base`), the
 /// parts stay as written: the sum is the same exact integer either way.
 pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
+    if as_written() {
+        return written_sum(parts, k);
+    }
     if !flattens_in_i64(&parts, k) {
         return Term::Linear(parts, k);
     }
@@ -257,6 +287,18 @@ pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
             flat.into_iter().map(|(c, t)| (narrow(c), t)).collect(),
             constant,
         ),
+    }
+}
+
+/// A sum as written: kept whole unless every part is a constant (a sum of
+/// data, such as a horizon, is a constant in both forms), computed exactly.
+fn written_sum(parts: Vec<(i64, Term)>, k: i64) -> Term {
+    let constant = parts.iter().try_fold(k as i128, |acc, (c, t)| {
+        acc.checked_add((*c as i128).checked_mul(t.as_const()? as i128)?)
+    });
+    match constant.and_then(|v| i64::try_from(v).ok()) {
+        Some(v) => Term::Const(v),
+        None => Term::Linear(parts, k),
     }
 }
 
