@@ -709,7 +709,7 @@ pub fn parse_int(s: &str) -> Option<i64> {
 }
 
 /// The diagnostic for an expression whose values may not fit in 64 bits.
-fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
+pub(super) fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
     Diag::new(
         "cspi::arith::range",
         "this expression can take values that do not fit in 64 bits",

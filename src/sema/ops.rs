@@ -181,7 +181,14 @@ impl Checker<'_> {
             BinOp::Mul if as_written() => Term::Mul(Box::new(x), Box::new(y)),
             BinOp::Mul => match (&x, &y) {
                 (Term::Const(k), t) | (t, Term::Const(k)) => linear(vec![(*k, t.clone())], 0),
-                _ => Term::Mul(Box::new(x), Box::new(y)),
+                _ => {
+                    // Checked as built: a later factor 0 may fold the product
+                    // away, but the model as written would need its values.
+                    let product = Term::Mul(Box::new(x), Box::new(y));
+                    super::range::bounds(&product, &self.model)
+                        .map_err(|w| super::items::too_wide(w, span))?;
+                    product
+                }
             },
             BinOp::Div => Term::Div(Box::new(x), Box::new(y)),
             BinOp::Mod => Term::Mod(Box::new(x), Box::new(y)),
