@@ -25,10 +25,7 @@ impl Lower<'_> {
                 tuples,
                 allowed,
             } => {
-                let vars = terms
-                    .iter()
-                    .map(|t| self.var_of(t))
-                    .collect::<Option<Vec<_>>>()?;
+                let vars = self.term_vars(terms)?;
                 let d = &mut self.engine.doms;
                 let p = CompactTable::with_cache(d, vars, tuples, *allowed, &mut self.tables)?;
                 self.engine.add_prop(Box::new(p));

@@ -103,10 +103,7 @@ impl Lower<'_> {
                 tuples,
                 allowed,
             } => {
-                let vars = terms
-                    .iter()
-                    .map(|t| self.var_of(t))
-                    .collect::<Option<Vec<_>>>()?;
+                let vars = self.term_vars(terms)?;
                 let d = &mut self.engine.doms;
                 let yes = CompactTable::new(d, vars.clone(), tuples, *allowed)?;
                 let no = CompactTable::new(d, vars, tuples, !*allowed)?;

@@ -75,10 +75,7 @@ impl Lower<'_> {
             }
             Term::Min(ts) | Term::Max(ts) => {
                 let max = matches!(t, Term::Max(_));
-                let xs = ts
-                    .iter()
-                    .map(|u| self.var_of(u))
-                    .collect::<Option<Vec<_>>>()?;
+                let xs = self.term_vars(ts)?;
                 let bs: Vec<(i128, i128)> = xs.iter().map(|&x| self.var_bounds(x)).collect();
                 let pick = |f: fn(i128, i128) -> i128, side: fn(&(i128, i128)) -> i128| {
                     bs.iter().map(side).reduce(f)
@@ -105,6 +102,11 @@ impl Lower<'_> {
             Term::Ite(..) => self.generic(t),
             Term::Pow(..) | Term::Letter(..) => None,
         }
+    }
+
+    /// An engine variable for each term; `None` if one has none.
+    pub(super) fn term_vars(&mut self, ts: &[Term]) -> Option<Vec<VarId>> {
+        ts.iter().map(|t| self.var_of(t)).collect()
     }
 
     fn var_bounds(&self, x: VarId) -> (i128, i128) {
@@ -151,10 +153,7 @@ impl Lower<'_> {
             if !items.iter().all(Term::is_total) {
                 return None;
             }
-            let vars = items
-                .iter()
-                .map(|t| self.var_of(t))
-                .collect::<Option<Vec<_>>>()?;
+            let vars = self.term_vars(items)?;
             let d = &self.engine.doms;
             let lo = vars.iter().map(|&x| d.min(x)).min()?;
             let hi = vars.iter().map(|&x| d.max(x)).max()?;

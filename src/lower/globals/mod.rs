@@ -224,7 +224,7 @@ impl Lower<'_> {
     pub fn vars_of(&mut self, arg: &GlobalArg) -> Option<Vec<crate::model::VarId>> {
         match arg {
             GlobalArg::Term(t) => Some(vec![self.var_of(t)?]),
-            GlobalArg::Terms(ts) => ts.iter().map(|t| self.var_of(t)).collect(),
+            GlobalArg::Terms(ts) => self.term_vars(ts),
             GlobalArg::Mdd(_) => None,
         }
     }
