@@ -20,6 +20,8 @@ mod expr;
 mod globals;
 mod ints;
 mod logic;
+#[path = "../common/regex.rs"]
+mod regex_oracle;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -323,6 +325,7 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         ("element2d", globals::element2d),
         ("mdd", globals::mdd),
         ("regular", globals::regular),
+        ("regular (expression)", globals::regular_regex),
     ];
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {
