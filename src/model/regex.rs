@@ -223,8 +223,8 @@ impl Parser<'_> {
     }
 
     /// Refuses a part that grew too large or too deep at `at`.
-    fn check(&self, at: usize, part: &Part) -> Result<(), RegexError> {
-        if part.size > MAX_POSITIONS {
+    fn check(&self, at: usize, size: u64, height: u32) -> Result<(), RegexError> {
+        if size > MAX_POSITIONS {
             return Err(self.error(
                 at,
                 format!(
@@ -233,7 +233,7 @@ impl Parser<'_> {
                 ),
             ));
         }
-        if part.height > MAX_HEIGHT {
+        if height > MAX_HEIGHT {
             return Err(self.error(
                 at,
                 format!("groups and repeats nest more than {MAX_HEIGHT} deep here"),
@@ -265,7 +265,7 @@ impl Parser<'_> {
             if let Node::Alt(items) = &mut all.node {
                 items.push(item.node);
             }
-            self.check(bar, &all)?;
+            self.check(bar, all.size, all.height)?;
         }
         Ok(all)
     }
@@ -283,21 +283,13 @@ impl Parser<'_> {
                     size += item.size;
                     height = height.max(item.height + 1);
                     items.push(item.node);
-                    self.check(
-                        at,
-                        &Part {
-                            node: Node::Concat(Vec::new()),
-                            size,
-                            height,
-                        },
-                    )?;
+                    self.check(at, size, height)?;
                 }
             }
         }
         if items.len() == 1 {
-            let node = items.pop().expect("one item");
             return Ok(Part {
-                node,
+                node: items.swap_remove(0),
                 size,
                 height: height - 1,
             });
@@ -347,7 +339,7 @@ impl Parser<'_> {
                     max,
                 },
             };
-            self.check(op, &part)?;
+            self.check(op, part.size, part.height)?;
         }
     }
 
@@ -406,7 +398,9 @@ impl Parser<'_> {
 
     /// A number, a class, `.` or a parenthesised expression.
     fn atom(&mut self) -> Parsed {
-        let c = self.peek().expect("a character");
+        let Some(c) = self.peek() else {
+            return Err(self.error(self.at, "the expression ends where a symbol is expected"));
+        };
         let at = self.at;
         let set = |ranges, negated| {
             Ok(Part {
@@ -544,12 +538,15 @@ impl Parser<'_> {
     }
 }
 
-/// Thompson's ε-NFA: each state has ε-edges and at most one edge on a set
-/// of classes (sorted, disjoint inclusive ranges).
+/// A set of classes, as sorted, disjoint inclusive ranges.
+type Classes = Vec<(u32, u32)>;
+
+/// Thompson's ε-NFA: each state has ε-edges and at most one edge, on a set
+/// of classes, to a target.
 #[derive(Default)]
 struct Nfa {
     eps: Vec<Vec<u32>>,
-    on: Vec<Option<(Vec<(u32, u32)>, u32)>>,
+    on: Vec<Option<(Classes, u32)>>,
 }
 
 impl Nfa {
@@ -629,7 +626,7 @@ impl Nfa {
 }
 
 /// The classes of a set, as sorted disjoint ranges of class numbers.
-fn class_ranges(ranges: &[(i64, i64)], negated: bool, breaks: &[i64]) -> Vec<(u32, u32)> {
+fn class_ranges(ranges: &[(i64, i64)], negated: bool, breaks: &[i64]) -> Classes {
     let classes = breaks.len() as u32 + 1;
     let mut inside = vec![false; classes as usize];
     for &(lo, hi) in ranges {
@@ -637,7 +634,7 @@ fn class_ranges(ranges: &[(i64, i64)], negated: bool, breaks: &[i64]) -> Vec<(u3
             inside[c as usize] = true;
         }
     }
-    let mut out: Vec<(u32, u32)> = Vec::new();
+    let mut out: Classes = Vec::new();
     for c in 0..classes {
         if inside[c as usize] != negated {
             match out.last_mut() {

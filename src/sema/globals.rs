@@ -192,19 +192,23 @@ impl Checker<'_> {
         if listed <= MAX_LISTED && listed.saturating_mul(states) <= MAX_GRAPH {
             return Ok(());
         }
-        Err(Diag::new(
-            "cspi::global::regex",
+        let message = if listed > MAX_LISTED {
             format!(
-                "over the domains of `x` this expression reads {listed} values \
-                 ({states} states), too many for its layered graph"
-            ),
-        )
-        .label(span, "this regular expression")
-        .help(format!(
-            "`.` and `[^ ]` stand for every value of the domains: narrow the domains of `x`, \
-             or list the values; the graph lists at most {MAX_LISTED} values and \
-             {MAX_GRAPH} states × values"
-        )))
+                "over the domains of `x`, this expression's layered graph would list {listed} \
+                 values, more than {MAX_LISTED}"
+            )
+        } else {
+            format!(
+                "over the domains of `x`, this expression's layered graph would have {states} \
+                 states × {listed} values, more than {MAX_GRAPH}"
+            )
+        };
+        Err(Diag::new("cspi::global::regex", message)
+            .label(span, "this regular expression")
+            .help(
+                "`.` and `[^ ]` stand for every value of the domains of `x`: narrow the \
+                 domains, or list the values the expression allows",
+            ))
     }
 }
 

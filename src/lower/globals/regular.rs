@@ -240,7 +240,7 @@ impl Global for RegularRegex {
         let mut values: Vec<i64> = layers.iter().flatten().copied().collect();
         values.sort_unstable();
         values.dedup();
-        let code = |a: i64| values.binary_search(&a).expect("a layer value") as u32;
+        let code = |a: i64| values.partition_point(|&b| b < a) as u32;
         let coded: Vec<Vec<(u32, u32)>> = layers
             .iter()
             .map(|layer| layer.iter().map(|&a| (code(a), r.class(a))).collect())

@@ -8,9 +8,16 @@ fn compile(text: &str) -> Regex {
     Regex::compile(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"))
 }
 
+/// An expression, words it matches, words it does not.
+type Case = (
+    &'static str,
+    &'static [&'static [i64]],
+    &'static [&'static [i64]],
+);
+
 #[test]
 fn each_form_matches_what_it_should() {
-    let cases: &[(&str, &[&[i64]], &[&[i64]])] = &[
+    let cases: &[Case] = &[
         ("1 2", &[&[1, 2]], &[&[1], &[12], &[2, 1], &[1, 2, 2]]),
         ("12", &[&[12]], &[&[1, 2]]),
         ("  1\t2\n", &[&[1, 2]], &[&[]]),
