@@ -8,8 +8,8 @@
 //! whitespace where they would run together; `.` is any value; `[1 3-5]` a
 //! class of numbers and ranges (`[-3--1 2]`: a `-` is a sign when it is
 //! attached to the number after it only), `[^1 2]` its complement; `( )`
-//! groups; postfix `*`, `+`, `?`,
-//! `{n}`, `{n,}`, `{n,m}`; concatenation; and `|`, loosest of all.
+//! groups; postfix `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`; concatenation;
+//! and `|`, loosest of all.
 //!
 //! The textbook route (Aho, Sethi & Ullman, "Compilers", §3.7–3.9):
 //! 1. a recursive-descent parse into a tree whose nodes know how many symbol
@@ -56,6 +56,9 @@ pub struct Regex {
     /// The cuts between classes: `v` is in class `breaks.partition_point(|&b| b <= v)`.
     pub breaks: Vec<i64>,
     pub dfa: Dfa,
+    /// For each class, whether some transition reads it (values of the
+    /// other classes can never be part of a match).
+    pub used: Vec<bool>,
 }
 
 impl std::fmt::Debug for Regex {
@@ -91,11 +94,16 @@ impl Regex {
         let mut nfa = Nfa::default();
         let start = nfa.state();
         let accept = nfa.build(&tree, start, &breaks);
-        let dfa = determinise(&nfa, start, accept, breaks.len() + 1)?;
+        let dfa = minimise(trim(determinise(&nfa, start, accept, breaks.len() + 1)?));
+        let k = dfa.classes;
+        let used = (0..k)
+            .map(|c| (0..dfa.states()).any(|s| dfa.next[s * k + c] != NONE))
+            .collect();
         Ok(Regex {
             text: text.to_string(),
             breaks,
-            dfa: minimise(trim(dfa)),
+            dfa,
+            used,
         })
     }
 
@@ -116,32 +124,21 @@ impl Regex {
         self.dfa.accepts(word.iter().map(|&v| self.class(v)))
     }
 
-    /// For each class, whether some transition reads it (values of the
-    /// other classes can never be part of a match).
-    pub fn used_classes(&self) -> Vec<bool> {
-        let k = self.dfa.classes;
-        (0..k)
-            .map(|c| (0..self.dfa.states()).any(|s| self.dfa.next[s * k + c] != NONE))
-            .collect()
-    }
-}
-
-impl Regex {
-    /// How many values of `lo..=hi` some transition reads, saturating.
-    pub fn listed(&self, lo: i64, hi: i64) -> u64 {
-        let used = self.used_classes();
-        (0..used.len() as u32)
-            .filter(|&c| used[c as usize])
-            .map(|c| {
+    /// How many values of `lo..=hi` some transition reads, saturating; the
+    /// count stops as soon as it passes `cap`.
+    pub fn listed(&self, lo: i64, hi: i64, cap: u64) -> u64 {
+        let mut count = 0u64;
+        for c in self.class(lo)..=self.class(hi) {
+            if self.used[c as usize] {
                 let (a, b) = self.cell(c);
                 let (a, b) = (a.max(lo), b.min(hi));
-                if a <= b {
-                    b.abs_diff(a).saturating_add(1)
-                } else {
-                    0
+                count = count.saturating_add(b.abs_diff(a).saturating_add(1));
+                if count > cap {
+                    break;
                 }
-            })
-            .fold(0, u64::saturating_add)
+            }
+        }
+        count
     }
 }
 
@@ -248,11 +245,8 @@ impl Parser<'_> {
         if self.peek() != Some('|') {
             return Ok(first);
         }
-        let mut all = Part {
-            size: first.size,
-            height: first.height + 1,
-            node: Node::Alt(vec![first.node]),
-        };
+        let (mut size, mut height) = (first.size, first.height + 1);
+        let mut items = vec![first.node];
         while self.peek() == Some('|') {
             let bar = self.at;
             self.at += 1;
@@ -260,14 +254,37 @@ impl Parser<'_> {
                 return Err(self.error(bar, "nothing after `|`"));
             }
             let item = self.concatenation()?;
-            all.size += item.size;
-            all.height = all.height.max(item.height + 1);
-            if let Node::Alt(items) = &mut all.node {
-                items.push(item.node);
-            }
-            self.check(bar, all.size, all.height)?;
+            size += item.size;
+            height = height.max(item.height + 1);
+            items.push(item.node);
+            self.check(bar, size, height)?;
         }
-        Ok(all)
+        // One of several values is one position: `(1|2|3)` is `[1 2 3]`.
+        if items
+            .iter()
+            .all(|n| matches!(n, Node::Set { negated: false, .. }))
+        {
+            let ranges = items
+                .into_iter()
+                .flat_map(|n| match n {
+                    Node::Set { ranges, .. } => ranges,
+                    _ => Vec::new(),
+                })
+                .collect();
+            return Ok(Part {
+                node: Node::Set {
+                    ranges,
+                    negated: false,
+                },
+                size: 1,
+                height: 0,
+            });
+        }
+        Ok(Part {
+            node: Node::Alt(items),
+            size,
+            height,
+        })
     }
 
     /// `repeat+`
@@ -625,23 +642,36 @@ impl Nfa {
     }
 }
 
-/// The classes of a set, as sorted disjoint ranges of class numbers.
+/// The classes of a set, as sorted disjoint ranges of class numbers (a
+/// range of values is a range of classes, its ends being cuts).
 fn class_ranges(ranges: &[(i64, i64)], negated: bool, breaks: &[i64]) -> Classes {
-    let classes = breaks.len() as u32 + 1;
-    let mut inside = vec![false; classes as usize];
-    for &(lo, hi) in ranges {
-        for c in class_of(breaks, lo)..=class_of(breaks, hi) {
-            inside[c as usize] = true;
+    let mut inside: Classes = ranges
+        .iter()
+        .map(|&(lo, hi)| (class_of(breaks, lo), class_of(breaks, hi)))
+        .collect();
+    inside.sort_unstable();
+    let mut merged: Classes = Vec::with_capacity(inside.len());
+    for (a, b) in inside {
+        match merged.last_mut() {
+            Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+            _ => merged.push((a, b)),
         }
     }
-    let mut out: Classes = Vec::new();
-    for c in 0..classes {
-        if inside[c as usize] != negated {
-            match out.last_mut() {
-                Some(last) if last.1 + 1 == c => last.1 = c,
-                _ => out.push((c, c)),
-            }
+    if !negated {
+        return merged;
+    }
+    // The gaps between them, up to the last class.
+    let last = breaks.len() as u32;
+    let mut out = Vec::with_capacity(merged.len() + 1);
+    let mut from = 0;
+    for (a, b) in merged {
+        if a > from {
+            out.push((from, a - 1));
         }
+        from = b + 1;
+    }
+    if from <= last {
+        out.push((from, last));
     }
     out
 }
@@ -656,18 +686,24 @@ fn too_complex(what: String) -> RegexError {
     }
 }
 
-/// The subset construction: one DFA state per ε-closed set of NFA states.
+/// The subset construction: one DFA state per ε-closed set of NFA states,
+/// keyed by its important states only (those with an edge on classes, and
+/// the accepting one: Aho, Sethi & Ullman §3.9), which alone decide what
+/// the set does next.
 fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa, RegexError> {
     let mut seen = vec![0u32; nfa.eps.len()];
     let mut stamp = 0;
     let mut work = 0u64;
-    // The ε-closure of `set`, sorted.
+    // The important states of the ε-closure of `set`, sorted.
     let mut close = |set: &mut Vec<u32>, work: &mut u64| {
         stamp += 1;
         let mut stack = std::mem::take(set);
         stack.iter().for_each(|&s| seen[s as usize] = stamp);
         while let Some(s) = stack.pop() {
-            set.push(s);
+            *work += 1;
+            if nfa.on[s as usize].is_some() || s == accept {
+                set.push(s);
+            }
             for &t in &nfa.eps[s as usize] {
                 if seen[t as usize] != stamp {
                     seen[t as usize] = stamp;
@@ -676,8 +712,6 @@ fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa
             }
         }
         set.sort_unstable();
-        set.dedup();
-        *work += set.len() as u64;
     };
     let mut first = vec![start];
     close(&mut first, &mut work);
@@ -686,6 +720,9 @@ fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa
     ids.insert(first, 0);
     let mut next: Vec<u32> = Vec::new();
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); classes];
+    // Per DFA state: the state each bucket of targets led to (`.` and
+    // classes give many classes the same bucket).
+    let mut led: FxHashMap<Vec<u32>, u32> = FxHashMap::default();
     let mut i = 0;
     while i < sets.len() {
         for &s in &sets[i] {
@@ -699,11 +736,18 @@ fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa
             }
         }
         work += classes as u64;
+        led.clear();
         for bucket in &mut buckets {
             if bucket.is_empty() {
                 next.push(NONE);
                 continue;
             }
+            if let Some(&id) = led.get(bucket.as_slice()) {
+                next.push(id);
+                bucket.clear();
+                continue;
+            }
+            let targets = bucket.clone();
             close(bucket, &mut work);
             let id = match ids.get(bucket.as_slice()) {
                 Some(&id) => id,
@@ -714,8 +758,12 @@ fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa
                     id
                 }
             };
+            led.insert(targets, id);
             next.push(id);
             bucket.clear();
+            if work > MAX_WORK {
+                return Err(too_complex(format!("{} states and counting", sets.len())));
+            }
         }
         if sets.len() > MAX_STATES {
             return Err(too_complex(format!("more than {MAX_STATES} states")));
@@ -725,9 +773,6 @@ fn determinise(nfa: &Nfa, start: u32, accept: u32, classes: usize) -> Result<Dfa
                 "{} states × {classes} classes of values",
                 sets.len()
             )));
-        }
-        if work > MAX_WORK {
-            return Err(too_complex(format!("{} states and counting", sets.len())));
         }
         i += 1;
     }

@@ -186,7 +186,10 @@ impl Checker<'_> {
                 lo.max(i64::MIN as i128) as i64,
                 hi.min(i64::MAX as i128) as i64,
             );
-            listed = listed.saturating_add(r.listed(lo, hi));
+            listed = listed.saturating_add(r.listed(lo, hi, MAX_LISTED - listed));
+            if listed > MAX_LISTED {
+                break;
+            }
         }
         let states = r.dfa.states() as u64;
         if listed <= MAX_LISTED && listed.saturating_mul(states) <= MAX_GRAPH {
@@ -194,8 +197,8 @@ impl Checker<'_> {
         }
         let message = if listed > MAX_LISTED {
             format!(
-                "over the domains of `x`, this expression's layered graph would list {listed} \
-                 values, more than {MAX_LISTED}"
+                "over the domains of `x`, this expression's layered graph would list more \
+                 than {MAX_LISTED} values"
             )
         } else {
             format!(

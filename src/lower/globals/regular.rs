@@ -209,7 +209,6 @@ impl Global for RegularRegex {
             return None;
         };
         let x = l.vars_of(&args[0])?;
-        let used = r.used_classes();
         // The values each position may take that some transition reads.
         let d = &l.engine.doms;
         let mut budget = MAX_LISTED;
@@ -217,16 +216,16 @@ impl Global for RegularRegex {
         for &v in &x {
             let mut layer = Vec::new();
             if d.is_bitset(v) {
-                layer.extend(d.values(v).filter(|&a| used[r.class(a) as usize]));
+                layer.extend(d.values(v).filter(|&a| r.used[r.class(a) as usize]));
             } else {
-                for c in (0..used.len() as u32).filter(|&c| used[c as usize]) {
-                    let (lo, hi) = r.cell(c);
-                    let (lo, hi) = (lo.max(d.min(v)), hi.min(d.max(v)));
-                    if lo <= hi {
-                        if hi.abs_diff(lo) >= budget {
-                            return None;
-                        }
-                        layer.extend(lo..=hi);
+                let (lo, hi) = (d.min(v), d.max(v));
+                if r.listed(lo, hi, budget) > budget {
+                    return None;
+                }
+                for c in r.class(lo)..=r.class(hi) {
+                    if r.used[c as usize] {
+                        let (a, b) = r.cell(c);
+                        layer.extend(a.max(lo)..=b.min(hi));
                     }
                 }
             }
@@ -246,7 +245,7 @@ impl Global for RegularRegex {
             .map(|layer| layer.iter().map(|&a| (code(a), r.class(a))).collect())
             .collect();
         let slices: Vec<&[(u32, u32)]> = coded.iter().map(Vec::as_slice).collect();
-        let m = r.dfa.unroll(values.clone(), &slices);
+        let m = r.dfa.unroll(values, &slices);
         Some(Box::new(MddProp::new(&mut l.engine.doms, x, Arc::new(m))?))
     }
 }

@@ -120,6 +120,18 @@ fn deep_nesting_is_refused_not_overflowed() {
     // Wide is fine: a long concatenation is not deep.
     let long = "1 ".repeat(50_000);
     assert!(compile(&long).accepts(&[1; 50_000]));
+    // Many distinct symbols make many classes: the table is capped.
+    let symbols: Vec<String> = (0..50_000).map(|i| i.to_string()).collect();
+    let e = Regex::compile(&symbols.join(" ")).unwrap_err();
+    assert!(e.message.contains("too large"), "{}", e.message);
+    // One of many values is one position, and one state however many.
+    let r = compile(&format!("({})*", symbols.join("|")));
+    assert_eq!(r.dfa.states(), 1);
+    assert!(r.accepts(&[49_999, 0, 7]) && !r.accepts(&[50_000]));
+    // Many alternatives of two symbols need a state each after the first.
+    let pairs: Vec<String> = (0..30_000).map(|i| format!("{i} {i}")).collect();
+    let e = Regex::compile(&format!("({})*", pairs.join("|"))).unwrap_err();
+    assert!(e.message.contains("too large"), "{}", e.message);
 }
 
 #[test]
@@ -148,9 +160,15 @@ fn classes_cut_the_integers_at_the_ends_of_what_is_written() {
     assert_eq!(r.class(3), 1);
     assert_eq!(r.class(6), 2);
     // Every class is read (by `.`); without it only [1-4] and 7 are.
-    assert_eq!(r.used_classes(), vec![true; 5]);
+    assert_eq!(r.used, vec![true; 5]);
+    assert_eq!(r.listed(-10, 10, 100), 21);
+    assert_eq!(r.listed(i64::MIN, i64::MAX, u64::MAX), u64::MAX);
     let r = compile("[1-4] 7");
-    assert_eq!(r.used_classes(), vec![false, true, false, true, false]);
+    assert_eq!(r.used, vec![false, true, false, true, false]);
+    assert_eq!(r.listed(-10, 10, 100), 5);
+    assert_eq!(r.listed(3, 6, 100), 2);
+    // The count stops past its cap.
+    assert!(r.listed(-10, 10, 2) > 2);
 }
 
 #[test]
@@ -158,5 +176,5 @@ fn zero_copies_leave_the_empty_word() {
     let r = compile("(1 2){0} 3{0}");
     assert!(r.accepts(&[]));
     assert!(!r.accepts(&[3]));
-    assert_eq!(r.used_classes(), vec![false; r.dfa.classes]);
+    assert_eq!(r.used, vec![false; r.dfa.classes]);
 }
