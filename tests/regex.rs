@@ -192,3 +192,30 @@ fn wide_domains() {
         ]
     );
 }
+
+/// Random strings of the expression's characters, most of them malformed,
+/// compile or are refused with an offset inside the text; never a panic.
+#[test]
+fn random_text_compiles_or_is_refused() {
+    let chars: Vec<char> = "0123-[]^(){},|*+?. 9a\t".chars().collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(99);
+    let mut compiled = 0;
+    for _ in 0..20_000 {
+        let len = rng.random_range(0..=12);
+        let text: String = (0..len)
+            .map(|_| chars[rng.random_range(0..chars.len())])
+            .collect();
+        match Regex::compile(&text) {
+            Ok(r) => {
+                compiled += 1;
+                assert!(r.dfa.states() >= 1, "{text:?}");
+            }
+            Err(e) => {
+                let at = e.at.unwrap_or(0);
+                assert!(at <= text.chars().count(), "{text:?}: {e:?}");
+                assert!(!e.message.is_empty());
+            }
+        }
+    }
+    assert!(compiled > 100, "only {compiled} compiled");
+}

@@ -170,7 +170,10 @@ impl Node {
         match self {
             Node::Set { ranges, .. } => {
                 for &(lo, hi) in ranges {
-                    out.push(lo);
+                    // (No class lies below i64::MIN.)
+                    if lo > i64::MIN {
+                        out.push(lo);
+                    }
                     if let Some(next) = hi.checked_add(1) {
                         out.push(next);
                     }

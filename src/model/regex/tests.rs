@@ -45,6 +45,11 @@ fn each_form_matches_what_it_should() {
         (". 1 .", &[&[5, 1, -5]], &[&[5, 2, 5]]),
         ("[0-9223372036854775807]", &[&[0], &[i64::MAX]], &[&[-1]]),
         ("-9223372036854775808", &[&[i64::MIN]], &[&[0]]),
+        (
+            "[^-9223372036854775808]",
+            &[&[i64::MIN + 1], &[i64::MAX]],
+            &[&[i64::MIN]],
+        ),
     ];
     for &(text, yes, no) in cases {
         let r = compile(text);
@@ -163,6 +168,12 @@ fn classes_cut_the_integers_at_the_ends_of_what_is_written() {
     assert_eq!(r.used, vec![true; 5]);
     assert_eq!(r.listed(-10, 10, 100), 21);
     assert_eq!(r.listed(i64::MIN, i64::MAX, u64::MAX), u64::MAX);
+    // Every cell is non-empty, even at the ends of the integers.
+    let r = compile("[^-9223372036854775808 9223372036854775807]");
+    for c in 0..r.dfa.classes as u32 {
+        let (lo, hi) = r.cell(c);
+        assert!(lo <= hi, "class {c}: {lo}..{hi}");
+    }
     let r = compile("[1-4] 7");
     assert_eq!(r.used, vec![false, true, false, true, false]);
     assert_eq!(r.listed(-10, 10, 100), 5);
