@@ -35,6 +35,7 @@ extern "C" fn record_stdout() {
 const STACK_BYTES: usize = 1 << 30;
 
 fn main() {
+    cspi::memory::tune_heap();
     cspi::output::sink::set_stdout_closed_at_start(STDOUT_CLOSED.load(Ordering::Relaxed));
     // A panic is a bug in cspi, never the user's fault: say so, and exit with
     // a code distinct from model errors. The hook must not panic itself (a

@@ -26,6 +26,10 @@
 //! node limit counts the nodes of finished sub-problems, each sub-problem
 //! getting what is left, so a run may go over it by what the sub-problems in
 //! flight take (by default a run with a node limit uses one thread).
+//!
+//! Optimisation with large-neighbourhood search runs a portfolio instead of
+//! a split: every thread searches the whole problem with its own seed,
+//! sharing the bound and the best solution (see [`portfolio`]).
 
 use crate::engine::components::Components;
 use crate::engine::lns::Lns;
@@ -34,11 +38,12 @@ use crate::engine::split::{self, Path};
 use crate::engine::stats::Stats;
 use crate::lower::lower_with;
 use crate::model::Model;
+use crate::model::search::LnsKind;
 use crate::part::{PartInfo, SUBPROBLEMS_PER_PART, fingerprint};
 use crate::solve::{self, Options, Reception, Summary};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Sub-problems per thread that the split aims at (EPS: 30 or more).
@@ -65,6 +70,8 @@ struct Shared {
     halt: Arc<AtomicBool>,
     /// The objective's bound, `i64::MAX` while no solution is known.
     bound: Arc<AtomicI64>,
+    /// The best solution (a portfolio's searches share it).
+    best: Arc<Mutex<Vec<i64>>>,
     /// Nodes of finished sub-problems, for the node limit.
     nodes: AtomicU64,
     /// Sub-problems searched to the end.
@@ -82,7 +89,12 @@ pub fn solve(
 ) -> Summary {
     let start = Instant::now();
     let threads = options.threads.max(1);
-    let Split { paths, total, work } = sub_problems(model, options, threads);
+    let Split {
+        paths,
+        total,
+        work,
+        portfolio,
+    } = sub_problems(model, options, threads);
     let part = options.part.map(|p| PartInfo {
         part: p,
         fingerprint: fingerprint(model, options, p.n),
@@ -97,6 +109,7 @@ pub fn solve(
         next: AtomicUsize::new(0),
         halt: Arc::new(AtomicBool::new(false)),
         bound: Arc::new(AtomicI64::new(i64::MAX)),
+        best: Arc::new(Mutex::new(Vec::new())),
         nodes: AtomicU64::new(0),
         finished: AtomicUsize::new(0),
         limit_reached: AtomicBool::new(false),
@@ -112,7 +125,7 @@ pub fn solve(
                 std::thread::Builder::new()
                     .stack_size(WORKER_STACK)
                     .spawn_scoped(scope, move || {
-                        worker(model, options, paths, shared, &tx, start)
+                        worker(model, options, paths, portfolio, shared, &tx, start)
                     })
             })
             .collect();
@@ -168,7 +181,10 @@ pub fn solve(
     }
     stats.time = start.elapsed();
     stats.improvements = std::mem::take(&mut reception.improvements);
-    let finished = shared.finished.load(Ordering::Relaxed) == paths.len();
+    let finished = match shared.finished.load(Ordering::Relaxed) {
+        n if portfolio => n > 0,
+        n => n == paths.len(),
+    };
     let outcome = if shared.limit_reached.load(Ordering::Relaxed) {
         Outcome::SolutionLimit
     } else if finished && !delivered_stop {
@@ -198,6 +214,9 @@ struct Split {
     /// The split's own work (root propagation and the first decisions):
     /// `subproblems` is `paths.len()`, `busy` the time it took.
     work: ThreadStats,
+    /// The paths are a portfolio's searches, each of the whole problem
+    /// (see [`portfolio`]).
+    portfolio: bool,
 }
 
 /// Lowers the model, propagates the root and splits the search; see
@@ -216,6 +235,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         return Split {
             paths: Vec::new(),
             total: 0,
+            portfolio: false,
             work: ThreadStats {
                 subproblems: 0,
                 busy: began.elapsed(),
@@ -225,6 +245,18 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
     }
     let primary = solve::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
+    if portfolio(options, optimising, threads) {
+        return Split {
+            work: ThreadStats {
+                subproblems: threads as u64,
+                busy: began.elapsed(),
+                stats: engine.stats,
+            },
+            paths: vec![Vec::new(); threads],
+            total: 1,
+            portfolio: true,
+        };
+    }
     let make = || solve::strategy(model, spec, optimising);
     let (mut paths, total) = match options.part {
         Some(part) => {
@@ -269,7 +301,22 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         },
         paths,
         total,
+        portfolio: false,
     }
+}
+
+/// Whether the threads run a portfolio rather than a split: optimisation
+/// with large-neighbourhood search, on several threads, not a part. LNS
+/// improves a solution of the whole problem; confined to a sub-problem it
+/// would improve within that sub-problem only, and the sub-problems that
+/// hold the good solutions might never be reached in the time given. So
+/// each thread searches the whole problem, thread `i` with the seed plus
+/// `i` (thread 0 as one thread would), all sharing the bound and the best
+/// solution, as CP-SAT's and Choco's portfolios do. The first search to
+/// end exhausted proves the best solution optimal (each searched
+/// everything under the shared bound) and stops the others.
+fn portfolio(options: &Options, optimising: bool, threads: usize) -> bool {
+    optimising && threads > 1 && options.part.is_none() && options.search.lns != LnsKind::None
 }
 
 /// One worker thread: its own engine, sub-problems until none is left.
@@ -277,6 +324,7 @@ fn worker(
     model: &Arc<Model>,
     options: &Options,
     paths: &[Path],
+    portfolio: bool,
     shared: &Shared,
     tx: &SyncSender<Vec<i64>>,
     start: Instant,
@@ -315,9 +363,13 @@ fn worker(
             stop: Some(Arc::clone(&shared.halt)),
             progress: None,
         };
+        let mut strategy = solve::strategy(model, spec, optimising);
+        if portfolio {
+            strategy.seed = strategy.seed.wrapping_add(i as u64);
+        }
         let mut search = Search::new(
             &mut engine,
-            solve::strategy(model, spec, optimising),
+            strategy,
             &primary,
             Arc::clone(&crossings),
             limits,
@@ -326,6 +378,9 @@ fn worker(
             search.minimize(o);
             search.lns(Lns::new(spec.lns));
             search.share_bound(Arc::clone(&shared.bound));
+            if portfolio {
+                search.share_best(Arc::clone(&shared.best));
+            }
         }
         if counting {
             search.count_only(!options.no_product_count);
@@ -357,6 +412,10 @@ fn worker(
         match outcome {
             Outcome::Exhausted => {
                 shared.finished.fetch_add(1, Ordering::Relaxed);
+                // A portfolio's search has proved the optimum.
+                if portfolio {
+                    shared.halt.store(true, Ordering::Relaxed);
+                }
             }
             Outcome::SolutionLimit => {
                 shared.limit_reached.store(true, Ordering::Relaxed);

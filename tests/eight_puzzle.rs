@@ -96,16 +96,20 @@ fn run_model(start: &str) -> Option<Vec<[u8; 9]>> {
         ..Options::default()
     };
     options.limits.solutions = None;
-    let board = model.groups["board"].clone();
+    // The boards read from the model's own variables: loc[t, k] is the
+    // cell of tile k after t moves (row by row), so cell loc[t, k] holds k.
+    let loc = model.groups["loc"].clone();
     let mut last: Option<Vec<[u8; 9]>> = None;
     let summary = solve(&model, &options, |values| {
-        let cells: Vec<u8> = board.vars.iter().map(|&v| values[v] as u8).collect();
+        let cells: Vec<i64> = loc.vars.iter().map(|&v| values[v]).collect();
         last = Some(
             cells
                 .chunks(9)
-                .map(|c| {
-                    let mut b = [0u8; 9];
-                    b.copy_from_slice(c);
+                .map(|step| {
+                    let mut b = [u8::MAX; 9];
+                    for (k, &p) in step.iter().enumerate() {
+                        b[p as usize] = k as u8;
+                    }
                     b
                 })
                 .collect(),

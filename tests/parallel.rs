@@ -139,6 +139,9 @@ fn optimisation_finds_the_same_optimum_on_any_number_of_threads() {
         ("knapsack.csp", vec![]),
         ("knapsack.csp", vec![("capacity", "100")]),
         ("graph-colouring.csp", vec![]),
+        // Large-neighbourhood search: a portfolio rather than a split.
+        ("jobshop.csp", vec![("instance", "ft06")]),
+        ("tsp.csp", vec![]),
     ] {
         let model = load(name, &params);
         let maximize = model.objective.as_ref().unwrap().maximize;
@@ -159,6 +162,34 @@ fn optimisation_finds_the_same_optimum_on_any_number_of_threads() {
         }
         assert_eq!(optima[0], optima[1], "{name} {params:?}");
     }
+}
+
+/// Optimisation with LNS runs a portfolio: every thread searches the whole
+/// problem (one search each, no split of the tree), and the one that
+/// exhausts its search proves the optimum for all.
+#[test]
+fn lns_optimisation_runs_a_portfolio_of_whole_searches() {
+    let model = load("jobshop.csp", &[("instance", "la01")]);
+    let s = solve(&model, &options(&model, 2), |_| Next::Continue);
+    assert_eq!(s.status, Status::Optimal);
+    assert_eq!(s.objective, Some(666), "la01's proven optimum");
+    let split = s.split.as_ref().expect("the split's statistics");
+    assert_eq!(split.subproblems, 2, "one whole search per thread");
+    assert_eq!(
+        split.stats.nodes, 0,
+        "a portfolio takes no decision before the threads"
+    );
+    assert!(
+        s.threads.iter().all(|t| t.subproblems <= 1),
+        "{:?}",
+        s.threads
+    );
+    // Without LNS the same model is split into sub-problems.
+    let mut o = options(&model, 2);
+    o.search.lns = cspi::model::search::LnsKind::None;
+    o.limits.nodes = Some(2_000);
+    let s = solve(&model, &o, |_| Next::Continue);
+    assert!(s.split.as_ref().expect("split").subproblems > 2);
 }
 
 #[test]

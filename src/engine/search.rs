@@ -35,8 +35,8 @@ use super::trail::Checkpoint;
 use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
 use rand::SeedableRng;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// When to stop early, and whom to tell how it goes.
@@ -133,6 +133,9 @@ pub struct Search<'e> {
     bound: Option<i64>,
     /// The bound shared with searches on other threads (`i64::MAX`: none yet).
     shared_bound: Option<Arc<AtomicI64>>,
+    /// The best solution of all the searches sharing it (a portfolio), which
+    /// LNS takes as its own when it is better.
+    shared_best: Option<Arc<Mutex<Vec<i64>>>>,
     /// Frames below this depth belong to a replayed sub-problem (see
     /// [`Self::replay`]): never undone, never restarted.
     replayed: usize,
@@ -215,6 +218,7 @@ impl<'e> Search<'e> {
             objective: None,
             bound: None,
             shared_bound: None,
+            shared_best: None,
             replayed: 0,
             propagated: false,
             count_only: false,
@@ -255,6 +259,34 @@ impl<'e> Search<'e> {
     /// lowest.
     pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
         self.shared_bound = Some(bound);
+    }
+
+    /// Shares the best solution too (searches of the whole problem side by
+    /// side, a portfolio): each better solution is published, and each LNS
+    /// iteration starts from the best one published, so that every search
+    /// improves on the best known rather than on its own.
+    pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
+        self.shared_best = Some(best);
+    }
+
+    /// Publishes this search's new best solution, or takes the published one
+    /// when it is better (see [`Self::share_best`]).
+    fn exchange_best(&mut self, publish: bool) {
+        let (Some(shared), Some(o)) = (&self.shared_best, self.objective) else {
+            return;
+        };
+        let Ok(mut theirs) = shared.lock() else {
+            return;
+        };
+        let mine = self.best.get(o).copied().unwrap_or(i64::MAX);
+        let published = theirs.get(o).copied().unwrap_or(i64::MAX);
+        if publish && mine < published {
+            theirs.clone_from(&self.best);
+        } else if !publish && published < mine {
+            self.best.clone_from(&theirs);
+            drop(theirs);
+            self.val_select.on_solution(&self.best);
+        }
     }
 
     /// Starts below the node that `path` leads to from the current one, a
@@ -491,6 +523,7 @@ impl<'e> Search<'e> {
                             }
                             self.best.clone_from(&values);
                             self.val_select.on_solution(&values);
+                            self.exchange_best(true);
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -583,8 +616,9 @@ impl<'e> Search<'e> {
             end
         };
         lns.finished(end, used);
-        self.in_lns_iteration = true;
         let plan = lns.plan();
+        self.in_lns_iteration = true;
+        self.exchange_best(false);
         self.restart();
         self.iteration_start = self.engine.stats.failures;
         let checkpoint = self.engine.doms.checkpoint();
