@@ -307,3 +307,54 @@ fn one_thread_with_a_seed_repeats_exactly() {
     assert_eq!(a.code, 0, "{}", a.stderr);
     assert_eq!(strip(&a.stdout), strip(&b.stdout));
 }
+
+/// Threads of the command line's own choosing start only when one thread
+/// has not finished within the probe's budget: a small model is done on one
+/// thread (no split, no workers), a larger one starts over on every thread,
+/// and either way the count, the solutions handed over (each once) and the
+/// optimum are the same.
+#[test]
+fn a_probe_on_one_thread_comes_first() {
+    use cspi::solve::Probe;
+    let tiny = Probe {
+        time: std::time::Duration::from_secs(60),
+        nodes: 10,
+    };
+    let model = load("n-queens.csp", &[("n", "8")]);
+    for (probe, threads_started) in [(Probe::DEFAULT, false), (tiny, true)] {
+        let o = Options {
+            count_only: true,
+            probe: Some(probe),
+            ..options(&model, 3)
+        };
+        let s = solve(&model, &o, |_| Next::Continue);
+        assert_eq!(s.stats.solutions, 92);
+        assert_eq!(s.status, Status::AllSolutions);
+        assert_eq!(s.split.is_some(), threads_started, "{probe:?}");
+        let mut seen = Vec::new();
+        let o = Options {
+            probe: Some(probe),
+            ..options(&model, 3)
+        };
+        let s = solve(&model, &o, |v| {
+            seen.push(v.to_vec());
+            Next::Continue
+        });
+        assert_eq!(seen.len(), 92, "each solution handed over once");
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 92);
+        assert_eq!(s.split.is_some(), threads_started);
+    }
+    let model = load("knapsack.csp", &[]);
+    let one = solve(&model, &options(&model, 1), |_| Next::Continue);
+    for probe in [Probe::DEFAULT, tiny] {
+        let o = Options {
+            probe: Some(probe),
+            ..options(&model, 3)
+        };
+        let s = solve(&model, &o, |_| Next::Continue);
+        assert_eq!(s.status, Status::Optimal);
+        assert_eq!(s.objective, one.objective);
+    }
+}

@@ -145,7 +145,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "VARS")]
     pub project: Option<String>,
     /// Search on N threads (default: every core for --count, --all and
-    /// optimisation; one for the first solutions and with --node-limit).
+    /// optimisation once one thread has not finished in 0.25 s; one for the
+    /// first solutions and with --node-limit).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Solve only the K-th of N parts of a deterministic split (1 <= K <= N);

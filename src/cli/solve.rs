@@ -152,6 +152,9 @@ impl<'a> Runner<'a> {
             no_product_count: args.no_product_count,
             threads: threads(args, model.objective.is_some()),
             part: args.part,
+            // Threads the user did not ask for start only if one thread
+            // has not finished in a moment.
+            probe: args.threads.is_none().then_some(solve::Probe::DEFAULT),
             ..Options::default()
         };
         args.strategy.apply(&mut options.search);

@@ -41,6 +41,9 @@ impl Budget {
         if self.stopped() {
             return true;
         }
+        if self.limits.time.is_none() && self.limits.progress.is_none() {
+            return false;
+        }
         let elapsed = self.start.elapsed();
         if let Some(report) = self.limits.progress
             && elapsed >= self.last_progress + PROGRESS_EVERY

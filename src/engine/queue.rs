@@ -8,6 +8,9 @@ use std::collections::VecDeque;
 #[derive(Default)]
 pub struct Queue {
     fifos: [VecDeque<PropId>; 5],
+    /// Bit `i` set when `fifos[i]` may hold propagators: `pop` goes to the
+    /// first such level at once instead of trying every fifo.
+    levels: u8,
     queued: Vec<bool>,
 }
 
@@ -22,15 +25,18 @@ impl Queue {
         if !self.queued[p] {
             self.queued[p] = true;
             self.fifos[priority as usize].push_back(p);
+            self.levels |= 1 << priority as u8;
         }
     }
 
     pub fn pop(&mut self) -> Option<PropId> {
-        for fifo in &mut self.fifos {
-            if let Some(p) = fifo.pop_front() {
+        while self.levels != 0 {
+            let level = self.levels.trailing_zeros() as usize;
+            if let Some(p) = self.fifos[level].pop_front() {
                 self.queued[p] = false;
                 return Some(p);
             }
+            self.levels &= !(1 << level);
         }
         None
     }
@@ -41,5 +47,6 @@ impl Queue {
                 self.queued[p] = false;
             }
         }
+        self.levels = 0;
     }
 }

@@ -43,6 +43,7 @@ fn formula(f: &Formula, m: &Model, a: &[i64]) -> Option<bool> {
                     GlobalArg::Term(t) => Some(ArgValue::Int(i64::try_from(term(t, m, a)?).ok()?)),
                     GlobalArg::Terms(ts) => Some(ArgValue::Ints(narrow(terms(ts, m, a)?)?)),
                     GlobalArg::Mdd(d) => Some(ArgValue::Mdd(d.clone())),
+                    GlobalArg::Regex(r) => Some(ArgValue::Regex(r.clone())),
                 })
                 .collect::<Option<Vec<_>>>()?;
             Some(call.def.holds(&args))

@@ -6,9 +6,11 @@
 //! without an engine; `lower::lower` is the one place that lowers it.
 
 pub mod check;
+pub mod dfa;
 pub mod domain;
 pub mod exact;
 pub mod mdd;
+pub mod regex;
 pub mod search;
 pub mod term;
 

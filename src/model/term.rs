@@ -123,6 +123,8 @@ pub enum GlobalArg {
     Terms(Vec<Term>),
     /// A decision diagram (a compiled dictionary or table), known at load time.
     Mdd(std::sync::Arc<super::mdd::Mdd>),
+    /// A regular expression, compiled at load time.
+    Regex(std::sync::Arc<super::regex::Regex>),
 }
 
 impl GlobalArg {
@@ -130,7 +132,7 @@ impl GlobalArg {
         match self {
             GlobalArg::Term(t) => std::slice::from_ref(t),
             GlobalArg::Terms(ts) => ts,
-            GlobalArg::Mdd(_) => &[],
+            GlobalArg::Mdd(_) | GlobalArg::Regex(_) => &[],
         }
     }
 }
@@ -149,6 +151,7 @@ impl GlobalCall {
                     .collect::<Option<Vec<_>>>()
                     .map(ArgValue::Ints),
                 GlobalArg::Mdd(m) => Some(ArgValue::Mdd(m.clone())),
+                GlobalArg::Regex(r) => Some(ArgValue::Regex(r.clone())),
             })
             .collect()
     }

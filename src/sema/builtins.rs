@@ -247,7 +247,7 @@ impl Checker<'_> {
                 Ok(Value::Str(Rc::from(&*text.text)))
             }
             other => {
-                if let Some(g) = crate::lower::globals::find(other) {
+                if let Some(g) = crate::lower::globals::find(other, args.len()) {
                     return self.global_call(g, &args, span);
                 }
                 if let Some(d) = self.used_before_declaration(other, name.span) {

@@ -5,8 +5,10 @@ use super::Checker;
 use super::value::Value;
 use crate::diag::Diag;
 use crate::lower::globals::{Global, ParamKind};
+use crate::model::regex::{MAX_GRAPH, MAX_LISTED, Regex};
 use crate::model::{Formula, GlobalArg, GlobalCall, Term};
 use crate::syntax::ast::Span;
+use std::sync::Arc;
 
 impl Checker<'_> {
     /// `name(args)` for the global constraint `g`.
@@ -17,40 +19,27 @@ impl Checker<'_> {
         span: Span,
     ) -> Result<Value, Diag> {
         let params = g.params();
-        let signature = || {
-            let shown: Vec<String> = params
-                .iter()
-                .map(|p| {
-                    let kind = match p.kind {
-                        ParamKind::Term => "an integer expression",
-                        ParamKind::Terms => "an array of integer expressions",
-                        ParamKind::Int => "an integer known at load time",
-                        ParamKind::Ints => "an array of integers known at load time",
-                        ParamKind::Mdd => "a trie(...) of words, or rows of a table",
-                    };
-                    format!("`{}`: {kind}", p.name)
-                })
-                .collect();
-            format!(
-                "{}({}) takes {}",
-                g.name(),
-                param_names(g),
-                shown.join("; ")
-            )
-        };
         if args.len() != params.len() {
+            // Every form, when the name has several (`regular`).
+            let forms: Vec<&dyn Global> = crate::lower::globals::forms(g.name()).collect();
+            let counts: Vec<String> = forms.iter().map(|f| f.params().len().to_string()).collect();
+            let help: Vec<String> = forms.iter().map(|&f| signature(f)).collect();
             return Err(Diag::new(
                 "cspi::call",
                 format!(
                     "`{}` takes {} argument{}, not {}",
                     g.name(),
-                    params.len(),
-                    if params.len() == 1 { "" } else { "s" },
+                    counts.join(" or "),
+                    if params.len() == 1 && forms.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
                     args.len()
                 ),
             )
             .label(span, "here")
-            .help(signature()));
+            .help(help.join("; or ")));
         }
         let mut out = Vec::with_capacity(args.len());
         for (p, (v, s)) in params.iter().zip(args) {
@@ -60,7 +49,7 @@ impl Checker<'_> {
                     format!("argument `{}` of `{}` must be {what}", p.name, g.name()),
                 )
                 .label(*s, format!("this is {}", v.type_name()))
-                .help(signature())
+                .help(signature(g))
             };
             let arg = match p.kind {
                 // A diagram, or a table's rows as wide as the array before it.
@@ -76,6 +65,14 @@ impl Checker<'_> {
                         )))
                     }
                     _ => return Err(wrong("a trie(...) or the rows of a table")),
+                },
+                ParamKind::Regex => match v {
+                    Value::Str(text) => {
+                        let r = self.regex(text, *s)?;
+                        self.regex_fits(&r, out.first(), *s)?;
+                        GlobalArg::Regex(r)
+                    }
+                    _ => return Err(wrong("a string (a regular expression)")),
                 },
                 ParamKind::Term | ParamKind::Int => {
                     let t = v.as_term().ok_or_else(|| wrong("an integer"))?;
@@ -112,6 +109,139 @@ impl Checker<'_> {
             args: out,
         })))
     }
+}
+
+impl Checker<'_> {
+    /// A regular expression compiled, or a diagnostic on the argument that
+    /// gave it, saying where in the expression the fault is; on the very
+    /// character when the argument is a plain string literal.
+    fn regex(&self, text: &str, span: Span) -> Result<Arc<Regex>, Diag> {
+        let e = match Regex::compile(text) {
+            Ok(r) => return Ok(Arc::new(r)),
+            Err(e) => e,
+        };
+        let written = self.input.source.text.get(span.start..span.end);
+        let literal = written == Some(&format!("\"{text}\"")[..]);
+        let (message, label) = match e.at {
+            Some(at) => {
+                let c = text
+                    .chars()
+                    .nth(at)
+                    .map_or("the end".to_string(), |c| format!("`{c}`"));
+                let label = if literal {
+                    format!("{c}, character {}", at + 1)
+                } else {
+                    // The expression was computed: show it around the fault.
+                    let shown: String = text.chars().skip(at.saturating_sub(30)).take(60).collect();
+                    let cut = |b| if b { "…" } else { "" };
+                    format!(
+                        "{c}, character {} of \"{}{shown}{}\"",
+                        at + 1,
+                        cut(at > 30),
+                        cut(text.chars().count() > at.saturating_sub(30) + 60)
+                    )
+                };
+                (
+                    format!(
+                        "{} (character {} of the regular expression)",
+                        e.message,
+                        at + 1
+                    ),
+                    label,
+                )
+            }
+            None => (e.message, "this regular expression".to_string()),
+        };
+        let at = match e.at {
+            Some(at) if literal => {
+                let byte = text.char_indices().nth(at).map_or(text.len(), |(b, _)| b);
+                let width = text[byte..].chars().next().map_or(0, char::len_utf8);
+                Span {
+                    start: span.start + 1 + byte,
+                    end: span.start + 1 + byte + width,
+                }
+            }
+            _ => span,
+        };
+        Err(Diag::new("cspi::global::regex", message)
+            .label(at, label)
+            .help(REGEX_HELP))
+    }
+}
+
+impl Checker<'_> {
+    /// Refuses an expression whose layered graph over `x` would list too
+    /// many values (`.` or `[^ ]` over wide domains), counted from the
+    /// bounds of `x`'s terms.
+    fn regex_fits(&self, r: &Regex, x: Option<&GlobalArg>, span: Span) -> Result<(), Diag> {
+        let Some(GlobalArg::Terms(x)) = x else {
+            return Ok(());
+        };
+        let mut listed = 0u64;
+        for t in x {
+            let Ok((lo, hi)) = super::range::bounds(t, &self.model) else {
+                return Ok(()); // refused elsewhere as too wide for 64 bits
+            };
+            let (lo, hi) = (
+                lo.max(i64::MIN as i128) as i64,
+                hi.min(i64::MAX as i128) as i64,
+            );
+            listed = listed.saturating_add(r.listed(lo, hi, MAX_LISTED - listed));
+            if listed > MAX_LISTED {
+                break;
+            }
+        }
+        let states = r.dfa.states() as u64;
+        if listed <= MAX_LISTED && listed.saturating_mul(states) <= MAX_GRAPH {
+            return Ok(());
+        }
+        let message = if listed > MAX_LISTED {
+            format!(
+                "over the domains of `x`, this expression's layered graph would list more \
+                 than {MAX_LISTED} values"
+            )
+        } else {
+            format!(
+                "over the domains of `x`, this expression's layered graph would have {states} \
+                 states × {listed} values, more than {MAX_GRAPH}"
+            )
+        };
+        Err(Diag::new("cspi::global::regex", message)
+            .label(span, "this regular expression")
+            .help(
+                "`.` and `[^ ]` stand for every value of the domains of `x`: narrow the \
+                 domains, or list the values the expression allows",
+            ))
+    }
+}
+
+const REGEX_HELP: &str = "symbols are integers separated by spaces; `|` or; `*` `+` `?` \
+`{n}` `{n,}` `{n,m}` repeat; `( )` group; `[1 3-5]` one of, `[^1 2]` none of; `.` any value \
+(docs/globals.md, `regular`)";
+
+/// `name(params) takes ...`, for messages.
+fn signature(g: &dyn Global) -> String {
+    let shown: Vec<String> = g
+        .params()
+        .iter()
+        .map(|p| {
+            let kind = match p.kind {
+                ParamKind::Term => "an integer expression",
+                ParamKind::Terms => "an array of integer expressions",
+                ParamKind::Int => "an integer known at load time",
+                ParamKind::Ints => "an array of integers known at load time",
+                ParamKind::Mdd => "a trie(...) of words, or rows of a table",
+                ParamKind::Regex => "a regular expression (a string known at load time)",
+            };
+            format!("`{}`: {kind}", p.name)
+        })
+        .collect();
+    format!(
+        "{}({}) takes {}",
+        g.name(),
+        param_names(g),
+        shown.join("; ")
+    )
 }
 
 fn param_names(g: &dyn Global) -> String {

@@ -37,8 +37,8 @@ pub fn check_formula(f: &Formula, m: &Model) -> Result<(), TooWide> {
             crate::model::GlobalArg::Terms(ts) => {
                 ts.iter().try_for_each(|t| bounds(t, m).map(|_| ()))
             }
-            // A diagram holds values known at load time, not terms.
-            crate::model::GlobalArg::Mdd(_) => Ok(()),
+            // A diagram or an expression holds values known at load time, not terms.
+            crate::model::GlobalArg::Mdd(_) | crate::model::GlobalArg::Regex(_) => Ok(()),
         }),
         Formula::And(fs) | Formula::Or(fs) => fs.iter().try_for_each(|g| check_formula(g, m)),
         Formula::Not(g) => check_formula(g, m),

@@ -9,6 +9,7 @@
 #![allow(dead_code)] // each test binary uses a different part of this module
 
 pub mod json;
+pub mod regex;
 pub mod sudoku;
 
 use std::path::{Path, PathBuf};

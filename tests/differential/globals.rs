@@ -5,6 +5,7 @@
 //! here in Rust — under every variable selection, value selection and
 //! propagation level (`check_every_strategy`).
 
+use crate::regex_oracle::Re;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeSet;
@@ -501,5 +502,29 @@ pub fn regular(d: &mut Draw) -> Case {
         ),
         decomposition,
         holds: Box::new(accepts),
+    }
+}
+
+/// `regular(x, r)` of a random regular expression over -1..2 (`.` and
+/// `[^ ]` included; `common/regex.rs`): `x` is one of the words the
+/// backtracking matcher accepts, written as a disjunction. The expression
+/// reaches the model as a literal, a parameter, or by interpolation.
+pub fn regular_regex(d: &mut Draw) -> Case {
+    let n = d.int(1, 3) as usize;
+    let domains = d.domains(n, -2, 3, 300);
+    let re = Re::random(&mut |lo, hi| d.int(lo, hi), &[-1, 0, 1, 2], 3);
+    let text = re.text();
+    let x = xs(0..n);
+    let global = match d.int(0, 2) {
+        0 => format!("constraint regular({x}, \"{text}\");\n"),
+        1 => format!("param r = \"{text}\";\nconstraint regular({x}, r);\n"),
+        _ => format!("param r = \"{text}\";\nconstraint regular({x}, \"(\\(r))\");\n"),
+    };
+    let rows: Vec<Vec<i64>> = crate::product(&domains).filter(|w| re.matches(w)).collect();
+    Case {
+        decomposition: one_of_rows(&rows, n),
+        domains,
+        global,
+        holds: Box::new(move |w| re.matches(w)),
     }
 }

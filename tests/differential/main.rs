@@ -20,6 +20,9 @@ mod expr;
 mod globals;
 mod ints;
 mod logic;
+#[path = "../common/regex.rs"]
+#[expect(dead_code, reason = "`words` serves tests/regex.rs only")]
+mod regex_oracle;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -323,6 +326,7 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         ("element2d", globals::element2d),
         ("mdd", globals::mdd),
         ("regular", globals::regular),
+        ("regular (expression)", globals::regular_regex),
     ];
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {

@@ -47,6 +47,8 @@ pub enum ParamKind {
     Ints,
     /// A decision diagram: a `trie(...)` of words or a table.
     Mdd,
+    /// A regular expression: a string known at load time, compiled.
+    Regex,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -61,6 +63,7 @@ pub enum ArgValue {
     Int(i64),
     Ints(Vec<i64>),
     Mdd(std::sync::Arc<crate::model::mdd::Mdd>),
+    Regex(std::sync::Arc<crate::model::regex::Regex>),
 }
 
 impl ArgValue {
@@ -68,14 +71,14 @@ impl ArgValue {
         match self {
             ArgValue::Int(k) => *k,
             ArgValue::Ints(v) => v.first().copied().unwrap_or(0),
-            ArgValue::Mdd(_) => 0,
+            ArgValue::Mdd(_) | ArgValue::Regex(_) => 0,
         }
     }
     pub fn ints(&self) -> &[i64] {
         match self {
             ArgValue::Int(k) => std::slice::from_ref(k),
             ArgValue::Ints(v) => v,
-            ArgValue::Mdd(_) => &[],
+            ArgValue::Mdd(_) | ArgValue::Regex(_) => &[],
         }
     }
 }
@@ -129,7 +132,7 @@ pub fn consts(arg: &GlobalArg) -> Vec<i64> {
     let terms = match arg {
         GlobalArg::Term(t) => std::slice::from_ref(t),
         GlobalArg::Terms(ts) => ts.as_slice(),
-        GlobalArg::Mdd(_) => &[],
+        GlobalArg::Mdd(_) | GlobalArg::Regex(_) => &[],
     };
     terms
         .iter()
@@ -140,7 +143,7 @@ pub fn consts(arg: &GlobalArg) -> Vec<i64> {
 /// The number of items of an array argument (1 for a single term).
 pub fn len(arg: &GlobalArg) -> usize {
     match arg {
-        GlobalArg::Term(_) => 1,
+        GlobalArg::Term(_) | GlobalArg::Regex(_) => 1,
         GlobalArg::Terms(ts) => ts.len(),
         GlobalArg::Mdd(m) => m.arity,
     }
@@ -207,11 +210,25 @@ pub static REGISTRY: &[&dyn Global] = &[
     &lex::LEX_LESSEQ,
     &mdd::MddGlobal,
     &regular::Regular,
+    &regular::RegularRegex,
 ];
 
-/// The global constraint called `name`, if there is one.
-pub fn find(name: &str) -> Option<&'static dyn Global> {
-    REGISTRY.iter().copied().find(|g| g.name() == name)
+/// The global constraint called `name` that takes `args` arguments, or
+/// failing that its first form (whose call is then refused).
+pub fn find(name: &str, args: usize) -> Option<&'static dyn Global> {
+    let mut forms = REGISTRY.iter().copied().filter(|g| g.name() == name);
+    let first = forms.next()?;
+    Some(
+        std::iter::once(first)
+            .chain(forms)
+            .find(|g| g.params().len() == args)
+            .unwrap_or(first),
+    )
+}
+
+/// Every form of the global constraint called `name` (one for most).
+pub fn forms(name: &str) -> impl Iterator<Item = &'static dyn Global> + '_ {
+    REGISTRY.iter().copied().filter(move |g| g.name() == name)
 }
 
 /// The names of every global, for "did you mean".
@@ -225,7 +242,7 @@ impl Lower<'_> {
         match arg {
             GlobalArg::Term(t) => Some(vec![self.var_of(t)?]),
             GlobalArg::Terms(ts) => self.term_vars(ts),
-            GlobalArg::Mdd(_) => None,
+            GlobalArg::Mdd(_) | GlobalArg::Regex(_) => None,
         }
     }
 }

@@ -1,21 +1,28 @@
-//! `regular(x, Q, S, d, q0, F)`: the sequence `x` is accepted by a
-//! deterministic finite automaton (MiniZinc's signature): states `1..Q`,
-//! symbols `1..S`, `d[(q - 1) * S + s]` the state after reading `s` in `q`
-//! (0: no transition), start state `q0`, accepting states `F`.
+//! `regular`, in MiniZinc's two forms:
+//! - `regular(x, Q, S, d, q0, F)`: the sequence `x` is accepted by a
+//!   deterministic finite automaton: states `1..Q`, symbols `1..S`,
+//!   `d[(q - 1) * S + s]` the state after reading `s` in `q` (0: no
+//!   transition), start state `q0`, accepting states `F`;
+//! - `regular(x, r)`: `x` matches the regular expression `r`, a string
+//!   known at load time, compiled into an automaton by `model/regex.rs`
+//!   when the model loads.
 //!
-//! Lowered as Pesant's layered graph (CP 2004): the automaton unrolled over
-//! the positions of `x`, one layer of states per position, keeping the
-//! states reachable from `q0` and from which an accepting state can still be
-//! reached at the end. That graph is a decision diagram (`model/mdd.rs`),
-//! filtered by `engine/props/mdd.rs`: a value stays while an edge of its
-//! layer lies on an accepting path, which is domain consistency.
+//! Both are lowered as Pesant's layered graph (CP 2004, `model/dfa.rs`):
+//! the automaton unrolled over the positions of `x`, one layer of states per
+//! position, keeping the states reachable from the start and from which an
+//! accepting state can still be reached at the end. That graph is a
+//! decision diagram (`model/mdd.rs`), filtered by `engine/props/mdd.rs`: a
+//! value stays while an edge of its layer lies on an accepting path, which
+//! is domain consistency.
 
 use super::{ArgProblem, ArgValue, Global, Param, ParamKind, consts, len};
 use crate::engine::propagator::Propagator;
 use crate::engine::props::mdd::MddProp;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
-use crate::model::mdd::{Mdd, TERMINAL};
+use crate::model::dfa::{Dfa, NONE};
+use crate::model::mdd::Mdd;
+use crate::model::regex::{MAX_GRAPH, MAX_LISTED};
 use std::sync::Arc;
 
 pub struct Regular;
@@ -40,70 +47,22 @@ pub fn accepts(q: i64, s: i64, d: &[i64], q0: i64, f: &[i64], x: &[i64]) -> bool
 
 /// The layered graph of the automaton over `n` positions, as a diagram.
 pub fn unroll(n: usize, q: usize, s: usize, d: &[i64], q0: usize, f: &[i64]) -> Mdd {
-    let next = |state: usize, sym: usize| d[(state - 1) * s + sym] as usize;
-    // reach[i][state]: reachable from q0 at layer i.
-    let mut reach = vec![vec![false; q + 1]; n + 1];
-    reach[0][q0] = true;
-    for i in 0..n {
-        for state in 1..=q {
-            if reach[i][state] {
-                for sym in 0..s {
-                    let t = next(state, sym);
-                    if t != 0 {
-                        reach[i + 1][t] = true;
-                    }
-                }
-            }
-        }
-    }
-    // id[i][state]: the node of a state on an accepting path; TERMINAL at layer n.
-    let mut id = vec![vec![u32::MAX; q + 1]; n + 1];
+    let mut accepting = vec![false; q];
     for &state in f {
-        if reach[n][state as usize] {
-            id[n][state as usize] = TERMINAL;
-        }
+        accepting[state as usize - 1] = true;
     }
-    let mut m = Mdd {
-        arity: n,
-        values: (1..=s as i64).collect(),
-        first: vec![0, 0],
-        label: Vec::new(),
-        target: Vec::new(),
-        rows: 0,
+    // State `q` is 0-based `q - 1`, symbol `s` class `s - 1`.
+    let dfa = Dfa {
+        classes: s,
+        start: q0 as u32 - 1,
+        next: d
+            .iter()
+            .map(|&t| if t == 0 { NONE } else { t as u32 - 1 })
+            .collect(),
+        accepting,
     };
-    // Paths to the terminal from each node, saturating (for `rows`).
-    let mut paths = vec![1u64];
-    for i in (0..n).rev() {
-        for state in 1..=q {
-            if !reach[i][state] || (i == 0 && state != q0) {
-                continue;
-            }
-            let mut count = 0u64;
-            let before = m.label.len();
-            for sym in 0..s {
-                let t = next(state, sym);
-                if t != 0 && id[i + 1][t] != u32::MAX {
-                    m.label.push(sym as u32);
-                    m.target.push(id[i + 1][t]);
-                    count = count.saturating_add(paths[id[i + 1][t] as usize]);
-                }
-            }
-            if m.label.len() > before {
-                id[i][state] = m.nodes() as u32;
-                m.first.push(m.label.len() as u32);
-                paths.push(count);
-            }
-        }
-    }
-    if n == 0 {
-        m.rows = u64::from(id[0][q0] == TERMINAL);
-    } else if id[0][q0] != u32::MAX {
-        m.rows = paths[id[0][q0] as usize];
-    } else {
-        // No accepting path: a root without edges.
-        m.first.push(m.label.len() as u32);
-    }
-    m
+    let symbols: Vec<(u32, u32)> = (0..s as u32).map(|c| (c, c)).collect();
+    dfa.unroll((1..=s as i64).collect(), &vec![symbols.as_slice(); n])
 }
 
 impl Global for Regular {
@@ -203,6 +162,90 @@ impl Global for Regular {
             one(4),
             &consts(&args[5]),
         );
+        Some(Box::new(MddProp::new(&mut l.engine.doms, x, Arc::new(m))?))
+    }
+}
+
+/// `regular(x, r)`: `x` matches the regular expression `r`.
+pub struct RegularRegex;
+
+impl Global for RegularRegex {
+    fn name(&self) -> &'static str {
+        "regular"
+    }
+    fn params(&self) -> &'static [Param] {
+        const P: &[Param] = &[param("x", ParamKind::Terms), param("r", ParamKind::Regex)];
+        P
+    }
+    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
+        let GlobalArg::Regex(r) = &args[1] else {
+            return Ok(());
+        };
+        let (n, q) = (len(&args[0]) as u64, r.dfa.states() as u64);
+        if n.saturating_mul(q) > 50_000_000 {
+            return Err(ArgProblem::new(
+                1,
+                format!(
+                    "{n} positions × {q} states of this expression's automaton is too large a layered graph"
+                ),
+                "the layered graph has one node per position and state: at most 5·10⁷",
+            ));
+        }
+        Ok(())
+    }
+    fn holds(&self, args: &[ArgValue]) -> bool {
+        match &args[1] {
+            ArgValue::Regex(r) => r.accepts(args[0].ints()),
+            _ => false,
+        }
+    }
+    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
+        let p = self.propagator(l, args)?;
+        l.engine.add_prop(p);
+        Some(())
+    }
+    fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        let GlobalArg::Regex(r) = &args[1] else {
+            return None;
+        };
+        let x = l.vars_of(&args[0])?;
+        // The values each position may take that some transition reads.
+        let d = &l.engine.doms;
+        let mut budget = MAX_LISTED;
+        let mut layers: Vec<Vec<i64>> = Vec::with_capacity(x.len());
+        for &v in &x {
+            let mut layer = Vec::new();
+            if d.is_bitset(v) {
+                layer.extend(d.values(v).filter(|&a| r.used[r.class(a) as usize]));
+            } else {
+                let (lo, hi) = (d.min(v), d.max(v));
+                if r.listed(lo, hi, budget) > budget {
+                    return None;
+                }
+                for c in r.class(lo)..=r.class(hi) {
+                    if r.used[c as usize] {
+                        let (a, b) = r.cell(c);
+                        layer.extend(a.max(lo)..=b.min(hi));
+                    }
+                }
+            }
+            budget = budget.checked_sub(layer.len() as u64)?;
+            layers.push(layer);
+        }
+        let cells = MAX_LISTED - budget;
+        if cells.saturating_mul(r.dfa.states() as u64) > MAX_GRAPH {
+            return None;
+        }
+        let mut values: Vec<i64> = layers.iter().flatten().copied().collect();
+        values.sort_unstable();
+        values.dedup();
+        let code = |a: i64| values.partition_point(|&b| b < a) as u32;
+        let coded: Vec<Vec<(u32, u32)>> = layers
+            .iter()
+            .map(|layer| layer.iter().map(|&a| (code(a), r.class(a))).collect())
+            .collect();
+        let slices: Vec<&[(u32, u32)]> = coded.iter().map(Vec::as_slice).collect();
+        let m = r.dfa.unroll(values, &slices);
         Some(Box::new(MddProp::new(&mut l.engine.doms, x, Arc::new(m))?))
     }
 }

@@ -96,6 +96,24 @@ impl VarSelector {
     /// The best of the open `candidates`, if any is open.
     pub fn select(&mut self, node: &Node, candidates: &[VarId], rng: &mut Rng) -> Option<VarId> {
         use rand::RngExt;
+        // One evaluator that reads no random numbers (mrv, degree): the first
+        // open variable of the lowest score, without score vectors.
+        if let [e] = self.chain.as_mut_slice()
+            && !self.random_ties
+            && !e.varies()
+        {
+            let mut best = None;
+            let mut lowest = u128::MAX;
+            for &v in candidates {
+                if (node.open)(v) {
+                    let s = e.score(node, v, rng);
+                    if best.is_none() || s < lowest {
+                        (best, lowest) = (Some(v), s);
+                    }
+                }
+            }
+            return best;
+        }
         let mut best: Option<VarId> = None;
         let mut ties = 0u32;
         let mut scores = std::mem::take(&mut self.scores);
