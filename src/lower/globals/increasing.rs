@@ -22,11 +22,6 @@ impl Global for Increasing {
     fn holds(&self, args: &[ArgValue]) -> bool {
         args[0].ints().windows(2).all(|w| w[0] <= w[1])
     }
-    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
-        let p = self.propagator(l, args)?;
-        l.engine.add_prop(p);
-        Some(())
-    }
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
         Some(Box::new(Prop::new(l.vars_of(&args[0])?)))
     }

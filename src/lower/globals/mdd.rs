@@ -43,11 +43,6 @@ impl Global for MddGlobal {
             _ => false,
         }
     }
-    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
-        let p = self.propagator(l, args)?;
-        l.engine.add_prop(p);
-        Some(())
-    }
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
         let GlobalArg::Mdd(m) = &args[1] else {
             return None;

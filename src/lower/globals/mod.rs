@@ -91,8 +91,13 @@ pub trait Global: Send + Sync {
     /// Whether it holds for these argument values (shaped as [`Self::params`]).
     fn holds(&self, args: &[ArgValue]) -> bool;
     /// Posts its propagators; `None` when it cannot (the engine is rolled
-    /// back and the constraint is evaluated instead).
-    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()>;
+    /// back and the constraint is evaluated instead). By default, the one
+    /// propagator of [`Self::propagator`].
+    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
+        let p = self.propagator(l, args)?;
+        l.engine.add_prop(p);
+        Some(())
+    }
 
     /// One propagator for the constraint, not posted, for reification
     /// (`b <-> name(...)`, see `engine/props/reified.rs`); `None` (the

@@ -146,11 +146,6 @@ impl Global for Regular {
             args[0].ints(),
         )
     }
-    fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
-        let p = self.propagator(l, args)?;
-        l.engine.add_prop(p);
-        Some(())
-    }
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
         let x = l.vars_of(&args[0])?;
         let one = |i: usize| consts(&args[i])[0] as usize;
