@@ -85,9 +85,20 @@ struct Shared {
 pub fn solve(
     model: &Arc<Model>,
     options: &Options,
+    on_solution: impl FnMut(&[i64]) -> Next,
+) -> Summary {
+    solve_from(model, options, Instant::now(), on_solution)
+}
+
+/// [`solve`] for a run that began at `start` (before a one-thread probe,
+/// `solve::Probe`): its time, the times of its improvements and its time
+/// limit count from there.
+pub fn solve_from(
+    model: &Arc<Model>,
+    options: &Options,
+    start: Instant,
     mut on_solution: impl FnMut(&[i64]) -> Next,
 ) -> Summary {
-    let start = Instant::now();
     let threads = options.threads.max(1);
     let Split {
         paths,

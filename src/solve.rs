@@ -398,9 +398,7 @@ pub fn solve(
         if let Some(summary) = probe(model, options, budget, &mut on_solution) {
             return summary;
         }
-        let mut rest = options.clone();
-        rest.limits.time = rest.limits.time.map(|t| t.saturating_sub(start.elapsed()));
-        return crate::parallel::solve(model, &rest, on_solution);
+        return crate::parallel::solve_from(model, options, start, on_solution);
     }
     if options.threads > 1 || options.part.is_some() {
         return crate::parallel::solve(model, options, on_solution);
