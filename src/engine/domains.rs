@@ -398,6 +398,10 @@ impl Domains {
                 self.trail.set_word(l.words, w, new);
             }
         }
+        // Most revisions remove nothing: no call then.
+        if removed == 0 {
+            return Ok(false);
+        }
         self.after_words(v, &l, removed, old_lo, old_hi)
     }
 

@@ -370,6 +370,29 @@ impl<'e> Search<'e> {
                 self.scan = i;
                 return Step::Decide(self.primary[i]);
             }
+        } else if self.var_select.is_first_fail() {
+            // First-fail alone, without the evaluators' dynamic calls: the
+            // first open variable of the smallest domain. Under `ac` an open
+            // domain has two values at least (under `fc` and `none` a
+            // variable fixed by pruning is still open), so the first one
+            // that small is the answer.
+            let least = if ac { 2 } else { 1 };
+            let mut best: Option<(VarId, u64)> = None;
+            for &v in self.primary.iter() {
+                if open(v) {
+                    let size = doms.size(v);
+                    if best.is_none_or(|(_, s)| size < s) {
+                        best = Some((v, size));
+                        if size <= least {
+                            break;
+                        }
+                    }
+                }
+            }
+            if let Some((v, _)) = best {
+                self.scan = 0;
+                return Step::Decide(v);
+            }
         } else {
             let node = Node {
                 engine: self.engine,

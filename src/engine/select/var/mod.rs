@@ -53,6 +53,7 @@ pub fn build(kind: VarSelect) -> VarSelector {
     };
     VarSelector {
         input_order: kind == VarSelect::Input,
+        first_fail: kind == VarSelect::Mrv,
         chain,
         random_ties: false,
         best: Vec::new(),
@@ -64,6 +65,8 @@ pub struct VarSelector {
     chain: Vec<Box<dyn Evaluator>>,
     /// The chain is input order alone (the search resumes its scan).
     input_order: bool,
+    /// The chain is first-fail alone (the search runs it as a plain loop).
+    first_fail: bool,
     random_ties: bool,
     /// Scratch: the best candidate's scores, computed as far as ties needed,
     /// and the current candidate's.
@@ -81,6 +84,12 @@ impl VarSelector {
     /// Whether plain input order applies (no scores, no random ties).
     pub fn is_input_order(&self) -> bool {
         self.input_order && !self.random_ties
+    }
+
+    /// Whether this is first-fail alone (`mrv`, ties to the first in input
+    /// order), which the search runs as a plain loop: its hottest selection.
+    pub fn is_first_fail(&self) -> bool {
+        self.first_fail && !self.random_ties
     }
 
     pub fn varies(&self) -> bool {
