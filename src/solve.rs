@@ -252,12 +252,18 @@ pub struct Options {
 pub struct Probe {
     pub time: Duration,
     pub nodes: u64,
+    /// The most solution values held back, 64 MiB of them by default: a
+    /// model with many quick solutions of many variables, listed with
+    /// `--all`, could otherwise hold gigabytes while the probe lasts. Past
+    /// it the probe ends there and the threads take over.
+    pub held: usize,
 }
 
 impl Probe {
     pub const DEFAULT: Probe = Probe {
         time: Duration::from_millis(250),
         nodes: 1_000_000,
+        held: 1 << 23,
     };
 }
 
@@ -423,7 +429,12 @@ fn probe(
     o.limits.time = Some(user.0.map_or(budget.time, |t| t.min(budget.time)));
     o.limits.nodes = Some(user.1.map_or(budget.nodes, |n| n.min(budget.nodes)));
     let mut held: Vec<Vec<i64>> = Vec::new();
+    let mut held_values = 0;
     let mut summary = one_thread(model, &o, |values| {
+        held_values += values.len().max(1);
+        if held_values > budget.held {
+            return Next::Stop;
+        }
         held.push(values.to_vec());
         Next::Continue
     });

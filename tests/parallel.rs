@@ -319,9 +319,21 @@ fn a_probe_on_one_thread_comes_first() {
     let tiny = Probe {
         time: std::time::Duration::from_secs(60),
         nodes: 10,
+        held: 1 << 20,
+    };
+    // Few solutions may be held back: the probe gives way to the threads.
+    let small_hold = Probe {
+        held: 100,
+        ..Probe::DEFAULT
     };
     let model = load("n-queens.csp", &[("n", "8")]);
-    for (probe, threads_started) in [(Probe::DEFAULT, false), (tiny, true)] {
+    // (probe, threads started when counting, when listing): counting holds
+    // no solution back.
+    for (probe, counting_started, listing_started) in [
+        (Probe::DEFAULT, false, false),
+        (tiny, true, true),
+        (small_hold, false, true),
+    ] {
         let o = Options {
             count_only: true,
             probe: Some(probe),
@@ -330,7 +342,7 @@ fn a_probe_on_one_thread_comes_first() {
         let s = solve(&model, &o, |_| Next::Continue);
         assert_eq!(s.stats.solutions, 92);
         assert_eq!(s.status, Status::AllSolutions);
-        assert_eq!(s.split.is_some(), threads_started, "{probe:?}");
+        assert_eq!(s.split.is_some(), counting_started, "{probe:?}");
         let mut seen = Vec::new();
         let o = Options {
             probe: Some(probe),
@@ -344,7 +356,7 @@ fn a_probe_on_one_thread_comes_first() {
         seen.sort();
         seen.dedup();
         assert_eq!(seen.len(), 92);
-        assert_eq!(s.split.is_some(), threads_started);
+        assert_eq!(s.split.is_some(), listing_started, "{probe:?}");
     }
     let model = load("knapsack.csp", &[]);
     let one = solve(&model, &options(&model, 1), |_| Next::Continue);
