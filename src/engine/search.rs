@@ -28,7 +28,7 @@ use super::components::{Components, Counted, Ctx};
 use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
-use super::select::var::{Node, VarSelector};
+use super::select::var::{Node, VarSelector, first_fail};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
@@ -269,20 +269,38 @@ impl<'e> Search<'e> {
         self.shared_best = Some(best);
     }
 
-    /// Publishes this search's new best solution, or takes the published one
-    /// when it is better (see [`Self::share_best`]).
-    fn exchange_best(&mut self, publish: bool) {
+    /// Publishes this search's new best solution to the searches sharing it
+    /// (see [`Self::share_best`]), unless theirs is as good.
+    fn publish_best(&mut self) {
         let (Some(shared), Some(o)) = (&self.shared_best, self.objective) else {
             return;
         };
-        let Ok(mut theirs) = shared.lock() else {
+        if let Ok(mut theirs) = shared.lock()
+            && theirs.get(o).is_none_or(|&t| self.best[o] < t)
+        {
+            theirs.clone_from(&self.best);
+        }
+    }
+
+    /// Takes the published best solution when it is better than this
+    /// search's own: the shared bound says so without taking the lock.
+    fn adopt_best(&mut self) {
+        let (Some(shared), Some(bound)) = (&self.shared_best, &self.shared_bound) else {
             return;
         };
-        let mine = self.best.get(o).copied().unwrap_or(i64::MAX);
-        let published = theirs.get(o).copied().unwrap_or(i64::MAX);
-        if publish && mine < published {
-            theirs.clone_from(&self.best);
-        } else if !publish && published < mine {
+        if self
+            .bound
+            .is_some_and(|own| bound.load(Ordering::Relaxed) >= own)
+        {
+            return;
+        }
+        let o = self.objective;
+        if let Ok(theirs) = shared.lock()
+            && let Some(o) = o
+            && theirs
+                .get(o)
+                .is_some_and(|&t| self.best.get(o).is_none_or(|&m| t < m))
+        {
             self.best.clone_from(&theirs);
             drop(theirs);
             self.val_select.on_solution(&self.best);
@@ -371,25 +389,7 @@ impl<'e> Search<'e> {
                 return Step::Decide(self.primary[i]);
             }
         } else if self.var_select.is_first_fail() {
-            // First-fail alone, without the evaluators' dynamic calls: the
-            // first open variable of the smallest domain. Under `ac` an open
-            // domain has two values at least (under `fc` and `none` a
-            // variable fixed by pruning is still open), so the first one
-            // that small is the answer.
-            let least = if ac { 2 } else { 1 };
-            let mut best: Option<(VarId, u64)> = None;
-            for &v in self.primary.iter() {
-                if open(v) {
-                    let size = doms.size(v);
-                    if best.is_none_or(|(_, s)| size < s) {
-                        best = Some((v, size));
-                        if size <= least {
-                            break;
-                        }
-                    }
-                }
-            }
-            if let Some((v, _)) = best {
+            if let Some(v) = first_fail(self.engine, &self.primary, open) {
                 self.scan = 0;
                 return Step::Decide(v);
             }
@@ -546,7 +546,7 @@ impl<'e> Search<'e> {
                             }
                             self.best.clone_from(&values);
                             self.val_select.on_solution(&values);
-                            self.exchange_best(true);
+                            self.publish_best();
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -641,7 +641,7 @@ impl<'e> Search<'e> {
         lns.finished(end, used);
         let plan = lns.plan();
         self.in_lns_iteration = true;
-        self.exchange_best(false);
+        self.adopt_best();
         self.restart();
         self.iteration_start = self.engine.stats.failures;
         let checkpoint = self.engine.doms.checkpoint();

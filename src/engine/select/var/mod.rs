@@ -13,7 +13,7 @@ pub use degree::degree;
 
 use super::Rng;
 use crate::engine::{Engine, PropId};
-use crate::model::{VarId, VarSelect};
+use crate::model::{Propagation, VarId, VarSelect};
 
 /// What an evaluator sees of the current node.
 pub struct Node<'a> {
@@ -61,6 +61,37 @@ pub fn build(kind: VarSelect) -> VarSelector {
     }
 }
 
+/// First-fail alone ([`VarSelector::is_first_fail`]) as a plain loop, the
+/// hottest selection of word and queens models: the first open candidate of
+/// the smallest domain. `open` is generic so that the search's own test
+/// inlines (the evaluators' chain calls it dynamically). Under `ac` an open
+/// domain has two values at least (under `fc` and `none` a variable fixed by
+/// pruning is still open), so the first one that small is the answer.
+pub fn first_fail(
+    engine: &Engine,
+    candidates: &[VarId],
+    open: impl Fn(VarId) -> bool,
+) -> Option<VarId> {
+    let least = if engine.level == Propagation::Ac {
+        2
+    } else {
+        1
+    };
+    let mut best: Option<(VarId, u64)> = None;
+    for &v in candidates {
+        if open(v) {
+            let size = engine.doms.size(v);
+            if best.is_none_or(|(_, s)| size < s) {
+                best = Some((v, size));
+                if size <= least {
+                    break;
+                }
+            }
+        }
+    }
+    best.map(|(v, _)| v)
+}
+
 pub struct VarSelector {
     chain: Vec<Box<dyn Evaluator>>,
     /// The chain is input order alone (the search resumes its scan).
@@ -105,23 +136,8 @@ impl VarSelector {
     /// The best of the open `candidates`, if any is open.
     pub fn select(&mut self, node: &Node, candidates: &[VarId], rng: &mut Rng) -> Option<VarId> {
         use rand::RngExt;
-        // One evaluator that reads no random numbers (mrv, degree): the first
-        // open variable of the lowest score, without score vectors.
-        if let [e] = self.chain.as_mut_slice()
-            && !self.random_ties
-            && !e.varies()
-        {
-            let mut best = None;
-            let mut lowest = u128::MAX;
-            for &v in candidates {
-                if (node.open)(v) {
-                    let s = e.score(node, v, rng);
-                    if best.is_none() || s < lowest {
-                        (best, lowest) = (Some(v), s);
-                    }
-                }
-            }
-            return best;
+        if self.is_first_fail() {
+            return first_fail(node.engine, candidates, node.open);
         }
         let mut best: Option<VarId> = None;
         let mut ties = 0u32;
