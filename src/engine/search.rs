@@ -310,7 +310,8 @@ impl<'e> Search<'e> {
     /// Starts below the node that `path` leads to from the current one, a
     /// sub-problem of a split (`split.rs`), whose root is propagated: the
     /// decisions are applied and propagated, and the search never goes back
-    /// above them. False when the node fails.
+    /// above them. False when the node fails, counted as a failure: the
+    /// split took its last decision without propagating it.
     pub fn replay(&mut self, path: &[Decision]) -> bool {
         self.propagated = true;
         for &Decision { var, branch, right } in path {
@@ -332,6 +333,8 @@ impl<'e> Search<'e> {
             });
             self.replayed = self.stack.len();
             if !ok {
+                self.engine.stats.failures += 1;
+                self.engine.failed = None;
                 return false;
             }
         }

@@ -14,7 +14,10 @@
 //! sub-problems in order, one level each, until there are at least `target`
 //! (EPS asks for 30 or more per worker, so that their uneven sizes even
 //! out): the last round stops splitting once the target is reached, so the
-//! count overshoots by at most one node's children.
+//! count overshoots by at most one node's children. Left children are not
+//! propagated when they are made, only right branches are (the variable is
+//! chosen again after them): a child that fails is dropped when the next
+//! round reaches it, or fails at once where it is replayed.
 //!
 //! A sub-problem is the path of [`Decision`]s from the root; replaying it
 //! (`Search::replay`) on an engine lowered from the same model reaches the
@@ -25,8 +28,10 @@
 //! so counts add up and solution sets are unions.
 //!
 //! The split is search work: its decisions count in the engine's statistics
-//! as the search's do (nodes, backtracks, failures), and only once, when
-//! they are first taken; a sub-problem's replay is not counted again.
+//! as the search's do (nodes, backtracks, failures), and only once: a node
+//! when its decision is first taken, a failure where it is first
+//! propagated (in the split, or in the replay of an unpropagated left
+//! child); a sub-problem's replay is not counted again.
 
 use super::Engine;
 use super::domains::Fail;
@@ -117,6 +122,10 @@ impl Reached {
         for &dec in &path[common..] {
             let cp = engine.doms.checkpoint();
             if apply(engine, dec).is_err() || engine.propagate_decision(dec.var).is_err() {
+                // Only a path's last decision can fail, a left child that
+                // the split took without propagating it (and counted as a
+                // node then).
+                engine.stats.failures += 1;
                 engine.doms.restore(cp);
                 engine.failed = None;
                 return false;
@@ -128,10 +137,17 @@ impl Reached {
 }
 
 /// Applies and propagates the decisions of `path` from the current node;
-/// false when one fails.
+/// false when one fails, counted as a failure: the split took the last
+/// decision without propagating it.
 pub fn replay(engine: &mut Engine, path: &[Decision]) -> bool {
-    path.iter()
-        .all(|&dec| apply(engine, dec).is_ok() && engine.propagate_decision(dec.var).is_ok())
+    let ok = path
+        .iter()
+        .all(|&dec| apply(engine, dec).is_ok() && engine.propagate_decision(dec.var).is_ok());
+    if !ok {
+        engine.stats.failures += 1;
+        engine.failed = None;
+    }
+    ok
 }
 
 struct Splitter<'a> {
@@ -159,24 +175,28 @@ impl Splitter<'_> {
         let start = path.len();
         loop {
             let branch = self.decide(x);
-            let left = self.engine.doms.checkpoint();
             let dec = Decision {
                 var: x,
                 branch,
                 right: false,
             };
-            if self.take(dec, path) {
-                // `x = v` says all that the decisions on `x` before it said:
-                // the replay skips them (else sub-problem k replays k
-                // removals).
-                let child = match branch {
-                    Branch::Assign(_) => [&path[..start], &[dec]].concat(),
-                    Branch::AtMost(_) => path.clone(),
-                };
-                self.out.push(child);
-                path.pop();
-            }
-            self.engine.doms.restore(left);
+            // The left child is left unpropagated: the next round propagates
+            // it if it splits it, else the thread or part that replays it
+            // does so anyway. Propagating every child here doubled the
+            // split's cost (a quarter of a crossword part's overhead) only
+            // to drop the few that fail. Its node counts here, as the search
+            // counts its decision; its failure, if it fails, where it is
+            // propagated (`Reached::reach`, `Search::replay`).
+            // `x = v` says all that the decisions on `x` before it said:
+            // the replay skips them (else sub-problem k replays k removals).
+            let child = match branch {
+                Branch::Assign(_) => [&path[..start], &[dec]].concat(),
+                Branch::AtMost(_) => [path.as_slice(), &[dec]].concat(),
+            };
+            let stats = &mut self.engine.stats;
+            stats.nodes += 1;
+            stats.max_depth = stats.max_depth.max(path.len() as u64 + 1);
+            self.out.push(child);
             if !self.take(Decision { right: true, ..dec }, path) {
                 break;
             }
@@ -211,10 +231,10 @@ impl Splitter<'_> {
         self.var.select(&node, self.primary, &mut self.rng)
     }
 
-    /// Applies and propagates a decision, adding it to the path; false
+    /// Applies and propagates a right branch, adding it to the path; false
     /// (and the path unchanged) when it fails. Counted as the search counts
-    /// its own decisions (a node each, a right branch a backtrack too), so
-    /// that the split's work shows in the statistics.
+    /// its own decisions (a node each, a backtrack too), so that the split's
+    /// work shows in the statistics.
     fn take(&mut self, dec: Decision, path: &mut Path) -> bool {
         let ok = apply(self.engine, dec).is_ok() && self.engine.propagate_decision(dec.var).is_ok();
         let stats = &mut self.engine.stats;
