@@ -260,11 +260,11 @@ impl Domains {
         self.trail.set_int(l.size, size);
         let mut ev = event::REMOVE;
         if x == min {
-            let lo = self.next_set_from(&l, i + 1);
+            let lo = self.next_set_from(l.words, i + 1);
             self.trail.set_int(l.min, l.offset + lo as i64);
             ev |= event::BOUNDS;
         } else if x == max {
-            let hi = self.prev_set_from(&l, i - 1);
+            let hi = self.prev_set_from(l.words, i - 1);
             self.trail.set_int(l.max, l.offset + hi as i64);
             ev |= event::BOUNDS;
         }
@@ -330,7 +330,7 @@ impl Domains {
                 self.trail.set_word(l.words, w, keep);
             }
         }
-        let new_lo = self.next_set_from(&l, i);
+        let new_lo = self.next_set_from(l.words, i);
         self.trail.set_int(l.min, l.offset + new_lo as i64);
         let size = self.trail.int(l.size) - removed;
         self.trail.set_int(l.size, size);
@@ -366,7 +366,7 @@ impl Domains {
                 self.trail.set_word(l.words, w, keep);
             }
         }
-        let new_hi = self.prev_set_from(&l, i);
+        let new_hi = self.prev_set_from(l.words, i);
         self.trail.set_int(l.max, l.offset + new_hi as i64);
         let size = self.trail.int(l.size) - removed;
         self.trail.set_int(l.size, size);
@@ -402,7 +402,7 @@ impl Domains {
         if removed == 0 {
             return Ok(false);
         }
-        self.after_words(v, &l, removed, old_lo, old_hi)
+        self.after_words(v, removed, old_lo, old_hi)
     }
 
     /// The 64 bits of a bitset domain from bit position `pos` on: bit `i` of
@@ -464,15 +464,17 @@ impl Domains {
                 self.trail.set_word(l.words, w as usize, new);
             }
         }
-        self.after_words(v, &l, removed, old_lo, old_hi)
+        self.after_words(v, removed, old_lo, old_hi)
     }
 
     /// Size, bounds and events after `removed` values left the bitset of a
-    /// domain whose bounds were `old_lo..=old_hi` (bit positions).
+    /// domain whose bounds were `old_lo..=old_hi` (bit positions). It reads
+    /// the layout again rather than taking the caller's copy by reference:
+    /// a reference would make the caller keep its copy on the stack and read
+    /// the fields back from there, a stall at the top of every intersect.
     fn after_words(
         &mut self,
         v: VarId,
-        l: &Layout,
         removed: i64,
         old_lo: usize,
         old_hi: usize,
@@ -480,14 +482,15 @@ impl Domains {
         if removed == 0 {
             return Ok(false);
         }
+        let l = self.layout[v];
         let size = self.trail.int(l.size) - removed;
         if size == 0 {
             self.empty(v);
             return Err(Fail);
         }
         self.trail.set_int(l.size, size);
-        let new_lo = self.next_set_from(l, old_lo);
-        let new_hi = self.prev_set_from(l, old_hi);
+        let new_lo = self.next_set_from(l.words, old_lo);
+        let new_hi = self.prev_set_from(l.words, old_hi);
         let mut ev = event::REMOVE;
         if new_lo != old_lo || new_hi != old_hi {
             ev |= event::BOUNDS;
@@ -518,8 +521,8 @@ impl Domains {
     }
 
     /// The first set bit at or after `i` (there is one: the domain is not empty).
-    fn next_set_from(&self, l: &Layout, i: usize) -> usize {
-        let bits = self.trail.words(l.words);
+    fn next_set_from(&self, words: RevWords, i: usize) -> usize {
+        let bits = self.trail.words(words);
         let mut w = i / 64;
         let mut word = bits[w] & (!0u64 << (i % 64));
         loop {
@@ -535,8 +538,8 @@ impl Domains {
     }
 
     /// The last set bit at or before `i` (there is one: the domain is not empty).
-    fn prev_set_from(&self, l: &Layout, i: usize) -> usize {
-        let bits = self.trail.words(l.words);
+    fn prev_set_from(&self, words: RevWords, i: usize) -> usize {
+        let bits = self.trail.words(words);
         let mut w = i / 64;
         let mut word = bits[w] & (!0u64 >> (63 - i % 64));
         loop {

@@ -28,7 +28,7 @@ use super::components::{Components, Counted, Ctx};
 use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
-use super::select::var::{Node, VarSelector, first_fail};
+use super::select::var::{Node, VarSelector, first_fail, first_fail_ac};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
@@ -392,7 +392,12 @@ impl<'e> Search<'e> {
                 return Step::Decide(self.primary[i]);
             }
         } else if self.var_select.is_first_fail() {
-            if let Some(v) = first_fail(self.engine, &self.primary, open) {
+            let v = if ac {
+                first_fail_ac(doms, &self.primary)
+            } else {
+                first_fail(self.engine, &self.primary, open)
+            };
+            if let Some(v) = v {
                 self.scan = 0;
                 return Step::Decide(v);
             }

@@ -12,6 +12,7 @@ mod smallest;
 pub use degree::degree;
 
 use super::Rng;
+use crate::engine::domains::Domains;
 use crate::engine::{Engine, PropId};
 use crate::model::{Propagation, VarId, VarSelect};
 
@@ -90,6 +91,27 @@ pub fn first_fail(
         }
     }
     best.map(|(v, _)| v)
+}
+
+/// [`first_fail`] under `ac`, where open means not fixed, that is two
+/// values or more: the same answer from sizes alone. A fixed variable gets
+/// the worst key instead of a branch of its own, so the loop does not branch
+/// on which variables happen to be fixed, a test the processor mispredicts
+/// at random while the leaves of an enumeration are visited one by one
+/// (crosswords). The domains must not be empty (none is after a fixpoint).
+pub fn first_fail_ac(doms: &Domains, candidates: &[VarId]) -> Option<VarId> {
+    let mut best = (u64::MAX, None);
+    for &v in candidates {
+        let size = doms.size(v);
+        let key = if size >= 2 { size } else { u64::MAX };
+        if key < best.0 {
+            best = (key, Some(v));
+            if key == 2 {
+                break;
+            }
+        }
+    }
+    best.1
 }
 
 pub struct VarSelector {
