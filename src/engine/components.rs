@@ -36,7 +36,10 @@
 //! all-different, whose fixed values are gone from the open domains). The
 //! variables determine the propagators, so equal keys mean equal sub-problems.
 //! The cache holds at most [`CACHE_BYTES`]; when full it is emptied, which
-//! costs time, never answers.
+//! costs time, never answers. Components of a size whose lookups almost
+//! never hit stop being cached (see [`Components::worth_caching`]): in
+//! n-queens only the components of two to four variables ever repeat, and
+//! keying and storing all the others took a fifth of the time.
 //!
 //! Sound where the search counts every variable (no projection, no auxiliary
 //! variables: both would make a component's count a count of projections),
@@ -56,6 +59,12 @@ use rustc_hash::FxHashMap;
 
 /// The most memory the cache of one counter may hold.
 pub const CACHE_BYTES: usize = 64 << 20;
+
+/// Lookups of one component size before its hit rate is judged.
+const PROBE_LOOKUPS: u32 = 1024;
+
+/// A size stays cached while one lookup in this many hits.
+const MIN_HIT_RATE: u32 = 32;
 
 /// What the counter needs of the search that calls it.
 pub struct Ctx<'a> {
@@ -141,6 +150,9 @@ pub struct Components {
     cache_bytes: usize,
     /// Components found in the cache.
     pub hits: u64,
+    /// Per component size (its number of variables): cache lookups and hits
+    /// since the counter last forgot.
+    tried: Vec<(u32, u32)>,
     var_stamp: Vec<u32>,
     prop_stamp: Vec<u32>,
     stamp: u32,
@@ -174,6 +186,7 @@ impl Components {
             cache: FxHashMap::default(),
             cache_bytes: 0,
             hits: 0,
+            tried: vec![(0, 0); n + 1],
             var_stamp: vec![0; n],
             prop_stamp: vec![0; engine.props.len()],
             stamp: 0,
@@ -188,6 +201,18 @@ impl Components {
     pub fn forget(&mut self) {
         self.cache.clear();
         self.cache_bytes = 0;
+        self.tried.fill((0, 0));
+    }
+
+    /// Whether components of `size` variables are still looked up and
+    /// stored: until [`PROBE_LOOKUPS`] lookups of that size have been made,
+    /// and then while at least one in [`MIN_HIT_RATE`] has hit. A lookup
+    /// that misses costs a key, a hash and, once counted, a stored entry;
+    /// a hit saves the component's whole subtree, so a size is dropped only
+    /// when hits are rare. Cached counts stay exact either way.
+    fn worth_caching(&self, size: usize) -> bool {
+        let (lookups, hits) = self.tried[size];
+        lookups < PROBE_LOOKUPS || hits.saturating_mul(MIN_HIT_RATE) >= lookups
     }
 
     /// Counts the solutions below the current node (propagated, consistent)
@@ -228,13 +253,22 @@ impl Components {
                             *next += 1;
                             continue;
                         }
-                        let key = self.key(engine, &comp.vars);
-                        if let Some(&c) = self.cache.get(&key[..]) {
-                            self.hits += 1;
-                            *acc = acc.saturating_mul(c);
-                            *next += 1;
-                            continue;
-                        }
+                        let size = comp.vars.len();
+                        let key = if self.worth_caching(size) {
+                            self.key(engine, &comp.vars);
+                            let tried = &mut self.tried[size];
+                            tried.0 += 1;
+                            if let Some(&c) = self.cache.get(&self.key[..]) {
+                                tried.1 += 1;
+                                self.hits += 1;
+                                *acc = acc.saturating_mul(c);
+                                *next += 1;
+                                continue;
+                            }
+                            Some(self.key[..].into())
+                        } else {
+                            None
+                        };
                         let vars = std::mem::take(&mut comp.vars);
                         branch = Some(self.branch(engine, var_select, rng, vars, key));
                         break;
@@ -317,7 +351,7 @@ impl Components {
         var_select: &mut VarSelector,
         rng: &mut Rng,
         vars: Vec<VarId>,
-        key: Box<[u64]>,
+        key: Option<Box<[u64]>>,
     ) -> Frame {
         let d = &engine.doms;
         let open = |v: VarId| !d.is_fixed(v);
@@ -335,7 +369,7 @@ impl Components {
         let checkpoint = engine.doms.checkpoint();
         Frame::Branch {
             vars,
-            key: Some(key),
+            key,
             var,
             values,
             next: 0,
@@ -436,8 +470,8 @@ impl Components {
         comps
     }
 
-    /// The cache key of component `vars` at the current node.
-    fn key(&mut self, engine: &Engine, vars: &[VarId]) -> Box<[u64]> {
+    /// Makes `self.key` the cache key of component `vars` at the current node.
+    fn key(&mut self, engine: &Engine, vars: &[VarId]) {
         let d = &engine.doms;
         let mut key = std::mem::take(&mut self.key);
         key.clear();
@@ -466,9 +500,7 @@ impl Components {
                 key.extend(pv.iter().filter_map(|&u| d.value(u)).map(|x| x as u64));
             }
         }
-        let boxed: Box<[u64]> = key[..].into();
         self.key = key;
-        boxed
     }
 
     fn store(&mut self, key: Box<[u64]>, count: u128) {
@@ -521,4 +553,73 @@ fn lower_bound(stack: &[Frame]) -> u128 {
         };
     }
     below
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::budget::Budget;
+    use crate::engine::harness::Harness;
+    use crate::engine::props::alldiff::AllDifferent;
+    use crate::engine::search::Limits;
+    use crate::engine::select::var;
+    use crate::model::VarSelect;
+    use rand::SeedableRng;
+
+    /// Counts the solutions of the harness's problem over `vars`.
+    fn count(h: &mut Harness, c: &mut Components, vars: &[VarId]) -> Counted {
+        let ctx = Ctx {
+            engine: &mut h.engine,
+            var_select: &mut var::build(VarSelect::Input),
+            rng: &mut Rng::seed_from_u64(1),
+            crossings: &Crossings::default(),
+            budget: &mut Budget::new(Limits::default()),
+            depth: 0,
+        };
+        c.count(ctx, vars)
+    }
+
+    /// all-different(x, a1, a2, a3) with x in {10, 11} and the a's in 0..3,
+    /// and apart from it a free variable: (2 × 24) × 5 solutions. After
+    /// either value of x the a's are the same component with the same
+    /// domains (x's value is gone from none of them), so the second is a hit.
+    #[test]
+    fn components_multiply_and_the_count_is_exact_with_or_without_caching() {
+        let mut h = Harness::new();
+        let x = h.var(&[10, 11]);
+        let a: Vec<VarId> = (0..3).map(|_| h.range(0, 3)).collect();
+        let free = h.range(1, 5);
+        let block: Vec<VarId> = [x].iter().chain(&a).copied().collect();
+        let terms = block.iter().map(|&v| (v, 0)).collect();
+        h.post(AllDifferent::new(terms, true, &h.engine.doms));
+        let vars: Vec<VarId> = block.iter().chain([&free]).copied().collect();
+        let mut c = Components::new(&h.engine);
+        assert_eq!(count(&mut h, &mut c, &vars), Counted::Exact(2 * 24 * 5));
+        assert_eq!(c.hits, 1);
+        // With no size cached: the same count, found by branching.
+        let mut c = Components::new(&h.engine);
+        c.tried.fill((PROBE_LOOKUPS, 0));
+        assert_eq!(count(&mut h, &mut c, &vars), Counted::Exact(2 * 24 * 5));
+        assert_eq!(c.hits, 0);
+        assert!(c.cache.is_empty());
+        assert_eq!(h.values(free), vec![1, 2, 3, 4, 5], "domains restored");
+        assert_eq!(h.values(x), vec![10, 11]);
+    }
+
+    #[test]
+    fn sizes_that_rarely_hit_stop_being_cached_until_the_counter_forgets() {
+        let mut h = Harness::new();
+        let _ = (0..4).map(|_| h.range(0, 3)).count();
+        let mut c = Components::new(&h.engine);
+        c.tried[2] = (PROBE_LOOKUPS - 1, 0);
+        c.tried[3] = (PROBE_LOOKUPS, 0);
+        c.tried[4] = (4 * PROBE_LOOKUPS, 4 * PROBE_LOOKUPS / MIN_HIT_RATE);
+        assert!(c.worth_caching(2), "still probing");
+        assert!(!c.worth_caching(3), "no hit in the probe");
+        assert!(c.worth_caching(4), "hits often enough");
+        c.tried[4].0 += 1;
+        assert!(!c.worth_caching(4), "just under the rate");
+        c.forget();
+        assert!(c.worth_caching(3) && c.worth_caching(4));
+    }
 }
