@@ -28,7 +28,9 @@ impl Budget {
         }
     }
 
-    /// Whether to stop now; called once per step of the search.
+    /// Whether to stop now; called once per step of the search. The test
+    /// of every step is inlined into the search loop, the rest is not.
+    #[inline]
     pub fn exceeded(&mut self, stats: &Stats) -> bool {
         if self.limits.nodes.is_some_and(|n| stats.nodes >= n) {
             return true;
@@ -38,6 +40,12 @@ impl Budget {
         if !self.ticks.is_multiple_of(16) {
             return false;
         }
+        self.look(stats)
+    }
+
+    /// The checks of every 16th step: the stop flag, the clock, progress.
+    #[inline(never)]
+    fn look(&mut self, stats: &Stats) -> bool {
         if self.stopped() {
             return true;
         }

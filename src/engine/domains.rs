@@ -30,7 +30,8 @@ struct Layout {
     offset: i64,
     /// The bitset; empty for an interval domain.
     words: RevWords,
-    /// Number of values (bitset domains; intervals compute it from the bounds).
+    /// Number of values, saturating at `u64::MAX` (stored as its bits); kept
+    /// for intervals too, so that reading it needs no test of the kind.
     size: RevInt,
     min: RevInt,
     max: RevInt,
@@ -111,7 +112,7 @@ impl Domains {
         let layout = Layout {
             offset: lo,
             words: self.trail.new_words(&[]),
-            size: self.trail.new_int(0),
+            size: self.trail.new_int(span(lo, hi) as i64),
             min: self.trail.new_int(lo),
             max: self.trail.new_int(hi),
         };
@@ -147,16 +148,13 @@ impl Domains {
     /// The number of values (saturating at `u64::MAX` for the widest intervals).
     #[inline]
     pub fn size(&self, v: VarId) -> u64 {
-        let l = &self.layout[v];
-        if !l.words.is_empty() {
-            return self.trail.int(l.size) as u64;
-        }
-        span(self.trail.int(l.min), self.trail.int(l.max))
+        self.trail.int(self.layout[v].size) as u64
     }
+    /// One read, as the size is kept for both kinds of domain: the search
+    /// and the propagators ask this at every turn.
     #[inline]
     pub fn is_fixed(&self, v: VarId) -> bool {
-        let l = &self.layout[v];
-        self.trail.int(l.min) == self.trail.int(l.max)
+        self.size(v) == 1
     }
     #[inline]
     pub fn min(&self, v: VarId) -> i64 {
@@ -293,8 +291,8 @@ impl Domains {
                 let keep = if w == i / 64 { 1 << (i % 64) } else { 0 };
                 self.trail.set_word(l.words, w, keep);
             }
-            self.trail.set_int(l.size, 1);
         }
+        self.trail.set_int(l.size, 1);
         self.trail.set_int(l.min, x);
         self.trail.set_int(l.max, x);
         self.note(v, event::REMOVE | event::BOUNDS | event::FIX);
@@ -313,6 +311,7 @@ impl Domains {
         let l = self.layout[v];
         if l.words.is_empty() {
             self.trail.set_int(l.min, x);
+            self.trail.set_int(l.size, span(x, self.max(v)) as i64);
             return Ok(self.after_bounds(v, x == self.max(v)));
         }
         let i = (x - l.offset) as usize;
@@ -349,6 +348,7 @@ impl Domains {
         let l = self.layout[v];
         if l.words.is_empty() {
             self.trail.set_int(l.max, x);
+            self.trail.set_int(l.size, span(self.min(v), x) as i64);
             return Ok(self.after_bounds(v, x == self.min(v)));
         }
         let i = (x - l.offset) as usize;
@@ -515,9 +515,7 @@ impl Domains {
             self.trail.set_int(l.min, min + 1);
             self.trail.set_int(l.max, min);
         }
-        if !l.words.is_empty() {
-            self.trail.set_int(l.size, 0);
-        }
+        self.trail.set_int(l.size, 0);
     }
 
     /// The first set bit at or after `i` (there is one: the domain is not empty).

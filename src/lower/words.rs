@@ -53,9 +53,7 @@ impl Lower<'_> {
         let ia = LetterIndex::shared(&mut self.words, la, i, d, a)?;
         let ib = LetterIndex::shared(&mut self.words, lb, j, d, b)?;
         let c = Arc::new(Crossing::new(a, ia, b, ib));
-        let p = self
-            .engine
-            .add_prop(Box::new(WordCross::new(Arc::clone(&c))));
+        let p = self.engine.add_prop(Box::new(WordCross::new(&c)));
         self.crossings.entries.push((p, c));
         Some(())
     }

@@ -124,6 +124,7 @@ impl LetterIndex {
 /// A crossing of two word variables: the letter indexes of both sides and
 /// how their letters correspond. Shared by the propagator and the counting
 /// table that lowering fills (`lower::words::Crossings`).
+#[derive(Clone)]
 pub struct Crossing {
     vars: [VarId; 2],
     idx: [Arc<LetterIndex>; 2],
@@ -170,7 +171,11 @@ impl Crossing {
 
 /// The word intersection propagator over one [`Crossing`].
 pub struct WordCross {
-    c: Arc<Crossing>,
+    /// Its own copy of the crossing (the letter indexes stay shared), not
+    /// the shared `Arc`: every revise starts from the variables, and one
+    /// pointer less to follow before reading their domains is measurable
+    /// when the leaves of a crossword are enumerated one by one.
+    c: Crossing,
     /// Scratch: the support mask being built.
     mask: Vec<u64>,
     /// Scratch: which letters of the revising side are still possible.
@@ -178,9 +183,9 @@ pub struct WordCross {
 }
 
 impl WordCross {
-    pub fn new(c: Arc<Crossing>) -> WordCross {
+    pub fn new(c: &Crossing) -> WordCross {
         WordCross {
-            c,
+            c: c.clone(),
             mask: Vec::new(),
             live: Vec::new(),
         }
@@ -188,7 +193,7 @@ impl WordCross {
 
     /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
     fn revise(&mut self, d: &mut Domains, s: usize) -> PResult {
-        let c = &*self.c;
+        let c = &self.c;
         let (va, vb) = (c.vars[s], c.vars[1 - s]);
         let (ia, ib) = (&c.idx[s], &c.idx[1 - s]);
         let map = &c.map[s];
@@ -309,7 +314,7 @@ mod tests {
                 let mut cache = IndexCache::new();
                 let ia = LetterIndex::shared(&mut cache, &la, i, &d, a).unwrap();
                 let ib = LetterIndex::shared(&mut cache, &lb, j, &d, b).unwrap();
-                let mut p = WordCross::new(Arc::new(Crossing::new(a, ia, b, ib)));
+                let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
                 let (ea, eb) = brute(&la, i, &lb, j);
                 let r = p.propagate(&mut d);
                 if ea.is_empty() {
@@ -333,7 +338,7 @@ mod tests {
         let ia = LetterIndex::shared(&mut cache, &la, 0, &d, a).unwrap();
         let ib = LetterIndex::shared(&mut cache, &la, 1, &d, b).unwrap();
         // a[1] == b[2] with b = "cd": a must start with d; none does.
-        let mut p = WordCross::new(Arc::new(Crossing::new(a, ia, b, ib)));
+        let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
         assert!(p.propagate(&mut d).is_err());
     }
 }
