@@ -11,8 +11,9 @@
 //! below them with a fresh strategy, until none is left. Solutions travel to
 //! this thread over a channel, where the caller's callback sees them one at
 //! a time (so output stays one well-formed line per record). Each
-//! sub-problem starts afresh (strategy, component cache), so its statistics
-//! do not depend on which thread took it or what that thread did before:
+//! sub-problem starts afresh (strategy, and the component cache unless one
+//! worker takes them all), so its statistics do not depend on which thread
+//! took it or what that thread did before:
 //! counts and enumerations give the same statistics on every run with the
 //! same number of threads. The split's own decisions count too (in
 //! `Summary::split`, and in the totals), so that the nodes of a run on
@@ -31,14 +32,15 @@
 //! a split: every thread searches the whole problem with its own seed,
 //! sharing the bound and the best solution (see [`portfolio`]).
 
+use crate::engine::Engine;
 use crate::engine::components::Components;
 use crate::engine::lns::Lns;
-use crate::engine::search::{Limits, Next, Outcome, Search};
-use crate::engine::split::{self, Path};
+use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
+use crate::engine::split::{self, Branching, Path};
 use crate::engine::stats::Stats;
 use crate::lower::lower_with;
-use crate::model::Model;
 use crate::model::search::LnsKind;
+use crate::model::{Model, VarId};
 use crate::part::{PartInfo, SUBPROBLEMS_PER_PART, fingerprint};
 use crate::solve::{self, Options, Reception, Summary};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -269,10 +271,12 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         };
     }
     let make = || solve::strategy(model, spec, optimising);
+    let branching = branching(&engine, &primary, model, options);
     let (mut paths, total) = match options.part {
         Some(part) => {
             let before = engine.stats.clone();
-            let all = split::split(&mut engine, &make, &primary, SUBPROBLEMS_PER_PART * part.n);
+            let target = SUBPROBLEMS_PER_PART * part.n;
+            let all = split::split(&mut engine, &make, &primary, branching, target);
             if !counts_whole {
                 engine.stats = Stats {
                     propagations: engine.stats.propagations,
@@ -294,7 +298,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             if !split::replay(&mut engine, path) {
                 continue;
             }
-            for below in split::split(&mut engine, &make, &primary, each) {
+            for below in split::split(&mut engine, &make, &primary, branching, each) {
                 refined.push([path.as_slice(), &below].concat());
             }
         }
@@ -313,6 +317,27 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         paths,
         total,
         portfolio: false,
+    }
+}
+
+/// How the split branches: as the component counter does when the
+/// sub-problems are counted by components (`Search::run` decides it the same
+/// way), else as the search does.
+fn branching(engine: &Engine, primary: &[VarId], model: &Model, options: &Options) -> Branching {
+    let mut searched = vec![false; engine.doms.num_vars()];
+    primary.iter().for_each(|&v| searched[v] = true);
+    let by_components = solve::counts_only(model, options)
+        && !options.no_product_count
+        && counts_by_components(
+            engine.level,
+            searched.iter().all(|&s| s),
+            false,
+            options.limits.solutions.is_some(),
+        );
+    if by_components {
+        Branching::AllValues
+    } else {
+        Branching::Binary
     }
 }
 
@@ -353,6 +378,7 @@ fn worker(
     let optimising = model.objective.is_some() && posted.objective.is_some();
     let counting = solve::counts_only(model, options);
     let mut counter: Option<Box<Components>> = None;
+    let alone = options.threads.max(1).min(paths.len()) == 1;
     while !shared.halt.load(Ordering::Relaxed) {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(path) = paths.get(i) else {
@@ -397,7 +423,14 @@ fn worker(
             search.count_only(!options.no_product_count);
         }
         if let Some(mut c) = counter.take() {
-            c.forget();
+            // Sub-problems shared by several workers each start with an
+            // empty cache, so that their statistics do not depend on which
+            // worker took them; a lone worker (a part on one thread) takes
+            // them all in order, and its cache serves every one: the same
+            // components recur in sibling sub-problems.
+            if !alone {
+                c.forget();
+            }
             search.set_components(c);
         }
         let outcome = if search.replay(path) {

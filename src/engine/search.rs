@@ -52,6 +52,18 @@ pub struct Limits {
     pub progress: Option<fn(&Stats, Duration)>,
 }
 
+/// Whether counting by components is sound for a count (`components.rs`):
+/// under `ac`, every variable searched (no projection, no auxiliary
+/// variable), no objective and no solution limit.
+pub fn counts_by_components(
+    level: Propagation,
+    every_variable_searched: bool,
+    objective: bool,
+    solution_limit: bool,
+) -> bool {
+    level == Propagation::Ac && every_variable_searched && !objective && !solution_limit
+}
+
 /// How the search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -474,10 +486,12 @@ impl<'e> Search<'e> {
         let mut values = vec![0i64; self.engine.doms.num_vars()];
         let by_product = self.count_only
             && self.product_count
-            && self.engine.level == Propagation::Ac
-            && self.secondary.is_empty()
-            && self.objective.is_none()
-            && self.budget.limits.solutions.is_none();
+            && counts_by_components(
+                self.engine.level,
+                self.secondary.is_empty(),
+                self.objective.is_some(),
+                self.budget.limits.solutions.is_some(),
+            );
         if by_product {
             return self.count_by_components();
         }

@@ -10,7 +10,9 @@
 //! ...), each consistent child becoming a sub-problem; a domain held by its
 //! bounds is bisected instead (`x <= v`, `x > v`). As in the search, the
 //! variable is chosen again after each `x != v`: when the heuristic turns
-//! to another one, the node left is one more child. Rounds split the
+//! to another one, the node left is one more child. A count by components
+//! branches on every value of the variable at once, with no `x != v`
+//! ([`Branching::AllValues`]), and so does its split. Rounds split the
 //! sub-problems in order, one level each, until there are at least `target`
 //! (EPS asks for 30 or more per worker, so that their uneven sizes even
 //! out): the last round stops splitting once the target is reached, so the
@@ -46,6 +48,17 @@ use rand::SeedableRng;
 /// The decisions leading from the root to a sub-problem.
 pub type Path = Vec<Decision>;
 
+/// How the split branches: as the search that solves the sub-problems will.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Branching {
+    /// The search's: `x = v`, then `x != v` and the variable chosen again.
+    Binary,
+    /// Counting by components' (`components.rs`): `x = v` for every value of
+    /// a bitset domain in increasing order, with no right branches to
+    /// propagate, so the split costs only the nodes it splits.
+    AllValues,
+}
+
 /// Splits the search below the current node (propagated, consistent) into
 /// at least `target` sub-problems where the tree allows, each a path of
 /// decisions from this node. `strategy` makes a fresh strategy for each
@@ -55,6 +68,7 @@ pub fn split(
     engine: &mut Engine,
     strategy: &dyn Fn() -> Strategy,
     primary: &[VarId],
+    branching: Branching,
     target: usize,
 ) -> Vec<Path> {
     let root = engine.doms.checkpoint();
@@ -67,6 +81,7 @@ pub fn split(
             val: s.val,
             rng: Rng::seed_from_u64(s.seed),
             primary,
+            branching,
             out: Vec::new(),
         };
         let mut grew = false;
@@ -156,6 +171,7 @@ struct Splitter<'a> {
     val: Box<dyn ValSelector>,
     rng: Rng,
     primary: &'a [VarId],
+    branching: Branching,
     out: Vec<Path>,
 }
 
@@ -172,6 +188,24 @@ impl Splitter<'_> {
             self.out.push(path.clone());
             return;
         };
+        if self.branching == Branching::AllValues && self.engine.doms.is_bitset(x) {
+            // Counted as the component counter counts its branches: a node
+            // each, a backtrack for each value after the first.
+            let values: Vec<i64> = self.engine.doms.values(x).collect();
+            for (i, v) in values.into_iter().enumerate() {
+                let dec = Decision {
+                    var: x,
+                    branch: Branch::Assign(v),
+                    right: false,
+                };
+                let stats = &mut self.engine.stats;
+                stats.nodes += 1;
+                stats.backtracks += u64::from(i > 0);
+                stats.max_depth = stats.max_depth.max(path.len() as u64 + 1);
+                self.out.push([path.as_slice(), &[dec]].concat());
+            }
+            return;
+        }
         let start = path.len();
         loop {
             let branch = self.decide(x);
