@@ -7,10 +7,11 @@ use std::collections::VecDeque;
 
 #[derive(Default)]
 pub struct Queue {
+    /// `pop` tries them in turn: five predictable tests of lengths that
+    /// do not depend on one another. A mask of the non-empty levels, tried
+    /// before, made each pop wait for a chain of dependent reads (the mask,
+    /// the index of its lowest bit, that fifo's length) and cost more.
     fifos: [VecDeque<PropId>; 5],
-    /// Bit `i` set when `fifos[i]` may hold propagators: `pop` goes to the
-    /// first such level at once instead of trying every fifo.
-    levels: u8,
     queued: Vec<bool>,
 }
 
@@ -25,18 +26,16 @@ impl Queue {
         if !self.queued[p] {
             self.queued[p] = true;
             self.fifos[priority as usize].push_back(p);
-            self.levels |= 1 << priority as u8;
         }
     }
 
+    #[inline]
     pub fn pop(&mut self) -> Option<PropId> {
-        while self.levels != 0 {
-            let level = self.levels.trailing_zeros() as usize;
-            if let Some(p) = self.fifos[level].pop_front() {
+        for fifo in &mut self.fifos {
+            if let Some(p) = fifo.pop_front() {
                 self.queued[p] = false;
                 return Some(p);
             }
-            self.levels &= !(1 << level);
         }
         None
     }
@@ -47,6 +46,5 @@ impl Queue {
                 self.queued[p] = false;
             }
         }
-        self.levels = 0;
     }
 }

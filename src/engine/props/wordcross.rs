@@ -99,6 +99,15 @@ impl LetterIndex {
         &self.supports[k * self.nwords..(k + 1) * self.nwords]
     }
 
+    /// Whether value `x` has its bit set in `bits` (a set in this index's layout).
+    #[inline]
+    fn has(&self, bits: &[u64], x: i64) -> bool {
+        usize::try_from(x - self.offset)
+            .ok()
+            .and_then(|i| bits.get(i / 64).map(|w| w >> (i % 64) & 1 != 0))
+            .unwrap_or(false)
+    }
+
     /// How many distinct letters occur at the position.
     pub fn num_letters(&self) -> usize {
         self.letters.len()
@@ -203,7 +212,13 @@ impl WordCross {
             if kb == NONE {
                 return Err(Fail);
             }
-            d.intersect(vb, ib.support(kb as usize))?;
+            let support = ib.support(kb as usize);
+            // Both fixed, as at most revisions near the leaves: one bit to
+            // test, no call (the intersection would remove nothing).
+            if d.is_fixed(vb) && ib.has(support, d.min(vb)) {
+                return Ok(());
+            }
+            d.intersect(vb, support)?;
             return Ok(());
         }
         if d.is_fixed(vb) {
@@ -340,5 +355,27 @@ mod tests {
         // a[1] == b[2] with b = "cd": a must start with d; none does.
         let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
         assert!(p.propagate(&mut d).is_err());
+    }
+
+    /// Both sides fixed (the revision that skips the intersection): words
+    /// that agree pass untouched, words that do not fail.
+    #[test]
+    fn both_fixed_agree_or_fail() {
+        let la = list(&["ab", "bc", "cd"]);
+        for (wa, wb, agree) in [(0, 1, true), (1, 2, true), (0, 2, false), (2, 0, false)] {
+            let mut d = Domains::default();
+            let a = d.add_var(&[wa]);
+            let b = d.add_var(&[wb]);
+            let mut cache = IndexCache::new();
+            let ia = LetterIndex::shared(&mut cache, &la, 1, &d, a).unwrap();
+            let ib = LetterIndex::shared(&mut cache, &la, 0, &d, b).unwrap();
+            // a[2] == b[1]: the last letter of a starts b.
+            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+            let r = p.propagate(&mut d);
+            assert_eq!(r.is_ok(), agree, "{wa} {wb}");
+            if agree {
+                assert_eq!((d.value(a), d.value(b)), (Some(wa), Some(wb)));
+            }
+        }
     }
 }
