@@ -61,8 +61,9 @@ use rustc_hash::FxHashMap;
 pub const CACHE_BYTES: usize = 64 << 20;
 
 /// Lookups of one component size before its hit rate is judged: few, since
-/// every sub-problem of a parallel run judges afresh (n-queens 13 split 64
-/// ways: 1.65 s of CPU in all with 1,024, 1.60 s with 64).
+/// every worker and every part of a split judges afresh (n-queens 13, a
+/// fresh judgement in each of 512 sub-problems: 1.65 s of CPU in all with
+/// 1,024, 1.60 s with 64).
 const PROBE_LOOKUPS: u32 = 64;
 
 /// A size stays cached while one lookup in this many hits.
@@ -153,7 +154,7 @@ pub struct Components {
     /// Components found in the cache.
     pub hits: u64,
     /// Per component size (its number of variables): cache lookups and hits
-    /// since the counter last forgot.
+    /// since the counter was made.
     tried: Vec<(u32, u32)>,
     var_stamp: Vec<u32>,
     prop_stamp: Vec<u32>,
@@ -195,15 +196,6 @@ impl Components {
             tree: Counter::default(),
             key: Vec::new(),
         }
-    }
-
-    /// Empties the cache, so that what this counter does next does not
-    /// depend on what it did before (sub-problems of a parallel run give the
-    /// same statistics whichever thread takes them).
-    pub fn forget(&mut self) {
-        self.cache.clear();
-        self.cache_bytes = 0;
-        self.tried.fill((0, 0));
     }
 
     /// Whether components of `size` variables are still looked up and
@@ -609,7 +601,7 @@ mod tests {
     }
 
     #[test]
-    fn sizes_that_rarely_hit_stop_being_cached_until_the_counter_forgets() {
+    fn sizes_that_rarely_hit_stop_being_cached() {
         let mut h = Harness::new();
         let _ = (0..4).map(|_| h.range(0, 3)).count();
         let mut c = Components::new(&h.engine);
@@ -621,7 +613,5 @@ mod tests {
         assert!(c.worth_caching(4), "hits often enough");
         c.tried[4].0 += 1;
         assert!(!c.worth_caching(4), "just under the rate");
-        c.forget();
-        assert!(c.worth_caching(3) && c.worth_caching(4));
     }
 }
