@@ -71,22 +71,15 @@ unsafe impl GlobalAlloc for Counting {
 /// Call it before starting any thread; elsewhere than glibc it does nothing.
 pub fn tune_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        const M_ARENA_MAX: i32 = -8;
-        unsafe extern "C" {
-            fn mallopt(param: i32, value: i32) -> i32;
-        }
-        const M_TOP_PAD: i32 = -2;
-        // SAFETY: mallopt only sets tunables of the allocator; it is called
-        // before any other thread exists.
-        unsafe {
-            mallopt(M_ARENA_MAX, 2);
-            // The pipeline thread's arena grows its heap by what each
-            // allocation lacks plus this pad, one mprotect call each time:
-            // 705 calls to load the 8-puzzle model with the default 128 KiB,
-            // 9 with 4 MiB (pages are still only committed when touched).
-            mallopt(M_TOP_PAD, 4 << 20);
-        }
+    // SAFETY: mallopt only sets tunables of the allocator; it is called
+    // before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+        // The pipeline thread's arena grows its heap by what each
+        // allocation lacks plus this pad, one mprotect call each time:
+        // 705 calls to load the 8-puzzle model with the default 128 KiB,
+        // 9 with 4 MiB (pages are still only committed when touched).
+        libc::mallopt(libc::M_TOP_PAD, 4 << 20);
     }
 }
 

@@ -11,11 +11,11 @@
 //! below them with a fresh strategy, until none is left. Solutions travel to
 //! this thread over a channel, where the caller's callback sees them one at
 //! a time (so output stays one well-formed line per record). Each
-//! sub-problem starts afresh (strategy, and the component cache unless one
-//! worker takes them all), so its statistics do not depend on which thread
-//! took it or what that thread did before:
-//! counts and enumerations give the same statistics on every run with the
-//! same number of threads. The split's own decisions count too (in
+//! sub-problem starts with a fresh strategy, so its statistics do not depend
+//! on which thread took it or what that thread did before; a count by
+//! components, whose threads keep their caches, deals them in a fixed order
+//! instead (`Shared::dealt`): counts and enumerations give the same
+//! statistics on every run with the same number of threads. The split's own decisions count too (in
 //! `Summary::split`, and in the totals), so that the nodes of a run on
 //! several threads compare with a run on one.
 //!
@@ -402,10 +402,10 @@ fn worker(
     let mut dealt = shared.dealt.map(|n| (index..paths.len()).step_by(n));
     while !shared.halt.load(Ordering::Relaxed) {
         let i = match &mut dealt {
-            Some(mine) => mine.next(),
-            None => Some(shared.next.fetch_add(1, Ordering::Relaxed)),
+            Some(mine) => mine.next().unwrap_or(paths.len()),
+            None => shared.next.fetch_add(1, Ordering::Relaxed),
         };
-        let Some((i, path)) = i.and_then(|i| Some((i, paths.get(i)?))) else {
+        let Some(path) = paths.get(i) else {
             break;
         };
         let began = Instant::now();

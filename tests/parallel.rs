@@ -24,6 +24,20 @@ fn load(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
     Arc::new(load_file(&common::model(name), &over).expect("model loads"))
 }
 
+/// `models/crossword-slots.csp` over a shared puzzle and dictionary; `None`
+/// (the skip notice printed) without the shared data.
+fn crossword(slots: &str, dict: &str) -> Option<Arc<Model>> {
+    let data = shared_data("crossword")?;
+    let (slots, dict) = (data.join(slots), data.join(dict));
+    Some(load(
+        "crossword-slots.csp",
+        &[
+            ("slots", slots.to_str().unwrap()),
+            ("dict", dict.to_str().unwrap()),
+        ],
+    ))
+}
+
 fn options(model: &Model, threads: usize) -> Options {
     Options {
         search: model.search.clone(),
@@ -215,17 +229,9 @@ fn a_solution_limit_stops_every_thread() {
 
 #[test]
 fn crossword_counts_are_the_same_on_any_number_of_threads() {
-    let Some(data) = shared_data("crossword") else {
+    let Some(model) = crossword("puzzle-2.txt", "words-1000.txt") else {
         return;
     };
-    let (slots, dict) = (data.join("puzzle-2.txt"), data.join("words-1000.txt"));
-    let model = load(
-        "crossword-slots.csp",
-        &[
-            ("slots", slots.to_str().unwrap()),
-            ("dict", dict.to_str().unwrap()),
-        ],
-    );
     for threads in [1, 2, 4] {
         for leaf_by_leaf in [false, true] {
             let o = Options {
@@ -246,17 +252,9 @@ fn crossword_counts_are_the_same_on_any_number_of_threads() {
 /// two threads against 2,124 on one.
 #[test]
 fn counts_by_components_keep_each_threads_cache_and_repeat() {
-    let Some(data) = shared_data("crossword") else {
+    let Some(model) = crossword("puzzle-3.txt", "words-3000.txt") else {
         return;
     };
-    let (slots, dict) = (data.join("puzzle-3.txt"), data.join("words-3000.txt"));
-    let model = load(
-        "crossword-slots.csp",
-        &[
-            ("slots", slots.to_str().unwrap()),
-            ("dict", dict.to_str().unwrap()),
-        ],
-    );
     let count = |threads| {
         let o = Options {
             count_only: true,

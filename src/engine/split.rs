@@ -198,11 +198,8 @@ impl Splitter<'_> {
                     branch: Branch::Assign(v),
                     right: false,
                 };
-                let stats = &mut self.engine.stats;
-                stats.nodes += 1;
-                stats.backtracks += u64::from(i > 0);
-                stats.max_depth = stats.max_depth.max(path.len() as u64 + 1);
-                self.out.push([path.as_slice(), &[dec]].concat());
+                self.engine.stats.backtracks += u64::from(i > 0);
+                self.left_child([path.as_slice(), &[dec]].concat(), path.len() + 1);
             }
             return;
         }
@@ -227,10 +224,7 @@ impl Splitter<'_> {
                 Branch::Assign(_) => [&path[..start], &[dec]].concat(),
                 Branch::AtMost(_) => [path.as_slice(), &[dec]].concat(),
             };
-            let stats = &mut self.engine.stats;
-            stats.nodes += 1;
-            stats.max_depth = stats.max_depth.max(path.len() as u64 + 1);
-            self.out.push(child);
+            self.left_child(child, path.len() + 1);
             if !self.take(Decision { right: true, ..dec }, path) {
                 break;
             }
@@ -252,6 +246,16 @@ impl Splitter<'_> {
             }
         }
         path.truncate(start);
+    }
+
+    /// Adds a left child, unpropagated, made at depth `depth` (the node's
+    /// decisions, right branches included, plus its own): counted as the
+    /// search counts a decision, a node.
+    fn left_child(&mut self, child: Path, depth: usize) {
+        let stats = &mut self.engine.stats;
+        stats.nodes += 1;
+        stats.max_depth = stats.max_depth.max(depth as u64);
+        self.out.push(child);
     }
 
     /// The variable the search would branch on at this node, if any is open.
