@@ -10,6 +10,8 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod explain;
+#[cfg(test)]
+mod layering;
 pub mod lower;
 pub mod memory;
 pub mod merge;
@@ -19,6 +21,9 @@ pub mod output;
 pub mod parallel;
 pub mod part;
 pub mod reader;
+pub mod run;
 pub mod sema;
+pub mod setup;
 pub mod solve;
+pub mod source;
 pub mod syntax;

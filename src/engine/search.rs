@@ -25,6 +25,7 @@
 use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
+use super::crossings::Crossings;
 use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
@@ -32,7 +33,6 @@ use super::select::var::{Node, VarSelector, first_fail, first_fail_ac};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
-use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};

@@ -247,7 +247,7 @@ impl Checker<'_> {
                 Ok(Value::Str(Rc::from(&*text.text)))
             }
             other => {
-                if let Some(g) = crate::lower::globals::find(other, args.len()) {
+                if let Some(g) = crate::model::globals::find(other, args.len()) {
                     return self.global_call(g, &args, span);
                 }
                 if let Some(d) = self.used_before_declaration(other, name.span) {
@@ -261,7 +261,7 @@ impl Checker<'_> {
                 let names = BUILTINS
                     .iter()
                     .copied()
-                    .chain(crate::lower::globals::names());
+                    .chain(crate::model::globals::names());
                 Err(match did_you_mean(&name.name, names) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
                     None => d.help("see docs/language.md for the built-in functions"),

@@ -423,7 +423,7 @@ impl Checker<'_> {
                             args[0].span,
                             format!(
                                 "this has {}",
-                                crate::output::plural(
+                                crate::diag::plural(
                                     group.dims.len() as u64,
                                     "dimension",
                                     "dimensions"

@@ -198,7 +198,7 @@ pub fn circuit(d: &mut Draw) -> Case {
         domains,
         global: format!("constraint circuit({arr});\n"),
         decomposition: decomposition(parts),
-        holds: Box::new(|v| cspi::engine::props::circuit::holds(v, false)),
+        holds: Box::new(|v| cspi::model::globals::holds::circuit(v, false)),
     }
 }
 
@@ -226,7 +226,7 @@ pub fn subcircuit(d: &mut Draw) -> Case {
         domains,
         global: format!("constraint subcircuit({arr});\n"),
         decomposition: decomposition(parts),
-        holds: Box::new(|v| cspi::engine::props::circuit::holds(v, true)),
+        holds: Box::new(|v| cspi::model::globals::holds::circuit(v, true)),
     }
 }
 
@@ -252,7 +252,7 @@ pub fn inverse(d: &mut Draw) -> Case {
         domains,
         global: format!("constraint inverse({}, {});\n", xs(0..n), xs(n..2 * n)),
         decomposition: decomposition(parts),
-        holds: Box::new(move |v| cspi::engine::props::inverse::holds(&v[..n], &v[n..])),
+        holds: Box::new(move |v| cspi::model::globals::holds::inverse(&v[..n], &v[n..])),
     }
 }
 
@@ -287,7 +287,9 @@ pub fn global_cardinality(d: &mut Draw) -> Case {
             xs(n..n + k)
         ),
         decomposition: decomposition(parts),
-        holds: Box::new(move |v| cspi::engine::props::gcc::holds(&v[..n], &vals, &v[n..])),
+        holds: Box::new(move |v| {
+            cspi::model::globals::holds::global_cardinality(&v[..n], &vals, &v[n..])
+        }),
     }
 }
 
@@ -310,7 +312,7 @@ pub fn nvalue(d: &mut Draw) -> Case {
         domains,
         global: format!("constraint nvalue(x0, {});\n", xs(1..n + 1)),
         decomposition: decomposition(vec![format!("x0 == {count}")]),
-        holds: Box::new(|v| cspi::engine::props::nvalue::holds(v[0], &v[1..])),
+        holds: Box::new(|v| cspi::model::globals::holds::nvalue(v[0], &v[1..])),
     }
 }
 
@@ -342,7 +344,7 @@ pub fn bin_packing(d: &mut Draw) -> Case {
         ),
         decomposition: decomposition(parts),
         holds: Box::new(move |v| {
-            cspi::engine::props::bin_packing::holds(&v[..m], &v[m..], &weights)
+            cspi::model::globals::holds::bin_packing(&v[..m], &v[m..], &weights)
         }),
     }
 }
@@ -361,7 +363,7 @@ pub fn lex(d: &mut Draw) -> Case {
         domains,
         global: format!("constraint {name}({}, {});\n", xs(0..n), xs(n..2 * n)),
         decomposition: decomposition(vec![text]),
-        holds: Box::new(move |v| cspi::engine::props::lex::holds(&v[..n], &v[n..], strict)),
+        holds: Box::new(move |v| cspi::model::globals::holds::lex(&v[..n], &v[n..], strict)),
     }
 }
 
