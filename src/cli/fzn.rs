@@ -150,27 +150,90 @@ pub fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
 /// The files of the solver library, written by `cspi minizinc-install`.
 /// (A test holds this list to the folder.)
 const LIBRARY: &[(&str, &str)] = &[
-    ("cspi_globals.mzn", include_str!("../../share/minizinc/cspi/cspi_globals.mzn")),
-    ("fzn_all_different_int.mzn", include_str!("../../share/minizinc/cspi/fzn_all_different_int.mzn")),
-    ("fzn_bin_packing.mzn", include_str!("../../share/minizinc/cspi/fzn_bin_packing.mzn")),
-    ("fzn_bin_packing_capa.mzn", include_str!("../../share/minizinc/cspi/fzn_bin_packing_capa.mzn")),
-    ("fzn_bin_packing_load.mzn", include_str!("../../share/minizinc/cspi/fzn_bin_packing_load.mzn")),
-    ("fzn_circuit.mzn", include_str!("../../share/minizinc/cspi/fzn_circuit.mzn")),
-    ("fzn_count_eq.mzn", include_str!("../../share/minizinc/cspi/fzn_count_eq.mzn")),
-    ("fzn_count_eq_par.mzn", include_str!("../../share/minizinc/cspi/fzn_count_eq_par.mzn")),
-    ("fzn_cumulative.mzn", include_str!("../../share/minizinc/cspi/fzn_cumulative.mzn")),
-    ("fzn_disjunctive.mzn", include_str!("../../share/minizinc/cspi/fzn_disjunctive.mzn")),
-    ("fzn_disjunctive_strict.mzn", include_str!("../../share/minizinc/cspi/fzn_disjunctive_strict.mzn")),
-    ("fzn_global_cardinality.mzn", include_str!("../../share/minizinc/cspi/fzn_global_cardinality.mzn")),
-    ("fzn_global_cardinality_closed.mzn", include_str!("../../share/minizinc/cspi/fzn_global_cardinality_closed.mzn")),
-    ("fzn_inverse.mzn", include_str!("../../share/minizinc/cspi/fzn_inverse.mzn")),
-    ("fzn_lex_less_int.mzn", include_str!("../../share/minizinc/cspi/fzn_lex_less_int.mzn")),
-    ("fzn_lex_lesseq_int.mzn", include_str!("../../share/minizinc/cspi/fzn_lex_lesseq_int.mzn")),
-    ("fzn_nvalue.mzn", include_str!("../../share/minizinc/cspi/fzn_nvalue.mzn")),
-    ("fzn_regular.mzn", include_str!("../../share/minizinc/cspi/fzn_regular.mzn")),
-    ("fzn_subcircuit.mzn", include_str!("../../share/minizinc/cspi/fzn_subcircuit.mzn")),
-    ("fzn_table_int.mzn", include_str!("../../share/minizinc/cspi/fzn_table_int.mzn")),
-    ("redefinitions.mzn", include_str!("../../share/minizinc/cspi/redefinitions.mzn")),
+    (
+        "cspi_globals.mzn",
+        include_str!("../../share/minizinc/cspi/cspi_globals.mzn"),
+    ),
+    (
+        "fzn_all_different_int.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_all_different_int.mzn"),
+    ),
+    (
+        "fzn_bin_packing.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_bin_packing.mzn"),
+    ),
+    (
+        "fzn_bin_packing_capa.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_bin_packing_capa.mzn"),
+    ),
+    (
+        "fzn_bin_packing_load.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_bin_packing_load.mzn"),
+    ),
+    (
+        "fzn_circuit.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_circuit.mzn"),
+    ),
+    (
+        "fzn_count_eq.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_count_eq.mzn"),
+    ),
+    (
+        "fzn_count_eq_par.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_count_eq_par.mzn"),
+    ),
+    (
+        "fzn_cumulative.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_cumulative.mzn"),
+    ),
+    (
+        "fzn_disjunctive.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_disjunctive.mzn"),
+    ),
+    (
+        "fzn_disjunctive_strict.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_disjunctive_strict.mzn"),
+    ),
+    (
+        "fzn_global_cardinality.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_global_cardinality.mzn"),
+    ),
+    (
+        "fzn_global_cardinality_closed.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_global_cardinality_closed.mzn"),
+    ),
+    (
+        "fzn_inverse.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_inverse.mzn"),
+    ),
+    (
+        "fzn_lex_less_int.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_lex_less_int.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_int.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_lex_lesseq_int.mzn"),
+    ),
+    (
+        "fzn_nvalue.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_nvalue.mzn"),
+    ),
+    (
+        "fzn_regular.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_regular.mzn"),
+    ),
+    (
+        "fzn_subcircuit.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_subcircuit.mzn"),
+    ),
+    (
+        "fzn_table_int.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_table_int.mzn"),
+    ),
+    (
+        "redefinitions.mzn",
+        include_str!("../../share/minizinc/cspi/redefinitions.mzn"),
+    ),
 ];
 
 const MSC: &str = include_str!("../../share/minizinc/cspi.msc");
@@ -189,17 +252,21 @@ pub fn install(args: &MinizincInstallArgs) -> Result<i32, Diags> {
                         .usage(),
                 ));
             };
-            std::path::PathBuf::from(home).join(".minizinc").join("solvers")
+            std::path::PathBuf::from(home)
+                .join(".minizinc")
+                .join("solvers")
         }
     };
     let exe = std::env::current_exe()
         .and_then(|p| p.canonicalize())
         .map_err(|e| fail("cannot find the cspi binary".into(), e))?;
     let lib = dir.join("cspi");
-    std::fs::create_dir_all(&lib).map_err(|e| fail(format!("cannot create {}", lib.display()), e))?;
+    std::fs::create_dir_all(&lib)
+        .map_err(|e| fail(format!("cannot create {}", lib.display()), e))?;
     for (name, text) in LIBRARY {
         let path = lib.join(name);
-        std::fs::write(&path, text).map_err(|e| fail(format!("cannot write {}", path.display()), e))?;
+        std::fs::write(&path, text)
+            .map_err(|e| fail(format!("cannot write {}", path.display()), e))?;
     }
     let script = dir.join("fzn-cspi");
     let quoted = exe.display().to_string().replace('\'', "'\\''");
@@ -238,6 +305,9 @@ mod tests {
             .collect();
         names.sort();
         let listed: Vec<&str> = super::LIBRARY.iter().map(|(n, _)| *n).collect();
-        assert_eq!(names, listed, "list every file of share/minizinc/cspi in LIBRARY");
+        assert_eq!(
+            names, listed,
+            "list every file of share/minizinc/cspi in LIBRARY"
+        );
     }
 }

@@ -102,7 +102,14 @@ impl Builder {
         }
     }
 
-    fn new_var(&mut self, name: String, domain: Domain, bool: bool, aux: bool, span: Span) -> VarId {
+    fn new_var(
+        &mut self,
+        name: String,
+        domain: Domain,
+        bool: bool,
+        aux: bool,
+        span: Span,
+    ) -> VarId {
         self.model.add_var(Variable {
             name,
             domain,
@@ -216,7 +223,10 @@ impl Builder {
                 _ => {
                     return Err(Diag::new(
                         "cspi::fzn::type",
-                        format!("the variable `{}` is given a value of the wrong type", d.name),
+                        format!(
+                            "the variable `{}` is given a value of the wrong type",
+                            d.name
+                        ),
                     )
                     .label(e.span, "not an integer, a truth value or a variable"));
                 }
@@ -229,7 +239,14 @@ impl Builder {
     }
 
     /// A new variable; an empty domain makes the model unsatisfiable.
-    fn fresh(&mut self, name: String, domain: Option<Domain>, bool: bool, aux: bool, span: Span) -> Val {
+    fn fresh(
+        &mut self,
+        name: String,
+        domain: Option<Domain>,
+        bool: bool,
+        aux: bool,
+        span: Span,
+    ) -> Val {
         let dom = domain.clone().unwrap_or(Domain::Range(0, 0));
         let v = self.new_var(name, dom, bool, aux, span);
         if domain.is_none() {
@@ -268,7 +285,8 @@ impl Builder {
                 if small.len() > 1 << 24 {
                     // Two huge domains with holes: keep the current one and
                     // state the other as a constraint.
-                    let f = super::builtins::member(Term::Var(v), &domain.iter().collect::<Vec<_>>());
+                    let f =
+                        super::builtins::member(Term::Var(v), &domain.iter().collect::<Vec<_>>());
                     self.post(f, span);
                     return;
                 }
@@ -315,7 +333,10 @@ impl Builder {
                     if dims.is_empty() || dims.len() > 6 {
                         return Err(Diag::new(
                             "cspi::fzn::output",
-                            format!("output_array has {} dimensions; FlatZinc allows 1 to 6", dims.len()),
+                            format!(
+                                "output_array has {} dimensions; FlatZinc allows 1 to 6",
+                                dims.len()
+                            ),
                         )
                         .label(a.span, "here"));
                     }
@@ -345,7 +366,10 @@ impl Builder {
                         name: d.name.clone(),
                         bool,
                         dims: Some(dims),
-                        items: items.iter().map(|v| out_value(v, a.span)).collect::<Result<_, _>>()?,
+                        items: items
+                            .iter()
+                            .map(|v| out_value(v, a.span))
+                            .collect::<Result<_, _>>()?,
                     });
                 }
                 _ => {}
@@ -378,14 +402,19 @@ impl Builder {
                 v.dedup();
                 Val::Set(v)
             }
-            ExprKind::Array(items) => {
-                Val::Array(items.iter().map(|i| self.value(i)).collect::<Result<_, _>>()?)
-            }
+            ExprKind::Array(items) => Val::Array(
+                items
+                    .iter()
+                    .map(|i| self.value(i))
+                    .collect::<Result<_, _>>()?,
+            ),
             ExprKind::Ident(n) => self.lookup(n, e.span)?.clone(),
             ExprKind::Access(n, i) => {
                 let Val::Array(items) = self.lookup(n, e.span)? else {
-                    return Err(Diag::new("cspi::fzn::type", format!("`{n}` is not an array"))
-                        .label(e.span, "indexed here"));
+                    return Err(
+                        Diag::new("cspi::fzn::type", format!("`{n}` is not an array"))
+                            .label(e.span, "indexed here"),
+                    );
                 };
                 usize::try_from(*i - 1)
                     .ok()
@@ -394,7 +423,10 @@ impl Builder {
                     .ok_or_else(|| {
                         Diag::new(
                             "cspi::fzn::index",
-                            format!("index {i} is outside `{n}`, which has {} items", items.len()),
+                            format!(
+                                "index {i} is outside `{n}`, which has {} items",
+                                items.len()
+                            ),
                         )
                         .label(e.span, "out of range")
                     })?
@@ -437,7 +469,9 @@ impl Builder {
                     Val::Int(k) => Ok(Term::Const(k)),
                     Val::Bool(b) => Ok(Term::Const(i64::from(b))),
                     Val::Var(v) => Ok(Term::Var(v)),
-                    other => Err(self.type_error(e, &other, "an array of integers or truth values")),
+                    other => {
+                        Err(self.type_error(e, &other, "an array of integers or truth values"))
+                    }
                 })
                 .collect(),
             other => Err(self.type_error(e, &other, "an array")),
@@ -448,8 +482,10 @@ impl Builder {
     pub fn int(&self, e: &Expr) -> Result<i64, Diag> {
         match self.term(e)? {
             Term::Const(k) => Ok(k),
-            _ => Err(Diag::new("cspi::fzn::type", "expected a constant, found a variable")
-                .label(e.span, "a variable")),
+            _ => Err(
+                Diag::new("cspi::fzn::type", "expected a constant, found a variable")
+                    .label(e.span, "a variable"),
+            ),
         }
     }
 
@@ -459,8 +495,11 @@ impl Builder {
             .into_iter()
             .map(|t| {
                 t.as_const().ok_or_else(|| {
-                    Diag::new("cspi::fzn::type", "expected an array of constants, found a variable in it")
-                        .label(e.span, "holds a variable")
+                    Diag::new(
+                        "cspi::fzn::type",
+                        "expected an array of constants, found a variable in it",
+                    )
+                    .label(e.span, "holds a variable")
                 })
             })
             .collect()
@@ -487,8 +526,11 @@ impl Builder {
             Val::Array(_) => "an array",
             Val::Str => "a string",
         };
-        Diag::new("cspi::fzn::type", format!("expected {expected}, found {what}"))
-            .label(e.span, "here")
+        Diag::new(
+            "cspi::fzn::type",
+            format!("expected {expected}, found {what}"),
+        )
+        .label(e.span, "here")
     }
 }
 
@@ -497,15 +539,21 @@ fn out_value(v: &Val, span: Span) -> Result<OutValue, Diag> {
         Val::Var(v) => Ok(OutValue::Var(*v)),
         Val::Int(k) => Ok(OutValue::Const(*k)),
         Val::Bool(b) => Ok(OutValue::Const(i64::from(*b))),
-        _ => Err(Diag::new("cspi::fzn::output", "only integer and boolean values can be output")
-            .label(span, "here")),
+        _ => Err(Diag::new(
+            "cspi::fzn::output",
+            "only integer and boolean values can be output",
+        )
+        .label(span, "here")),
     }
 }
 
 fn length_error(d: &Decl, found: usize, declared: usize) -> Diag {
     Diag::new(
         "cspi::fzn::length",
-        format!("`{}` is declared with {declared} items but given {found}", d.name),
+        format!(
+            "`{}` is declared with {declared} items but given {found}",
+            d.name
+        ),
     )
     .label(d.span, "here")
 }

@@ -7,8 +7,8 @@
 use super::ast::{Constraint, Expr};
 use super::build::{Builder, unsupported};
 use crate::diag::Diag;
-use crate::model::{CmpOp, Domain, Formula, GlobalArg, GlobalCall, Term};
 use crate::lower::globals::{self, ParamKind};
+use crate::model::{CmpOp, Domain, Formula, GlobalArg, GlobalCall, Term};
 use std::sync::Arc;
 
 /// `t` is in the sorted set `values`.
@@ -41,7 +41,11 @@ fn reif(r: Term, f: Formula) -> Formula {
         r => Formula::Cmp(
             CmpOp::Eq,
             r,
-            Term::Ite(Box::new(f), Box::new(Term::Const(1)), Box::new(Term::Const(0))),
+            Term::Ite(
+                Box::new(f),
+                Box::new(Term::Const(1)),
+                Box::new(Term::Const(0)),
+            ),
         ),
     }
 }
@@ -97,7 +101,10 @@ impl Builder {
     pub fn constraint(&mut self, c: &Constraint) -> Result<Formula, Diag> {
         let name = c.name.as_str();
         if name.starts_with("float_") || name.contains("_float_") || name == "int2float" {
-            return Err(unsupported(c.name_span, format!("`{name}` is a float constraint")));
+            return Err(unsupported(
+                c.name_span,
+                format!("`{name}` is a float constraint"),
+            ));
         }
         if let Some(global) = name.strip_prefix("cspi_") {
             return self.library_call(c, global);
@@ -116,8 +123,8 @@ impl Builder {
         };
         Ok(match form {
             Form::Plain => f,
-            Form::Reif => reif(self.term(c.args.last().expect("arity checked"))?, f),
-            Form::Imp => imp(self.term(c.args.last().expect("arity checked"))?, f),
+            Form::Reif => reif(self.term(last_arg(c)?)?, f),
+            Form::Imp => imp(self.term(last_arg(c)?)?, f),
         })
     }
 
@@ -143,19 +150,30 @@ impl Builder {
         let a = &c.args;
         // int_eq, bool_lt, ... and int_lin_le, bool_lin_eq, ...
         if let Some((kind, op)) = base.split_once('_') {
-            if let Some(op) = op.strip_prefix("lin_").and_then(cmp_of) {
-                if kind == "int" || kind == "bool" {
+            if let Some(op) = op.strip_prefix("lin_").and_then(cmp_of)
+                && (kind == "int" || kind == "bool")
+            {
+                {
                     self.arity(c, want(3))?;
                     let coefs = self.ints(&a[0])?;
                     let xs = self.terms(&a[1])?;
                     if coefs.len() != xs.len() {
                         return Err(Diag::new(
                             "cspi::fzn::length",
-                            format!("`{}`: {} coefficients for {} variables", c.name, coefs.len(), xs.len()),
+                            format!(
+                                "`{}`: {} coefficients for {} variables",
+                                c.name,
+                                coefs.len(),
+                                xs.len()
+                            ),
                         )
                         .label(c.span, "here"));
                     }
-                    return Ok(Some(Formula::Cmp(op, linear(&coefs, xs), self.term(&a[2])?)));
+                    return Ok(Some(Formula::Cmp(
+                        op,
+                        linear(&coefs, xs),
+                        self.term(&a[2])?,
+                    )));
                 }
             }
             if let Some(op) = cmp_of(op)
@@ -184,7 +202,11 @@ impl Builder {
             "int_min" | "int_max" => {
                 self.arity(c, 3)?;
                 let xs = vec![self.term(&a[0])?, self.term(&a[1])?];
-                let m = if base == "int_min" { Term::Min(xs) } else { Term::Max(xs) };
+                let m = if base == "int_min" {
+                    Term::Min(xs)
+                } else {
+                    Term::Max(xs)
+                };
                 Formula::Cmp(CmpOp::Eq, m, self.term(&a[2])?)
             }
             "int_abs" | "int_negate" => {
@@ -201,7 +223,9 @@ impl Builder {
                 self.arity(c, want(2))?;
                 Formula::Cmp(CmpOp::Eq, self.term(&a[0])?, self.term(&a[1])?)
             }
-            "array_int_element" | "array_var_int_element" | "array_bool_element"
+            "array_int_element"
+            | "array_var_int_element"
+            | "array_bool_element"
             | "array_var_bool_element" => {
                 self.arity(c, 3)?;
                 let items = self.terms(&a[1])?;
@@ -216,10 +240,17 @@ impl Builder {
                 self.arity(c, 2)?;
                 let xs = self.terms(&a[1])?;
                 if xs.is_empty() {
-                    return Err(Diag::new("cspi::fzn::empty", format!("`{}` of an empty array", c.name))
-                        .label(c.span, "here"));
+                    return Err(Diag::new(
+                        "cspi::fzn::empty",
+                        format!("`{}` of an empty array", c.name),
+                    )
+                    .label(c.span, "here"));
                 }
-                let m = if base == "array_int_minimum" { Term::Min(xs) } else { Term::Max(xs) };
+                let m = if base == "array_int_minimum" {
+                    Term::Min(xs)
+                } else {
+                    Term::Max(xs)
+                };
                 Formula::Cmp(CmpOp::Eq, self.term(&a[0])?, m)
             }
             "bool_clause" => {
@@ -246,7 +277,11 @@ impl Builder {
             "array_bool_xor" => {
                 self.arity(c, want(1))?;
                 let xs = self.terms(&a[0])?;
-                Formula::Cmp(CmpOp::Eq, Term::Mod(Box::new(sum(xs)), Box::new(Term::Const(2))), Term::Const(1))
+                Formula::Cmp(
+                    CmpOp::Eq,
+                    Term::Mod(Box::new(sum(xs)), Box::new(Term::Const(2))),
+                    Term::Const(1),
+                )
             }
             "bool_and" | "bool_or" | "bool_xor" if c.args.len() == 3 => {
                 let (x, y) = (self.term(&a[0])?, self.term(&a[1])?);
@@ -289,7 +324,10 @@ impl Builder {
                 return Err(unsupported(c.name_span, format!("`{}` takes sets", c.name)));
             }
             _ if base.starts_with("set_") => {
-                return Err(unsupported(c.name_span, format!("`{}` is a set constraint", c.name)));
+                return Err(unsupported(
+                    c.name_span,
+                    format!("`{}` is a set constraint", c.name),
+                ));
             }
             _ => return Ok(None),
         };
@@ -309,7 +347,7 @@ impl Builder {
 
     /// `last <-> f`, for the builtins whose last argument is the truth value.
     fn reif_last(&self, c: &Constraint, f: Formula) -> Result<Formula, Diag> {
-        Ok(reif(self.term(c.args.last().expect("arity checked"))?, f))
+        Ok(reif(self.term(last_arg(c)?)?, f))
     }
 
     /// A constraint of our library, `cspi_<name>(...)`.
@@ -358,12 +396,21 @@ impl Builder {
                         )
                     })
                     .collect();
-                return Ok(Formula::Cmp(CmpOp::Eq, Term::Linear(each, 0), self.term(&a[2])?));
+                return Ok(Formula::Cmp(
+                    CmpOp::Eq,
+                    Term::Linear(each, 0),
+                    self.term(&a[2])?,
+                ));
             }
             _ => {}
         }
         let forms: Vec<_> = globals::forms(name).collect();
-        let Some(def) = forms.iter().copied().find(|g| g.params().len() == a.len()).or(forms.first().copied()) else {
+        let Some(def) = forms
+            .iter()
+            .copied()
+            .find(|g| g.params().len() == a.len())
+            .or(forms.first().copied())
+        else {
             return Err(unknown(c));
         };
         self.arity(c, def.params().len())?;
@@ -373,7 +420,9 @@ impl Builder {
                 ParamKind::Term => GlobalArg::Term(self.term(e)?),
                 ParamKind::Int => GlobalArg::Term(Term::Const(self.int(e)?)),
                 ParamKind::Terms => GlobalArg::Terms(self.terms(e)?),
-                ParamKind::Ints => GlobalArg::Terms(self.ints(e)?.into_iter().map(Term::Const).collect()),
+                ParamKind::Ints => {
+                    GlobalArg::Terms(self.ints(e)?.into_iter().map(Term::Const).collect())
+                }
                 ParamKind::Mdd | ParamKind::Regex => {
                     return Err(Diag::new(
                         "cspi::fzn::library",
@@ -399,4 +448,11 @@ fn unknown(c: &Constraint) -> Diag {
     )
     .label(c.name_span, "unknown constraint")
     .help("compile the model for cspi (minizinc --solver share/minizinc/cspi.msc), so that MiniZinc decomposes what cspi does not take natively")
+}
+
+/// The last argument: the truth value of a reified or implied form.
+fn last_arg(c: &Constraint) -> Result<&Expr, Diag> {
+    c.args.last().ok_or_else(|| {
+        Diag::new("cspi::fzn::arity", format!("`{}` needs arguments", c.name)).label(c.span, "here")
+    })
 }

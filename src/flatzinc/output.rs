@@ -31,7 +31,8 @@ pub fn solution(outputs: &[Output], values: &[i64]) -> String {
                 let _ = writeln!(s, "{} = {};", o.name, show(&o.items[0]));
             }
             Some(dims) => {
-                let ranges: Vec<String> = dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
+                let ranges: Vec<String> =
+                    dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
                 let items: Vec<String> = o.items.iter().map(show).collect();
                 let _ = writeln!(
                     s,

@@ -19,7 +19,7 @@ const MAX_NESTING: usize = 100;
 pub fn parse(text: &str) -> Result<FznAst, Diag> {
     nesting(text)?;
     let mut pairs = FznParser::parse(Rule::model, text).map_err(|e| syntax_error(&e))?;
-    let model = pairs.next().expect("the model rule matched");
+    let model = next(&mut pairs, "the model rule matched")?;
     let mut decls = Vec::new();
     let mut constraints = Vec::new();
     let mut solve = None;
@@ -34,7 +34,7 @@ pub fn parse(text: &str) -> Result<FznAst, Diag> {
     Ok(FznAst {
         decls,
         constraints,
-        solve: solve.expect("the grammar requires a solve item"),
+        solve: solve.ok_or_else(|| malformed("the solve item"))?,
     })
 }
 
@@ -101,6 +101,22 @@ fn rule_name(r: Rule) -> String {
     }
 }
 
+/// The next part of a parsed rule; the grammar guarantees it, so a missing
+/// one is a bug, reported as an error rather than a panic.
+fn next<'i>(
+    mut it: impl Iterator<Item = Pair<'i, Rule>>,
+    what: &str,
+) -> Result<Pair<'i, Rule>, Diag> {
+    it.next().ok_or_else(|| malformed(what))
+}
+
+fn malformed(what: &str) -> Diag {
+    Diag::new(
+        "cspi::fzn::internal",
+        format!("internal error: the parse lacks {what}"),
+    )
+}
+
 fn span_of(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
     Span::new(s.start(), s.end())
@@ -134,8 +150,8 @@ fn int(pair: &Pair<Rule>) -> Result<i64, Diag> {
 
 fn range(pair: Pair<Rule>) -> Result<(i64, i64), Diag> {
     let mut it = pair.into_inner();
-    let lo = int(&it.next().expect("low bound"))?;
-    let hi = int(&it.next().expect("high bound"))?;
+    let lo = int(&next(&mut it, "low bound")?)?;
+    let hi = int(&next(&mut it, "high bound")?)?;
     Ok((lo, hi))
 }
 
@@ -159,7 +175,7 @@ fn decl(pair: Pair<Rule>) -> Result<Decl, Diag> {
     for p in pair.into_inner() {
         match p.as_rule() {
             Rule::array_dims => {
-                let index = p.into_inner().next().expect("index set");
+                let index = next(p.into_inner(), "index set")?;
                 let s = span_of(&index);
                 let mut inner = index.into_inner();
                 array = Some(match (inner.next(), inner.next()) {
@@ -202,7 +218,7 @@ fn decl(pair: Pair<Rule>) -> Result<Decl, Diag> {
 }
 
 fn base_type(pair: Pair<Rule>) -> Result<BaseType, Diag> {
-    let inner = pair.into_inner().next().expect("a type");
+    let inner = next(pair.into_inner(), "a type")?;
     Ok(match inner.as_rule() {
         Rule::kw_bool => BaseType::Bool,
         Rule::kw_int => BaseType::Int,
@@ -221,11 +237,11 @@ fn base_type(pair: Pair<Rule>) -> Result<BaseType, Diag> {
 fn constraint(pair: Pair<Rule>) -> Result<Constraint, Diag> {
     let span = span_of(&pair);
     let mut it = pair.into_inner();
-    let name_pair = it.next().expect("constraint name");
+    let name_pair = next(&mut it, "constraint name")?;
     let name_span = span_of(&name_pair);
     let name = ident(name_pair);
-    let args = exprs_of(it.next().expect("arguments"))?;
-    let annotations = exprs_of(it.next().expect("annotations"))?;
+    let args = exprs_of(next(&mut it, "arguments")?)?;
+    let annotations = exprs_of(next(&mut it, "annotations")?)?;
     Ok(Constraint {
         name,
         name_span,
@@ -238,13 +254,13 @@ fn constraint(pair: Pair<Rule>) -> Result<Constraint, Diag> {
 fn solve_item(pair: Pair<Rule>) -> Result<Solve, Diag> {
     let span = span_of(&pair);
     let mut it = pair.into_inner();
-    let annotations = exprs_of(it.next().expect("annotations"))?;
-    let mut g = it.next().expect("goal").into_inner();
-    let kind = g.next().expect("goal kind");
+    let annotations = exprs_of(next(&mut it, "annotations")?)?;
+    let mut g = next(&mut it, "goal")?.into_inner();
+    let kind = next(&mut g, "goal kind")?;
     let goal = match kind.as_rule() {
         Rule::satisfy => Goal::Satisfy,
-        Rule::minimize => Goal::Minimize(expr(g.next().expect("objective"))?),
-        _ => Goal::Maximize(expr(g.next().expect("objective"))?),
+        Rule::minimize => Goal::Minimize(expr(next(&mut g, "objective")?)?),
+        _ => Goal::Maximize(expr(next(&mut g, "objective")?)?),
     };
     Ok(Solve {
         annotations,
@@ -268,7 +284,7 @@ fn expr_or_bare(pair: Pair<Rule>) -> Result<Expr, Diag> {
 }
 
 fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
-    atom(pair.into_inner().next().expect("an expression"))
+    atom(next(pair.into_inner(), "an expression")?)
 }
 
 fn atom(p: Pair<Rule>) -> Result<Expr, Diag> {
@@ -283,16 +299,16 @@ fn atom(p: Pair<Rule>) -> Result<Expr, Diag> {
         }
         Rule::float_range => ExprKind::FloatRange,
         Rule::int_set => ExprKind::Set(set(p)?),
-        Rule::array => ExprKind::Array(exprs_of(p.into_inner().next().expect("items"))?),
+        Rule::array => ExprKind::Array(exprs_of(next(p.into_inner(), "items")?)?),
         Rule::call => {
             let mut it = p.into_inner();
-            let name = ident(it.next().expect("name"));
-            ExprKind::Call(name, exprs_of(it.next().expect("arguments"))?)
+            let name = ident(next(&mut it, "name")?);
+            ExprKind::Call(name, exprs_of(next(&mut it, "arguments")?)?)
         }
         Rule::access => {
             let mut it = p.into_inner();
-            let name = ident(it.next().expect("name"));
-            ExprKind::Access(name, int(&it.next().expect("index"))?)
+            let name = ident(next(&mut it, "name")?);
+            ExprKind::Access(name, int(&next(&mut it, "index")?)?)
         }
         Rule::ident => ExprKind::Ident(ident(p)),
         Rule::string => {
@@ -329,7 +345,9 @@ mod tests {
         assert_eq!(ast.constraints[0].name, "int_lin_le");
         assert_eq!(ast.constraints[0].args.len(), 3);
         assert!(matches!(ast.solve.goal, Goal::Minimize(_)));
-        assert!(matches!(&ast.solve.annotations[0].kind, ExprKind::Call(n, a) if n == "int_search" && a.len() == 4));
+        assert!(
+            matches!(&ast.solve.annotations[0].kind, ExprKind::Call(n, a) if n == "int_search" && a.len() == 4)
+        );
     }
 
     #[test]
@@ -339,7 +357,11 @@ mod tests {
         let (span, _) = &d.labels[0];
         assert_eq!(&text[span.start..span.start + 1], "2");
         assert!(parse("var 1..3: x;\n").is_err(), "no solve item");
-        let deep = format!("var 1..3: x;\nconstraint f({}1{});\nsolve satisfy;", "[".repeat(500), "]".repeat(500));
+        let deep = format!(
+            "var 1..3: x;\nconstraint f({}1{});\nsolve satisfy;",
+            "[".repeat(500),
+            "]".repeat(500)
+        );
         assert_eq!(parse(&deep).unwrap_err().code, "cspi::fzn::too_deep");
     }
 
@@ -347,7 +369,11 @@ mod tests {
     fn literals() {
         let text = "int: a = 0x1F;\nint: b = -0o17;\nfloat: f = 1.5e3;\nset of int: s = 1..3;\nsolve satisfy;";
         let ast = parse(text).unwrap();
-        let v: Vec<_> = ast.decls.iter().map(|d| d.value.clone().unwrap().kind).collect();
+        let v: Vec<_> = ast
+            .decls
+            .iter()
+            .map(|d| d.value.clone().unwrap().kind)
+            .collect();
         assert_eq!(v[0], ExprKind::Int(31));
         assert_eq!(v[1], ExprKind::Int(-15));
         assert_eq!(v[2], ExprKind::Float(1500.0));
