@@ -456,3 +456,23 @@ fn the_shipped_configuration_names_its_parts() {
             .is_file()
     );
 }
+
+#[test]
+fn minizinc_md_lists_every_flag_of_fzn() {
+    let doc = std::fs::read_to_string(root().join("docs/minizinc.md")).unwrap();
+    for cmd in ["fzn", "minizinc-install"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args([cmd, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for word in help.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']') {
+            if word.starts_with("--") && word.len() > 2 && word != "--help" {
+                assert!(
+                    doc.contains(&format!("`{word}")),
+                    "docs/minizinc.md lacks `{word}` of cspi {cmd}"
+                );
+            }
+        }
+    }
+}
