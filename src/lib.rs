@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod explain;
+pub mod flatzinc;
 #[cfg(test)]
 mod layering;
 pub mod lower;
