@@ -61,9 +61,7 @@ impl AllDifferent {
     /// crossword fill.
     fn no_hall_set(&self, d: &Domains) -> bool {
         let open = self.vars.iter().filter(|&&v| !d.is_fixed(v)).count() as u64;
-        self.vars
-            .iter()
-            .all(|&v| d.is_fixed(v) || d.size(v) > open)
+        self.vars.iter().all(|&v| d.is_fixed(v) || d.size(v) > open)
     }
 
     /// The smallest and largest value the terms can take.
