@@ -28,7 +28,7 @@ use super::components::{Components, Counted, Ctx};
 use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
-use super::select::var::{Node, VarSelector, first_fail, first_fail_ac};
+use super::select::var::{Open, Order, VarSelector};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
@@ -123,11 +123,8 @@ pub struct Search<'e> {
     pub engine: &'e mut Engine,
     var_select: VarSelector,
     val_select: Box<dyn ValSelector>,
-    /// Counted variables, in branching order.
-    primary: Vec<VarId>,
-    /// The first `decisions` of `primary` are the decision variables: the
-    /// search block's scope if it has one, else all of them. LNS fixes these.
-    decisions: usize,
+    /// Counted variables, in branching order (the scope first).
+    order: Order,
     /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
@@ -186,22 +183,8 @@ impl<'e> Search<'e> {
         limits: Limits,
     ) -> Self {
         let n = engine.doms.num_vars();
-        let mut order: Vec<VarId> = strategy
-            .scope
-            .iter()
-            .copied()
-            .filter(|v| primary.contains(v))
-            .collect();
-        let decisions = order.len();
-        let mut in_order = vec![false; n];
-        order.iter().for_each(|&v| in_order[v] = true);
-        for &v in primary {
-            if !in_order[v] {
-                in_order[v] = true;
-                order.push(v);
-            }
-        }
-        let secondary = (0..n).filter(|&v| !in_order[v]).collect();
+        let order = Order::new(&strategy.scope, primary, n);
+        let secondary = order.others(n);
         // Restarts only help a search that can differ from one run to the next.
         let varies = strategy.var.varies() || strategy.val.varies();
         let restarts = if varies {
@@ -213,12 +196,7 @@ impl<'e> Search<'e> {
             engine,
             var_select: strategy.var,
             val_select: strategy.val,
-            decisions: if decisions == 0 {
-                order.len()
-            } else {
-                decisions
-            },
-            primary: order,
+            order,
             secondary,
             decided: vec![false; n],
             stack: Vec::new(),
@@ -393,37 +371,20 @@ impl<'e> Search<'e> {
     /// assigned), or fail (the completion's propagation failed).
     fn step(&mut self) -> Step {
         let ac = self.engine.level == Propagation::Ac;
-        let start = self.stack.last().map_or(0, |f| f.scan);
-        let doms = &self.engine.doms;
-        let decided = &self.decided;
-        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
-        if self.var_select.is_input_order() {
-            // Input order: resume where the parent's scan stopped (amortised O(1)).
-            if let Some(i) = (start..self.primary.len()).find(|&i| open(self.primary[i])) {
-                self.scan = i;
-                return Step::Decide(self.primary[i]);
-            }
-        } else if self.var_select.is_first_fail() {
-            let v = if ac {
-                first_fail_ac(doms, &self.primary)
-            } else {
-                first_fail(self.engine, &self.primary, open)
-            };
-            if let Some(v) = v {
-                self.scan = 0;
-                return Step::Decide(v);
-            }
+        let from = self.stack.last().map_or(0, |f| f.scan);
+        let open = if ac {
+            Open::Unfixed
         } else {
-            let node = Node {
-                engine: self.engine,
-                open: &open,
-            };
-            if let Some(v) = self.var_select.select(&node, &self.primary, &mut self.rng) {
-                self.scan = 0;
-                return Step::Decide(v);
-            }
+            Open::Undecided(&self.decided)
+        };
+        let picked = self
+            .var_select
+            .pick(self.engine, open, &self.order, from, &mut self.rng);
+        if let Some(pick) = picked {
+            self.scan = pick.resume;
+            return Step::Decide(pick.var);
         }
-        self.scan = self.primary.len();
+        self.scan = self.order.vars().len();
         if self.completing.is_none() && !self.secondary.is_empty() {
             self.completing = Some(self.stack.len());
             // The auxiliary variables follow from the primary ones: under
@@ -678,8 +639,7 @@ impl<'e> Search<'e> {
                 let Some(lns) = self.lns.as_mut() else {
                     return false;
                 };
-                let decisions = &self.primary[..self.decisions];
-                lns.fix(self.engine, decisions, &self.best, &mut self.rng);
+                lns.fix(self.engine, self.order.scope(), &self.best, &mut self.rng);
                 self.stack.push(Frame {
                     checkpoint,
                     var: 0,
@@ -760,10 +720,11 @@ impl<'e> Search<'e> {
             var_select: &mut self.var_select,
             rng: &mut self.rng,
             crossings: &self.crossings,
+            order: &self.order,
             budget: &mut self.budget,
             depth: self.stack.len() as u64,
         };
-        let counted = counter.count(ctx, &self.primary);
+        let counted = counter.count(ctx, self.order.vars());
         self.components = Some(counter);
         let (n, outcome) = match counted {
             Counted::Exact(n) => (n, Outcome::Exhausted),
