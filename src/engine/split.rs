@@ -36,8 +36,7 @@
 //! child); a sub-problem's replay is not counted again.
 
 use super::Engine;
-use super::domains::Fail;
-use super::search::Strategy;
+use super::search::{Strategy, apply, decide};
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
 use super::select::{Branch, Decision, Rng};
@@ -137,7 +136,8 @@ impl Reached {
         }
         for &dec in &path[common..] {
             let cp = engine.doms.checkpoint();
-            if apply(engine, dec).is_err() || engine.propagate_decision(dec.var).is_err() {
+            if apply(&mut engine.doms, dec).is_err() || engine.propagate_decision(dec.var).is_err()
+            {
                 // Only a path's last decision can fail, a left child that
                 // the split took without propagating it (and counted as a
                 // node then).
@@ -156,9 +156,9 @@ impl Reached {
 /// false when one fails, counted as a failure: the split took the last
 /// decision without propagating it.
 pub fn replay(engine: &mut Engine, path: &[Decision]) -> bool {
-    let ok = path
-        .iter()
-        .all(|&dec| apply(engine, dec).is_ok() && engine.propagate_decision(dec.var).is_ok());
+    let ok = path.iter().all(|&dec| {
+        apply(&mut engine.doms, dec).is_ok() && engine.propagate_decision(dec.var).is_ok()
+    });
     if !ok {
         engine.stats.failures += 1;
         engine.failed = None;
@@ -206,7 +206,7 @@ impl Splitter<'_> {
         }
         let start = path.len();
         loop {
-            let branch = self.decide(x);
+            let branch = decide(self.val.as_mut(), self.engine, x, &mut self.rng);
             let dec = Decision {
                 var: x,
                 branch,
@@ -273,7 +273,8 @@ impl Splitter<'_> {
     /// its own decisions (a node each, a backtrack too), so that the split's
     /// work shows in the statistics.
     fn take(&mut self, dec: Decision, path: &mut Path) -> bool {
-        let ok = apply(self.engine, dec).is_ok() && self.engine.propagate_decision(dec.var).is_ok();
+        let ok = apply(&mut self.engine.doms, dec).is_ok()
+            && self.engine.propagate_decision(dec.var).is_ok();
         let stats = &mut self.engine.stats;
         stats.nodes += 1;
         stats.backtracks += u64::from(dec.right);
@@ -287,30 +288,6 @@ impl Splitter<'_> {
             }
         }
         ok
-    }
-
-    /// The decision on `x`, as the search takes it (`Search::decide`).
-    fn decide(&mut self, x: VarId) -> Branch {
-        let b = self.val.select(self.engine, x, &mut self.rng);
-        let d = &self.engine.doms;
-        match b {
-            Branch::Assign(v) if !d.is_bitset(x) && v != d.min(x) && v != d.max(x) => {
-                Branch::Assign(d.min(x))
-            }
-            Branch::AtMost(v) if v < d.min(x) || v >= d.max(x) => Branch::Assign(d.min(x)),
-            b => b,
-        }
-    }
-}
-
-/// Applies a decision (left) or its negation (right) to the domains.
-pub fn apply(engine: &mut Engine, dec: Decision) -> Result<bool, Fail> {
-    let (d, var) = (&mut engine.doms, dec.var);
-    match (dec.branch, dec.right) {
-        (Branch::Assign(v), false) => d.fix(var, v),
-        (Branch::Assign(v), true) => d.remove(var, v),
-        (Branch::AtMost(v), false) => d.set_max(var, v),
-        (Branch::AtMost(v), true) => d.set_min(var, v + 1),
     }
 }
 

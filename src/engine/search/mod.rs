@@ -21,11 +21,22 @@
 //! In count-only mode no values are copied per solution, and under `ac` the
 //! solutions are counted by components where that is sound
 //! (`components.rs`, documented in docs/crossword.md).
+//!
+//! The rest has a file each: the decision rule the split shares
+//! (`decide.rs`), branch and bound (`objective.rs`), large-neighbourhood
+//! search (`lns.rs` its neighbourhoods, `lns_driver.rs` its iterations);
+//! the variable selector owns its fast paths (`select/var/`).
+
+mod decide;
+pub mod lns;
+mod lns_driver;
+mod objective;
+
+pub use decide::{apply, decide};
 
 use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
-use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
@@ -34,8 +45,11 @@ use super::stats::Stats;
 use super::trail::Checkpoint;
 use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
+use lns::{End, Lns, Plan};
+use lns_driver::LnsDriver;
+use objective::Objective;
 use rand::SeedableRng;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -136,15 +150,8 @@ pub struct Search<'e> {
     restarter: Restarter,
     /// Where the last variable selection found its variable (see [`Frame::scan`]).
     scan: usize,
-    /// Branch and bound: the variable to minimise, and the largest value it
-    /// may still take (one below the best solution so far).
-    objective: Option<VarId>,
-    bound: Option<i64>,
-    /// The bound shared with searches on other threads (`i64::MAX`: none yet).
-    shared_bound: Option<Arc<AtomicI64>>,
-    /// The best solution of all the searches sharing it (a portfolio), which
-    /// LNS takes as its own when it is better.
-    shared_best: Option<Arc<Mutex<Vec<i64>>>>,
+    /// Branch and bound, when minimising.
+    objective: Option<Objective>,
     /// Frames below this depth belong to a replayed sub-problem (see
     /// [`Self::replay`]): never undone, never restarted.
     replayed: usize,
@@ -161,15 +168,7 @@ pub struct Search<'e> {
     /// The first decisions, when asked for (golden tests, `--trace`).
     trace: Option<(usize, Vec<Decision>)>,
     /// Large-neighbourhood search, once branch and bound has a solution.
-    lns: Option<Lns>,
-    /// The best solution so far (optimisation), one value per variable.
-    best: Vec<i64>,
-    /// The failure count when the current LNS iteration began, and its budget.
-    iteration_start: u64,
-    iteration_budget: u64,
-    /// Whether an LNS iteration is under way, and whether it improved.
-    in_lns_iteration: bool,
-    improved: bool,
+    lns: Option<LnsDriver>,
 }
 
 impl<'e> Search<'e> {
@@ -206,9 +205,6 @@ impl<'e> Search<'e> {
             restarter: Restarter::new(restarts),
             scan: 0,
             objective: None,
-            bound: None,
-            shared_bound: None,
-            shared_best: None,
             replayed: 0,
             propagated: false,
             count_only: false,
@@ -217,23 +213,18 @@ impl<'e> Search<'e> {
             crossings,
             trace: None,
             lns: None,
-            best: Vec::new(),
-            iteration_start: 0,
-            iteration_budget: u64::MAX,
-            in_lns_iteration: false,
-            improved: false,
         }
     }
 
     /// Large-neighbourhood search once a first solution is found (with
     /// [`Self::minimize`] only; see `lns.rs`).
     pub fn lns(&mut self, lns: Option<Lns>) {
-        self.lns = lns;
+        self.lns = lns.map(LnsDriver::new);
     }
 
     /// Neighbourhoods searched by LNS.
     pub fn lns_iterations(&self) -> u64 {
-        self.lns.as_ref().map_or(0, Lns::iterations)
+        self.lns.as_ref().map_or(0, LnsDriver::iterations)
     }
 
     /// Turns the search into branch and bound minimising `var`: after each
@@ -241,59 +232,23 @@ impl<'e> Search<'e> {
     /// is imposed again at every node, so it holds in all open branches
     /// without restarting.
     pub fn minimize(&mut self, var: VarId) {
-        self.objective = Some(var);
+        self.objective = Some(Objective::new(var));
     }
 
-    /// Shares the objective's bound with other searches (parallel branch and
-    /// bound): each solution lowers it for all, and each node imposes the
-    /// lowest.
+    /// Shares the objective's bound with other searches (after
+    /// [`Self::minimize`]; see [`Objective::share_bound`]).
     pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
-        self.shared_bound = Some(bound);
+        if let Some(o) = &mut self.objective {
+            o.share_bound(bound);
+        }
     }
 
-    /// Shares the best solution too (searches of the whole problem side by
-    /// side, a portfolio): each better solution is published, and each LNS
-    /// iteration starts from the best one published, so that every search
-    /// improves on the best known rather than on its own.
+    /// Shares the best solution too (a portfolio, after [`Self::minimize`]):
+    /// each LNS iteration starts from the best one published, so that every
+    /// search improves on the best known rather than on its own.
     pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
-        self.shared_best = Some(best);
-    }
-
-    /// Publishes this search's new best solution to the searches sharing it
-    /// (see [`Self::share_best`]), unless theirs is as good.
-    fn publish_best(&mut self) {
-        let (Some(shared), Some(o)) = (&self.shared_best, self.objective) else {
-            return;
-        };
-        if let Ok(mut theirs) = shared.lock()
-            && theirs.get(o).is_none_or(|&t| self.best[o] < t)
-        {
-            theirs.clone_from(&self.best);
-        }
-    }
-
-    /// Takes the published best solution when it is better than this
-    /// search's own: the shared bound says so without taking the lock.
-    fn adopt_best(&mut self) {
-        let (Some(shared), Some(bound)) = (&self.shared_best, &self.shared_bound) else {
-            return;
-        };
-        if self
-            .bound
-            .is_some_and(|own| bound.load(Ordering::Relaxed) >= own)
-        {
-            return;
-        }
-        let o = self.objective;
-        if let Ok(theirs) = shared.lock()
-            && let Some(o) = o
-            && theirs
-                .get(o)
-                .is_some_and(|&t| self.best.get(o).is_none_or(|&m| t < m))
-        {
-            self.best.clone_from(&theirs);
-            drop(theirs);
-            self.val_select.on_solution(&self.best);
+        if let Some(o) = &mut self.objective {
+            o.share_best(best);
         }
     }
 
@@ -306,7 +261,8 @@ impl<'e> Search<'e> {
         self.propagated = true;
         for &Decision { var, branch, right } in path {
             let checkpoint = self.engine.doms.checkpoint();
-            let ok = self.apply(var, branch, right).is_ok()
+            let dec = Decision { var, branch, right };
+            let ok = apply(&mut self.engine.doms, dec).is_ok()
                 && self.engine.propagate_decision(var).is_ok();
             let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
             if decided {
@@ -341,21 +297,11 @@ impl<'e> Search<'e> {
         self.trace.as_ref().map_or(&[], |t| &t.1)
     }
 
-    /// Imposes the current bound on the objective (part of the node's propagation).
+    /// Imposes the objective's bound (part of every node's propagation).
+    #[inline]
     fn enforce_bound(&mut self) -> bool {
-        let shared = self
-            .shared_bound
-            .as_ref()
-            .map(|b| b.load(Ordering::Relaxed))
-            .filter(|&b| b != i64::MAX);
-        let bound = match (self.bound, shared) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        match (self.objective, bound) {
-            (Some(o), Some(b)) => self.engine.doms.set_max(o, b).is_ok(),
-            _ => true,
-        }
+        let doms = &mut self.engine.doms;
+        self.objective.as_ref().is_none_or(|o| o.enforce(doms))
     }
 
     /// Only count solutions: `on_solution` is never called. With `product`,
@@ -416,20 +362,6 @@ impl<'e> Search<'e> {
         }
     }
 
-    /// The decision on `var`, with a bound of an interval domain standing in
-    /// for an inner value (which `x != v` could not remove).
-    fn decide(&mut self, var: VarId) -> Branch {
-        let b = self.val_select.select(self.engine, var, &mut self.rng);
-        let d = &self.engine.doms;
-        match b {
-            Branch::Assign(v) if !d.is_bitset(var) && v != d.min(var) && v != d.max(var) => {
-                Branch::Assign(d.min(var))
-            }
-            Branch::AtMost(v) if v < d.min(var) || v >= d.max(var) => Branch::Assign(d.min(var)),
-            b => b,
-        }
-    }
-
     fn record(&mut self, var: VarId, branch: Branch, right: bool) {
         if let Some((n, log)) = &mut self.trace
             && log.len() < *n
@@ -460,10 +392,8 @@ impl<'e> Search<'e> {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
             }
-            if self.in_lns() {
-                if self.engine.stats.failures - self.iteration_start >= self.iteration_budget
-                    && !self.next_iteration(End::Limit)
-                {
+            if let Some(lns) = self.lns.as_ref().filter(|l| l.under_way()) {
+                if lns.spent(self.engine.stats.failures) && !self.next_iteration(End::Limit) {
                     return Outcome::Exhausted;
                 }
             } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
@@ -473,11 +403,16 @@ impl<'e> Search<'e> {
             }
             match self.step() {
                 Step::Decide(var) => {
-                    let branch = self.decide(var);
+                    let branch = decide(self.val_select.as_mut(), self.engine, var, &mut self.rng);
                     let checkpoint = self.engine.doms.checkpoint();
                     self.record(var, branch, false);
                     self.engine.stats.nodes += 1;
-                    let ok = self.apply(var, branch, false).is_ok();
+                    let dec = Decision {
+                        var,
+                        branch,
+                        right: false,
+                    };
+                    let ok = apply(&mut self.engine.doms, dec).is_ok();
                     let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
                     if decided {
                         self.decided[var] = true;
@@ -521,15 +456,9 @@ impl<'e> Search<'e> {
                         for (v, slot) in values.iter_mut().enumerate() {
                             *slot = self.engine.doms.min(v);
                         }
-                        if let Some(o) = self.objective {
-                            let bound = values[o].saturating_sub(1);
-                            self.bound = Some(bound);
-                            if let Some(shared) = &self.shared_bound {
-                                shared.fetch_min(bound, Ordering::Relaxed);
-                            }
-                            self.best.clone_from(&values);
+                        if let Some(o) = &mut self.objective {
+                            o.found(&values);
                             self.val_select.on_solution(&values);
-                            self.publish_best();
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -546,11 +475,13 @@ impl<'e> Search<'e> {
                     // The first solution starts LNS; later ones tighten the
                     // bound and the iteration goes on (branch and bound in
                     // the neighbourhood).
-                    let next = if self.lns.is_some() && !self.in_lns_iteration {
-                        self.next_iteration(End::Improved)
-                    } else {
-                        self.improved = true;
-                        self.leave_completion()
+                    let next = match &mut self.lns {
+                        Some(lns) if !lns.under_way() => self.next_iteration(End::Improved),
+                        Some(lns) => {
+                            lns.improved();
+                            self.leave_completion()
+                        }
+                        None => self.leave_completion(),
                     };
                     if !next {
                         return Outcome::Exhausted;
@@ -571,22 +502,6 @@ impl<'e> Search<'e> {
         self.backtrack()
     }
 
-    /// Applies a decision (left) or its negation (right) to the domains.
-    fn apply(
-        &mut self,
-        var: VarId,
-        branch: Branch,
-        right: bool,
-    ) -> Result<bool, super::domains::Fail> {
-        let d = &mut self.engine.doms;
-        match (branch, right) {
-            (Branch::Assign(v), false) => d.fix(var, v),
-            (Branch::Assign(v), true) => d.remove(var, v),
-            (Branch::AtMost(v), false) => d.set_max(var, v),
-            (Branch::AtMost(v), true) => d.set_min(var, v + 1),
-        }
-    }
-
     /// Counts a failure and tells the heuristics which propagator failed.
     fn failed(&mut self) {
         self.engine.stats.failures += 1;
@@ -603,53 +518,37 @@ impl<'e> Search<'e> {
         self.restarter.restarted(self.engine.stats.failures);
     }
 
-    /// Whether LNS is under way (it starts at the first solution).
-    fn in_lns(&self) -> bool {
-        self.lns.is_some() && !self.best.is_empty()
-    }
-
     /// Ends the current LNS iteration and starts the next from the root: a
     /// neighbourhood of the best solution, or a slice of complete search.
     /// False when the bound alone fails at the root: nothing better exists.
     fn next_iteration(&mut self, end: End) -> bool {
-        let used = self.engine.stats.failures - self.iteration_start;
-        let Some(lns) = self.lns.as_mut() else {
+        let (Some(lns), Some(objective)) = (self.lns.as_mut(), self.objective.as_mut()) else {
             return false;
         };
-        let end = if std::mem::take(&mut self.improved) {
-            End::Improved
-        } else {
-            end
-        };
-        lns.finished(end, used);
-        let plan = lns.plan();
-        self.in_lns_iteration = true;
-        self.adopt_best();
+        let plan = lns.next(end, self.engine.stats.failures);
+        if objective.adopt_best() {
+            self.val_select.on_solution(objective.best());
+        }
         self.restart();
-        self.iteration_start = self.engine.stats.failures;
         let checkpoint = self.engine.doms.checkpoint();
         if !self.enforce_bound() || self.engine.fixpoint().is_err() {
             self.failed();
             return false;
         }
-        match plan {
-            Plan::Complete(budget) => self.iteration_budget = budget,
-            Plan::Neighbourhood(budget) => {
-                self.iteration_budget = budget;
-                let Some(lns) = self.lns.as_mut() else {
-                    return false;
-                };
-                lns.fix(self.engine, self.order.scope(), &self.best, &mut self.rng);
-                self.stack.push(Frame {
-                    checkpoint,
-                    var: 0,
-                    branch: Branch::Assign(0),
-                    right: true,
-                    decided: false,
-                    scan: 0,
-                    floor: true,
-                });
-            }
+        if let (Plan::Neighbourhood(_), Some(lns), Some(objective)) =
+            (plan, self.lns.as_mut(), self.objective.as_ref())
+        {
+            let (scope, best) = (self.order.scope(), objective.best());
+            lns.lns().fix(self.engine, scope, best, &mut self.rng);
+            self.stack.push(Frame {
+                checkpoint,
+                var: 0,
+                branch: Branch::Assign(0),
+                right: true,
+                decided: false,
+                scan: 0,
+                floor: true,
+            });
         }
         true
     }
@@ -695,7 +594,15 @@ impl<'e> Search<'e> {
                 scan: f.scan,
                 floor: false,
             });
-            let ok = self.apply(var, branch, true).is_ok()
+            let ok = apply(
+                &mut self.engine.doms,
+                Decision {
+                    var,
+                    branch,
+                    right: true,
+                },
+            )
+            .is_ok()
                 && self.enforce_bound()
                 && self.engine.propagate_decision(var).is_ok();
             if ok {
