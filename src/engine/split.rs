@@ -5,7 +5,8 @@
 //! Régin and Rezgui, JAIR 2016).
 //!
 //! The first decisions are enumerated with propagation, with the search's
-//! own variable and value selection: a node is split by assigning one
+//! own variable selection (in its branching order, the scope first) and
+//! decision rule (`search/decide.rs`): a node is split by assigning one
 //! variable each of its values in turn (`x = v1`, then `x != v1, x = v2`,
 //! ...), each consistent child becoming a sub-problem; a domain held by its
 //! bounds is bisected instead (`x <= v`, `x > v`). As in the search, the
