@@ -2,7 +2,7 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
-use crate::engine::lns::Lns;
+use crate::engine::search::lns::Lns;
 use crate::engine::search::{Next, Outcome, Search};
 use crate::lower::lower_with;
 use crate::model::{Model, SearchSpec};
