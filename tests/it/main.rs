@@ -27,6 +27,7 @@ mod jobshop;
 mod language_docs;
 mod language_models;
 mod long_sums;
+mod minizinc;
 mod optimisation;
 mod parallel;
 mod projection;
