@@ -347,7 +347,11 @@ conformance! {
 
 /// FlatZinc text straight to `cspi fzn`, without minizinc.
 fn fzn(text: &str, flags: &[&str]) -> (i32, String, String) {
-    let dir = scratch(&format!("fzn-{:x}", text.len() * 31 + flags.len()));
+    // A directory per call: the tests run at once, and two may pass texts
+    // of the same length.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("fzn-{call}"));
     let path = dir.join("m.fzn");
     std::fs::write(&path, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
