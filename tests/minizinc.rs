@@ -557,3 +557,63 @@ fn a_signal_or_the_time_limit_ends_the_run_with_the_best_solution() {
         "{text}"
     );
 }
+
+/// `--data FILE.dzn` gives a `.csp` model the same parameters as the JSON
+/// file with the same values.
+#[test]
+fn dzn_data_files_give_the_same_answers_as_json() {
+    let dir = scratch("dzn-data");
+    let model = dir.join("m.csp");
+    std::fs::write(
+        &model,
+        "param n = 2;\nparam w = [1, 1];\nparam grid[1..2, 1..2]: int = [[0, 0], [0, 0]];\n\
+         param s: set of int = {1};\nparam on: bool = false;\nvar x[1..n] in 0..5;\n\
+         constraint sum([w[i] * x[i] | i in 1..n]) == grid[1, 2] + grid[2, 1];\n\
+         constraint x[1] in s || on;\n",
+    )
+    .unwrap();
+    let dzn = dir.join("d.dzn");
+    std::fs::write(
+        &dzn,
+        "% the same data as d.json\nn = 3;\nw = [1, 2, 3];\ngrid = [| 1, 2 | 3, 4 |];\ns = 1..2;\non = false;\n",
+    )
+    .unwrap();
+    let json = dir.join("d.json");
+    std::fs::write(
+        &json,
+        r#"{"n": 3, "w": [1, 2, 3], "grid": [[1, 2], [3, 4]], "s": [1, 2], "on": false}"#,
+    )
+    .unwrap();
+    let solve = |data: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args(["solve", "--all"])
+            .arg(&model)
+            .arg("--data")
+            .arg(data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (a, b) = (solve(&dzn), solve(&json));
+    assert_eq!(a, b);
+    assert!(a.contains("x = [1, 1, 1]"), "{a}");
+    std::fs::write(&dzn, "n = 3;\nw = [1, 2 3];\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .arg("solve")
+        .arg(&model)
+        .arg("--data")
+        .arg(&dzn)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not a valid MiniZinc data file") && err.contains(":2:"),
+        "{err}"
+    );
+}
