@@ -109,13 +109,20 @@ impl Builder {
         if let Some(global) = name.strip_prefix("cspi_") {
             return self.library_call(c, global);
         }
-        let (base, form) = if let Some(b) = name.strip_suffix("_reif") {
+        let (base, mut form) = if let Some(b) = name.strip_suffix("_reif") {
             (b, Form::Reif)
         } else if let Some(b) = name.strip_suffix("_imp") {
             (b, Form::Imp)
         } else {
             (name, Form::Plain)
         };
+        // `array_bool_and(as, r)` and `bool_or(a, b, r)` are reified by
+        // their last argument without saying so in their name.
+        let reified_by_name = matches!(name, "array_bool_and" | "array_bool_or")
+            || (matches!(name, "bool_and" | "bool_or" | "bool_xor") && c.args.len() == 3);
+        if reified_by_name {
+            form = Form::Reif;
+        }
         let want = |n: usize| if form == Form::Plain { n } else { n + 1 };
         let f = match self.core(c, base, &want)? {
             Some(f) => f,
@@ -263,16 +270,14 @@ impl Builder {
                 Formula::Cmp(CmpOp::Ge, Term::Linear(parts, 0), Term::Const(k))
             }
             "array_bool_and" | "array_bool_or" => {
-                // The reified form is the builtin itself: r <-> and(as).
-                self.arity(c, 2)?;
+                self.arity(c, want(1))?;
                 let xs = self.terms(&a[0])?;
                 let n = xs.len() as i64;
-                let f = if base == "array_bool_and" {
+                if base == "array_bool_and" {
                     Formula::Cmp(CmpOp::Eq, sum(xs), Term::Const(n))
                 } else {
                     Formula::Cmp(CmpOp::Ge, sum(xs), Term::Const(1))
-                };
-                return Ok(Some(self.reif_last(c, f)?));
+                }
             }
             "array_bool_xor" => {
                 self.arity(c, want(1))?;
@@ -282,15 +287,6 @@ impl Builder {
                     Term::Mod(Box::new(sum(xs)), Box::new(Term::Const(2))),
                     Term::Const(1),
                 )
-            }
-            "bool_and" | "bool_or" | "bool_xor" if c.args.len() == 3 => {
-                let (x, y) = (self.term(&a[0])?, self.term(&a[1])?);
-                let f = match base {
-                    "bool_and" => Formula::Cmp(CmpOp::Eq, sum(vec![x, y]), Term::Const(2)),
-                    "bool_or" => Formula::Cmp(CmpOp::Ge, sum(vec![x, y]), Term::Const(1)),
-                    _ => Formula::Cmp(CmpOp::Ne, x, y),
-                };
-                return Ok(Some(self.reif_last(c, f)?));
             }
             "bool_and" | "bool_or" | "bool_xor" => {
                 self.arity(c, want(2))?;
@@ -343,11 +339,6 @@ impl Builder {
                 d
             }
         })
-    }
-
-    /// `last <-> f`, for the builtins whose last argument is the truth value.
-    fn reif_last(&self, c: &Constraint, f: Formula) -> Result<Formula, Diag> {
-        Ok(reif(self.term(last_arg(c)?)?, f))
     }
 
     /// A constraint of our library, `cspi_<name>(...)`.

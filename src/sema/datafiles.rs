@@ -1,5 +1,5 @@
 //! `--data FILE`: JSON objects whose members give parameters their values
-//! (`{"n": 3, "d": [3, 1, 2]}`). Files are read before the model is checked;
+//! (`{"n": 3, "d": [3, 1, 2]}`), or MiniZinc data files (`.dzn`, `dzn.rs`). Files are read before the model is checked;
 //! each member is converted when its parameter is declared (`params.rs`), and
 //! a member that names no parameter is reported in the file, with a "did you
 //! mean". A path given on the command line is relative to the current directory.
@@ -34,8 +34,28 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            let root = match super::json::parse(&source.text) {
+            // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
+            let dzn = path.extension().is_some_and(|e| e == "dzn");
+            let parsed = if dzn {
+                super::dzn::parse(&source.text)
+            } else {
+                super::json::parse(&source.text)
+            };
+            let root = match parsed {
                 Ok(r) => r,
+                Err(e) if dzn => {
+                    self.data_failed = true;
+                    self.errors.push(
+                        Diag::new(
+                            "cspi::data::syntax",
+                            format!("`{shown}` is not a valid MiniZinc data file: {}", e.message),
+                        )
+                        .label(e.span, "here")
+                        .help("a .dzn file is `name = value;` items: n = 3; d = [3, 1, 2]; m = [| 1, 2 | 3, 4 |];")
+                        .in_source(&source),
+                    );
+                    continue;
+                }
                 Err(e) => {
                     self.data_failed = true;
                     self.errors.push(

@@ -7,6 +7,7 @@ mod crossword;
 mod data;
 mod datafiles;
 pub mod dict;
+mod dzn;
 mod enums;
 mod eval;
 mod format;

@@ -480,3 +480,144 @@ fn minizinc_md_lists_every_flag_of_fzn() {
         }
     }
 }
+
+/// A 0/1 knapsack of 60 items: improving solutions come at once, the proof
+/// of optimality takes far longer than the test waits.
+fn long_knapsack() -> String {
+    let mut seed: u64 = 12345;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % 90 + 10
+    };
+    let n = 60;
+    let w: Vec<String> = (0..n).map(|_| next().to_string()).collect();
+    let v: Vec<String> = (0..n).map(|_| next().to_string()).collect();
+    let xs: Vec<String> = (1..=n).map(|i| format!("x{i}")).collect();
+    let mut t = String::new();
+    for x in &xs {
+        t.push_str(&format!("var 0..1: {x};\n"));
+    }
+    t.push_str("var 0..100000: value :: output_var;\n");
+    t.push_str(&format!(
+        "constraint int_lin_le([{}], [{}], 1000);\n",
+        w.join(","),
+        xs.join(",")
+    ));
+    t.push_str(&format!(
+        "constraint int_lin_eq([{},-1], [{},value], 0);\n",
+        v.join(","),
+        xs.join(",")
+    ));
+    t.push_str("solve maximize value;\n");
+    t
+}
+
+#[test]
+fn a_signal_or_the_time_limit_ends_the_run_with_the_best_solution() {
+    use std::io::{BufRead, BufReader};
+    let dir = scratch("fzn-signal");
+    let path = dir.join("knapsack.fzn");
+    std::fs::write(&path, long_knapsack()).unwrap();
+    // SIGTERM after the first solution: the run ends normally, the
+    // solutions printed, no claim of completeness.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(["fzn", "-a", "--lns", "none", "--restarts", "none"])
+        .arg(&path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("----------") {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    let all = seen + &rest;
+    assert!(status.success(), "{status:?}\n{all}");
+    assert!(all.ends_with("----------\n"), "{all}");
+    assert!(!all.contains("=========="), "{all}");
+    // A time limit without -a: the best solution, once, at the end.
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(["fzn", "-t", "500"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(text.matches("----------").count(), 1, "{text}");
+    assert!(
+        text.starts_with("value = ") && text.ends_with("----------\n"),
+        "{text}"
+    );
+}
+
+/// `--data FILE.dzn` gives a `.csp` model the same parameters as the JSON
+/// file with the same values.
+#[test]
+fn dzn_data_files_give_the_same_answers_as_json() {
+    let dir = scratch("dzn-data");
+    let model = dir.join("m.csp");
+    std::fs::write(
+        &model,
+        "param n = 2;\nparam w = [1, 1];\nparam grid[1..2, 1..2]: int = [[0, 0], [0, 0]];\n\
+         param s: set of int = {1};\nparam on: bool = false;\nvar x[1..n] in 0..5;\n\
+         constraint sum([w[i] * x[i] | i in 1..n]) == grid[1, 2] + grid[2, 1];\n\
+         constraint x[1] in s || on;\n",
+    )
+    .unwrap();
+    let dzn = dir.join("d.dzn");
+    std::fs::write(
+        &dzn,
+        "% the same data as d.json\nn = 3;\nw = [1, 2, 3];\ngrid = [| 1, 2 | 3, 4 |];\ns = 1..2;\non = false;\n",
+    )
+    .unwrap();
+    let json = dir.join("d.json");
+    std::fs::write(
+        &json,
+        r#"{"n": 3, "w": [1, 2, 3], "grid": [[1, 2], [3, 4]], "s": [1, 2], "on": false}"#,
+    )
+    .unwrap();
+    let solve = |data: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args(["solve", "--all"])
+            .arg(&model)
+            .arg("--data")
+            .arg(data)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (a, b) = (solve(&dzn), solve(&json));
+    assert_eq!(a, b);
+    assert!(a.contains("x = [1, 2, 0]") && a.contains("x = [2, 0, 1]"), "{a}");
+    std::fs::write(&dzn, "n = 3;\nw = [1, 2 3];\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .arg("solve")
+        .arg(&model)
+        .arg("--data")
+        .arg(&dzn)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not a valid MiniZinc data file") && err.contains(":2:"),
+        "{err}"
+    );
+}
