@@ -33,8 +33,18 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            let root = match super::json::parse(&source.text) {
+            let options = self.input.options;
+            let parsed = super::json::parse_checked(&source.text, &mut |span| {
+                options.memory_within(span)?;
+                options.in_time(span)
+            });
+            let root = match parsed {
                 Ok(r) => r,
+                Err(super::json::ParseError { limit: Some(d), .. }) => {
+                    self.data_failed = true;
+                    self.errors.push(d.in_source(&source));
+                    continue;
+                }
                 Err(e) => {
                     self.data_failed = true;
                     self.errors.push(
@@ -65,8 +75,9 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            for (i, (name, span, _)) in members.iter().enumerate() {
-                if members[..i].iter().any(|(n, _, _)| n == name) {
+            let mut seen = std::collections::HashSet::new();
+            for (name, span, _) in &members {
+                if !seen.insert(name.as_str()) {
                     self.errors.push(
                         Diag::new(
                             "cspi::data::duplicate",
