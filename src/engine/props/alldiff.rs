@@ -53,6 +53,19 @@ impl AllDifferent {
         }
     }
 
+    /// After value elimination, whether every open term has more values than
+    /// there are open terms: then no set of open terms is a Hall set (k terms
+    /// sharing only k values), so a matching exists and GAC would remove
+    /// nothing. Word variables (thousands of words, a few slots per length)
+    /// are almost always so, and the matching took over half the time of a
+    /// crossword fill.
+    fn no_hall_set(&self, d: &Domains) -> bool {
+        let open = self.vars.iter().filter(|&&v| !d.is_fixed(v)).count() as u64;
+        self.vars
+            .iter()
+            .all(|&v| d.is_fixed(v) || d.size(v) > open)
+    }
+
     /// The smallest and largest value the terms can take.
     fn value_range(&self, d: &Domains) -> (i64, i64) {
         let n = self.vars.len();
@@ -193,6 +206,9 @@ impl Propagator for AllDifferent {
         }
         loop {
             self.eliminate(d)?;
+            if self.gac.is_some() && self.no_hall_set(d) {
+                return Ok(());
+            }
             let (lo, hi) = self.value_range(d);
             if self.gac.is_some() && hi - lo < MAX_COUNTED_SPAN {
                 let before = self.vars.iter().filter(|&&v| d.is_fixed(v)).count();
