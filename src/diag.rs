@@ -81,6 +81,84 @@ impl Diag {
     }
 }
 
+/// Characters a terminal may act on rather than draw: control characters
+/// (C0 but line breaks and tabs, DEL, C1) and the bidirectional overrides
+/// that reorder a line on screen.
+fn acts_on_terminal(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with every character a terminal would act on written as an escape
+/// (`\u{1b}`), so that a data file with escape sequences cannot retitle or
+/// clear the terminal of the person reading the diagnostic.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(acts_on_terminal) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts_on_terminal(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+impl Diag {
+    /// This diagnostic ready to be drawn on a terminal: message, labels,
+    /// help and the source excerpt with [`escaped`] characters, the labels'
+    /// spans moved to match. Borrowed when nothing needs escaping.
+    pub fn printable(&self) -> std::borrow::Cow<'_, Diag> {
+        let text_ok = self
+            .source
+            .as_ref()
+            .is_none_or(|s| !s.text.chars().any(acts_on_terminal));
+        let plain = |t: &str| !t.chars().any(acts_on_terminal);
+        if text_ok
+            && plain(&self.message)
+            && self.help.as_deref().is_none_or(plain)
+            && self.labels.iter().all(|(_, l)| plain(l))
+        {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut d = self.clone();
+        d.message = escaped(&d.message).into_owned();
+        d.help = d.help.map(|h| escaped(&h).into_owned());
+        for (_, l) in &mut d.labels {
+            *l = escaped(l).into_owned();
+        }
+        if let Some(source) = &self.source
+            && !text_ok
+        {
+            // Where each escaped character was, and how many bytes its
+            // escape added: a span moves by the bytes added before it.
+            let mut grown: Vec<(usize, usize)> = Vec::new();
+            let mut added = 0;
+            for (at, c) in source.text.char_indices() {
+                if acts_on_terminal(c) {
+                    added += c.escape_unicode().count() - c.len_utf8();
+                    grown.push((at, added));
+                }
+            }
+            let moved = |at: usize| {
+                let k = grown.partition_point(|&(p, _)| p < at);
+                at + k.checked_sub(1).map_or(0, |k| grown[k].1)
+            };
+            for (span, _) in &mut d.labels {
+                *span = Span::new(moved(span.start), moved(span.end));
+            }
+            d.source = Some(Source::new(
+                source.name.clone(),
+                escaped(&source.text).into_owned(),
+            ));
+        }
+        std::borrow::Cow::Owned(d)
+    }
+}
+
 impl fmt::Display for Diag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&capped(&self.message))

@@ -17,7 +17,11 @@ use std::fmt::Write;
 pub struct PartOutput {
     pub file: String,
     pub solutions: Vec<String>,
+    /// The line of each solution record, from 1.
+    pub lines: Vec<usize>,
     pub summary: Map<String, Value>,
+    /// The line of the summary record.
+    pub summary_line: usize,
 }
 
 /// The combined result.
@@ -36,7 +40,9 @@ pub struct Merged {
 /// one summary record, which must carry a `part`.
 pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
     let mut solutions = Vec::new();
+    let mut lines = Vec::new();
     let mut summary = None;
+    let mut summary_line = 0;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -47,14 +53,32 @@ pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
             return Err(format!("{file}:{}: not a JSON object", i + 1));
         };
         match obj.get("type").and_then(Value::as_str) {
-            Some("solution") => solutions.push(line.to_string()),
+            Some("solution") if summary.is_some() => {
+                return Err(format!(
+                    "{file}:{}: a solution record after the summary",
+                    i + 1
+                ));
+            }
+            Some("solution") => {
+                if !obj.get("values").is_some_and(Value::is_object) {
+                    return Err(format!(
+                        "{file}:{}: a solution record without values",
+                        i + 1
+                    ));
+                }
+                solutions.push(line.to_string());
+                lines.push(i + 1);
+            }
             Some("summary") if summary.is_some() => {
                 return Err(format!(
                     "{file}:{}: a second summary: one part's output per file",
                     i + 1
                 ));
             }
-            Some("summary") => summary = Some(obj),
+            Some("summary") => {
+                summary = Some(obj);
+                summary_line = i + 1;
+            }
             _ => {
                 return Err(format!(
                     "{file}:{}: a record that is neither a solution nor a summary",
@@ -68,16 +92,89 @@ pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
             "{file}: no summary record (the run did not finish, or this is not cspi's JSON output)"
         )
     })?;
-    if !summary.get("part").is_some_and(Value::is_object) {
+    let Some(part) = summary.get("part").and_then(Value::as_object) else {
         return Err(format!(
             "{file}: not the output of a `cspi solve --part K/N` run (its summary has no part)"
+        ));
+    };
+    let at = format!("{file}:{summary_line}");
+    let k = part.get("k").and_then(Value::as_u64).filter(|&k| k >= 1);
+    let n = part.get("n").and_then(Value::as_u64).filter(|&n| n >= 1);
+    if k.is_none() || n.is_none() || k > n {
+        return Err(format!(
+            "{at}: the summary's part has no index K/N with 1 <= K <= N"
+        ));
+    }
+    if !part
+        .get("fingerprint")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !f.is_empty())
+    {
+        return Err(format!("{at}: the summary's part has no fingerprint"));
+    }
+    let counted = summary.get("solutions").and_then(Value::as_u64);
+    let Some(counted) = counted else {
+        return Err(format!("{at}: the summary has no solution count"));
+    };
+    // The records written, as the part's summary says (older outputs do
+    // not say): every one must be in the file, and no other.
+    if let Some(records) = part.get("records") {
+        let records = records
+            .as_u64()
+            .ok_or_else(|| format!("{at}: `records` is not a count"))?;
+        if records != solutions.len() as u64 {
+            return Err(format!(
+                "{at}: the summary says {records} solution record{} were written, the file holds {} (lines lost or added)",
+                if records == 1 { "" } else { "s" },
+                solutions.len()
+            ));
+        }
+        // Listing every solution (not counting them, not optimising): the
+        // count is the records'.
+        if records > 0 && !part.contains_key("sense") && records != counted {
+            return Err(format!(
+                "{at}: the summary counts {counted} solutions, the file lists {records}"
+            ));
+        }
+    } else if !solutions.is_empty()
+        && !part.contains_key("sense")
+        && solutions.len() as u64 != counted
+    {
+        return Err(format!(
+            "{at}: the summary counts {counted} solutions, the file lists {}",
+            solutions.len()
         ));
     }
     Ok(PartOutput {
         file: file.to_string(),
         solutions,
+        lines,
         summary,
+        summary_line,
     })
+}
+
+/// Refuses a solution that two records give, in one part or in two: the
+/// sub-problems of a split are disjoint, so a repeated solution is a
+/// tampered or mixed-up file, and would be counted twice.
+fn no_duplicates(parts: &[&PartOutput]) -> Result<(), String> {
+    let mut seen: std::collections::HashMap<String, (&str, usize)> =
+        std::collections::HashMap::new();
+    for p in parts {
+        for (record, &line) in p.solutions.iter().zip(&p.lines) {
+            let values = serde_json::from_str::<Value>(record)
+                .ok()
+                .and_then(|v| v.get("values").map(Value::to_string))
+                .unwrap_or_default();
+            if let Some((file, first)) = seen.insert(values, (&p.file, line)) {
+                return Err(format!(
+                    "{}:{line}: the same solution as {file}:{first}: the parts of a split never share a solution",
+                    p.file
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn part_field<'a>(p: &'a PartOutput, key: &str) -> Option<&'a Value> {
@@ -144,6 +241,13 @@ pub fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
         ));
     }
     let ordered: Vec<&PartOutput> = seen.into_iter().flatten().collect();
+    if first
+        .summary
+        .get("part")
+        .is_some_and(|p| p.get("sense").is_none())
+    {
+        no_duplicates(&ordered)?;
+    }
     Ok(combine(&ordered, &fp(first)))
 }
 
@@ -329,11 +433,103 @@ mod tests {
         assert_eq!((m.status, m.count), ("UNKNOWN", 4));
     }
 
+    fn listing(k: u64, n: u64, values: &[&str], records: Option<usize>, counted: usize) -> String {
+        let mut text = String::new();
+        for v in values {
+            text.push_str(&format!(
+                "{{\"type\":\"solution\",\"values\":{{\"x\":{v}}}}}\n"
+            ));
+        }
+        let records = records.map_or(String::new(), |r| format!(",\"records\":{r}"));
+        text.push_str(&format!(
+            "{{\"type\":\"summary\",\"status\":\"ALL_SOLUTIONS\",\"solutions\":{counted},\"part\":{{\"k\":{k},\"n\":{n},\"fingerprint\":\"f\"{records}}}}}\n"
+        ));
+        text
+    }
+
     #[test]
-    fn bad_input_names_the_file_and_line() {
-        let e = read_part("a.jsonl", "{\"type\":\"solution\"}\nnot json\n")
+    fn tampered_parts_are_refused_naming_the_file_and_line() {
+        // Whole parts merge.
+        let a = read_part("a", &listing(1, 2, &["1", "2"], Some(2), 2)).unwrap();
+        let b = read_part("b", &listing(2, 2, &["3"], Some(1), 1)).unwrap();
+        assert_eq!(merge(&[a, b]).unwrap().count, 3);
+        // A lost solution line.
+        let e = read_part("a", &listing(1, 2, &["1"], Some(2), 2))
             .err()
             .unwrap();
+        assert!(
+            e.starts_with("a:2: the summary says 2 solution records"),
+            "{e}"
+        );
+        // An added one.
+        let e = read_part("a", &listing(1, 2, &["1", "2", "9"], Some(2), 2))
+            .err()
+            .unwrap();
+        assert!(
+            e.starts_with("a:4:") && e.contains("the file holds 3"),
+            "{e}"
+        );
+        // A count that disagrees with the records (records edited too).
+        let e = read_part("a", &listing(1, 2, &["1"], Some(1), 2))
+            .err()
+            .unwrap();
+        assert!(e.contains("counts 2 solutions, the file lists 1"), "{e}");
+        // Without `records` (older outputs), the count still holds.
+        let e = read_part("a", &listing(1, 2, &["1"], None, 2))
+            .err()
+            .unwrap();
+        assert!(e.contains("counts 2 solutions, the file lists 1"), "{e}");
+        // A duplicate, within a part and across parts.
+        let e = read_part("a", &listing(1, 2, &["1", "1"], Some(2), 2))
+            .and_then(|a| merge(&[a, read_part("b", &listing(2, 2, &[], Some(0), 0))?]))
+            .err()
+            .unwrap();
+        assert!(e.starts_with("a:2: the same solution as a:1"), "{e}");
+        let a = read_part("a", &listing(1, 2, &["1", "2"], Some(2), 2)).unwrap();
+        let b = read_part("b", &listing(2, 2, &["5", "2"], Some(2), 2)).unwrap();
+        let e = merge(&[a, b]).err().unwrap();
+        assert!(e.starts_with("b:2: the same solution as a:2"), "{e}");
+        // A count run lists nothing.
+        let a = read_part("a", &listing(1, 2, &[], Some(0), 7)).unwrap();
+        let b = read_part("b", &listing(2, 2, &[], Some(0), 1)).unwrap();
+        assert_eq!(merge(&[a, b]).unwrap().count, 8);
+        // Index and fingerprint.
+        let bad = listing(3, 2, &[], Some(0), 0);
+        assert!(
+            read_part("c", &bad)
+                .err()
+                .unwrap()
+                .starts_with("c:1: the summary's part has no index")
+        );
+        let bad =
+            listing(1, 2, &[], Some(0), 0).replace("\"fingerprint\":\"f\"", "\"fingerprint\":\"\"");
+        assert!(
+            read_part("c", &bad)
+                .err()
+                .unwrap()
+                .contains("no fingerprint")
+        );
+        let bad = listing(1, 2, &[], Some(0), 0).replace("\"k\":1,", "");
+        assert!(read_part("c", &bad).err().unwrap().contains("no index"));
+        // A solution after the summary.
+        let mut bad = listing(1, 2, &[], Some(0), 0);
+        bad.push_str("{\"type\":\"solution\",\"values\":{\"x\":1}}\n");
+        assert!(
+            read_part("c", &bad)
+                .err()
+                .unwrap()
+                .starts_with("c:2: a solution record after")
+        );
+    }
+
+    #[test]
+    fn bad_input_names_the_file_and_line() {
+        let e = read_part(
+            "a.jsonl",
+            "{\"type\":\"solution\",\"values\":{}}\nnot json\n",
+        )
+        .err()
+        .unwrap();
         assert!(e.starts_with("a.jsonl:2:"), "{e}");
         let e = read_part(
             "b.jsonl",

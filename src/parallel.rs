@@ -33,6 +33,7 @@
 //! sharing the bound and the best solution (see [`portfolio`]).
 
 use crate::engine::Engine;
+use crate::engine::budget::Budget;
 use crate::engine::components::Components;
 use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
@@ -111,7 +112,8 @@ pub fn solve_from(
         work,
         portfolio,
         by_components,
-    } = sub_problems(model, options, threads);
+        stopped,
+    } = sub_problems(model, options, threads, start);
     let workers = threads.min(paths.len());
     let part = options.part.map(|p| PartInfo {
         part: p,
@@ -207,7 +209,7 @@ pub fn solve_from(
     };
     let outcome = if shared.limit_reached.load(Ordering::Relaxed) {
         Outcome::SolutionLimit
-    } else if finished && !delivered_stop {
+    } else if finished && !delivered_stop && !stopped {
         Outcome::Exhausted
     } else {
         Outcome::Interrupted
@@ -239,11 +241,14 @@ struct Split {
     portfolio: bool,
     /// The sub-problems are counted by components (see `Shared::dealt`).
     by_components: bool,
+    /// A limit or the stop flag ended the split: nothing is searched and
+    /// the run ends as stopped.
+    stopped: bool,
 }
 
 /// Lowers the model, propagates the root and splits the search; see
 /// [`Split`].
-fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split {
+fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: Instant) -> Split {
     let began = Instant::now();
     let spec = &options.search;
     let posted = lower_with(model, spec.propagation, options.bounds_only);
@@ -259,6 +264,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             total: 0,
             portfolio: false,
             by_components: false,
+            stopped: false,
             work: ThreadStats {
                 subproblems: 0,
                 busy: began.elapsed(),
@@ -279,15 +285,32 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             total: 1,
             portfolio: true,
             by_components: false,
+            stopped: false,
         };
     }
     let make = || setup::strategy(model, spec, optimising);
     let branching = branching(&engine, &primary, model, options);
+    // The split hears the limits as the search does (its nodes count).
+    let mut budget = Budget::new(Limits {
+        solutions: None,
+        nodes: options.limits.nodes,
+        time: options
+            .limits
+            .time
+            .map(|t| t.saturating_sub(start.elapsed())),
+        stop: options.limits.stop.clone(),
+        progress: None,
+    });
+    let mut stopped = false;
     let (mut paths, total) = match options.part {
         Some(part) => {
             let before = engine.stats.clone();
             let target = SUBPROBLEMS_PER_PART * part.n;
-            let all = split::split(&mut engine, &make, &primary, branching, target);
+            let all = split::split(&mut engine, &make, &primary, branching, target, &mut budget)
+                .unwrap_or_else(|split::Stopped| {
+                    stopped = true;
+                    Vec::new()
+                });
             if !counts_whole {
                 engine.stats = Stats {
                     propagations: engine.stats.propagations,
@@ -300,7 +323,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         None => (vec![Vec::new()], 1),
     };
     let target = PER_THREAD * threads;
-    if threads > 1 && paths.len() < target && !paths.is_empty() {
+    if threads > 1 && paths.len() < target && !paths.is_empty() && !stopped {
         let root = engine.doms.checkpoint();
         let each = target.div_ceil(paths.len());
         let mut refined = Vec::new();
@@ -309,8 +332,15 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             if !split::replay(&mut engine, path) {
                 continue;
             }
-            for below in split::split(&mut engine, &make, &primary, branching, each) {
-                refined.push([path.as_slice(), &below].concat());
+            match split::split(&mut engine, &make, &primary, branching, each, &mut budget) {
+                Ok(below) => {
+                    refined.extend(below.iter().map(|b| [path.as_slice(), b].concat()));
+                }
+                Err(split::Stopped) => {
+                    stopped = true;
+                    refined.clear();
+                    break;
+                }
             }
         }
         engine.doms.restore(root);
@@ -329,6 +359,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
         total,
         portfolio: false,
         by_components: branching == Branching::AllValues,
+        stopped,
     }
 }
 

@@ -20,7 +20,10 @@
 //!   long or holds control characters is shown shortened and escaped
 //!   ([`shown`]).
 //! - **A sandbox** ([`Sandbox`]): with `--sandbox DIR` a model reads only
-//!   files inside DIR, after following symbolic links.
+//!   files inside DIR, after following symbolic links; the file is opened
+//!   beneath a descriptor of DIR (`openat2` with `RESOLVE_BENEATH`, else
+//!   component by component with `O_NOFOLLOW`), so that swapping a folder
+//!   for a symbolic link after the check cannot lead outside.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -128,6 +131,9 @@ pub struct Sandbox {
     root: PathBuf,
     /// As the user gave it, for messages.
     given: PathBuf,
+    /// The folder itself, opened once: every file is opened beneath this
+    /// descriptor ([`Sandbox::open`]), never by its name from `/`.
+    dir: std::sync::Arc<std::os::fd::OwnedFd>,
 }
 
 impl Sandbox {
@@ -141,10 +147,62 @@ impl Sandbox {
                 shown(dir)
             ));
         }
+        let dir_fd = open_dir(&root)
+            .map_err(|e| format!("cannot use `{}` as a sandbox: {e}", shown(dir)))?;
         Ok(Sandbox {
             root,
             given: dir.to_path_buf(),
+            dir: std::sync::Arc::new(dir_fd),
         })
+    }
+
+    /// Opens `canonical` (inside the root, from [`Sandbox::admit`]) beneath
+    /// the root's descriptor, so that a folder swapped for a symbolic link
+    /// between the check and the open cannot lead outside: `openat2` with
+    /// `RESOLVE_BENEATH` where the kernel has it (Linux 5.6), else one
+    /// component at a time with `O_NOFOLLOW` (the path is canonical, so any
+    /// symbolic link met on the way appeared after the check and is
+    /// refused).
+    fn open(&self, canonical: &Path) -> Result<std::fs::File, Refusal> {
+        use std::os::fd::AsRawFd;
+        let outside = || Refusal::OutsideSandbox {
+            root: self.given.display().to_string(),
+        };
+        let rel = canonical.strip_prefix(&self.root).map_err(|_| outside())?;
+        let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC;
+        let refuse = |e: std::io::Error| match e.raw_os_error() {
+            Some(libc::EXDEV | libc::ELOOP) => outside(),
+            _ => io_refusal(&e),
+        };
+        #[cfg(target_os = "linux")]
+        if let Some(opened) = openat2_beneath(self.dir.as_raw_fd(), rel, flags) {
+            return opened.map_err(refuse);
+        }
+        let mut names: Vec<&std::ffi::OsStr> = Vec::new();
+        for c in rel.components() {
+            match c {
+                Component::Normal(n) => names.push(n),
+                _ => return Err(outside()),
+            }
+        }
+        let Some((last, dirs)) = names.split_last() else {
+            return Err(Refusal::Directory);
+        };
+        let mut at: Option<std::os::fd::OwnedFd> = None;
+        for name in dirs {
+            let base = at.as_ref().map_or(self.dir.as_raw_fd(), |f| f.as_raw_fd());
+            let fd = openat(
+                base,
+                name,
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            )
+            .map_err(refuse)?;
+            at = Some(fd);
+        }
+        let base = at.as_ref().map_or(self.dir.as_raw_fd(), |f| f.as_raw_fd());
+        openat(base, last, flags | libc::O_NOFOLLOW)
+            .map(std::fs::File::from)
+            .map_err(refuse)
     }
 
     pub fn root(&self) -> &Path {
@@ -193,6 +251,75 @@ impl Sandbox {
     }
 }
 
+/// The folder `path`, opened as a descriptor to resolve paths beneath.
+fn open_dir(path: &Path) -> std::io::Result<std::os::fd::OwnedFd> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .open(path)?;
+    Ok(dir.into())
+}
+
+/// `openat(dir, name, flags)`.
+fn openat(
+    dir: std::os::fd::RawFd,
+    name: &std::ffi::OsStr,
+    flags: libc::c_int,
+) -> std::io::Result<std::os::fd::OwnedFd> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let name = std::ffi::CString::new(name.as_bytes())
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    // SAFETY: `name` is a valid C string; the descriptor returned is ours.
+    let fd = unsafe { libc::openat(dir, name.as_ptr(), flags) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
+}
+
+/// `openat2(dir, rel, flags)` resolving beneath `dir` only (no `..` above
+/// it, no absolute symbolic link, no magic link); `None` when the kernel
+/// has no `openat2` (or refuses its use, as some seccomp filters do).
+#[cfg(target_os = "linux")]
+fn openat2_beneath(
+    dir: std::os::fd::RawFd,
+    rel: &Path,
+    flags: libc::c_int,
+) -> Option<std::io::Result<std::fs::File>> {
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(rel.as_os_str().as_bytes()) else {
+        return Some(Err(std::io::ErrorKind::InvalidInput.into()));
+    };
+    // SAFETY: an all-zero `open_how` is valid (no flags, no resolve bits).
+    let mut how: libc::open_how = unsafe { std::mem::zeroed() };
+    how.flags = flags as u64;
+    how.resolve = libc::RESOLVE_BENEATH | libc::RESOLVE_NO_MAGICLINKS;
+    // SAFETY: the arguments are a descriptor, a C string and a pointer to
+    // an `open_how` with its size, as openat2(2) expects.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_openat2,
+            dir,
+            name.as_ptr(),
+            &how as *const libc::open_how,
+            std::mem::size_of::<libc::open_how>(),
+        )
+    };
+    if fd < 0 {
+        let e = std::io::Error::last_os_error();
+        return match e.raw_os_error() {
+            Some(libc::ENOSYS | libc::EPERM) => None,
+            _ => Some(Err(e)),
+        };
+    }
+    // SAFETY: `fd` was just opened and is owned by nothing else.
+    Some(Ok(unsafe { std::fs::File::from_raw_fd(fd as libc::c_int) }))
+}
+
 /// `path` with `.` and `..` resolved literally.
 fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -211,18 +338,26 @@ fn normalize(path: &Path) -> PathBuf {
 /// Reads the UTF-8 text file at `path`, at most `limit` bytes, confined to
 /// `sandbox` if one is given. A leading byte-order mark is dropped.
 pub fn read_text(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<String, Refusal> {
-    let admitted;
-    let path = match sandbox {
-        Some(s) => {
-            admitted = s.admit(path)?;
-            admitted.as_path()
-        }
-        None => path,
+    decode(read_bytes(path, limit, sandbox)?)
+}
+
+/// The bytes of the regular file at `path`, at most `limit`, confined to
+/// `sandbox` if one is given: [`read_text`] without the decoding, for
+/// binary files (the dictionary cache), with the same refusals.
+pub fn read_bytes(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<Vec<u8>, Refusal> {
+    let admitted = match sandbox {
+        Some(s) => Some(s.admit(path)?),
+        None => None,
     };
+    let path = admitted.as_deref().unwrap_or(path);
     // Refuse what is not a regular file before opening it.
     let meta = std::fs::metadata(path).map_err(|e| io_refusal(&e))?;
     kind_refusal(&meta).map_or(Ok(()), Err)?;
-    let file = open_nonblocking(path).map_err(|e| io_refusal(&e))?;
+    let file = match sandbox {
+        // Opened beneath the sandbox's descriptor, not by the name checked.
+        Some(s) => s.open(path)?,
+        None => open_nonblocking(path).map_err(|e| io_refusal(&e))?,
+    };
     // The same checks on what was opened, in case the path changed meanwhile.
     let meta = file.metadata().map_err(|e| io_refusal(&e))?;
     kind_refusal(&meta).map_or(Ok(()), Err)?;
@@ -239,7 +374,7 @@ pub fn read_text(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<S
     if buf.len() as u64 > limit {
         return Err(Refusal::TooLarge { limit });
     }
-    decode(buf)
+    Ok(buf)
 }
 
 /// UTF-8 text without a leading byte-order mark.

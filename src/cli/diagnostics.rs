@@ -17,6 +17,8 @@ pub fn report(diags: &Diags) -> i32 {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let pretty = std::io::stderr().is_terminal() && !no_color;
     for d in &diags.0 {
+        // Never a raw control character on the terminal (see Diag::printable).
+        let d = &*d.printable();
         if pretty {
             eprint(&format!("{:?}\n", miette::Report::new(d.clone())));
         } else {
@@ -32,6 +34,7 @@ pub fn render_plain(d: &Diag) -> String {
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
             .with_links(false)
             .with_width(PLAIN_WIDTH);
+    let d = &*d.printable();
     let mut out = String::new();
     if handler.render_report(&mut out, d).is_err() {
         out = format!("error[{}]: {}\n", d.code, d.message);

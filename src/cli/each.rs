@@ -28,6 +28,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
     };
     let mut options = args.model.load_options()?;
     options.as_written = args.check_solutions;
+    options.stop = Some(std::sync::Arc::clone(&interrupt.stop));
     let text = read(path)?;
     let parsed = solve::parse_file(&args.model.model)?;
     let shown = Path::new(path)
@@ -61,19 +62,19 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
                 all.extend(own);
                 parsed.check_with(&all, &own_options)
             });
-        let ended = match loaded {
-            Err(d)
-                if d.0
-                    .first()
-                    .is_some_and(|d| d.code == crate::sema::TIME_LIMIT) =>
-            {
-                runner.timed_out_loading();
+        let stopped = loaded
+            .as_ref()
+            .err()
+            .and_then(super::solve::stopped_loading);
+        let ended = match (loaded, stopped) {
+            (Err(_), Some(by)) => {
+                runner.stopped_loading(by);
                 Ok(super::solve::Ended {
                     status: solve::Status::Unknown,
                     rejected: false,
                 })
             }
-            loaded => loaded.and_then(|model| runner.run(model)),
+            (loaded, _) => loaded.and_then(|model| runner.run(model)),
         };
         match ended {
             Ok(end) => {

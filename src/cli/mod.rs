@@ -149,6 +149,7 @@ impl ModelArgs {
             data_files: self.data.clone(),
             memory_limit: Some(self.memory_limit.unwrap_or(crate::memory::DEFAULT_LIMIT)),
             deadline: None,
+            stop: None,
             as_written: false,
         })
     }

@@ -26,20 +26,28 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let mut options = args.model.load_options()?;
     // The time limit covers loading too: a model can take long to build.
     options.deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
+    options.stop = Some(Arc::clone(&interrupt.stop));
     // The checker evaluates the constraints as written: built only when asked.
     options.as_written = args.check_solutions;
     let model = match solve::load_file_with(&args.model.model, &overrides, &options) {
-        Err(d)
-            if d.0
-                .first()
-                .is_some_and(|d| d.code == crate::sema::TIME_LIMIT) =>
-        {
-            return Ok(runner.timed_out_loading());
-        }
-        loaded => loaded?,
+        Err(d) => match stopped_loading(&d) {
+            Some(by) => return Ok(runner.stopped_loading(by)),
+            None => return Err(d),
+        },
+        Ok(model) => model,
     };
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))
+}
+
+/// What stopped a load that ended in `d`, if a limit or a signal did (an
+/// answer, `UNKNOWN`, rather than a model error).
+pub fn stopped_loading(d: &Diags) -> Option<StoppedBy> {
+    match d.0.first().map(|d| d.code) {
+        Some(crate::sema::TIME_LIMIT) => Some(StoppedBy::TimeLimit),
+        Some(crate::sema::INTERRUPTED) => Some(StoppedBy::Interrupt),
+        _ => None,
+    }
 }
 
 /// The `--param` overrides, after reporting stray words on the command line.
@@ -100,8 +108,13 @@ impl<'a> Runner<'a> {
 
     /// The time limit ran out while the model was loading: no answer, as when
     /// it runs out during the search (status UNKNOWN, exit 0).
-    pub fn timed_out_loading(&mut self) -> i32 {
-        eprint("cspi: the time limit ran out while the model was being built\n");
+    pub fn stopped_loading(&mut self, by: StoppedBy) -> i32 {
+        eprint(match by {
+            StoppedBy::TimeLimit => {
+                "cspi: the time limit ran out while the model was being built\n"
+            }
+            _ => "cspi: interrupted while the model was being built\n",
+        });
         let args = self.args;
         let mode = Mode {
             count: args.count,
@@ -113,7 +126,7 @@ impl<'a> Runner<'a> {
             objective: None,
             stats: &stats,
             totals: &[],
-            stopped_by: Some(StoppedBy::TimeLimit),
+            stopped_by: Some(by),
             part: None,
             threads: &[],
             split: None,

@@ -128,19 +128,14 @@ enum Frame {
 /// (never listed: it may be wide; a limit stops the search).
 enum Values {
     List(Vec<i64>),
-    Range(i64, i64),
-}
-
-impl Values {
-    fn get(&self, i: usize) -> Option<i64> {
-        match self {
-            Values::List(l) => l.get(i).copied(),
-            Values::Range(lo, hi) => {
-                let v = lo.checked_add(i64::try_from(i).ok()?)?;
-                (v <= *hi).then_some(v)
-            }
-        }
-    }
+    /// A domain held by its bounds: the next value is the least one left
+    /// once `x >= from` is propagated, so that the holes its `member`
+    /// constraint keeps are skipped in one step: a branch costs the values
+    /// of the domain, never the integers between its bounds (`{0, 2^62}`
+    /// once took 2^62 steps). `None` once the last value was taken.
+    Bounds {
+        from: Option<i64>,
+    },
 }
 
 /// The counter: the propagators' static facts, the cache, scratch space.
@@ -293,11 +288,29 @@ impl Components {
                         return stop(engine, &stack);
                     }
                     let mut child = None;
-                    while let Some(v) = values.get(*next) {
+                    loop {
                         if *next > 0 {
                             engine.doms.restore(*checkpoint);
                             engine.stats.backtracks += 1;
                         }
+                        let v = match values {
+                            Values::List(l) => match l.get(*next) {
+                                Some(&v) => v,
+                                None => break,
+                            },
+                            Values::Bounds { from } => {
+                                let Some(f) = *from else { break };
+                                if engine.doms.set_min(*var, f).is_err()
+                                    || engine.propagate_decision(*var).is_err()
+                                {
+                                    engine.failed = None;
+                                    break;
+                                }
+                                let v = engine.doms.min(*var);
+                                *from = v.checked_add(1);
+                                v
+                            }
+                        };
                         *next += 1;
                         engine.stats.nodes += 1;
                         let ok = engine.doms.fix(*var, v).is_ok()
@@ -309,6 +322,12 @@ impl Components {
                         engine.stats.failures += 1;
                         if let Some(p) = engine.failed.take() {
                             var_select.on_failure(engine, p);
+                        }
+                        // A failed value is a step of the budget too: a
+                        // branch whose values all fail still hears the
+                        // clock, the node limit and the interrupt.
+                        if budget.exceeded(&engine.stats) {
+                            return stop(engine, &stack);
                         }
                     }
                     match child {
@@ -358,7 +377,9 @@ impl Components {
         let values = if d.is_bitset(var) {
             Values::List(d.values(var).collect())
         } else {
-            Values::Range(d.min(var), d.max(var))
+            Values::Bounds {
+                from: Some(d.min(var)),
+            }
         };
         let checkpoint = engine.doms.checkpoint();
         Frame::Branch {

@@ -162,7 +162,8 @@ impl Engine {
 
     /// The first propagation at the root. Under `ac` every propagator runs to a
     /// fixpoint; under `fc` and `none` only constraints whose variables are
-    /// all fixed already are checked.
+    /// all fixed already are checked, and the unary ones (a domain's holes,
+    /// see `domain_holes`) run.
     pub fn propagate_root(&mut self) -> PResult {
         self.flush();
         if self.level == Propagation::Ac {
@@ -172,7 +173,26 @@ impl Engine {
             return self.fixpoint();
         }
         for p in 0..self.props.len() {
-            if self.props[p].all_fixed(&self.doms) {
+            if self.priority[p] == Priority::Unary || self.props[p].all_fixed(&self.doms) {
+                self.run(p)?;
+                self.flush();
+            }
+        }
+        Ok(())
+    }
+
+    /// Under `fc` and `none`, the unary propagators on `var` (`member`: the
+    /// holes of a domain held by its bounds) run after every decision on it,
+    /// fixed or not: they are part of the domain, as a bitset's holes are,
+    /// and without them `x != min` walks one integer at a time through a
+    /// hole as wide as 2^62.
+    fn domain_holes(&mut self, var: VarId) -> PResult {
+        if self.doms.is_fixed(var) {
+            return Ok(());
+        }
+        for i in 0..self.watchers[var].len() {
+            let p = self.watchers[var][i].0;
+            if self.priority[p] == Priority::Unary {
                 self.run(p)?;
                 self.flush();
             }
@@ -186,6 +206,7 @@ impl Engine {
             Propagation::Ac => self.fixpoint(),
             Propagation::Fc => {
                 self.flush();
+                self.domain_holes(var)?;
                 if self.doms.is_fixed(var) {
                     for i in 0..self.watchers[var].len() {
                         let p = self.watchers[var][i].0;
@@ -197,6 +218,7 @@ impl Engine {
             }
             Propagation::None => {
                 self.flush();
+                self.domain_holes(var)?;
                 if self.doms.is_fixed(var) {
                     for i in 0..self.watchers[var].len() {
                         let p = self.watchers[var][i].0;

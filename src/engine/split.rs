@@ -37,6 +37,7 @@
 //! child); a sub-problem's replay is not counted again.
 
 use super::Engine;
+use super::budget::Budget;
 use super::search::{Strategy, apply, decide};
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
@@ -59,18 +60,26 @@ pub enum Branching {
     AllValues,
 }
 
+/// The split was stopped by the time or node limit or the stop flag
+/// (`budget`) before it was done.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Stopped;
+
 /// Splits the search below the current node (propagated, consistent) into
 /// at least `target` sub-problems where the tree allows, each a path of
 /// decisions from this node. `strategy` makes a fresh strategy for each
 /// round, so that the split depends only on the model and the strategy.
-/// The domains are as before when it returns.
+/// The domains are as before when it returns. A node gives at most the
+/// children the target still needs (and one more, the rest of it), however
+/// wide its variable's domain; the budget is read at every child.
 pub fn split(
     engine: &mut Engine,
     strategy: &dyn Fn() -> Strategy,
     primary: &[VarId],
     branching: Branching,
     target: usize,
-) -> Vec<Path> {
+    budget: &mut Budget,
+) -> Result<Vec<Path>, Stopped> {
     let root = engine.doms.checkpoint();
     let order = Order::new(&strategy().scope, primary, engine.doms.num_vars());
     let mut paths: Vec<Path> = vec![Vec::new()];
@@ -84,6 +93,9 @@ pub fn split(
             order: &order,
             branching,
             out: Vec::new(),
+            target,
+            later: 0,
+            budget: &mut *budget,
         };
         let mut grew = false;
         let mut at = Reached::default();
@@ -95,10 +107,15 @@ pub fn split(
             if !at.reach(splitter.engine, path) {
                 continue;
             }
+            splitter.later = paths.len() - i - 1;
             let node = splitter.engine.doms.checkpoint();
             let before = splitter.out.len();
-            splitter.children(&mut path.clone());
+            let done = splitter.children(&mut path.clone());
             splitter.engine.doms.restore(node);
+            if done.is_err() {
+                splitter.engine.doms.restore(root);
+                return Err(Stopped);
+            }
             grew |= splitter.out.len() != before + 1 || splitter.out[before] != *path;
         }
         splitter.engine.doms.restore(root);
@@ -107,7 +124,7 @@ pub fn split(
             break;
         }
     }
-    paths
+    Ok(paths)
 }
 
 /// The node a round of the split is at: the decisions applied from the
@@ -175,6 +192,11 @@ struct Splitter<'a> {
     order: &'a Order,
     branching: Branching,
     out: Vec<Path>,
+    /// The sub-problems wanted, and how many of this round's paths come
+    /// after the node being split (each one at least).
+    target: usize,
+    later: usize,
+    budget: &'a mut Budget,
 }
 
 impl Splitter<'_> {
@@ -185,16 +207,21 @@ impl Splitter<'_> {
     /// makes the node one child, split in the next round (so the split
     /// takes the decisions the search would, and the work adds up to a
     /// one-thread run's where the heuristics keep no state).
-    fn children(&mut self, path: &mut Path) {
+    fn children(&mut self, path: &mut Path) -> Result<(), Stopped> {
         let Some(x) = self.select() else {
             self.out.push(path.clone());
-            return;
+            return Ok(());
         };
         if self.branching == Branching::AllValues && self.engine.doms.is_bitset(x) {
             // Counted as the component counter counts its branches: a node
-            // each, a backtrack for each value after the first.
-            let values: Vec<i64> = self.engine.doms.values(x).collect();
-            for (i, v) in values.into_iter().enumerate() {
+            // each, a backtrack for each value after the first. Only the
+            // values the target needs: the others are one more child,
+            // `x > v` after the last value taken.
+            let room = self.room();
+            let values: Vec<i64> = self.engine.doms.values(x).take(room + 1).collect();
+            let cut = values.len() > room;
+            for (i, &v) in values.iter().take(room.max(1)).enumerate() {
+                self.check()?;
                 let dec = Decision {
                     var: x,
                     branch: Branch::Assign(v),
@@ -202,8 +229,16 @@ impl Splitter<'_> {
                 };
                 self.engine.stats.backtracks += u64::from(i > 0);
                 self.left_child([path.as_slice(), &[dec]].concat(), path.len() + 1);
+                if cut && i + 1 == room.max(1) {
+                    let rest = Decision {
+                        var: x,
+                        branch: Branch::AtMost(v),
+                        right: true,
+                    };
+                    self.out.push([path.as_slice(), &[rest]].concat());
+                }
             }
-            return;
+            return Ok(());
         }
         let start = path.len();
         loop {
@@ -227,10 +262,14 @@ impl Splitter<'_> {
                 Branch::AtMost(_) => [path.as_slice(), &[dec]].concat(),
             };
             self.left_child(child, path.len() + 1);
+            self.check()?;
             if !self.take(Decision { right: true, ..dec }, path) {
                 break;
             }
-            if self.select() != Some(x) {
+            // The rest of the node is one child when the heuristic turns
+            // to another variable, or when the target is reached (a domain
+            // of 10^8 values once made 10^8 children).
+            if self.select() != Some(x) || self.room() == 0 {
                 let d = &self.engine.doms;
                 let rest = match d.value(x) {
                     Some(v) => {
@@ -248,6 +287,21 @@ impl Splitter<'_> {
             }
         }
         path.truncate(start);
+        Ok(())
+    }
+
+    /// How many more children the target wants from this node.
+    fn room(&self) -> usize {
+        self.target.saturating_sub(self.out.len() + self.later)
+    }
+
+    /// Stopped by the time or node limit or the stop flag.
+    fn check(&mut self) -> Result<(), Stopped> {
+        if self.budget.exceeded(&self.engine.stats) {
+            Err(Stopped)
+        } else {
+            Ok(())
+        }
     }
 
     /// Adds a left child, unpropagated, made at depth `depth` (the node's

@@ -164,6 +164,13 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
 /// The summary of a run: status, solution count, objective, totals, why
 /// an incomplete search stopped, statistics.
 pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
+    summary_of_records(e, instance, 0)
+}
+
+/// [`summary`] after `records` solution records: a part's summary says how
+/// many it wrote (`"records"`), so that `cspi merge` can tell a part file
+/// that lost or gained solution lines.
+pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> String {
     let mut out = String::from("{\"type\":\"summary\"");
     tag(&mut out, instance);
     out.push_str(",\"status\":");
@@ -196,6 +203,7 @@ pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
         if let Some(sense) = p.sense {
             let _ = write!(out, ",\"sense\":\"{sense}\"");
         }
+        let _ = write!(out, ",\"records\":{records}");
         out.push('}');
     }
     out.push_str(",\"stats\":");
@@ -271,6 +279,8 @@ fn tag(out: &mut String, instance: Option<&str>) {
 pub struct JsonLines {
     /// The instance of `--each` being reported, if any.
     instance: Option<String>,
+    /// Solution records written since the last summary.
+    records: u64,
 }
 
 impl Reporter for JsonLines {
@@ -280,11 +290,13 @@ impl Reporter for JsonLines {
     }
 
     fn solution(&mut self, model: &Model, values: &[i64], _mode: Mode) -> String {
+        self.records += 1;
         solution(model, values, self.instance.as_deref()) + "\n"
     }
 
     fn end(&mut self, e: &RunEnd, _mode: Mode) -> String {
-        summary(e, self.instance.as_deref()) + "\n"
+        let records = std::mem::take(&mut self.records);
+        summary_of_records(e, self.instance.as_deref(), records) + "\n"
     }
 
     fn instance_error(&mut self, message: &str) -> String {

@@ -45,8 +45,25 @@ impl Checker<'_> {
     ) -> Result<Source, Diag> {
         let full = self.resolve(path);
         let shown = reader::shown(&full);
-        match reader::read_text(&full, MAX_FILE_BYTES, sandbox) {
+        // `--memory-limit` holds for the text too: a file is refused before
+        // it is read when its text (held twice for a moment, as read and as
+        // the source diagnostics point into) would not fit.
+        let options = self.input.options;
+        let room = options
+            .memory_limit
+            .map(|l| l.saturating_sub(crate::memory::live_bytes()) / 2);
+        let limit = room.map_or(MAX_FILE_BYTES, |r| r.min(MAX_FILE_BYTES));
+        match reader::read_text(&full, limit, sandbox) {
             Ok(text) => Ok(Source::new(shown, text)),
+            Err(reader::Refusal::TooLarge { .. }) if limit < MAX_FILE_BYTES => Err(Diag::new(
+                "cspi::memory",
+                format!(
+                    "reading `{shown}` would take more than {} of memory",
+                    crate::memory::shown(options.memory_limit.unwrap_or(0))
+                ),
+            )
+            .label(span, "this file")
+            .help("make the file smaller, or raise the limit: --memory-limit 8G")),
             Err(refusal) => Err(match self.file_texts.get(path) {
                 Some((param, file)) => {
                     let file = reader::shown(file);

@@ -34,15 +34,24 @@ impl Checker<'_> {
                     continue;
                 }
             };
+            let options = self.input.options;
             // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
             let dzn = path.extension().is_some_and(|e| e == "dzn");
             let parsed = if dzn {
                 super::dzn::parse(&source.text)
             } else {
-                super::json::parse(&source.text)
+                super::json::parse_checked(&source.text, &mut |span| {
+                    options.memory_within(span)?;
+                    options.in_time(span)
+                })
             };
             let root = match parsed {
                 Ok(r) => r,
+                Err(super::json::ParseError { limit: Some(d), .. }) => {
+                    self.data_failed = true;
+                    self.errors.push(d.in_source(&source));
+                    continue;
+                }
                 Err(e) if dzn => {
                     self.data_failed = true;
                     self.errors.push(
@@ -86,8 +95,9 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            for (i, (name, span, _)) in members.iter().enumerate() {
-                if members[..i].iter().any(|(n, _, _)| n == name) {
+            let mut seen = std::collections::HashSet::new();
+            for (name, span, _) in &members {
+                if !seen.insert(name.as_str()) {
                     self.errors.push(
                         Diag::new(
                             "cspi::data::duplicate",

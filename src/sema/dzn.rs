@@ -68,6 +68,7 @@ impl<'t> Parser<'t> {
         ParseError {
             span: Span::new(self.at.min(end), end),
             message: message.to_string(),
+            limit: None,
         }
     }
 
@@ -121,6 +122,7 @@ impl<'t> Parser<'t> {
         Some(parsed.map_err(|_| ParseError {
             span: Span::new(start, self.at),
             message: "the integer does not fit in 64 bits".into(),
+            limit: None,
         }))
     }
 

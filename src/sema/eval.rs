@@ -21,6 +21,7 @@ impl Checker<'_> {
                 self.unary(*op, v, e.span)?
             }
             ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => self.sum_chain(e)?,
+            ExprKind::Binary(BinOp::Mul, ..) => self.product_chain(e)?,
             ExprKind::Binary(op, a, b) => {
                 let va = self.eval(a)?;
                 // Short-circuit constant logic, so guards like `i > 1 && x[i-1] ...` work.

@@ -123,6 +123,15 @@ impl Checker<'_> {
         let written = self.input.source.text.get(span.start..span.end);
         let literal = written == Some(&format!("\"{text}\"")[..]);
         let (message, label) = match e.at {
+            // Text from a `--param NAME=@path` file is never shown.
+            Some(at) if !literal && self.from_param_file(text) => (
+                format!(
+                    "{} (character {} of the regular expression)",
+                    e.message,
+                    at + 1
+                ),
+                format!("character {} of this text from a --param @file", at + 1),
+            ),
             Some(at) => {
                 let c = text
                     .chars()

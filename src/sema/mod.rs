@@ -52,6 +52,8 @@ pub const MAX_ELEMENTS: u64 = 50_000_000;
 /// The code of the diagnostic for a time limit reached while loading: an
 /// answer (`UNKNOWN`), not a model error.
 pub const TIME_LIMIT: &str = "cspi::time-limit";
+/// The code of the diagnostic that ends loading on SIGINT or SIGTERM.
+pub const INTERRUPTED: &str = "cspi::interrupted";
 
 /// A `--param NAME=VALUE` from the command line.
 #[derive(Clone, Debug)]
@@ -75,6 +77,9 @@ pub struct LoadOptions {
     pub memory_limit: Option<u64>,
     /// `--time-limit` counted from the start of the run: loading stops here.
     pub deadline: Option<std::time::Instant>,
+    /// Set from outside (SIGINT, SIGTERM) to stop loading as the time limit
+    /// does.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Also build the constraints as written ([`Model::written`]) for the
     /// independent checker: a second run of sema, so only where solutions
     /// are checked (`--check-solutions`, the library's `load_*`, tests).
@@ -82,6 +87,49 @@ pub struct LoadOptions {
 }
 
 impl LoadOptions {
+    /// `--memory-limit` against the live heap bytes, at `span`.
+    pub fn memory_within(&self, span: ast::Span) -> Result<(), Diag> {
+        match self.memory_limit {
+            Some(limit) if crate::memory::live_bytes() > limit => Err(Diag::new(
+                "cspi::memory",
+                format!(
+                    "building the model takes more than {} of memory",
+                    crate::memory::shown(limit)
+                ),
+            )
+            .label(span, "building this pushed it past the limit")
+            .help("make the model smaller, or raise the limit: --memory-limit 8G")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The time limit and the stop flag, at `span`: a diagnostic coded
+    /// [`TIME_LIMIT`] or [`INTERRUPTED`], which the command line turns into
+    /// a run stopped while loading.
+    pub fn in_time(&self, span: ast::Span) -> Result<(), Diag> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Err(
+                Diag::new(INTERRUPTED, "interrupted while the model was being built")
+                    .label(span, "still building this"),
+            );
+        }
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return Err(Diag::new(
+                TIME_LIMIT,
+                "the time limit ran out while the model was being built",
+            )
+            .label(span, "still building this"));
+        }
+        Ok(())
+    }
+
     /// The value of an override as messages show it: `@path` for a file's
     /// text, otherwise the value itself, shortened.
     pub fn shown_value(&self, o: &ParamOverride) -> String {
@@ -168,6 +216,13 @@ pub(crate) struct Checker<'a> {
     pub errors: Diags,
     /// Elements created so far, against [`MAX_ELEMENTS`].
     pub elements: u64,
+    /// A chain of products `a * b * c` (`ops.rs`, `product_chain`): the
+    /// bounds of the product built so far, handed to the next step, so that
+    /// each step checks its range in the size of its new factor, not of the
+    /// whole chain (which made `x * x * ... * x` cost quadratic time).
+    pub chain_bounds: Option<range::Bounds>,
+    /// Steps of loading that create no element, for [`Checker::tick`].
+    pub ticks: u64,
     /// Bitset words of the domains declared so far, against [`MAX_DOMAIN_WORDS`].
     pub domain_words: u64,
     /// Strings that came from the command line: paths in them are relative to
@@ -176,6 +231,10 @@ pub(crate) struct Checker<'a> {
     /// Strings that are the text of a `--param NAME=@path` file, with the
     /// parameter: used as a path, they are named by their origin, never shown.
     pub file_texts: HashMap<Rc<str>, (String, PathBuf)>,
+    /// The texts of every `--param NAME=@path` file, whatever the
+    /// parameter's type: no message repeats them or any part of them
+    /// ([`Checker::from_param_file`]).
+    pub secret_texts: Vec<Rc<str>>,
     pub params_seen: HashSet<String>,
     /// Whether a `search` item was seen (only one is allowed).
     pub search_seen: bool,
@@ -218,9 +277,12 @@ impl<'a> Checker<'a> {
             locals: Vec::new(),
             errors: Diags::default(),
             elements: 0,
+            chain_bounds: None,
+            ticks: 0,
             domain_words: 0,
             cli_strings: HashSet::new(),
             file_texts: HashMap::new(),
+            secret_texts: Vec::new(),
             params_seen: HashSet::new(),
             search_seen: false,
             crosswords: IndexMap::new(),
@@ -311,32 +373,32 @@ impl<'a> Checker<'a> {
         Ok(())
     }
 
-    /// Checks `--memory-limit` at every step and the time limit every
-    /// 4,096 elements (reading the clock costs more than counting).
+    /// Checks `--memory-limit` at every step and the time limit and the stop
+    /// flag every 4,096 elements (reading the clock costs more than counting).
     fn within_limits(&self, before: u64, span: ast::Span) -> Result<(), Diag> {
         let options = self.input.options;
-        if let Some(limit) = options.memory_limit
-            && crate::memory::live_bytes() > limit
-        {
-            return Err(Diag::new(
-                "cspi::memory",
-                format!(
-                    "building the model takes more than {} of memory",
-                    crate::memory::shown(limit)
-                ),
-            )
-            .label(span, "building this pushed it past the limit")
-            .help("make the model smaller, or raise the limit: --memory-limit 8G"));
+        options.memory_within(span)?;
+        if before >> 12 != self.elements >> 12 {
+            options.in_time(span)?;
         }
-        if let Some(deadline) = options.deadline
-            && before >> 12 != self.elements >> 12
-            && std::time::Instant::now() >= deadline
-        {
-            return Err(Diag::new(
-                TIME_LIMIT,
-                "the time limit ran out while the model was being built",
-            )
-            .label(span, "still building this"));
+        Ok(())
+    }
+
+    /// Whether `text` is, or is part of, the text of a `--param NAME=@path`
+    /// file: a message shows such text never, not even a part of it (a
+    /// line, a word, a member of a JSON array).
+    pub fn from_param_file(&self, text: &str) -> bool {
+        !text.is_empty() && self.secret_texts.iter().any(|t| t.contains(text))
+    }
+
+    /// A step of loading that creates no element (an operator of a chain, a
+    /// value of a data file): the same limits, read every 4,096 steps.
+    pub fn tick(&mut self, span: ast::Span) -> Result<(), Diag> {
+        self.ticks += 1;
+        if self.ticks.is_multiple_of(4096) {
+            let options = self.input.options;
+            options.memory_within(span)?;
+            options.in_time(span)?;
         }
         Ok(())
     }

@@ -155,7 +155,7 @@ impl Checker<'_> {
         let (Some(x), Some(y)) = (a.into_term(), b.into_term()) else {
             return Ok(Value::Poison);
         };
-        Ok(Value::from_term(match op {
+        let built = Value::from_term(match op {
             BinOp::Add => self.linear(vec![(1, x), (1, y)], 0),
             BinOp::Sub => self.linear(vec![(1, x), (-1, y)], 0),
             BinOp::Mul if self.as_written => Term::Mul(Box::new(x), Box::new(y)),
@@ -164,20 +164,63 @@ impl Checker<'_> {
                 _ => {
                     // Checked as built: a later factor 0 may fold the product
                     // away, but the model as written would need its values.
-                    let product = Term::Mul(Box::new(x), Box::new(y));
-                    super::range::bounds(&product, &self.model)
+                    let left = self.chain_bounds.take();
+                    let b = super::range::product(left, &x, &y, &self.model)
                         .map_err(|w| super::items::too_wide(w, span))?;
-                    product
+                    self.chain_bounds = Some(b);
+                    Term::Mul(Box::new(x), Box::new(y))
                 }
             },
             BinOp::Div => Term::Div(Box::new(x), Box::new(y)),
             BinOp::Mod => Term::Mod(Box::new(x), Box::new(y)),
             _ => Term::Pow(Box::new(x), Box::new(y)),
-        }))
+        });
+        Ok(self.untyped(built))
+    }
+
+    /// The result of arithmetic is an integer, never a member of an enum,
+    /// even where folding reduced it to an enum variable: `ord(c) + 0` and
+    /// `1 * ord(c)` fold to `c` itself, which then compared as an enum.
+    /// (No operand of arithmetic is enum-typed: `computable` refuses them.)
+    pub(super) fn untyped(&self, v: Value) -> Value {
+        match &v {
+            Value::Term(t) if v.enum_type(&self.model).is_some() => {
+                Value::Term(std::rc::Rc::new(Term::Linear(vec![(1, (**t).clone())], 0)))
+            }
+            _ => v,
+        }
     }
 }
 
 impl Checker<'_> {
+    /// A chain `a * b * c * ...`, evaluated left to right like nested binary
+    /// operators, the bounds of the product so far carried from one step to
+    /// the next (`Checker::chain_bounds`): recomputed at each step, they made
+    /// a long chain cost quadratic time.
+    pub(super) fn product_chain(&mut self, e: &Expr) -> Result<Value, Diag> {
+        let mut rights = Vec::new();
+        let mut first = e;
+        while let ExprKind::Binary(BinOp::Mul, l, r) = &first.kind {
+            rights.push(&**r);
+            first = l;
+        }
+        let mut acc = self.eval(first)?;
+        let mut span = first.span;
+        let mut known = None;
+        for r in rights.into_iter().rev() {
+            let v = self.eval(r)?;
+            // Only the product this loop built last is `acc`: any other
+            // bounds left over (a chain inside `r`) are dropped.
+            self.chain_bounds = known.take();
+            acc = self.binary(BinOp::Mul, acc, v, span, r.span)?;
+            let built = matches!(&acc, Value::Term(t) if matches!(**t, Term::Mul(..)));
+            known = self.chain_bounds.take().filter(|_| built);
+            self.tick(r.span)?;
+            span = span.to(r.span);
+        }
+        Ok(acc)
+    }
+
     /// A chain `a + b - c + ...`, evaluated left to right like nested binary
     /// operators, but with the terms gathered and merged once at the end: a
     /// merge per operator would make a long chain cost quadratic time.
@@ -197,6 +240,7 @@ impl Checker<'_> {
         let mut parts: Option<Vec<(i64, Term)>> = None;
         for (op, r) in rights.into_iter().rev() {
             let v = self.eval(r)?;
+            self.tick(r.span)?;
             self.computable(op, &v, r.span)?;
             let sign = if op == BinOp::Add { 1 } else { -1 };
             match &mut parts {
@@ -220,7 +264,7 @@ impl Checker<'_> {
             span = span.to(r.span);
         }
         Ok(match parts {
-            Some(p) => Value::from_term(self.linear(p, 0)),
+            Some(p) => self.untyped(Value::from_term(self.linear(p, 0))),
             None => acc,
         })
     }

@@ -190,8 +190,16 @@ impl Checker<'_> {
                 (None, Some(e)) => (e.span, " here"),
                 (None, None) => (name.span, ""),
             };
+            let options = self.input.options;
+            if options.param_file(&o.name).is_some() {
+                self.secret_texts.push(o.value.as_str().into());
+            }
             return self
                 .param_from_text(&o, &ty, &dims, blame)
+                .map_err(|d| match options.param_file(&o.name) {
+                    Some(path) => withheld(d, &o, path),
+                    None => d,
+                })
                 .map_err(declared);
         }
         if let Some((file, member)) = data {
@@ -350,7 +358,15 @@ impl Checker<'_> {
         }
         // Arrays, sets, tuples and records: JSON, with diagnostics pointing into it.
         let source = Source::new(format!("--param {}", o.name), o.value.as_str());
-        let node = super::json::parse(&o.value).map_err(|e| {
+        let options = self.input.options;
+        let parsed = super::json::parse_checked(&o.value, &mut |span| {
+            options.memory_within(span)?;
+            options.in_time(span)
+        });
+        let node = parsed.map_err(|e| {
+            if let Some(d) = e.limit {
+                return d;
+            }
             Diag::new(
                 "cspi::param::syntax",
                 format!("--param {}: the value is not JSON: {}", o.name, e.message),
@@ -629,6 +645,43 @@ impl Checker<'_> {
 }
 
 /// `red2` is not a member of `Colour`.
+/// A diagnostic about the value of `--param NAME=@path`, rebuilt so that it
+/// repeats nothing of the file's text (docs/language.md): the message says
+/// only that the text is not a value of the parameter, and where in the file
+/// (line and column) when the fault was found in it; labels on the model stay.
+fn withheld(d: Diag, o: &super::ParamOverride, path: &std::path::Path) -> Diag {
+    let in_file = d.source.is_some();
+    let at = d
+        .labels
+        .first()
+        .filter(|_| in_file)
+        .map(|(s, _)| {
+            let before = o.value.get(..s.start).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!(" (line {line}, column {column})")
+        })
+        .unwrap_or_default();
+    // A message that names the value `@path` (a type mismatch) says nothing
+    // of the text, and says more than the generic one.
+    let named = format!("--param {}=@", o.name);
+    let message = if !in_file && d.message.starts_with(&named) {
+        d.message.clone()
+    } else {
+        format!(
+            "--param {}=@{}: the file's text is not a value of `{}`{at}",
+            o.name,
+            crate::reader::shown(path),
+            o.name
+        )
+    };
+    let mut out = Diag::new(d.code, message);
+    if !in_file {
+        out.labels = d.labels;
+    }
+    out.usage()
+}
+
 pub(super) fn unknown_member(e: &EnumType, name: &str, at: Option<Span>) -> Diag {
     let d = Diag::new(
         "cspi::enum::unknown",

@@ -16,7 +16,7 @@ pub struct TooWide {
     pub reaches: i128,
 }
 
-type Bounds = (i128, i128);
+pub type Bounds = (i128, i128);
 
 const LO: i128 = i64::MIN as i128;
 const HI: i128 = i64::MAX as i128;
@@ -47,6 +47,16 @@ pub fn check_formula(f: &Formula, m: &Model) -> Result<(), TooWide> {
             check_formula(q, m)
         }
     }
+}
+
+/// The bounds of `x * y`, as [`bounds`] gives them, with those of `x` known
+/// already when `left` holds them.
+pub fn product(left: Option<Bounds>, x: &Term, y: &Term, m: &Model) -> Result<Bounds, TooWide> {
+    let left = match left {
+        Some(b) => b,
+        None => bounds(x, m)?,
+    };
+    fits("a product", product_bounds(left, bounds(y, m)?))
 }
 
 /// The bounds of every value `t` can take, or the first part that may leave i64.

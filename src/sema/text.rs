@@ -99,7 +99,12 @@ impl Checker<'_> {
                 super::items::parse_int(s.trim())
                     .map(Value::Int)
                     .ok_or_else(|| {
-                        Diag::new("cspi::data::int", format!("`{s}` is not an integer"))
+                        let what = if self.from_param_file(&s) {
+                            "text from a --param @file".to_string()
+                        } else {
+                            format!("`{}`", crate::reader::shorten(&s, 60))
+                        };
+                        Diag::new("cspi::data::int", format!("{what} is not an integer"))
                             .label(span, "here")
                     })
             }),

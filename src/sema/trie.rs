@@ -265,8 +265,15 @@ fn well_formed(m: &Mdd) -> bool {
     m.rows == 0 || height[nodes - 1] == m.arity
 }
 
+/// The largest cache file read back (a diagram of the largest dictionary
+/// fits many times over).
+const MAX_CACHE_BYTES: u64 = 1 << 30;
+
 fn read_cache(key: u64) -> Option<Mdd> {
-    decode(key, &std::fs::read(cache_file(key)?).ok()?)
+    // Through the one reader: a FIFO, device or link loop left in the cache
+    // folder is refused, not waited on (it once hung every later run).
+    let bytes = crate::reader::read_bytes(&cache_file(key)?, MAX_CACHE_BYTES, None).ok()?;
+    decode(key, &bytes)
 }
 
 fn write_cache(key: u64, m: &Mdd) {

@@ -26,6 +26,7 @@ mod interrupt_and_output;
 mod jobshop;
 mod language_docs;
 mod language_models;
+mod limits;
 mod long_sums;
 mod minizinc;
 mod optimisation;

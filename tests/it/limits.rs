@@ -1,0 +1,555 @@
+//! Issue 25, items 3 to 5 and a valid model once refused. Limits in every
+//! phase: the split, counting by components,
+//! search under every propagation level and each loop of loading hear the
+//! clock, the node limit and the interrupt; no phase costs the width of a
+//! domain rather than its size; data is parsed in linear time with a depth
+//! cap and under `--memory-limit`; no message repeats the text of a
+//! `--param NAME=@file`; no diagnostic prints a raw control character; the
+//! sandbox holds against a folder swapped for a symbolic link; `ord` of an
+//! enum variable computes as an integer.
+//!
+//! Every test proves termination by its outcome (an exit status, a
+//! "stopped by" status, a count); the hang guard of `common::cspi_in`
+//! (two minutes) only turns a hang into a failure.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(dir: &Path, args: &[&str]) -> common::Run {
+    common::cspi_in(dir, args)
+}
+
+#[test]
+fn the_split_hears_the_time_limit_on_a_domain_of_a_hundred_million_values() {
+    let dir = common::scratch("limits-split");
+    write(&dir, "wide.csp", "var x in 0..100000000;\n");
+    for threads in ["2", "3"] {
+        let r = run(
+            &dir,
+            &[
+                "solve",
+                "wide.csp",
+                "--count",
+                "--time-limit",
+                "1",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stdout.contains("stopped by the time limit"),
+            "{threads} threads: {}",
+            r.stdout
+        );
+    }
+    // A part of a split, and a node limit, end too.
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "wide.csp",
+            "--count",
+            "--part",
+            "1/4",
+            "--format",
+            "json",
+            "--node-limit",
+            "1000",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("\"UNKNOWN\""), "{}", r.stdout);
+}
+
+#[test]
+fn sparse_wide_domains_cost_their_size_not_their_width() {
+    let dir = common::scratch("limits-sparse");
+    write(&dir, "one.csp", "var x in {0, 4611686018427387904};\n");
+    write(
+        &dir,
+        "two.csp",
+        "var x in {-4611686018427387904, 0, 4611686018427387904};\n\
+         var y in {1, 2305843009213693952};\n\
+         var z in {0, 4611686018427387904};\n\
+         constraint x != z;\n",
+    );
+    write(
+        &dir,
+        "none.csp",
+        "var x in {0, 4611686018427387904};\n\
+         constraint x != 0;\nconstraint x != 4611686018427387904;\n",
+    );
+    for level in ["ac", "fc", "none"] {
+        for threads in ["1", "2"] {
+            for (model, count) in [("one.csp", "2 solutions"), ("two.csp", "8 solutions")] {
+                let r = run(
+                    &dir,
+                    &[
+                        "solve",
+                        model,
+                        "--count",
+                        "--threads",
+                        threads,
+                        "--propagation",
+                        level,
+                    ],
+                );
+                assert_eq!(r.code, 0, "{model} {level} {threads}: {}", r.stderr);
+                assert!(
+                    r.stdout.contains(count) && r.stdout.contains("ALL_SOLUTIONS"),
+                    "{model} {level} {threads}: {}",
+                    r.stdout
+                );
+            }
+            let r = run(
+                &dir,
+                &[
+                    "solve",
+                    "none.csp",
+                    "--count",
+                    "--threads",
+                    threads,
+                    "--propagation",
+                    level,
+                ],
+            );
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            assert!(r.stdout.contains("0 solutions"), "{level}: {}", r.stdout);
+            let r = run(&dir, &["solve", "two.csp", "--all", "--propagation", level]);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            assert_eq!(r.stdout.matches("x = ").count(), 8, "{level}: {}", r.stdout);
+        }
+    }
+}
+
+#[test]
+fn a_long_product_chain_loads() {
+    // Quadratic once: 20,000 factors took 54 s, 50,000 would take minutes.
+    let dir = common::scratch("limits-product");
+    let factors = vec!["x"; 50_000].join(" * ");
+    write(
+        &dir,
+        "chain.csp",
+        &format!("var x in 1..1;\nconstraint {factors} == 1;\n"),
+    );
+    let r = run(&dir, &["solve", "chain.csp"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("x = 1"), "{}", r.stdout);
+    // The range is still checked along the chain.
+    let factors = vec!["y"; 70].join(" * ");
+    write(
+        &dir,
+        "wide.csp",
+        &format!("var y in 1..2;\nconstraint {factors} >= 1;\n"),
+    );
+    let r = run(&dir, &["solve", "wide.csp"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("cspi::arith::range"), "{}", r.stderr);
+}
+
+#[test]
+fn deep_data_is_refused_with_a_diagnostic() {
+    let dir = common::scratch("limits-deep");
+    write(&dir, "m.csp", "param d = [1];\n");
+    let n = 200_000;
+    write(
+        &dir,
+        "deep.json",
+        &format!("{{\"d\": {}1{}}}", "[".repeat(n), "]".repeat(n)),
+    );
+    let r = run(&dir, &["solve", "m.csp", "--data", "deep.json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("nest more than 256 deep"), "{}", r.stderr);
+    // The same through --param (an argument holds at most 128 KiB).
+    let n = 30_000;
+    let value = format!("d={}1{}", "[".repeat(n), "]".repeat(n));
+    let r = run(&dir, &["solve", "m.csp", "--param", &value]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("nest more than 256 deep"), "{}", r.stderr);
+}
+
+/// A data file of `n` ones in one array.
+fn ones(dir: &Path, n: usize) {
+    let mut text = String::with_capacity(2 * n + 16);
+    text.push_str("{\"d\": [1");
+    for _ in 1..n {
+        text.push_str(",1");
+    }
+    text.push_str("]}");
+    write(dir, "ones.json", &text);
+    write(dir, "m.csp", "param d = [1];\nvar x in 0..1;\n");
+}
+
+#[test]
+fn data_files_are_parsed_under_the_memory_and_time_limits() {
+    let dir = common::scratch("limits-data");
+    ones(&dir, 3_000_000);
+    // The text fits, its values do not: refused while parsing.
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--data",
+            "ones.json",
+            "--memory-limit",
+            "40M",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("cspi::memory"), "{}", r.stderr);
+    // The text itself does not fit: refused before it is read.
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--data",
+            "ones.json",
+            "--memory-limit",
+            "8M",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("would take more than 8 MiB"),
+        "{}",
+        r.stderr
+    );
+    // `read()` too.
+    write(
+        &dir,
+        "r.csp",
+        "param t = read(\"ones.json\");\nvar x in 0..1;\n",
+    );
+    let r = run(&dir, &["solve", "r.csp", "--memory-limit", "8M"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("would take more than 8 MiB"),
+        "{}",
+        r.stderr
+    );
+    // A time limit reached while parsing ends the run as stopped.
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--data",
+            "ones.json",
+            "--time-limit",
+            "0.001",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("stopped by the time limit"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn the_first_sigint_stops_a_long_load() {
+    let dir = common::scratch("limits-sigint");
+    // Four million comprehension steps: seconds to load.
+    write(
+        &dir,
+        "slow.csp",
+        "param s = sum(i in 1..4000000: i % 7);\nvar x in 0..1;\n",
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(["solve", "slow.csp", "--format", "json"])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn cspi");
+    std::thread::sleep(Duration::from_millis(400));
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill")
+        .success();
+    assert!(ok);
+    // A hang guard: the load would take far longer than this.
+    let mut waited = 0;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(
+            waited < 60_000,
+            "the first SIGINT was not heard while loading"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+        waited += 10;
+    };
+    let out = child.wait_with_output().expect("output");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("\"stopped_by\":\"interrupt\""), "{stdout}");
+}
+
+#[test]
+fn a_param_file_is_never_repeated_whatever_its_type() {
+    let dir = common::scratch("limits-secret");
+    const SECRET: &str = "SECRET-7f3a";
+    write(
+        &dir,
+        "secret.txt",
+        &format!("[1, \"{SECRET}\", 3]\n{SECRET}\n"),
+    );
+    write(&dir, "word.txt", &format!("{SECRET}\n"));
+    let cases: &[(&str, &str)] = &[
+        ("array.csp", "param d = [1, 2, 3];\n"),
+        ("typed.csp", "param d[1..3]: int;\n"),
+        ("record.csp", "param d: (a: int, b: int);\n"),
+        ("enum.csp", "enum E = {red, green};\nparam d: E;\n"),
+        ("int.csp", "param d: string;\nparam k = int(d);\n"),
+        (
+            "lines.csp",
+            "param d: string;\nparam k = int(lines(d)[2]);\n",
+        ),
+        (
+            "regular.csp",
+            "param d: string;\nvar x[1..3] in 1..3;\nconstraint regular(x, d);\n",
+        ),
+    ];
+    for (name, text) in cases {
+        write(&dir, name, text);
+        for file in ["secret.txt", "word.txt"] {
+            let r = run(&dir, &["solve", name, "--param", &format!("d=@{file}")]);
+            assert!(r.code == 1 || r.code == 2, "{name} {file}: {}", r.stderr);
+            assert!(
+                !r.stderr.contains(SECRET) && !r.stdout.contains(SECRET),
+                "{name} {file} repeats the file:\n{}",
+                r.stderr
+            );
+            assert!(!r.stderr.contains("SECRET"), "{name} {file}:\n{}", r.stderr);
+        }
+    }
+}
+
+#[test]
+fn diagnostics_print_no_control_character() {
+    let dir = common::scratch("limits-control");
+    // An escape sequence that would retitle the terminal, raw in a data
+    // file (invalid JSON there) and in a model.
+    let esc = "\u{1b}]0;pwned\u{7}\u{9b}2J";
+    write(&dir, "m.csp", "param d = [1];\n");
+    write(&dir, "bad.json", &format!("{{\"d\": [1, {esc}]}}\n"));
+    write(
+        &dir,
+        "bad.csp",
+        &format!("var x in 1..3;\nconstraint x == {esc};\n"),
+    );
+    write(
+        &dir,
+        "names.csp",
+        &format!("param n = 1;\nconstraint n{esc} > 0;\n"),
+    );
+    for args in [
+        vec!["solve", "m.csp", "--data", "bad.json"],
+        vec!["solve", "bad.csp"],
+        vec!["solve", "names.csp"],
+    ] {
+        let r = run(&dir, &args);
+        assert!(r.code == 1 || r.code == 2, "{args:?}: {}", r.stderr);
+        assert!(
+            !r.stderr.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?} prints a control character:\n{:?}",
+            r.stderr
+        );
+    }
+    let r = run(&dir, &["solve", "m.csp", "--data", "bad.json"]);
+    assert!(r.stderr.contains("\\u{1b}"), "{}", r.stderr);
+}
+
+#[test]
+fn ord_of_an_enum_variable_is_an_integer_whatever_folds_it() {
+    let dir = common::scratch("limits-ord");
+    // Brute force: c takes a, b, c (ord 1, 2, 3).
+    let cases = [
+        ("constraint ord(c) + 0 >= 2;", "2 solutions"),
+        ("constraint ord(c) - 0 == 1;", "1 solution"),
+        ("constraint 1 * ord(c) <= 2;", "2 solutions"),
+        ("constraint sum([ord(c)]) == 3;", "1 solution"),
+        (
+            "var x in 0..9;\nconstraint product([ord(c), 2]) == x;",
+            "3 solutions",
+        ),
+        (
+            "var x in 0..9;\nconstraint product([ord(c), 1]) == x;",
+            "3 solutions",
+        ),
+    ];
+    for (i, (constraint, count)) in cases.iter().enumerate() {
+        let name = format!("ord{i}.csp");
+        write(
+            &dir,
+            &name,
+            &format!("enum E = {{r, g, b}};\nvar c: E;\n{constraint}\n"),
+        );
+        let r = run(&dir, &["solve", &name, "--count", "--check-solutions"]);
+        assert_eq!(r.code, 0, "{constraint}: {}", r.stderr);
+        assert!(r.stdout.contains(count), "{constraint}: {}", r.stdout);
+    }
+    write(
+        &dir,
+        "x.csp",
+        "enum E = {r, g, b};\nvar c: E;\nvar x in 0..9;\nconstraint product([ord(c), 2]) == x;\nconstraint c == g;\n",
+    );
+    let r = run(&dir, &["solve", "x.csp"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("x = 4"), "{}", r.stdout);
+    // Arithmetic on the enum itself is still refused.
+    write(
+        &dir,
+        "bad.csp",
+        "enum E = {r, g, b};\nvar c: E;\nconstraint c + 0 >= 1;\n",
+    );
+    let r = run(&dir, &["solve", "bad.csp"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("cannot compute with a member"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A process that can write inside the sandbox swaps a folder for a
+/// symbolic link to a folder outside, over and over, while the model reads
+/// a file in it: the file outside must never be read (the check and the
+/// open are one step, beneath the sandbox's descriptor).
+#[test]
+fn the_sandbox_holds_against_a_symlink_swap() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = common::scratch("limits-sandbox-race");
+    let sandbox = dir.join("sandbox");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(sandbox.join("real")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(sandbox.join("real/f.txt"), "inside").unwrap();
+    std::fs::write(outside.join("f.txt"), "OUTSIDE-SECRET").unwrap();
+    std::os::unix::fs::symlink(&outside, sandbox.join("link")).unwrap();
+    std::fs::create_dir_all(sandbox.join("d")).unwrap();
+    std::fs::write(sandbox.join("d/f.txt"), "inside").unwrap();
+    let model = "param t = read(\"d/f.txt\");\nvar x in 0..1;\nconstraint x == (if t == \"inside\" then 1 else 0);\n";
+    write(&sandbox, "m.csp", model);
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, sandbox) = (Arc::clone(&stop), sandbox.clone());
+        std::thread::spawn(move || {
+            // Swap `d` between the real folder and the link, atomically.
+            let (d, real, link) = (
+                sandbox.join("d"),
+                sandbox.join("real"),
+                sandbox.join("link"),
+            );
+            let mut i = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let _ = if i.is_multiple_of(2) {
+                    std::fs::rename(&d, &real).and_then(|()| std::fs::rename(&link, &d))
+                } else {
+                    std::fs::rename(&d, &link).and_then(|()| std::fs::rename(&real, &d))
+                };
+                i += 1;
+            }
+        })
+    };
+    let root = sandbox.to_str().unwrap().to_string();
+    let mut read_inside = 0;
+    for _ in 0..150 {
+        let r = run(
+            &sandbox,
+            &["solve", "m.csp", "--sandbox", &root, "--format", "json"],
+        );
+        assert!(
+            !r.stdout.contains("\"x\":0") && !r.stderr.contains("OUTSIDE"),
+            "read the file outside the sandbox:\n{}{}",
+            r.stdout,
+            r.stderr
+        );
+        read_inside += usize::from(r.stdout.contains("\"x\":1"));
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap();
+    // Some runs are refused (the link is outside), some read the file
+    // inside; with no swapper, every run reads it.
+    let _ = read_inside;
+    let r = run(
+        &sandbox,
+        &["solve", "m.csp", "--sandbox", &root, "--format", "json"],
+    );
+    assert!(r.code == 0 || r.code == 1, "{}{}", r.stdout, r.stderr);
+}
+
+/// A FIFO left in the dictionary cache folder, in place of a cache file,
+/// is refused by the one reader (the diagram is compiled again), never
+/// waited on: it once hung every later run.
+#[test]
+fn a_fifo_in_the_cache_folder_is_not_waited_on() {
+    let dir = common::scratch("limits-cache-fifo");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    write(
+        &dir,
+        "t.csp",
+        "let words = trie(\"CAB BAC ABC\", [\"A\", \"B\", \"C\"], 3);\n\
+         var w[1..columns(words)] in 0..3;\nconstraint mdd(w, words);\n",
+    );
+    let solve = || {
+        Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args(["solve", "t.csp", "--count"])
+            .current_dir(&dir)
+            .env("CSPI_CACHE_DIR", &cache)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn cspi")
+    };
+    let first = solve().wait_with_output().expect("first run");
+    assert!(String::from_utf8_lossy(&first.stdout).contains("3 solutions"));
+    let files: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+        .collect();
+    assert_eq!(files.len(), 1, "one cache file: {files:?}");
+    std::fs::remove_file(&files[0]).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(&files[0])
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let mut child = solve();
+    let mut waited = 0;
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if waited > 60_000 {
+            let _ = child.kill();
+            panic!("the run waits on the FIFO in the cache folder");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        waited += 10;
+    };
+    let out = child.wait_with_output().expect("output");
+    assert_eq!(status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("3 solutions"));
+}
