@@ -357,6 +357,43 @@ mod tests {
         }
     }
 
+    /// `t[i] + i / 2` pairwise distinct: equal offsets in pairs, so that the
+    /// harness's repeated variables give both `x` twice (never distinct)
+    /// and `x` beside `x + 1` (never equal).
+    fn distinct_halves(t: &[i64]) -> bool {
+        let s: Vec<i64> = t
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| x + i as i64 / 2)
+            .collect();
+        (0..s.len()).all(|i| (i + 1..s.len()).all(|j| s[i] != s[j]))
+    }
+
+    #[test]
+    fn repeated_variables_with_equal_and_shifted_offsets() {
+        for gac in [false, true] {
+            for general in [false, true] {
+                for n in 2..=5 {
+                    check_random(
+                        "alldifferent halves",
+                        if gac {
+                            Strength::Domain
+                        } else {
+                            Strength::Check
+                        },
+                        n,
+                        |d, vars| {
+                            let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64 / 2));
+                            let p = AllDifferent::new(terms.collect(), gac, d);
+                            Some(Box::new(if general { p.without_bits() } else { p }))
+                        },
+                        distinct_halves,
+                    );
+                }
+            }
+        }
+    }
+
     /// The bitset and the general forms reach the same domains, on random
     /// domains larger than brute force can check, through random decisions.
     #[test]
