@@ -11,7 +11,6 @@ pub mod count;
 pub mod domains;
 #[cfg(test)]
 pub mod harness;
-pub mod lns;
 pub mod propagator;
 pub mod props;
 pub mod queue;
