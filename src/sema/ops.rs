@@ -4,7 +4,7 @@
 use super::Checker;
 use super::value::{IntSet, Value};
 use crate::diag::Diag;
-use crate::model::{CmpOp, Formula, Term};
+use crate::model::{CmpOp, Formula, Term, VarKind};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, UnOp};
 
 impl Checker<'_> {
@@ -58,6 +58,11 @@ impl Checker<'_> {
         if matches!(a, Value::Poison) || matches!(b, Value::Poison) {
             return Ok(Value::Poison);
         }
+        if matches!(op, BinOp::Eq | BinOp::Ne)
+            && let Some(r) = self.word_is(op, &a, &b, span)
+        {
+            return r;
+        }
         match op {
             BinOp::Range => match (&a, &b) {
                 (Value::Int(lo), Value::Int(hi)) => Ok(Value::Set(IntSet::Range(*lo, *hi))),
@@ -80,6 +85,42 @@ impl Checker<'_> {
                 super::logic::connective(op, a, b, span, self.as_written)
             }
         }
+    }
+
+    /// `w == "word"` (or `!=`) for a word variable `w`: a theme entry locked
+    /// in its slot. The string is normalised as dictionary entries are; a
+    /// word not in the slot's list is an error (the grid could not be filled).
+    fn word_is(&self, op: BinOp, a: &Value, b: &Value, span: Span) -> Option<Result<Value, Diag>> {
+        let (t, text) = match (a, b) {
+            (Value::Term(t), Value::Str(s)) | (Value::Str(s), Value::Term(t)) => (t, s),
+            _ => return None,
+        };
+        let Term::Var(v) = **t else { return None };
+        let VarKind::Word(list) = &self.model.vars[v].kind else {
+            return None;
+        };
+        let word: String = text
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .filter_map(super::dict::fold_letter)
+            .collect();
+        let found = list.words.binary_search(&word).ok();
+        Some(match (found, op) {
+            (Some(i), _) => Ok(Value::from_formula(Formula::Cmp(
+                cmp_op(op),
+                Term::Var(v),
+                Term::Const(i as i64),
+            ))),
+            (None, BinOp::Ne) => Ok(Value::from_formula(Formula::Const(true))),
+            (None, _) => Err(Diag::new(
+                "cspi::data::no_words",
+                format!("`{word}` is not a word of `{}`", list.name),
+            )
+            .label(span, "this entry")
+            .help(
+                "add it to the word list (with a score at least the minimum), or check its length",
+            )),
+        })
     }
 
     /// Refuses arithmetic on a member of an enum.

@@ -695,3 +695,28 @@ fn best_fills_match_brute_force() {
     }
     assert!(optimal >= 24, "only {optimal} rounds had a fill");
 }
+
+/// `xw[k] == "entry"` locks a theme entry in its slot (normalised as the
+/// dictionary is); an entry missing from the slot's list is a diagnostic.
+#[test]
+fn theme_entries_lock_their_slot() {
+    let s = Scratch::new("theme");
+    let words = root().join("models/data/crossword-words.txt");
+    let grid = root().join("models/data/crossword-empty.txt");
+    let model = |entry: &str| {
+        format!(
+            "let w = dictionary(\"{}\"); crossword xw = picture(\"{}\", w); constraint alldifferent(xw); constraint xw[5] == \"{entry}\"; output xw;",
+            words.display(),
+            grid.display()
+        )
+    };
+    let m = s.file("m.csp", model("Gr-ape").as_bytes());
+    let out = cspi(&["solve", &m.display().to_string()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().nth(2), Some("g r a p e"), "{text}");
+    let m = s.file("m.csp", model("grapes").as_bytes());
+    let out = cspi(&["solve", &m.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`grapes` is not a word"), "{err}");
+}
