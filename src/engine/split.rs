@@ -437,7 +437,15 @@ mod tests {
                     assert!(all.len() > 100);
                     let make = || strategy(var, val, &scope);
                     let root = h.engine.doms.checkpoint();
-                    let paths = split(&mut h.engine, &make, &vars, Branching::Binary, 12);
+                    let paths = split(
+                        &mut h.engine,
+                        &make,
+                        &vars,
+                        Branching::Binary,
+                        12,
+                        &mut Budget::new(Default::default()),
+                    )
+                    .unwrap();
                     assert!(
                         paths.len() >= 12,
                         "{var:?} {val:?}: {} sub-problems",
@@ -472,7 +480,15 @@ mod tests {
             let (mut h, vars) = model();
             let (x, y) = (vars[2], vars[3]);
             let make = || strategy(var, ValSelect::Min, &[y, x]);
-            let paths = split(&mut h.engine, &make, &vars, Branching::Binary, 4);
+            let paths = split(
+                &mut h.engine,
+                &make,
+                &vars,
+                Branching::Binary,
+                4,
+                &mut Budget::new(Default::default()),
+            )
+            .unwrap();
             assert!(paths.len() >= 4);
             for path in &paths {
                 assert!([x, y].contains(&path[0].var), "{name}: {path:?}");
@@ -480,7 +496,15 @@ mod tests {
                     assert_eq!(path[0].var, y, "input follows the scope's order");
                 }
             }
-            let all = split(&mut h.engine, &make, &vars, Branching::AllValues, 4);
+            let all = split(
+                &mut h.engine,
+                &make,
+                &vars,
+                Branching::AllValues,
+                4,
+                &mut Budget::new(Default::default()),
+            )
+            .unwrap();
             assert!(
                 all.iter().all(|p| [x, y].contains(&p[0].var)),
                 "{name}: {all:?}"

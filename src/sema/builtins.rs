@@ -112,10 +112,9 @@ impl Checker<'_> {
             }
             "sum" => {
                 let terms = self.terms_of_args(&args, span)?;
-                Ok(self.untyped(Value::from_term(self.linear(
-                    terms.into_iter().map(|t| (1, t)).collect(),
-                    0,
-                ))))
+                Ok(self.untyped(Value::from_term(
+                    self.linear(terms.into_iter().map(|t| (1, t)).collect(), 0),
+                )))
             }
             "product" => {
                 let terms = self.terms_of_args(&args, span)?;

@@ -605,7 +605,10 @@ fn dzn_data_files_give_the_same_answers_as_json() {
     };
     let (a, b) = (solve(&dzn), solve(&json));
     assert_eq!(a, b);
-    assert!(a.contains("x = [1, 2, 0]") && a.contains("x = [2, 0, 1]"), "{a}");
+    assert!(
+        a.contains("x = [1, 2, 0]") && a.contains("x = [2, 0, 1]"),
+        "{a}"
+    );
     std::fs::write(&dzn, "n = 3;\nw = [1, 2 3];\n").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
         .arg("solve")
