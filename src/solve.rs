@@ -209,6 +209,8 @@ pub struct Summary {
     pub trace: Vec<Decision>,
     /// Whether a limit or the caller stopped the search before it was complete.
     pub stopped: bool,
+    /// The search tree, when [`Options::tree`] asked for it.
+    pub tree: Option<crate::engine::tree::TreeLog>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -226,6 +228,9 @@ pub struct Options {
     pub no_product_count: bool,
     /// Record the first N decisions in [`Summary::trace`].
     pub trace: Option<usize>,
+    /// Record the search tree, N events at most, in [`Summary::tree`]
+    /// (one thread only).
+    pub tree: Option<usize>,
     /// Search on this many threads (0 or 1: one, the search as it always was;
     /// more: embarrassingly parallel search, `parallel.rs`).
     pub threads: usize,
@@ -480,6 +485,7 @@ fn one_thread(
     let goal = model.objective.as_ref();
     let mut reception = Reception::new(model, options.check, start);
     let mut trace = Vec::new();
+    let mut tree = None;
     let mut lns_iterations = 0;
     let outcome = if posted.consistent {
         let mut search = Search::new(
@@ -491,6 +497,9 @@ fn one_thread(
         );
         if let Some(n) = options.trace {
             search.trace(n);
+        }
+        if let Some(n) = options.tree {
+            search.record_tree(n);
         }
         if let Some(o) = posted.objective {
             search.minimize(o);
@@ -507,6 +516,7 @@ fn one_thread(
             }
         });
         trace = search.decisions().to_vec();
+        tree = search.take_tree();
         lns_iterations = search.lns_iterations();
         outcome
     } else {
@@ -531,5 +541,6 @@ fn one_thread(
         split: None,
         part: None,
         stopped: outcome == Outcome::Interrupted,
+        tree,
     }
 }

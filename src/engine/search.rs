@@ -32,6 +32,7 @@ use super::select::var::{Node, VarSelector, first_fail, first_fail_ac};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
+use super::tree::{TreeEvent, TreeLog};
 use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
 use rand::SeedableRng;
@@ -163,6 +164,8 @@ pub struct Search<'e> {
     crossings: Arc<Crossings>,
     /// The first decisions, when asked for (golden tests, `--trace`).
     trace: Option<(usize, Vec<Decision>)>,
+    /// The search tree, when asked for (`--tree`).
+    tree: Option<TreeLog>,
     /// Large-neighbourhood search, once branch and bound has a solution.
     lns: Option<Lns>,
     /// The best solution so far (optimisation), one value per variable.
@@ -238,6 +241,7 @@ impl<'e> Search<'e> {
             components: None,
             crossings,
             trace: None,
+            tree: None,
             lns: None,
             best: Vec::new(),
             iteration_start: 0,
@@ -356,6 +360,52 @@ impl<'e> Search<'e> {
     /// Records the first `n` decisions (see [`Self::decisions`]).
     pub fn trace(&mut self, n: usize) {
         self.trace = Some((n, Vec::new()));
+    }
+
+    /// Records the search tree, `cap` events at most ([`TreeLog`]).
+    pub fn record_tree(&mut self, cap: usize) {
+        self.tree = Some(TreeLog::new(cap));
+    }
+
+    /// The tree recorded by [`Self::record_tree`].
+    pub fn take_tree(&mut self) -> Option<TreeLog> {
+        self.tree.take()
+    }
+
+    /// The values left in the domains of the searched variables (for the
+    /// tree's pruning counts; only computed while recording it).
+    fn open_values(&self) -> u64 {
+        self.primary.iter().map(|&v| self.engine.doms.size(v)).sum()
+    }
+
+    /// Records a branch just applied (`applied`: the values left after the
+    /// branch itself, before propagation); `ok`: propagation succeeded.
+    fn tree_branch(&mut self, var: VarId, branch: Branch, right: bool, applied: u64, ok: bool) {
+        if self.tree.is_none() {
+            return;
+        }
+        let pruned = if ok {
+            applied.saturating_sub(self.open_values())
+        } else {
+            0
+        };
+        let depth = self.stack.len();
+        if let Some(t) = &mut self.tree {
+            t.push(TreeEvent::Branch {
+                var,
+                branch,
+                right,
+                depth,
+                pruned,
+                failed: !ok,
+            });
+        }
+    }
+
+    fn tree_event(&mut self, e: TreeEvent) {
+        if let Some(t) = &mut self.tree {
+            t.push(e);
+        }
     }
 
     /// The decisions recorded by [`Self::trace`].
@@ -517,6 +567,11 @@ impl<'e> Search<'e> {
                     self.record(var, branch, false);
                     self.engine.stats.nodes += 1;
                     let ok = self.apply(var, branch, false).is_ok();
+                    let applied = if self.tree.is_some() {
+                        self.open_values()
+                    } else {
+                        0
+                    };
                     let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
                     if decided {
                         self.decided[var] = true;
@@ -534,6 +589,7 @@ impl<'e> Search<'e> {
                         self.engine.stats.max_depth.max(self.stack.len() as u64);
                     let ok =
                         ok && self.enforce_bound() && self.engine.propagate_decision(var).is_ok();
+                    self.tree_branch(var, branch, false, applied, ok);
                     if !ok {
                         self.failed();
                         if !self.backtrack() {
@@ -542,18 +598,21 @@ impl<'e> Search<'e> {
                     }
                 }
                 Step::Fail => {
+                    self.tree_event(TreeEvent::Fail);
                     self.failed();
                     if !self.leave_completion() {
                         return Outcome::Exhausted;
                     }
                 }
                 Step::Reject => {
+                    self.tree_event(TreeEvent::Fail);
                     self.failed();
                     if !self.backtrack() {
                         return Outcome::Exhausted;
                     }
                 }
                 Step::Solution => {
+                    self.tree_event(TreeEvent::Solution);
                     self.engine.stats.solutions += 1;
                     // Values are copied only when someone reads them.
                     if !self.count_only || self.objective.is_some() {
@@ -735,9 +794,15 @@ impl<'e> Search<'e> {
                 scan: f.scan,
                 floor: false,
             });
-            let ok = self.apply(var, branch, true).is_ok()
-                && self.enforce_bound()
-                && self.engine.propagate_decision(var).is_ok();
+            let applied_ok = self.apply(var, branch, true).is_ok();
+            let applied = if self.tree.is_some() {
+                self.open_values()
+            } else {
+                0
+            };
+            let ok =
+                applied_ok && self.enforce_bound() && self.engine.propagate_decision(var).is_ok();
+            self.tree_branch(var, branch, true, applied, ok);
             if ok {
                 return true;
             }
