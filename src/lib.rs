@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod explain;
+pub mod flatzinc;
 pub mod lower;
 pub mod memory;
 pub mod merge;

@@ -8,6 +8,7 @@ mod check;
 pub mod diagnostics;
 mod each;
 mod explain;
+mod fzn;
 pub mod interrupt;
 mod merge;
 mod params;
@@ -52,6 +53,58 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff), generated from the same definitions as --help.
     Man,
+    /// Solve a FlatZinc file as a MiniZinc solver does (docs/minizinc.md).
+    Fzn(FznArgs),
+    /// Write cspi's MiniZinc solver configuration into MiniZinc's user solver folder.
+    MinizincInstall(MinizincInstallArgs),
+}
+
+/// `cspi fzn`: MiniZinc's standard solver flags.
+#[derive(Args, Debug)]
+pub struct FznArgs {
+    /// The FlatZinc file (.fzn), as `minizinc -c` writes it for cspi.
+    pub file: PathBuf,
+    /// Satisfaction: print every solution; optimisation: print each better one.
+    #[arg(short = 'a', long = "all-solutions")]
+    pub all: bool,
+    /// Optimisation: print each better solution as it is found.
+    #[arg(short = 'i', long = "intermediate")]
+    pub intermediate: bool,
+    /// Satisfaction: stop after N solutions.
+    #[arg(short = 'n', long = "num-solutions", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub solutions: Option<u64>,
+    /// Free search: ignore the model's search annotations.
+    #[arg(short = 'f', long = "free-search")]
+    pub free: bool,
+    /// Search on N threads (default one).
+    #[arg(short = 'p', long = "parallel", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+    /// Seed of the random generator.
+    #[arg(short = 'r', long = "random-seed", value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Print statistics as `%%%mzn-stat:` lines.
+    #[arg(short = 's', long = "statistics")]
+    pub stats: bool,
+    /// Stop after this many milliseconds, printing the best solution found.
+    #[arg(short = 't', long = "time-limit", value_name = "MS")]
+    pub time_limit: Option<u64>,
+    /// Say on stderr what was read and how the search is set up.
+    #[arg(short = 'v', long = "verbose")]
+    pub verbose: bool,
+    /// Re-check every solution with the independent checker.
+    #[arg(long)]
+    pub check_solutions: bool,
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct MinizincInstallArgs {
+    /// The folder to write into (default ~/.minizinc/solvers, where MiniZinc looks).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// The model and its parameters, shared by every command that loads a model.
@@ -277,6 +330,8 @@ pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
         Command::Merge(args) => merge::command(&args),
         Command::Completions(args) => Ok(completions(args.shell)),
         Command::Man => Ok(man()),
+        Command::Fzn(args) => fzn::command(&args, interrupt),
+        Command::MinizincInstall(args) => fzn::install(&args),
     };
     result.unwrap_or_else(|diags| report(&diags))
 }

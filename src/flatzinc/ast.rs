@@ -1,0 +1,87 @@
+//! The FlatZinc text as items with spans, as `grammar/flatzinc.pest` reads it.
+
+use crate::syntax::ast::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    /// `lo..hi` (empty when `hi < lo`).
+    Range(i64, i64),
+    FloatRange,
+    /// `{1, 3, 5}`.
+    Set(Vec<i64>),
+    Array(Vec<Expr>),
+    Ident(String),
+    /// `a[3]`.
+    Access(String, i64),
+    /// `int_search(x, first_fail, indomain_min, complete)`: annotations only.
+    Call(String, Vec<Expr>),
+    Str(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// The element type of a declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BaseType {
+    Bool,
+    Int,
+    /// `lo..hi` as a type: `var 1..9`.
+    IntRange(i64, i64),
+    /// `{1, 3}` as a type.
+    IntSet(Vec<i64>),
+    Float,
+    FloatRange,
+    /// `set of ...` (parameters only are supported).
+    SetOf,
+}
+
+#[derive(Clone, Debug)]
+pub struct Decl {
+    /// `array [1..n] of`: its length.
+    pub array: Option<usize>,
+    pub var: bool,
+    pub base: BaseType,
+    pub name: String,
+    pub annotations: Vec<Expr>,
+    pub value: Option<Expr>,
+    pub span: Span,
+    /// The span of the type, for diagnostics on unsupported types.
+    pub type_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Constraint {
+    pub name: String,
+    pub name_span: Span,
+    pub args: Vec<Expr>,
+    pub annotations: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum Goal {
+    Satisfy,
+    Minimize(Expr),
+    Maximize(Expr),
+}
+
+#[derive(Clone, Debug)]
+pub struct Solve {
+    pub annotations: Vec<Expr>,
+    pub goal: Goal,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct FznAst {
+    pub decls: Vec<Decl>,
+    pub constraints: Vec<Constraint>,
+    pub solve: Solve,
+}
