@@ -66,8 +66,15 @@ fn venv() -> Result<PathBuf, String> {
 
 /// `pip install ./python`, building the extension in target/python.
 fn install(python: &Path) -> Result<(), String> {
+    // The environment's bin/ first on PATH, where pip's build hook looks for maturin.
+    let bin = python.parent().expect("bin/").to_path_buf();
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .expect("PATH");
     run(Command::new(python)
         .current_dir(root())
+        .env("PATH", path)
         .env("CARGO_TARGET_DIR", root().join("target/python"))
         // maturin is in the environment already: no download per run.
         .args([
