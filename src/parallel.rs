@@ -34,7 +34,7 @@
 
 use crate::engine::Engine;
 use crate::engine::components::Components;
-use crate::engine::lns::Lns;
+use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
 use crate::engine::split::{self, Branching, Path};
 use crate::engine::stats::Stats;

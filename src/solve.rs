@@ -2,7 +2,7 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
-use crate::engine::lns::Lns;
+use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
 use crate::engine::select;
 use crate::engine::select::Decision;

@@ -289,6 +289,14 @@ impl Drop for Scratch {
 /// Brute force: every slot of a picture grid (runs of 2+ open cells) and the
 /// number of fills from `words` that agree on shared cells and given letters.
 fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
+    let mut n = 0;
+    brute_fills(grid, words, distinct, &mut |_| n += 1);
+    n
+}
+
+/// Calls `f` with the words of every fill, in reading order of the slots
+/// (across before down at each cell), as cspi numbers them.
+fn brute_fills(grid: &str, words: &[&str], distinct: bool, f: &mut dyn FnMut(&[String])) {
     let rows: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();
     let (h, w) = (rows.len(), rows[0].len());
     let open = |x: usize, y: usize| rows[y][x] != '#';
@@ -315,6 +323,7 @@ fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
             }
         }
     }
+    #[allow(clippy::too_many_arguments)]
     fn go(
         k: usize,
         slots: &[Vec<(usize, usize)>],
@@ -323,11 +332,12 @@ fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
         grid: &mut std::collections::HashMap<(usize, usize), char>,
         used: &mut Vec<String>,
         distinct: bool,
-    ) -> u64 {
+        f: &mut dyn FnMut(&[String]),
+    ) {
         if k == slots.len() {
-            return 1;
+            f(used);
+            return;
         }
-        let mut n = 0;
         for word in words {
             let chars: Vec<char> = word.chars().collect();
             if chars.len() != slots[k].len() || (distinct && used.iter().any(|u| u == word)) {
@@ -348,13 +358,12 @@ fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
                 }
             }
             used.push(word.to_string());
-            n += go(k + 1, slots, rows, words, grid, used, distinct);
+            go(k + 1, slots, rows, words, grid, used, distinct, f);
             used.pop();
             for c in added {
                 grid.remove(&c);
             }
         }
-        n
     }
     go(
         0,
@@ -364,6 +373,7 @@ fn brute_count(grid: &str, words: &[&str], distinct: bool) -> u64 {
         &mut Default::default(),
         &mut Vec::new(),
         distinct,
+        f,
     )
 }
 
@@ -597,4 +607,91 @@ fn hand_written_word_variables_match_brute_force() {
             );
         }
     }
+}
+
+/// models/crossword-best.csp against brute force: on small grids and random
+/// scored word lists, the optimum of each goal (the lowest score, the total,
+/// both lexicographically) is the best over every fill, and a grid with no
+/// fill is unsatisfiable.
+#[test]
+fn best_fills_match_brute_force() {
+    let grids = [
+        "...\n.#.\n...\n",
+        "#..\n...\n..#\n",
+        "...\n...\n",
+        "..b\n.#.\n...\n",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let s = Scratch::new("best");
+    let model = root().join("models/crossword-best.csp");
+    let mut optimal = 0;
+    for round in 0..12 {
+        // 40 random words of 2 and 3 letters over a, b, c, random scores.
+        let mut lines = Vec::new();
+        let mut words: Vec<(String, i64)> = Vec::new();
+        for _ in 0..40 {
+            let len = 2 + next(2) as usize;
+            let w: String = (0..len).map(|_| (b'a' + next(3) as u8) as char).collect();
+            let score = next(60) as i64;
+            lines.push(format!("{};{score}", w.to_uppercase()));
+            match words.iter_mut().find(|e| e.0 == w) {
+                Some(e) => e.1 = e.1.max(score),
+                None => words.push((w, score)),
+            }
+        }
+        let dict = s.file("w.txt", lines.join("\n").as_bytes());
+        let plain: Vec<&str> = words.iter().map(|e| e.0.as_str()).collect();
+        let score_of = |w: &String| words.iter().find(|e| &e.0 == w).unwrap().1;
+        let grid = grids[round % grids.len()];
+        let gpath = s.file("g.txt", grid.as_bytes());
+        let mut best: [Option<i64>; 3] = [None; 3];
+        let mut slots = 0;
+        brute_fills(grid, &plain, true, &mut |fill| {
+            slots = fill.len() as i64;
+            let scores: Vec<i64> = fill.iter().map(score_of).collect();
+            let (lo, sum) = (*scores.iter().min().unwrap(), scores.iter().sum::<i64>());
+            for (b, v) in best
+                .iter_mut()
+                .zip([lo, sum, lo * (slots * 1_000_000 + 1) + sum])
+            {
+                *b = Some(b.map_or(v, |b| b.max(v)));
+            }
+        });
+        for (g, goal) in ["min", "sum", "lex"].iter().enumerate() {
+            let overrides = [
+                param("grid", &gpath),
+                param("dict", &dict),
+                ParamOverride {
+                    name: "goal".into(),
+                    value: goal.to_string(),
+                },
+            ];
+            let m = Arc::new(load_file(&model, &overrides).unwrap_or_else(|e| panic!("{e:?}")));
+            for level in [Propagation::Fc, Propagation::Ac] {
+                let mut o = Options {
+                    check: true,
+                    ..Options::default()
+                };
+                o.search.propagation = level;
+                let r = solve(&m, &o, |_| Next::Continue);
+                assert!(r.rejected.is_empty());
+                let what = format!("round {round}, grid {grid:?}, goal {goal}, {level:?}");
+                match best[g] {
+                    Some(b) => {
+                        assert_eq!(r.status, Status::Optimal, "{what}");
+                        assert_eq!(r.objective, Some(b), "{what}");
+                        optimal += 1;
+                    }
+                    None => assert_eq!(r.status, Status::Unsatisfiable, "{what}"),
+                }
+            }
+        }
+    }
+    assert!(optimal >= 24, "only {optimal} rounds had a fill");
 }

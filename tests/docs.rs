@@ -100,6 +100,16 @@ fn every_tutorial_command_runs_and_prints_what_it_shows() {
     runs_and_prints_what_it_shows(cases);
 }
 
+/// docs/crossword.md walks a constructor from an empty grid to a quality
+/// fill with a theme entry; every step of it runs as shown.
+#[test]
+fn every_crossword_command_runs_and_prints_what_it_shows() {
+    let text = common::read(&common::root().join("docs/crossword.md"));
+    let cases = commands(&text);
+    assert!(cases.len() >= 7, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
 /// The README's examples are what a newcomer types first.
 #[test]
 fn every_readme_command_runs_and_prints_what_it_shows() {

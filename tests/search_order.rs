@@ -107,6 +107,65 @@ fn first_decisions_of_every_heuristic() {
     }
 }
 
+/// The first `n` decisions of `model` (text) under `var` and `level`, as
+/// variable names; the model's own search item gives the scope.
+fn first_decisions(model: &str, var: VarSelect, level: Propagation, n: usize) -> Vec<String> {
+    let model = Arc::new(load_str("scope.csp", model, Path::new("."), &[]).expect("loads"));
+    let mut options = Options {
+        trace: Some(n),
+        threads: 1,
+        ..Options::default()
+    };
+    options.search = model.search.clone();
+    options.search.var = var;
+    options.search.propagation = level;
+    options.limits.solutions = Some(1);
+    let summary = solve(&model, &options, |_| cspi::engine::search::Next::Continue);
+    summary
+        .trace
+        .iter()
+        .map(|d| model.vars[d.var].name.clone())
+        .collect()
+}
+
+/// The scope of a search item is branched first under every variable
+/// selection and propagation level, in its stated order under `input`
+/// (issue 25: `mrv` took `b`, of three values, before the scope's `f`).
+#[test]
+fn the_scope_is_branched_first() {
+    let scoped = format!("{MODEL}search f, c: var input;");
+    for level in [Propagation::Ac, Propagation::Fc, Propagation::None] {
+        for &(name, var) in VarSelect::ALL {
+            let got = first_decisions(&scoped, var, level, 12);
+            let first = got.first().map(String::as_str);
+            assert!(
+                matches!(first, Some("f" | "c")),
+                "{} {name}: {got:?}",
+                level.name()
+            );
+            if var == VarSelect::Input {
+                assert_eq!(got[0], "f", "input follows the scope's order");
+            }
+        }
+    }
+}
+
+/// models/warehouse.csp branches on the suppliers, whatever the selection:
+/// `open`, declared first and of two values, is never decided before them.
+#[test]
+fn warehouse_search_keeps_to_its_scope() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/warehouse.csp");
+    let text = std::fs::read_to_string(path).expect("models/warehouse.csp");
+    for &(name, var) in VarSelect::ALL {
+        let got = first_decisions(&text, var, Propagation::Ac, 20);
+        assert_eq!(got.len(), 20, "{name}");
+        assert!(
+            got.iter().all(|v| v.starts_with("supplier")),
+            "{name}: {got:?}"
+        );
+    }
+}
+
 /// Every strategy name of the one list in `model/search.rs` is documented
 /// in docs/search.md, and `--help` lists it.
 #[test]

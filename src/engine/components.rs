@@ -50,7 +50,7 @@ use super::budget::Budget;
 use super::count::Counter;
 use super::domains::Domains;
 use super::select::Rng;
-use super::select::var::{Node, VarSelector};
+use super::select::var::{Order, VarSelector};
 use super::trail::Checkpoint;
 use super::{Engine, PropId};
 use crate::lower::words::Crossings;
@@ -75,6 +75,8 @@ pub struct Ctx<'a> {
     pub var_select: &'a mut VarSelector,
     pub rng: &'a mut Rng,
     pub crossings: &'a Crossings,
+    /// The search's branching order: its scope is branched first.
+    pub order: &'a Order,
     pub budget: &'a mut Budget,
     /// Decisions already on the search's stack (for `max_depth`).
     pub depth: u64,
@@ -218,6 +220,7 @@ impl Components {
             var_select,
             rng,
             crossings,
+            order,
             budget,
             depth,
         } = ctx;
@@ -264,7 +267,7 @@ impl Components {
                             None
                         };
                         let vars = std::mem::take(&mut comp.vars);
-                        branch = Some(self.branch(engine, var_select, rng, vars, key));
+                        branch = Some(self.branch(engine, var_select, order, rng, vars, key));
                         break;
                     }
                     if branch.is_none() {
@@ -343,17 +346,14 @@ impl Components {
         &mut self,
         engine: &mut Engine,
         var_select: &mut VarSelector,
+        order: &Order,
         rng: &mut Rng,
         vars: Vec<VarId>,
         key: Option<Box<[u64]>>,
     ) -> Frame {
-        let d = &engine.doms;
-        let open = |v: VarId| !d.is_fixed(v);
-        let node = Node {
-            engine,
-            open: &open,
-        };
-        let var = var_select.select(&node, &vars, rng).unwrap_or(vars[0]);
+        let var = var_select
+            .pick_among(engine, order, &vars, rng)
+            .unwrap_or(vars[0]);
         let d = &engine.doms;
         let values = if d.is_bitset(var) {
             Values::List(d.values(var).collect())
@@ -562,11 +562,13 @@ mod tests {
 
     /// Counts the solutions of the harness's problem over `vars`.
     fn count(h: &mut Harness, c: &mut Components, vars: &[VarId]) -> Counted {
+        let order = var::Order::new(&[], vars, h.engine.doms.num_vars());
         let ctx = Ctx {
             engine: &mut h.engine,
             var_select: &mut var::build(VarSelect::Input),
             rng: &mut Rng::seed_from_u64(1),
             crossings: &Crossings::default(),
+            order: &order,
             budget: &mut Budget::new(Limits::default()),
             depth: 0,
         };

@@ -105,6 +105,10 @@ pub enum Strength {
 /// before the step was lost, failure only when there is no solution, and the
 /// `strength` holds. `make` builds the propagator over the variables (or
 /// `None` when it refuses these domains).
+///
+/// Then the same with repeated variables: the propagator's positions drawn
+/// from fewer variables (`x` in two positions, as in `alldifferent([x, y,
+/// x])`), where it must stay correct and checking (no strength is claimed).
 pub fn check_random(
     name: &str,
     strength: Strength,
@@ -127,53 +131,94 @@ pub fn check_random_with(
     extra: impl Fn(&[Vec<i64>]) -> Option<String>,
 ) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
+    let distinct: Vec<usize> = (0..arity).collect();
     for trial in 0..300 {
-        let mut h = Harness::new();
-        let vars: Vec<VarId> = (0..arity)
-            .map(|_| {
-                let mut values: Vec<i64> =
-                    (-3..=4).filter(|_| rng.random_range(0..3) > 0).collect();
-                if values.is_empty() {
-                    values.push(rng.random_range(-3..=4));
-                }
-                h.var(&values)
-            })
-            .collect();
-        let Some(p) = make(&mut h.engine.doms, &vars) else {
-            continue;
-        };
-        let mut before = snapshot(&h, &vars);
-        let mut result = h.try_post_boxed(p);
-        for step in 0..6 {
-            verify(
-                name, trial, step, strength, &h, &vars, &before, result, &holds,
-            );
-            if result.is_ok()
-                && let Some(complaint) = extra(&snapshot(&h, &vars))
-            {
-                panic!("{name}: trial {trial}, step {step}, from {before:?}: {complaint}");
+        run_trial(
+            name, strength, trial, &distinct, &mut rng, &make, &holds, &extra,
+        );
+    }
+    if arity < 2 {
+        return;
+    }
+    let name = format!("{name} (repeated variables)");
+    for trial in 0..300 {
+        // Position i reads variable of_position[i], from fewer than `arity`.
+        let bases = rng.random_range(1..arity);
+        let mut of_position: Vec<usize> = (0..arity).map(|_| rng.random_range(0..bases)).collect();
+        of_position[rng.random_range(0..arity)] = bases - 1;
+        run_trial(
+            &name,
+            Strength::Check,
+            trial,
+            &of_position,
+            &mut rng,
+            &make,
+            &holds,
+            &|_: &[Vec<i64>]| -> Option<String> { None },
+        );
+    }
+}
+
+/// One trial: variables `0..=max(of_position)`, the propagator over
+/// `of_position` (position `i` reads variable `of_position[i]`).
+#[expect(clippy::too_many_arguments, reason = "a test helper's whole context")]
+fn run_trial(
+    name: &str,
+    strength: Strength,
+    trial: usize,
+    of_position: &[usize],
+    rng: &mut Xoshiro256PlusPlus,
+    make: &impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: &impl Fn(&[i64]) -> bool,
+    extra: &impl Fn(&[Vec<i64>]) -> Option<String>,
+) {
+    let mut h = Harness::new();
+    let count = of_position.iter().max().map_or(0, |&m| m + 1);
+    let vars: Vec<VarId> = (0..count)
+        .map(|_| {
+            let mut values: Vec<i64> = (-3..=4).filter(|_| rng.random_range(0..3) > 0).collect();
+            if values.is_empty() {
+                values.push(rng.random_range(-3..=4));
             }
-            if result.is_err() {
-                break;
-            }
-            // A random decision, applied to the domains alone; then the
-            // propagator runs from exactly those domains.
-            let x = vars[rng.random_range(0..vars.len())];
-            let pick: Vec<i64> = h.values(x);
-            let v = pick[rng.random_range(0..pick.len())];
-            let doms = &mut h.engine.doms;
-            let decided = match rng.random_range(0..4) {
-                0 => doms.fix(x, v),
-                1 => doms.set_min(x, v),
-                2 => doms.set_max(x, v),
-                _ => doms.remove(x, v),
-            };
-            if decided.is_err() {
-                break;
-            }
-            before = snapshot(&h, &vars);
-            result = h.engine.fixpoint();
+            h.var(&values)
+        })
+        .collect();
+    let args: Vec<VarId> = of_position.iter().map(|&i| vars[i]).collect();
+    let Some(p) = make(&mut h.engine.doms, &args) else {
+        return;
+    };
+    let holds = |t: &[i64]| holds(&of_position.iter().map(|&i| t[i]).collect::<Vec<_>>());
+    let mut before = snapshot(&h, &vars);
+    let mut result = h.try_post_boxed(p);
+    for step in 0..6 {
+        verify(
+            name, trial, step, strength, &h, &vars, &before, result, &holds,
+        );
+        if result.is_ok()
+            && let Some(complaint) = extra(&snapshot(&h, &vars))
+        {
+            panic!("{name}: trial {trial}, step {step}, from {before:?}: {complaint}");
         }
+        if result.is_err() {
+            break;
+        }
+        // A random decision, applied to the domains alone; then the
+        // propagator runs from exactly those domains.
+        let x = vars[rng.random_range(0..vars.len())];
+        let pick: Vec<i64> = h.values(x);
+        let v = pick[rng.random_range(0..pick.len())];
+        let doms = &mut h.engine.doms;
+        let decided = match rng.random_range(0..4) {
+            0 => doms.fix(x, v),
+            1 => doms.set_min(x, v),
+            2 => doms.set_max(x, v),
+            _ => doms.remove(x, v),
+        };
+        if decided.is_err() {
+            break;
+        }
+        before = snapshot(&h, &vars);
+        result = h.engine.fixpoint();
     }
 }
 

@@ -11,7 +11,6 @@ pub mod count;
 pub mod domains;
 #[cfg(test)]
 pub mod harness;
-pub mod lns;
 pub mod propagator;
 pub mod props;
 pub mod queue;
@@ -46,6 +45,9 @@ pub struct Engine {
     notified: Vec<Vec<(PropId, u32, u8)>>,
     /// Whether any propagator asked for notifications (most models: none).
     any_notified: bool,
+    /// Per propagator: some variable occurs in it twice (see
+    /// [`Engine::add_prop`]), so its own changes wake it again.
+    repeats: Vec<bool>,
     queue: Queue,
     pub level: Propagation,
     pub stats: Stats,
@@ -72,6 +74,7 @@ impl Engine {
             watchers: Vec::new(),
             notified: Vec::new(),
             any_notified: false,
+            repeats: Vec::new(),
             queue: Queue::default(),
             level,
             stats: Stats::default(),
@@ -115,6 +118,7 @@ impl Engine {
         }
         self.queue.grow(id + 1);
         self.priority.push(p.priority());
+        self.repeats.push(has_repeats(p.vars()));
         self.props.push(p);
         id
     }
@@ -141,6 +145,7 @@ impl Engine {
             }
         }
         self.priority.truncate(mark.props);
+        self.repeats.truncate(mark.props);
         self.watchers.truncate(mark.vars);
         self.notified.truncate(mark.vars);
         self.doms.truncate(mark.vars, mark.slots);
@@ -270,7 +275,7 @@ impl Engine {
             if mask & ev != 0
                 && self.props[p].notify(position as usize, &mut self.doms)
                 && let Some(current) = queue
-                && Some(p) != current
+                && (Some(p) != current || self.repeats[p])
             {
                 self.queue.push(p, self.priority[p]);
             }
@@ -279,16 +284,32 @@ impl Engine {
 
     /// Notifies of every change and queues the watchers of each changed
     /// variable (but not `current`, the propagator that made the change: ours
-    /// run to their own fixpoint).
+    /// run to their own fixpoint, unless a variable occurs in it twice).
     fn schedule(&mut self, current: Option<PropId>) {
         while let Some(v) = self.doms.changed.pop() {
             let ev = std::mem::take(&mut self.doms.pending[v]);
             self.notify(v, ev, Some(current));
             for &(p, mask) in &self.watchers[v] {
-                if mask & ev != 0 && Some(p) != current {
+                if mask & ev != 0 && (Some(p) != current || self.repeats[p]) {
                     self.queue.push(p, self.priority[p]);
                 }
             }
         }
     }
+}
+
+/// Whether some variable occurs twice in `vars`. A propagator reads each
+/// occurrence as its own position: a value it removes from one occurrence
+/// (`x`) also leaves the other (`x` again, or `x + 1` in an all-different),
+/// which its reasoning in that run did not see, so it is not at its own
+/// fixpoint and must run again on its own changes, or a fixed twin would go
+/// unchecked (Langford's problem as all-different over `p[i]` and
+/// `p[i] + i + 1` counted solutions that put two numbers in one place).
+fn has_repeats(vars: &[VarId]) -> bool {
+    if vars.len() <= 16 {
+        return (1..vars.len()).any(|i| vars[..i].contains(&vars[i]));
+    }
+    let mut sorted = vars.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).any(|w| w[0] == w[1])
 }

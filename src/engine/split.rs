@@ -5,7 +5,8 @@
 //! Régin and Rezgui, JAIR 2016).
 //!
 //! The first decisions are enumerated with propagation, with the search's
-//! own variable and value selection: a node is split by assigning one
+//! own variable selection (in its branching order, the scope first) and
+//! decision rule (`search/decide.rs`): a node is split by assigning one
 //! variable each of its values in turn (`x = v1`, then `x != v1, x = v2`,
 //! ...), each consistent child becoming a sub-problem; a domain held by its
 //! bounds is bisected instead (`x <= v`, `x > v`). As in the search, the
@@ -36,10 +37,9 @@
 //! child); a sub-problem's replay is not counted again.
 
 use super::Engine;
-use super::domains::Fail;
-use super::search::Strategy;
+use super::search::{Strategy, apply, decide};
 use super::select::val::ValSelector;
-use super::select::var::{Node, VarSelector};
+use super::select::var::{Open, Order, VarSelector};
 use super::select::{Branch, Decision, Rng};
 use super::trail::Checkpoint;
 use crate::model::VarId;
@@ -72,6 +72,7 @@ pub fn split(
     target: usize,
 ) -> Vec<Path> {
     let root = engine.doms.checkpoint();
+    let order = Order::new(&strategy().scope, primary, engine.doms.num_vars());
     let mut paths: Vec<Path> = vec![Vec::new()];
     while paths.len() < target {
         let s = strategy();
@@ -80,7 +81,7 @@ pub fn split(
             var: s.var,
             val: s.val,
             rng: Rng::seed_from_u64(s.seed),
-            primary,
+            order: &order,
             branching,
             out: Vec::new(),
         };
@@ -136,7 +137,8 @@ impl Reached {
         }
         for &dec in &path[common..] {
             let cp = engine.doms.checkpoint();
-            if apply(engine, dec).is_err() || engine.propagate_decision(dec.var).is_err() {
+            if apply(&mut engine.doms, dec).is_err() || engine.propagate_decision(dec.var).is_err()
+            {
                 // Only a path's last decision can fail, a left child that
                 // the split took without propagating it (and counted as a
                 // node then).
@@ -155,9 +157,9 @@ impl Reached {
 /// false when one fails, counted as a failure: the split took the last
 /// decision without propagating it.
 pub fn replay(engine: &mut Engine, path: &[Decision]) -> bool {
-    let ok = path
-        .iter()
-        .all(|&dec| apply(engine, dec).is_ok() && engine.propagate_decision(dec.var).is_ok());
+    let ok = path.iter().all(|&dec| {
+        apply(&mut engine.doms, dec).is_ok() && engine.propagate_decision(dec.var).is_ok()
+    });
     if !ok {
         engine.stats.failures += 1;
         engine.failed = None;
@@ -170,7 +172,7 @@ struct Splitter<'a> {
     var: VarSelector,
     val: Box<dyn ValSelector>,
     rng: Rng,
-    primary: &'a [VarId],
+    order: &'a Order,
     branching: Branching,
     out: Vec<Path>,
 }
@@ -205,7 +207,7 @@ impl Splitter<'_> {
         }
         let start = path.len();
         loop {
-            let branch = self.decide(x);
+            let branch = decide(self.val.as_mut(), self.engine, x, &mut self.rng);
             let dec = Decision {
                 var: x,
                 branch,
@@ -260,13 +262,11 @@ impl Splitter<'_> {
 
     /// The variable the search would branch on at this node, if any is open.
     fn select(&mut self) -> Option<VarId> {
-        let d = &self.engine.doms;
-        let open = |v: VarId| !d.is_fixed(v);
-        let node = Node {
-            engine: &*self.engine,
-            open: &open,
-        };
-        self.var.select(&node, self.primary, &mut self.rng)
+        let order = self.order;
+        let pick = self
+            .var
+            .pick(self.engine, Open::Unfixed, order, 0, &mut self.rng);
+        pick.map(|p| p.var)
     }
 
     /// Applies and propagates a right branch, adding it to the path; false
@@ -274,7 +274,8 @@ impl Splitter<'_> {
     /// its own decisions (a node each, a backtrack too), so that the split's
     /// work shows in the statistics.
     fn take(&mut self, dec: Decision, path: &mut Path) -> bool {
-        let ok = apply(self.engine, dec).is_ok() && self.engine.propagate_decision(dec.var).is_ok();
+        let ok = apply(&mut self.engine.doms, dec).is_ok()
+            && self.engine.propagate_decision(dec.var).is_ok();
         let stats = &mut self.engine.stats;
         stats.nodes += 1;
         stats.backtracks += u64::from(dec.right);
@@ -289,28 +290,147 @@ impl Splitter<'_> {
         }
         ok
     }
-
-    /// The decision on `x`, as the search takes it (`Search::decide`).
-    fn decide(&mut self, x: VarId) -> Branch {
-        let b = self.val.select(self.engine, x, &mut self.rng);
-        let d = &self.engine.doms;
-        match b {
-            Branch::Assign(v) if !d.is_bitset(x) && v != d.min(x) && v != d.max(x) => {
-                Branch::Assign(d.min(x))
-            }
-            Branch::AtMost(v) if v < d.min(x) || v >= d.max(x) => Branch::Assign(d.min(x)),
-            b => b,
-        }
-    }
 }
 
-/// Applies a decision (left) or its negation (right) to the domains.
-pub fn apply(engine: &mut Engine, dec: Decision) -> Result<bool, Fail> {
-    let (d, var) = (&mut engine.doms, dec.var);
-    match (dec.branch, dec.right) {
-        (Branch::Assign(v), false) => d.fix(var, v),
-        (Branch::Assign(v), true) => d.remove(var, v),
-        (Branch::AtMost(v), false) => d.set_max(var, v),
-        (Branch::AtMost(v), true) => d.set_min(var, v + 1),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::harness::Harness;
+    use crate::engine::props::linear::{LinOp, Linear};
+    use crate::engine::search::{Limits, Next, Search};
+    use crate::engine::select::{val, var};
+    use crate::model::{Model, Restarts, ValSelect, VarSelect};
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    /// Two booleans declared first, then x and y in 1..6, and z, an
+    /// interval held by its bounds (0..100,000) within 2 of 1,000 × x:
+    /// `b1 + b2 + x + y <= 9`.
+    fn model() -> (Harness, Vec<VarId>) {
+        let mut h = Harness::new();
+        let (b1, b2) = (h.range(0, 1), h.range(0, 1));
+        let (x, y, z) = (h.range(1, 6), h.range(1, 6), h.range(0, 100_000));
+        assert!(!h.engine.doms.is_bitset(z));
+        let sum = vec![(1, b1), (1, b2), (1, x), (1, y)];
+        h.post(Linear::new(sum, -9, LinOp::Le));
+        h.post(Linear::new(vec![(1000, x), (-1, z)], 0, LinOp::Le));
+        h.post(Linear::new(vec![(-1000, x), (1, z)], -2, LinOp::Le));
+        (h, vec![b1, b2, x, y, z])
+    }
+
+    fn strategy(var: VarSelect, val: ValSelect, scope: &[VarId]) -> Strategy {
+        Strategy {
+            var: var::build(var),
+            val: val::build(val, &Model::default()),
+            restarts: Restarts::None,
+            seed: 3,
+            scope: scope.to_vec(),
+        }
+    }
+
+    /// The solutions below the current node, each as the values of `vars`.
+    fn solutions(
+        engine: &mut Engine,
+        s: Strategy,
+        vars: &[VarId],
+        path: &[Decision],
+    ) -> Vec<Vec<i64>> {
+        let mut found = Vec::new();
+        let crossings = Arc::new(Default::default());
+        let mut search = Search::new(engine, s, vars, crossings, Limits::default());
+        if search.replay(path) {
+            search.run(|values| {
+                found.push(vars.iter().map(|&v| values[v]).collect());
+                Next::Continue
+            });
+        }
+        found
+    }
+
+    /// The split's sub-problems are disjoint and cover every solution, under
+    /// every value selection (bounds of the interval `z` included) and
+    /// variable selection, with and without a scope: the split takes its
+    /// decisions through the search's own rule (`decide`, `apply`).
+    #[test]
+    fn sub_problems_partition_the_solutions() {
+        for &var in &[
+            VarSelect::Input,
+            VarSelect::Mrv,
+            VarSelect::DomWdeg,
+            VarSelect::Smallest,
+        ] {
+            for &val in &[
+                ValSelect::Min,
+                ValSelect::Max,
+                ValSelect::Split,
+                ValSelect::Random,
+            ] {
+                for scoped in [false, true] {
+                    let (mut h, vars) = model();
+                    let scope = if scoped {
+                        vec![vars[4], vars[3]]
+                    } else {
+                        vec![]
+                    };
+                    let whole: Vec<_> =
+                        solutions(&mut h.engine, strategy(var, val, &scope), &vars, &[]);
+                    let all: BTreeSet<_> = whole.iter().cloned().collect();
+                    assert_eq!(
+                        all.len(),
+                        whole.len(),
+                        "{var:?} {val:?}: one search, no repeats"
+                    );
+                    assert!(all.len() > 100);
+                    let make = || strategy(var, val, &scope);
+                    let root = h.engine.doms.checkpoint();
+                    let paths = split(&mut h.engine, &make, &vars, Branching::Binary, 12);
+                    assert!(
+                        paths.len() >= 12,
+                        "{var:?} {val:?}: {} sub-problems",
+                        paths.len()
+                    );
+                    let mut union = BTreeSet::new();
+                    for path in &paths {
+                        h.engine.doms.restore(root);
+                        for s in solutions(&mut h.engine, make(), &vars, path) {
+                            assert!(
+                                union.insert(s),
+                                "{var:?} {val:?}: two sub-problems share a solution"
+                            );
+                        }
+                    }
+                    assert_eq!(
+                        union, all,
+                        "{var:?} {val:?} scoped {scoped}: the sub-problems cover the solutions"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The split branches on the search item's scope first, in its stated
+    /// order, as the search does (issue 25: it took the declared booleans
+    /// first, whose domains are smaller, so that threads searched where one
+    /// thread never goes).
+    #[test]
+    fn the_first_decisions_follow_the_scope() {
+        for &(name, var) in <VarSelect as crate::model::search::Named>::ALL {
+            let (mut h, vars) = model();
+            let (x, y) = (vars[2], vars[3]);
+            let make = || strategy(var, ValSelect::Min, &[y, x]);
+            let paths = split(&mut h.engine, &make, &vars, Branching::Binary, 4);
+            assert!(paths.len() >= 4);
+            for path in &paths {
+                assert!([x, y].contains(&path[0].var), "{name}: {path:?}");
+                if var == VarSelect::Input {
+                    assert_eq!(path[0].var, y, "input follows the scope's order");
+                }
+            }
+            let all = split(&mut h.engine, &make, &vars, Branching::AllValues, 4);
+            assert!(
+                all.iter().all(|p| [x, y].contains(&p[0].var)),
+                "{name}: {all:?}"
+            );
+        }
     }
 }

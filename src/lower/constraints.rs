@@ -80,6 +80,15 @@ impl Lower<'_> {
     /// All-different over terms `x + c`: the variable and its offset each.
     fn all_different(&mut self, terms: &[Term]) -> Option<()> {
         let pairs = self.offset_vars(terms)?;
+        // The same `x + c` twice can never differ from itself. (`x + c` and
+        // `x + d` with `c != d` never clash: the propagator takes them as two
+        // terms and the engine runs it again on its own changes to `x`.)
+        let mut sorted = pairs.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            self.fallback(Formula::Const(false));
+            return Some(());
+        }
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;
         let p = AllDifferent::new(pairs, gac, &self.engine.doms);

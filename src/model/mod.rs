@@ -200,6 +200,47 @@ pub enum OutputItem {
         cells: Vec<String>,
         cols: usize,
     },
+    /// `quality(xw, t)`: the fill's lowest and mean word score and the
+    /// entries scoring below `t` (JSON: `xw_quality`).
+    Quality {
+        name: String,
+        layout: Arc<CrosswordLayout>,
+        below: i64,
+    },
+}
+
+/// The scores of a filled crossword's entries: what a constructor checks
+/// before accepting a fill.
+pub struct FillQuality {
+    pub lowest: i64,
+    pub mean: f64,
+    /// The entries scoring below the threshold, worst first: (word, score).
+    pub below: Vec<(String, i64)>,
+    pub entries: usize,
+}
+
+impl FillQuality {
+    /// `None` when the grid's word lists have no scores.
+    pub fn of(model: &Model, layout: &CrosswordLayout, values: &[i64], below: i64) -> Option<Self> {
+        let mut scored = Vec::with_capacity(layout.slots.len());
+        for s in &layout.slots {
+            let VarKind::Word(list) = &model.vars[s.var].kind else {
+                return None;
+            };
+            let score = *list.scores.get(usize::try_from(values[s.var]).ok()?)?;
+            scored.push((model.format_value(s.var, values[s.var]), score));
+        }
+        let lowest = scored.iter().map(|e| e.1).min()?;
+        let mean = scored.iter().map(|e| e.1 as f64).sum::<f64>() / scored.len() as f64;
+        let mut low: Vec<(String, i64)> = scored.iter().filter(|e| e.1 < below).cloned().collect();
+        low.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        Some(FillQuality {
+            lowest,
+            mean,
+            below: low,
+            entries: scored.len(),
+        })
+    }
 }
 
 impl OutputItem {

@@ -205,7 +205,7 @@ impl Named for Guide {
     ];
 }
 
-/// Large-neighbourhood search for optimisation (`engine/lns.rs`).
+/// Large-neighbourhood search for optimisation (`engine/search/lns.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum LnsKind {
     /// Plain branch and bound.

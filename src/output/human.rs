@@ -4,7 +4,7 @@
 
 use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
 use crate::engine::stats::Stats;
-use crate::model::{CrosswordLayout, Model, OutputItem, VarGroup};
+use crate::model::{CrosswordLayout, FillQuality, Model, OutputItem, VarGroup};
 use crate::solve::Status;
 use std::fmt::Write;
 
@@ -71,6 +71,11 @@ fn body(model: &Model, values: &[i64]) -> String {
             OutputItem::Crossword { layout, .. } => {
                 for row in crossword_rows(model, layout, values) {
                     let _ = writeln!(out, "{row}");
+                }
+            }
+            OutputItem::Quality { layout, below, .. } => {
+                if let Some(q) = FillQuality::of(model, layout, values, *below) {
+                    let _ = writeln!(out, "{}", quality_line(&q, *below));
                 }
             }
             OutputItem::Format(pieces) => {
@@ -184,6 +189,22 @@ pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -
                 .join(" ")
         })
         .collect()
+}
+
+/// `quality: lowest 30, mean 47.5, 2 of 76 entries below 50: ab (30), cd (40)`.
+pub fn quality_line(q: &FillQuality, below: i64) -> String {
+    let mut line = format!(
+        "quality: lowest {}, mean {:.1}, {} of {} entries below {below}",
+        q.lowest,
+        q.mean,
+        q.below.len(),
+        q.entries
+    );
+    for (i, (w, s)) in q.below.iter().enumerate() {
+        line.push_str(if i == 0 { ": " } else { ", " });
+        let _ = write!(line, "{w} ({s})");
+    }
+    line
 }
 
 /// Statistics for people, one per line.

@@ -79,6 +79,29 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
                 key(&mut out, &mut first, label);
                 string(&mut out, &OutputItem::spell(group, symbols, values));
             }
+            OutputItem::Quality {
+                name,
+                layout,
+                below,
+            } => {
+                if let Some(q) = crate::model::FillQuality::of(model, layout, values, *below) {
+                    key(&mut out, &mut first, &format!("{name}_quality"));
+                    let _ = write!(
+                        out,
+                        "{{\"lowest\":{},\"mean\":{:.3},\"below\":[",
+                        q.lowest, q.mean
+                    );
+                    for (i, (w, s)) in q.below.iter().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        out.push('[');
+                        string(&mut out, w);
+                        let _ = write!(out, ",{s}]");
+                    }
+                    out.push_str("]}");
+                }
+            }
             OutputItem::Crossword { name, layout } => {
                 // The slots' words are the group `name`; the drawn grid comes too.
                 key(&mut out, &mut first, &format!("{name}_grid"));

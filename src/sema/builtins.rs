@@ -39,6 +39,7 @@ const BUILTINS: &[&str] = &[
     "columns",
     "dictionary",
     "words",
+    "score",
     "ord",
     "card",
     "lines",
@@ -52,7 +53,7 @@ pub fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
         || matches!(
             name,
-            "spell" | "total" | "slots" | "picture" | "read_table" | "grid"
+            "spell" | "total" | "quality" | "slots" | "picture" | "read_table" | "grid"
         )
 }
 
@@ -237,6 +238,7 @@ impl Checker<'_> {
             },
             "dictionary" => self.dictionary_builtin(&args, span),
             "words" => self.words_builtin(&args, span),
+            "score" => self.score_builtin(&args, span),
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(

@@ -418,6 +418,50 @@ impl Checker<'_> {
         self.declare_crossword(name, &geo, dict, &src)
     }
 
+    /// The output item `quality(xw, t)`.
+    pub(super) fn quality_item(
+        &mut self,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<crate::model::OutputItem, Diag> {
+        let usage = || {
+            Diag::new(
+                "cspi::output",
+                "quality(xw, t) takes a crossword and a score: it reports the fill's lowest and mean score and the entries below t",
+            )
+            .label(span, "here")
+            .help("for example: output xw, quality(xw, 50);")
+        };
+        let [grid, threshold] = args else {
+            return Err(usage());
+        };
+        let ExprKind::Name(n) = &grid.kind else {
+            return Err(usage());
+        };
+        let Some(layout) = self.crosswords.get(n).cloned() else {
+            return Err(usage());
+        };
+        let Value::Int(below) = self.eval(threshold)? else {
+            return Err(usage());
+        };
+        if let Some(s) = layout.slots.first()
+            && let VarKind::Word(list) = &self.model.vars[s.var].kind
+            && list.scores.is_empty()
+        {
+            return Err(Diag::new(
+                "cspi::output",
+                format!("the words of `{n}` have no scores to report"),
+            )
+            .label(span, "here")
+            .help("give the dictionary `word;score` lines"));
+        }
+        Ok(crate::model::OutputItem::Quality {
+            name: n.clone(),
+            layout,
+            below,
+        })
+    }
+
     fn declare_crossword(
         &mut self,
         name: &Ident,

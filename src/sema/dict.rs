@@ -1,14 +1,17 @@
 //! Dictionaries: word lists loaded from a file, and the word sets of one
 //! length that word variables take their values from.
 //!
-//! Format: one word per line, LF or CRLF, blank lines ignored; a word is a run
-//! of letters, read case-insensitively (stored lowercase); `word;score` gives
-//! it an integer score. Anything else is an error that points at its line.
+//! Format: one word per line, LF or CRLF, blank lines ignored; `word;score`
+//! gives it an integer score (the format of Spread the Wordlist, XWI and
+//! Crossfire). Entries are normalised as those tools do: letters are read
+//! case-insensitively (stored lowercase), spaces and punctuation inside an
+//! entry are dropped (`A LOT;50` is `alot`). A digit, an entry with no
+//! letter or a bad score is an error that points at its line.
 
 use super::Checker;
 use super::value::{Dictionary, Value};
 use crate::diag::{Diag, Source};
-use crate::model::WordList;
+use crate::model::{Term, VarKind, WordList};
 use crate::syntax::ast::Span;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -112,24 +115,30 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
             ));
         }
         let ascii_letters = word.bytes().all(|b| b.is_ascii_alphabetic());
+        // Spaces and punctuation inside an entry are dropped, as constructors'
+        // tools do (`a lot` and `o'neill` fill `alot` and `oneill`); a digit
+        // is refused: no grid cell holds one.
         if let Some((i, c)) = (!ascii_letters)
-            .then(|| word.char_indices().find(|(_, c)| !c.is_alphabetic()))
+            .then(|| word.char_indices().find(|(_, c)| c.is_numeric()))
             .flatten()
         {
-            let what = if c.is_ascii_digit() {
-                "a digit".to_string()
-            } else if c.is_whitespace() {
-                "a space".to_string()
-            } else {
-                format!("`{}`", c.escape_debug())
-            };
             return Err(bad(
                 format!(
-                    "is not a word: `{}` contains {what}",
+                    "is not a word: `{}` contains a digit",
                     crate::reader::shorten(word, 40)
                 ),
                 word_at + i,
                 c.len_utf8(),
+            ));
+        }
+        if !ascii_letters && !word.chars().any(char::is_alphabetic) {
+            return Err(bad(
+                format!(
+                    "is not a word: `{}` has no letter",
+                    crate::reader::shorten(word, 40)
+                ),
+                word_at,
+                word.len(),
             ));
         }
         let score = match score_part {
@@ -157,7 +166,7 @@ pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictiona
             }
         } else {
             let mut folded = String::with_capacity(word.len());
-            for (i, c) in word.char_indices() {
+            for (i, c) in word.char_indices().filter(|(_, c)| c.is_alphabetic()) {
                 match fold_letter(c) {
                     Some(l) => folded.push(l),
                     None => {
@@ -266,6 +275,39 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// `score(w)`: the score of word variable `w`'s word, an element over its
+    /// list's scores (`maximize sum([score(xw[i]) | i in 1..length(xw)])`).
+    pub(super) fn score_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let usage = |why: &str| {
+            Diag::new("cspi::call", format!("score(w) takes a word variable{why}"))
+                .label(span, "here")
+                .help("for example: maximize sum([score(xw[i]) | i in 1..length(xw)]);")
+        };
+        let [(Value::Term(t), _)] = args else {
+            return Err(usage(""));
+        };
+        let Term::Var(v) = **t else {
+            return Err(usage(""));
+        };
+        let VarKind::Word(list) = &self.model.vars[v].kind else {
+            return Err(usage(", not an integer"));
+        };
+        if list.scores.len() != list.words.len() {
+            return Err(usage(" over a dictionary with scores (`word;score` lines)"));
+        }
+        Ok(Value::Term(Rc::new(Term::Element {
+            items: list.scores.iter().map(|&s| Term::Const(s)).collect(),
+            index: Box::new(Term::Var(v)),
+            low: 0,
+        })))
+    }
+}
+
 /// The dictionary has no word of length `n`.
 pub fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
     let mut lengths: Vec<usize> = d.words.iter().map(|w| letter_count(w)).collect();
@@ -319,6 +361,37 @@ mod tests {
         assert!(parse("\n\r\n").err().unwrap().message.contains("no words"));
         let e = parse("cat;x\n").err().unwrap();
         assert!(e.message.contains("score"), "{}", e.message);
+    }
+
+    #[test]
+    fn constructors_formats_are_normalised() {
+        // Spread the Wordlist (lowercase), XWI and Crossfire (uppercase),
+        // entries with spaces and punctuation, a repeated entry after
+        // normalisation keeping its best score.
+        let d = parse("a lot;50\nO'NEILL;40\nSPREAD-EAGLE;30\nalot;45\nÉTÉ;20\n").unwrap();
+        assert_eq!(d.words, vec!["alot", "oneill", "spreadeagle", "été"]);
+        assert_eq!(d.scores, vec![50, 40, 30, 20]);
+        let e = parse("r2d2;50\n").err().unwrap();
+        assert!(e.message.contains("a digit"), "{}", e.message);
+        assert_eq!(e.labels[0].0, Span::new(1, 2));
+        let e = parse("ok;5\n--;50\n").err().unwrap();
+        assert!(
+            e.message.contains("line 2") && e.message.contains("no letter"),
+            "{}",
+            e.message
+        );
+        let e = parse("cat; 5x\n").err().unwrap();
+        assert!(e.message.contains("not an integer"), "{}", e.message);
+    }
+
+    #[test]
+    fn minimum_score_keeps_the_best_duplicate() {
+        // `cat` scored 3 and 7: kept at 7 when the minimum is 5.
+        let d = parse_dictionary(&Source::new("d", "cat;3\nCAT;7\nemu;4\n"), Some(5)).unwrap();
+        assert_eq!(
+            (d.words.clone(), d.scores.clone()),
+            (vec!["cat".to_string()], vec![7])
+        );
     }
 
     #[test]

@@ -559,6 +559,9 @@ impl Checker<'_> {
                         term,
                     }
                 }
+                ExprKind::Call(f, args) if f.name == "quality" => {
+                    self.quality_item(args, e.span)?
+                }
                 ExprKind::Name(n) if self.crosswords.contains_key(n) => OutputItem::Crossword {
                     name: n.clone(),
                     layout: self.crosswords[n].clone(),

@@ -96,6 +96,21 @@ fn ints(v: &[i64]) -> String {
     list(v.iter().map(i64::to_string))
 }
 
+/// `alldifferent(x)`: pairwise `!=`.
+pub fn alldifferent(d: &mut Draw) -> Case {
+    let n = d.int(2, 4) as usize;
+    let domains = d.domains(n, 0, 4, 400);
+    let parts = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| format!("x{i} != x{j}")))
+        .collect();
+    Case {
+        domains,
+        global: format!("constraint alldifferent({});\n", xs(0..n)),
+        decomposition: decomposition(parts),
+        holds: Box::new(move |v| (0..n).all(|i| (i + 1..n).all(|j| v[i] != v[j]))),
+    }
+}
+
 /// `disjunctive(s, p)`: pairwise, one task before the other.
 pub fn disjunctive(d: &mut Draw) -> Case {
     let n = d.int(2, 4) as usize;

@@ -23,6 +23,7 @@ mod logic;
 #[path = "../common/regex.rs"]
 #[expect(dead_code, reason = "`words` serves tests/regex.rs only")]
 mod regex_oracle;
+mod repeats;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -310,10 +311,12 @@ fn logic_models_agree_with_brute_force_under_every_strategy() {
 }
 
 /// Each global constraint against its decomposition on random small
-/// instances (`globals.rs`), `per_global` cases each (a share of the total).
+/// instances (`globals.rs`), `per_global` cases each (a share of the total),
+/// each also over fewer variables, repeated and shifted (`repeats.rs`).
 #[test]
 fn globals_agree_with_their_decompositions_under_every_strategy() {
     let generators: &[(&str, globals::Generator)] = &[
+        ("alldifferent", globals::alldifferent),
         ("disjunctive", globals::disjunctive),
         ("cumulative", globals::cumulative),
         ("circuit", globals::circuit),
@@ -332,8 +335,12 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
     run_cases(per_global * generators.len() as u64, |k| {
         let (name, make) = generators[(k % generators.len() as u64) as usize];
         let seed = case_seed(6, k);
-        let case = make(&mut globals::Draw::new(seed));
+        let mut draw = globals::Draw::new(seed);
+        let case = make(&mut draw);
         case.check(seed, &format!("{name}, case {k}"));
+        // The same constraint with repeated variables and views (`repeats.rs`).
+        let case = repeats::with_repeats(make(&mut draw), &mut draw);
+        case.check(seed, &format!("{name} with repeated variables, case {k}"));
     });
 }
 

@@ -148,21 +148,24 @@ mod tests {
 
     #[test]
     fn evaluation_checks_and_forward_checks() {
-        // x * y != z || x == 0
-        let f = Formula::Or(vec![
-            Formula::Cmp(
-                CmpOp::Ne,
-                Term::Mul(Box::new(Term::Var(0)), Box::new(Term::Var(1))),
-                Term::Var(2),
-            ),
-            Formula::Cmp(CmpOp::Eq, Term::Var(0), Term::Const(0)),
-        ]);
+        // x * y != z || x == 0, over the harness's variables (repeated in
+        // its second half: x * x != x || x == 0).
+        let f = |v: &[VarId]| {
+            Formula::Or(vec![
+                Formula::Cmp(
+                    CmpOp::Ne,
+                    Term::Mul(Box::new(Term::Var(v[0])), Box::new(Term::Var(v[1]))),
+                    Term::Var(v[2]),
+                ),
+                Formula::Cmp(CmpOp::Eq, Term::Var(v[0]), Term::Const(0)),
+            ])
+        };
         let m = model();
         check_random(
             "formula",
             Strength::Check,
             3,
-            |_, _| Some(Box::new(FormulaProp::new(f.clone(), m.clone()))),
+            |_, v| Some(Box::new(FormulaProp::new(f(v), m.clone()))),
             |t| t[0] * t[1] != t[2] || t[0] == 0,
         );
     }

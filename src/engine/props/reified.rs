@@ -14,7 +14,8 @@ use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
 pub struct Reified {
-    /// `b`, then the inner propagators' variables without repeats.
+    /// `b`, the variables of `on_true` (repeats kept), those of `on_false`
+    /// that `on_true` lacks.
     vars: Vec<VarId>,
     on_true: Box<dyn Propagator>,
     on_false: Box<dyn Propagator>,
@@ -33,8 +34,11 @@ impl Reified {
         if !inner.notify.is_empty() {
             return None;
         }
+        // A variable repeated within the constraint stays repeated here, so
+        // that the engine runs this again on its own changes (`Engine::add_prop`).
         let mut vars = vec![b];
-        for &v in on_true.vars().iter().chain(on_false.vars()) {
+        vars.extend_from_slice(on_true.vars());
+        for &v in on_false.vars() {
             if !vars.contains(&v) {
                 vars.push(v);
             }

@@ -189,11 +189,24 @@ pub struct WordCross {
     mask: Vec<u64>,
     /// Scratch: which letters of the revising side are still possible.
     live: Vec<bool>,
+    /// For each side and letter, the bitset word where a word with that
+    /// letter was last found in the side's domain (a residual support, as in
+    /// AC-3rm): tested first, it usually still holds one, so a live letter
+    /// costs one AND instead of a scan. Not trailed: any word index is a
+    /// valid guess.
+    residue: [Vec<u32>; 2],
+    /// For each side, how many letters the last letter-by-letter revise found dead.
+    dead: [u32; 2],
 }
 
 impl WordCross {
     pub fn new(c: &Crossing) -> WordCross {
         WordCross {
+            residue: [
+                vec![0; c.idx[0].letters.len()],
+                vec![0; c.idx[1].letters.len()],
+            ],
+            dead: [0; 2],
             c: c.clone(),
             mask: Vec::new(),
             live: Vec::new(),
@@ -239,27 +252,53 @@ impl WordCross {
         let hi = ((d.max(va) - ia.offset) / 64) as usize;
         self.live.clear();
         self.live.resize(ia.letters.len(), false);
-        if d.size(va) as usize <= ia.letters.len() {
-            // Few words left: look up their letters.
-            for x in d.values(va) {
-                let k = ia.letter_of[(x - ia.offset) as usize];
-                if k != NONE {
-                    self.live[k as usize] = true;
+        // Finding the letters word by word costs the domain's size plus its
+        // bitset words; letter by letter, one residue test per live letter
+        // and a scan of the range per dead one (as many as last time, we guess).
+        let range = hi - lo + 1;
+        if d.size(va) as usize + range <= ia.letters.len().max(self.dead[s] as usize * range) {
+            for (w, &word) in bits.iter().enumerate().take(hi + 1).skip(lo) {
+                let mut word = word;
+                while word != 0 {
+                    let k = ia.letter_of[w * 64 + word.trailing_zeros() as usize];
+                    word &= word - 1;
+                    if k != NONE {
+                        self.live[k as usize] = true;
+                    }
                 }
             }
         } else {
+            let mut dead = 0;
+            let residue = &mut self.residue[s];
             for (k, live) in self.live.iter_mut().enumerate() {
                 if map[k] != NONE {
                     let sup = ia.support(k);
-                    *live = (lo..=hi).any(|w| sup[w] & bits[w] != 0);
+                    let r = residue[k] as usize;
+                    *live = (lo..=hi).contains(&r) && sup[r] & bits[r] != 0 || {
+                        match (lo..=hi).find(|&w| sup[w] & bits[w] != 0) {
+                            Some(w) => {
+                                residue[k] = w as u32;
+                                true
+                            }
+                            None => {
+                                dead += 1;
+                                false
+                            }
+                        }
+                    };
                 }
             }
+            self.dead[s] = dead;
         }
+        // Only the bitset words of `b`'s range can hold its words.
+        let blo = ((d.min(vb) - ib.offset) / 64) as usize;
+        let bhi = ((d.max(vb) - ib.offset) / 64) as usize;
         self.mask.clear();
         self.mask.resize(ib.nwords, 0);
         for (&live, &kb) in self.live.iter().zip(map) {
             if live && kb != NONE {
-                for (m, s) in self.mask.iter_mut().zip(ib.support(kb as usize)) {
+                let sup = &ib.support(kb as usize)[blo..=bhi];
+                for (m, s) in self.mask[blo..=bhi].iter_mut().zip(sup) {
                     *m |= s;
                 }
             }

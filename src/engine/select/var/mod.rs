@@ -1,6 +1,11 @@
-//! Variable selection: a chain of [`Evaluator`]s scores the open candidates;
-//! the lowest score wins, ties going to the next evaluator, then to the
-//! earliest candidate (input order) or, when asked, to a random one.
+//! Variable selection: which open variable to branch on. The branching
+//! [`Order`] puts the search item's scope first; a selector picks in the
+//! scope while any of it is open, then among the rest. Input order alone
+//! and first-fail alone run as the plain loops of their own files
+//! (`input.rs`, `first_fail.rs`); every other selection is a chain of
+//! [`Evaluator`]s that scores the open candidates: the lowest score wins,
+//! ties going to the next evaluator, then to the earliest candidate (input
+//! order) or, when asked, to a random one.
 
 mod degree;
 mod dom_wdeg;
@@ -12,9 +17,8 @@ mod smallest;
 pub use degree::degree;
 
 use super::Rng;
-use crate::engine::domains::Domains;
 use crate::engine::{Engine, PropId};
-use crate::model::{Propagation, VarId, VarSelect};
+use crate::model::{VarId, VarSelect};
 
 /// What an evaluator sees of the current node.
 pub struct Node<'a> {
@@ -37,6 +41,85 @@ pub trait Evaluator {
     }
 }
 
+/// The variables a search branches on, in branching order: the search
+/// item's scope first, in its stated order, then the other counted
+/// variables in declaration order. Every selection picks in the scope while
+/// any of it is open (docs/search.md); the search, the split and the
+/// component counter all branch through it, so a split's first decisions
+/// are the search's.
+pub struct Order {
+    vars: Vec<VarId>,
+    /// `vars[..scope]` is the scope (all of `vars` when there is none).
+    scope: usize,
+    /// Membership of the scope, when it is not all of `vars`.
+    in_scope: Option<Vec<bool>>,
+}
+
+impl Order {
+    /// `primary` are the counted variables (of `num_vars`); the members of
+    /// `scope` among them come first. Repeats count once.
+    pub fn new(scope: &[VarId], primary: &[VarId], num_vars: usize) -> Order {
+        let mut counted = vec![false; num_vars];
+        primary.iter().for_each(|&v| counted[v] = true);
+        let mut placed = vec![false; num_vars];
+        let mut vars = Vec::with_capacity(primary.len());
+        let mut named = 0;
+        for (i, &v) in scope.iter().chain(primary).enumerate() {
+            if counted[v] && !placed[v] {
+                placed[v] = true;
+                vars.push(v);
+                named += usize::from(i < scope.len());
+            }
+        }
+        let scope = if named == 0 { vars.len() } else { named };
+        let in_scope = (scope < vars.len()).then(|| {
+            let mut mark = vec![false; num_vars];
+            vars[..scope].iter().for_each(|&v| mark[v] = true);
+            mark
+        });
+        Order {
+            vars,
+            scope,
+            in_scope,
+        }
+    }
+
+    /// Every counted variable, the scope first.
+    pub fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    /// The decision variables: the scope, or every counted variable when
+    /// the search item names none. LNS fixes these.
+    pub fn scope(&self) -> &[VarId] {
+        &self.vars[..self.scope]
+    }
+
+    /// The variables of `num_vars` outside the order: the auxiliary ones.
+    pub fn others(&self, num_vars: usize) -> Vec<VarId> {
+        let mut inside = vec![false; num_vars];
+        self.vars.iter().for_each(|&v| inside[v] = true);
+        (0..num_vars).filter(|&v| !inside[v]).collect()
+    }
+
+    /// The scope and the rest, in the order a selection looks at them.
+    fn tiers(&self) -> [&[VarId]; 2] {
+        let (a, b) = self.vars.split_at(self.scope);
+        [a, b]
+    }
+}
+
+/// Which variables are open at a node.
+#[derive(Clone, Copy)]
+pub enum Open<'a> {
+    /// The unfixed ones (under `ac`, in the split and in the component
+    /// counter). The domains must not be empty.
+    Unfixed,
+    /// The undecided ones (the search under `fc` and `none`, where a
+    /// variable fixed by pruning is still to be decided).
+    Undecided(&'a [bool]),
+}
+
 /// The evaluator chain for a variable-selection name.
 pub fn build(kind: VarSelect) -> VarSelector {
     let chain: Vec<Box<dyn Evaluator>> = match kind {
@@ -53,8 +136,7 @@ pub fn build(kind: VarSelect) -> VarSelector {
         ],
     };
     VarSelector {
-        input_order: kind == VarSelect::Input,
-        first_fail: kind == VarSelect::Mrv,
+        kind,
         chain,
         random_ties: false,
         best: Vec::new(),
@@ -62,64 +144,19 @@ pub fn build(kind: VarSelect) -> VarSelector {
     }
 }
 
-/// First-fail alone ([`VarSelector::is_first_fail`]) as a plain loop, the
-/// hottest selection of word and queens models: the first open candidate of
-/// the smallest domain. `open` is generic so that the search's own test
-/// inlines (the evaluators' chain calls it dynamically). Under `ac` an open
-/// domain has two values at least (under `fc` and `none` a variable fixed by
-/// pruning is still open), so the first one that small is the answer.
-pub fn first_fail(
-    engine: &Engine,
-    candidates: &[VarId],
-    open: impl Fn(VarId) -> bool,
-) -> Option<VarId> {
-    let least = if engine.level == Propagation::Ac {
-        2
-    } else {
-        1
-    };
-    let mut best: Option<(VarId, u64)> = None;
-    for &v in candidates {
-        if open(v) {
-            let size = engine.doms.size(v);
-            if best.is_none_or(|(_, s)| size < s) {
-                best = Some((v, size));
-                if size <= least {
-                    break;
-                }
-            }
-        }
-    }
-    best.map(|(v, _)| v)
-}
-
-/// [`first_fail`] under `ac`, where open means not fixed, that is two
-/// values or more: the same answer from sizes alone. A fixed variable gets
-/// the worst key instead of a branch of its own, so the loop does not branch
-/// on which variables happen to be fixed, a test the processor mispredicts
-/// at random while the leaves of an enumeration are visited one by one
-/// (crosswords). The domains must not be empty (none is after a fixpoint).
-pub fn first_fail_ac(doms: &Domains, candidates: &[VarId]) -> Option<VarId> {
-    let mut best = (u64::MAX, None);
-    for &v in candidates {
-        let size = doms.size(v);
-        let key = if size >= 2 { size } else { u64::MAX };
-        if key < best.0 {
-            best = (key, Some(v));
-            if key == 2 {
-                break;
-            }
-        }
-    }
-    best.1
+/// Where a selection found its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub var: VarId,
+    /// Input order's scan stopped at this position of the order: every
+    /// variable before it is assigned, so the scan below this node resumes
+    /// here. 0 for the other selections.
+    pub resume: usize,
 }
 
 pub struct VarSelector {
+    kind: VarSelect,
     chain: Vec<Box<dyn Evaluator>>,
-    /// The chain is input order alone (the search resumes its scan).
-    input_order: bool,
-    /// The chain is first-fail alone (the search runs it as a plain loop).
-    first_fail: bool,
     random_ties: bool,
     /// Scratch: the best candidate's scores, computed as far as ties needed,
     /// and the current candidate's.
@@ -134,17 +171,6 @@ impl VarSelector {
         self
     }
 
-    /// Whether plain input order applies (no scores, no random ties).
-    pub fn is_input_order(&self) -> bool {
-        self.input_order && !self.random_ties
-    }
-
-    /// Whether this is first-fail alone (`mrv`, ties to the first in input
-    /// order), which the search runs as a plain loop: its hottest selection.
-    pub fn is_first_fail(&self) -> bool {
-        self.first_fail && !self.random_ties
-    }
-
     pub fn varies(&self) -> bool {
         self.random_ties || self.chain.iter().any(|e| e.varies())
     }
@@ -155,12 +181,108 @@ impl VarSelector {
         }
     }
 
-    /// The best of the open `candidates`, if any is open.
-    pub fn select(&mut self, node: &Node, candidates: &[VarId], rng: &mut Rng) -> Option<VarId> {
-        use rand::RngExt;
-        if self.is_first_fail() {
-            return first_fail(node.engine, candidates, node.open);
+    /// The variable to branch on: the best open one of `order`'s scope, else
+    /// of the rest; input order scans from `from` (a [`Pick::resume`] of an
+    /// ancestor). None when every variable of the order is assigned.
+    #[inline]
+    pub fn pick(
+        &mut self,
+        engine: &Engine,
+        open: Open,
+        order: &Order,
+        from: usize,
+        rng: &mut Rng,
+    ) -> Option<Pick> {
+        if self.kind == VarSelect::Input && !self.random_ties {
+            let found = match open {
+                Open::Unfixed => input::first_open(&order.vars, from, |v| !engine.doms.is_fixed(v)),
+                Open::Undecided(d) => input::first_open(&order.vars, from, |v| !d[v]),
+            };
+            return found.map(|i| Pick {
+                var: order.vars[i],
+                resume: i,
+            });
         }
+        order
+            .tiers()
+            .into_iter()
+            .find_map(|tier| self.best_of(engine, open, tier, rng))
+            .map(|var| Pick { var, resume: 0 })
+    }
+
+    /// The variable to branch on among `candidates` (a component of the
+    /// counter, all of them open or fixed), the members of `order`'s scope
+    /// first.
+    pub fn pick_among(
+        &mut self,
+        engine: &Engine,
+        order: &Order,
+        candidates: &[VarId],
+        rng: &mut Rng,
+    ) -> Option<VarId> {
+        if let Some(mark) = &order.in_scope {
+            let d = &engine.doms;
+            let scoped: Vec<VarId> = candidates
+                .iter()
+                .copied()
+                .filter(|&v| mark[v] && !d.is_fixed(v))
+                .collect();
+            if let Some(v) = self.best_of(engine, Open::Unfixed, &scoped, rng) {
+                return Some(v);
+            }
+        }
+        self.best_of(engine, Open::Unfixed, candidates, rng)
+    }
+
+    /// The best open variable of `candidates`.
+    #[inline]
+    fn best_of(
+        &mut self,
+        engine: &Engine,
+        open: Open,
+        candidates: &[VarId],
+        rng: &mut Rng,
+    ) -> Option<VarId> {
+        let d = &engine.doms;
+        match (self.kind, self.random_ties, open) {
+            (VarSelect::Input, false, Open::Unfixed) => {
+                candidates.iter().copied().find(|&v| !d.is_fixed(v))
+            }
+            (VarSelect::Input, false, Open::Undecided(u)) => {
+                candidates.iter().copied().find(|&v| !u[v])
+            }
+            (VarSelect::Mrv, false, Open::Unfixed) => first_fail::smallest_unfixed(d, candidates),
+            (VarSelect::Mrv, false, Open::Undecided(u)) => {
+                first_fail::smallest(engine, candidates, |v| !u[v])
+            }
+            (_, _, Open::Unfixed) => {
+                let open = |v: VarId| !d.is_fixed(v);
+                self.chain_best(
+                    &Node {
+                        engine,
+                        open: &open,
+                    },
+                    candidates,
+                    rng,
+                )
+            }
+            (_, _, Open::Undecided(u)) => {
+                let open = |v: VarId| !u[v];
+                self.chain_best(
+                    &Node {
+                        engine,
+                        open: &open,
+                    },
+                    candidates,
+                    rng,
+                )
+            }
+        }
+    }
+
+    /// The best of the open `candidates` by the evaluator chain.
+    fn chain_best(&mut self, node: &Node, candidates: &[VarId], rng: &mut Rng) -> Option<VarId> {
+        use rand::RngExt;
         let mut best: Option<VarId> = None;
         let mut ties = 0u32;
         let mut scores = std::mem::take(&mut self.scores);
@@ -215,6 +337,7 @@ mod tests {
     use super::*;
     use crate::engine::harness::Harness;
     use crate::engine::props::linear::{LinOp, Linear};
+    use crate::model::search::Named;
     use rand::SeedableRng;
 
     /// Three variables: x in 1..5 (two constraints), y in 1..3 (one), z in
@@ -234,13 +357,12 @@ mod tests {
     }
 
     fn pick(kind: VarSelect, h: &Harness, vars: &[VarId]) -> VarId {
-        let open = |_: VarId| true;
-        let node = Node {
-            engine: &h.engine,
-            open: &open,
-        };
         let mut rng = Rng::seed_from_u64(0);
-        build(kind).select(&node, vars, &mut rng).unwrap()
+        let order = Order::new(&[], vars, h.engine.doms.num_vars());
+        build(kind)
+            .pick(&h.engine, Open::Unfixed, &order, 0, &mut rng)
+            .unwrap()
+            .var
     }
 
     #[test]
@@ -261,25 +383,59 @@ mod tests {
     #[test]
     fn closed_variables_are_skipped() {
         let (h, [x, y, z]) = setup();
-        let open = |v: VarId| v != y;
-        let node = Node {
-            engine: &h.engine,
-            open: &open,
-        };
         let mut rng = Rng::seed_from_u64(0);
+        let order = Order::new(&[], &[x, y, z], 3);
+        let mut decided = vec![false; 3];
+        decided[y] = true;
+        let mut mrv = build(VarSelect::Mrv);
+        let open = Open::Undecided(&decided);
         assert_eq!(
-            build(VarSelect::Mrv).select(&node, &[x, y, z], &mut rng),
+            mrv.pick(&h.engine, open, &order, 0, &mut rng)
+                .map(|p| p.var),
             Some(z)
         );
-        let none = |_: VarId| false;
-        let node = Node {
-            engine: &h.engine,
-            open: &none,
-        };
-        assert_eq!(
-            build(VarSelect::Mrv).select(&node, &[x, y, z], &mut rng),
-            None
+        let all = vec![true; 3];
+        let open = Open::Undecided(&all);
+        assert_eq!(mrv.pick(&h.engine, open, &order, 0, &mut rng), None);
+    }
+
+    /// Every selection picks in the scope while any of it is open, however
+    /// small the domains outside it (issue 25: `mrv` took `y`, of three
+    /// values, before the scope's `x`, of five); input order follows the
+    /// scope's stated order, not declaration order.
+    #[test]
+    fn the_scope_comes_first_under_every_selection() {
+        let (h, [x, y, z]) = setup();
+        let order = Order::new(&[z, x, z], &[x, y, z], 3);
+        assert_eq!(order.vars(), &[z, x, y]);
+        assert_eq!(order.scope(), &[z, x]);
+        assert_eq!(order.others(4), vec![3]);
+        let only_x = Order::new(&[x], &[x, y, z], 3);
+        for &(name, kind) in VarSelect::ALL {
+            let mut rng = Rng::seed_from_u64(0);
+            let mut s = build(kind);
+            let p = s.pick(&h.engine, Open::Unfixed, &only_x, 0, &mut rng);
+            assert_eq!(p.map(|p| p.var), Some(x), "{name}");
+            let q = s.pick_among(&h.engine, &only_x, &[y, z, x], &mut rng);
+            assert_eq!(q, Some(x), "{name} in a component");
+            let mut s = build(kind).with_random_ties(true);
+            let p = s.pick(&h.engine, Open::Unfixed, &only_x, 0, &mut rng);
+            assert_eq!(p.map(|p| p.var), Some(x), "{name}, random ties");
+        }
+        let p = build(VarSelect::Input).pick(
+            &h.engine,
+            Open::Unfixed,
+            &order,
+            0,
+            &mut Rng::seed_from_u64(0),
         );
+        assert_eq!(p, Some(Pick { var: z, resume: 0 }), "the scope's own order");
+        let mut decided = vec![false; 3];
+        decided[z] = true;
+        decided[x] = true;
+        let open = Open::Undecided(&decided);
+        let p = build(VarSelect::Mrv).pick(&h.engine, open, &order, 0, &mut Rng::seed_from_u64(0));
+        assert_eq!(p.map(|p| p.var), Some(y), "then the rest");
     }
 
     #[test]

@@ -21,22 +21,36 @@
 //! In count-only mode no values are copied per solution, and under `ac` the
 //! solutions are counted by components where that is sound
 //! (`components.rs`, documented in docs/crossword.md).
+//!
+//! The rest has a file each: the decision rule the split shares
+//! (`decide.rs`), branch and bound (`objective.rs`), large-neighbourhood
+//! search (`lns.rs` its neighbourhoods, `lns_driver.rs` its iterations);
+//! the variable selector owns its fast paths (`select/var/`).
+
+mod decide;
+pub mod lns;
+mod lns_driver;
+mod objective;
+
+pub use decide::{apply, decide};
 
 use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
-use super::lns::{End, Lns, Plan};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
-use super::select::var::{Node, VarSelector, first_fail, first_fail_ac};
+use super::select::var::{Open, Order, VarSelector};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
 use super::tree::{TreeEvent, TreeLog};
 use crate::lower::words::Crossings;
 use crate::model::{Propagation, Restarts, VarId};
+use lns::{End, Lns, Plan};
+use lns_driver::LnsDriver;
+use objective::Objective;
 use rand::SeedableRng;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -124,11 +138,8 @@ pub struct Search<'e> {
     pub engine: &'e mut Engine,
     var_select: VarSelector,
     val_select: Box<dyn ValSelector>,
-    /// Counted variables, in branching order.
-    primary: Vec<VarId>,
-    /// The first `decisions` of `primary` are the decision variables: the
-    /// search block's scope if it has one, else all of them. LNS fixes these.
-    decisions: usize,
+    /// Counted variables, in branching order (the scope first).
+    order: Order,
     /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
@@ -140,15 +151,8 @@ pub struct Search<'e> {
     restarter: Restarter,
     /// Where the last variable selection found its variable (see [`Frame::scan`]).
     scan: usize,
-    /// Branch and bound: the variable to minimise, and the largest value it
-    /// may still take (one below the best solution so far).
-    objective: Option<VarId>,
-    bound: Option<i64>,
-    /// The bound shared with searches on other threads (`i64::MAX`: none yet).
-    shared_bound: Option<Arc<AtomicI64>>,
-    /// The best solution of all the searches sharing it (a portfolio), which
-    /// LNS takes as its own when it is better.
-    shared_best: Option<Arc<Mutex<Vec<i64>>>>,
+    /// Branch and bound, when minimising.
+    objective: Option<Objective>,
     /// Frames below this depth belong to a replayed sub-problem (see
     /// [`Self::replay`]): never undone, never restarted.
     replayed: usize,
@@ -167,15 +171,7 @@ pub struct Search<'e> {
     /// The search tree, when asked for (`--tree`).
     tree: Option<TreeLog>,
     /// Large-neighbourhood search, once branch and bound has a solution.
-    lns: Option<Lns>,
-    /// The best solution so far (optimisation), one value per variable.
-    best: Vec<i64>,
-    /// The failure count when the current LNS iteration began, and its budget.
-    iteration_start: u64,
-    iteration_budget: u64,
-    /// Whether an LNS iteration is under way, and whether it improved.
-    in_lns_iteration: bool,
-    improved: bool,
+    lns: Option<LnsDriver>,
 }
 
 impl<'e> Search<'e> {
@@ -189,22 +185,8 @@ impl<'e> Search<'e> {
         limits: Limits,
     ) -> Self {
         let n = engine.doms.num_vars();
-        let mut order: Vec<VarId> = strategy
-            .scope
-            .iter()
-            .copied()
-            .filter(|v| primary.contains(v))
-            .collect();
-        let decisions = order.len();
-        let mut in_order = vec![false; n];
-        order.iter().for_each(|&v| in_order[v] = true);
-        for &v in primary {
-            if !in_order[v] {
-                in_order[v] = true;
-                order.push(v);
-            }
-        }
-        let secondary = (0..n).filter(|&v| !in_order[v]).collect();
+        let order = Order::new(&strategy.scope, primary, n);
+        let secondary = order.others(n);
         // Restarts only help a search that can differ from one run to the next.
         let varies = strategy.var.varies() || strategy.val.varies();
         let restarts = if varies {
@@ -216,12 +198,7 @@ impl<'e> Search<'e> {
             engine,
             var_select: strategy.var,
             val_select: strategy.val,
-            decisions: if decisions == 0 {
-                order.len()
-            } else {
-                decisions
-            },
-            primary: order,
+            order,
             secondary,
             decided: vec![false; n],
             stack: Vec::new(),
@@ -231,9 +208,6 @@ impl<'e> Search<'e> {
             restarter: Restarter::new(restarts),
             scan: 0,
             objective: None,
-            bound: None,
-            shared_bound: None,
-            shared_best: None,
             replayed: 0,
             propagated: false,
             count_only: false,
@@ -243,23 +217,18 @@ impl<'e> Search<'e> {
             trace: None,
             tree: None,
             lns: None,
-            best: Vec::new(),
-            iteration_start: 0,
-            iteration_budget: u64::MAX,
-            in_lns_iteration: false,
-            improved: false,
         }
     }
 
     /// Large-neighbourhood search once a first solution is found (with
     /// [`Self::minimize`] only; see `lns.rs`).
     pub fn lns(&mut self, lns: Option<Lns>) {
-        self.lns = lns;
+        self.lns = lns.map(LnsDriver::new);
     }
 
     /// Neighbourhoods searched by LNS.
     pub fn lns_iterations(&self) -> u64 {
-        self.lns.as_ref().map_or(0, Lns::iterations)
+        self.lns.as_ref().map_or(0, LnsDriver::iterations)
     }
 
     /// Turns the search into branch and bound minimising `var`: after each
@@ -267,59 +236,23 @@ impl<'e> Search<'e> {
     /// is imposed again at every node, so it holds in all open branches
     /// without restarting.
     pub fn minimize(&mut self, var: VarId) {
-        self.objective = Some(var);
+        self.objective = Some(Objective::new(var));
     }
 
-    /// Shares the objective's bound with other searches (parallel branch and
-    /// bound): each solution lowers it for all, and each node imposes the
-    /// lowest.
+    /// Shares the objective's bound with other searches (after
+    /// [`Self::minimize`]; see [`Objective::share_bound`]).
     pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
-        self.shared_bound = Some(bound);
+        if let Some(o) = &mut self.objective {
+            o.share_bound(bound);
+        }
     }
 
-    /// Shares the best solution too (searches of the whole problem side by
-    /// side, a portfolio): each better solution is published, and each LNS
-    /// iteration starts from the best one published, so that every search
-    /// improves on the best known rather than on its own.
+    /// Shares the best solution too (a portfolio, after [`Self::minimize`]):
+    /// each LNS iteration starts from the best one published, so that every
+    /// search improves on the best known rather than on its own.
     pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
-        self.shared_best = Some(best);
-    }
-
-    /// Publishes this search's new best solution to the searches sharing it
-    /// (see [`Self::share_best`]), unless theirs is as good.
-    fn publish_best(&mut self) {
-        let (Some(shared), Some(o)) = (&self.shared_best, self.objective) else {
-            return;
-        };
-        if let Ok(mut theirs) = shared.lock()
-            && theirs.get(o).is_none_or(|&t| self.best[o] < t)
-        {
-            theirs.clone_from(&self.best);
-        }
-    }
-
-    /// Takes the published best solution when it is better than this
-    /// search's own: the shared bound says so without taking the lock.
-    fn adopt_best(&mut self) {
-        let (Some(shared), Some(bound)) = (&self.shared_best, &self.shared_bound) else {
-            return;
-        };
-        if self
-            .bound
-            .is_some_and(|own| bound.load(Ordering::Relaxed) >= own)
-        {
-            return;
-        }
-        let o = self.objective;
-        if let Ok(theirs) = shared.lock()
-            && let Some(o) = o
-            && theirs
-                .get(o)
-                .is_some_and(|&t| self.best.get(o).is_none_or(|&m| t < m))
-        {
-            self.best.clone_from(&theirs);
-            drop(theirs);
-            self.val_select.on_solution(&self.best);
+        if let Some(o) = &mut self.objective {
+            o.share_best(best);
         }
     }
 
@@ -332,7 +265,8 @@ impl<'e> Search<'e> {
         self.propagated = true;
         for &Decision { var, branch, right } in path {
             let checkpoint = self.engine.doms.checkpoint();
-            let ok = self.apply(var, branch, right).is_ok()
+            let dec = Decision { var, branch, right };
+            let ok = apply(&mut self.engine.doms, dec).is_ok()
                 && self.engine.propagate_decision(var).is_ok();
             let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
             if decided {
@@ -413,21 +347,11 @@ impl<'e> Search<'e> {
         self.trace.as_ref().map_or(&[], |t| &t.1)
     }
 
-    /// Imposes the current bound on the objective (part of the node's propagation).
+    /// Imposes the objective's bound (part of every node's propagation).
+    #[inline]
     fn enforce_bound(&mut self) -> bool {
-        let shared = self
-            .shared_bound
-            .as_ref()
-            .map(|b| b.load(Ordering::Relaxed))
-            .filter(|&b| b != i64::MAX);
-        let bound = match (self.bound, shared) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        match (self.objective, bound) {
-            (Some(o), Some(b)) => self.engine.doms.set_max(o, b).is_ok(),
-            _ => true,
-        }
+        let doms = &mut self.engine.doms;
+        self.objective.as_ref().is_none_or(|o| o.enforce(doms))
     }
 
     /// Only count solutions: `on_solution` is never called. With `product`,
@@ -443,37 +367,20 @@ impl<'e> Search<'e> {
     /// assigned), or fail (the completion's propagation failed).
     fn step(&mut self) -> Step {
         let ac = self.engine.level == Propagation::Ac;
-        let start = self.stack.last().map_or(0, |f| f.scan);
-        let doms = &self.engine.doms;
-        let decided = &self.decided;
-        let open = |v: VarId| if ac { !doms.is_fixed(v) } else { !decided[v] };
-        if self.var_select.is_input_order() {
-            // Input order: resume where the parent's scan stopped (amortised O(1)).
-            if let Some(i) = (start..self.primary.len()).find(|&i| open(self.primary[i])) {
-                self.scan = i;
-                return Step::Decide(self.primary[i]);
-            }
-        } else if self.var_select.is_first_fail() {
-            let v = if ac {
-                first_fail_ac(doms, &self.primary)
-            } else {
-                first_fail(self.engine, &self.primary, open)
-            };
-            if let Some(v) = v {
-                self.scan = 0;
-                return Step::Decide(v);
-            }
+        let from = self.stack.last().map_or(0, |f| f.scan);
+        let open = if ac {
+            Open::Unfixed
         } else {
-            let node = Node {
-                engine: self.engine,
-                open: &open,
-            };
-            if let Some(v) = self.var_select.select(&node, &self.primary, &mut self.rng) {
-                self.scan = 0;
-                return Step::Decide(v);
-            }
+            Open::Undecided(&self.decided)
+        };
+        let picked = self
+            .var_select
+            .pick(self.engine, open, &self.order, from, &mut self.rng);
+        if let Some(pick) = picked {
+            self.scan = pick.resume;
+            return Step::Decide(pick.var);
         }
-        self.scan = self.primary.len();
+        self.scan = self.order.vars().len();
         if self.completing.is_none() && !self.secondary.is_empty() {
             self.completing = Some(self.stack.len());
             // The auxiliary variables follow from the primary ones: under
@@ -502,20 +409,6 @@ impl<'e> Search<'e> {
                 }
             }
             None => Step::Solution,
-        }
-    }
-
-    /// The decision on `var`, with a bound of an interval domain standing in
-    /// for an inner value (which `x != v` could not remove).
-    fn decide(&mut self, var: VarId) -> Branch {
-        let b = self.val_select.select(self.engine, var, &mut self.rng);
-        let d = &self.engine.doms;
-        match b {
-            Branch::Assign(v) if !d.is_bitset(var) && v != d.min(var) && v != d.max(var) => {
-                Branch::Assign(d.min(var))
-            }
-            Branch::AtMost(v) if v < d.min(var) || v >= d.max(var) => Branch::Assign(d.min(var)),
-            b => b,
         }
     }
 
@@ -549,10 +442,8 @@ impl<'e> Search<'e> {
             if self.out_of_budget() {
                 return Outcome::Interrupted;
             }
-            if self.in_lns() {
-                if self.engine.stats.failures - self.iteration_start >= self.iteration_budget
-                    && !self.next_iteration(End::Limit)
-                {
+            if let Some(lns) = self.lns.as_ref().filter(|l| l.under_way()) {
+                if lns.spent(self.engine.stats.failures) && !self.next_iteration(End::Limit) {
                     return Outcome::Exhausted;
                 }
             } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
@@ -562,11 +453,16 @@ impl<'e> Search<'e> {
             }
             match self.step() {
                 Step::Decide(var) => {
-                    let branch = self.decide(var);
+                    let branch = decide(self.val_select.as_mut(), self.engine, var, &mut self.rng);
                     let checkpoint = self.engine.doms.checkpoint();
                     self.record(var, branch, false);
                     self.engine.stats.nodes += 1;
-                    let ok = self.apply(var, branch, false).is_ok();
+                    let dec = Decision {
+                        var,
+                        branch,
+                        right: false,
+                    };
+                    let ok = apply(&mut self.engine.doms, dec).is_ok();
                     let applied = if self.tree.is_some() {
                         self.open_values()
                     } else {
@@ -619,15 +515,9 @@ impl<'e> Search<'e> {
                         for (v, slot) in values.iter_mut().enumerate() {
                             *slot = self.engine.doms.min(v);
                         }
-                        if let Some(o) = self.objective {
-                            let bound = values[o].saturating_sub(1);
-                            self.bound = Some(bound);
-                            if let Some(shared) = &self.shared_bound {
-                                shared.fetch_min(bound, Ordering::Relaxed);
-                            }
-                            self.best.clone_from(&values);
+                        if let Some(o) = &mut self.objective {
+                            o.found(&values);
                             self.val_select.on_solution(&values);
-                            self.publish_best();
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -644,11 +534,13 @@ impl<'e> Search<'e> {
                     // The first solution starts LNS; later ones tighten the
                     // bound and the iteration goes on (branch and bound in
                     // the neighbourhood).
-                    let next = if self.lns.is_some() && !self.in_lns_iteration {
-                        self.next_iteration(End::Improved)
-                    } else {
-                        self.improved = true;
-                        self.leave_completion()
+                    let next = match &mut self.lns {
+                        Some(lns) if !lns.under_way() => self.next_iteration(End::Improved),
+                        Some(lns) => {
+                            lns.improved();
+                            self.leave_completion()
+                        }
+                        None => self.leave_completion(),
                     };
                     if !next {
                         return Outcome::Exhausted;
@@ -669,22 +561,6 @@ impl<'e> Search<'e> {
         self.backtrack()
     }
 
-    /// Applies a decision (left) or its negation (right) to the domains.
-    fn apply(
-        &mut self,
-        var: VarId,
-        branch: Branch,
-        right: bool,
-    ) -> Result<bool, super::domains::Fail> {
-        let d = &mut self.engine.doms;
-        match (branch, right) {
-            (Branch::Assign(v), false) => d.fix(var, v),
-            (Branch::Assign(v), true) => d.remove(var, v),
-            (Branch::AtMost(v), false) => d.set_max(var, v),
-            (Branch::AtMost(v), true) => d.set_min(var, v + 1),
-        }
-    }
-
     /// Counts a failure and tells the heuristics which propagator failed.
     fn failed(&mut self) {
         self.engine.stats.failures += 1;
@@ -701,54 +577,37 @@ impl<'e> Search<'e> {
         self.restarter.restarted(self.engine.stats.failures);
     }
 
-    /// Whether LNS is under way (it starts at the first solution).
-    fn in_lns(&self) -> bool {
-        self.lns.is_some() && !self.best.is_empty()
-    }
-
     /// Ends the current LNS iteration and starts the next from the root: a
     /// neighbourhood of the best solution, or a slice of complete search.
     /// False when the bound alone fails at the root: nothing better exists.
     fn next_iteration(&mut self, end: End) -> bool {
-        let used = self.engine.stats.failures - self.iteration_start;
-        let Some(lns) = self.lns.as_mut() else {
+        let (Some(lns), Some(objective)) = (self.lns.as_mut(), self.objective.as_mut()) else {
             return false;
         };
-        let end = if std::mem::take(&mut self.improved) {
-            End::Improved
-        } else {
-            end
-        };
-        lns.finished(end, used);
-        let plan = lns.plan();
-        self.in_lns_iteration = true;
-        self.adopt_best();
+        let plan = lns.next(end, self.engine.stats.failures);
+        if objective.adopt_best() {
+            self.val_select.on_solution(objective.best());
+        }
         self.restart();
-        self.iteration_start = self.engine.stats.failures;
         let checkpoint = self.engine.doms.checkpoint();
         if !self.enforce_bound() || self.engine.fixpoint().is_err() {
             self.failed();
             return false;
         }
-        match plan {
-            Plan::Complete(budget) => self.iteration_budget = budget,
-            Plan::Neighbourhood(budget) => {
-                self.iteration_budget = budget;
-                let Some(lns) = self.lns.as_mut() else {
-                    return false;
-                };
-                let decisions = &self.primary[..self.decisions];
-                lns.fix(self.engine, decisions, &self.best, &mut self.rng);
-                self.stack.push(Frame {
-                    checkpoint,
-                    var: 0,
-                    branch: Branch::Assign(0),
-                    right: true,
-                    decided: false,
-                    scan: 0,
-                    floor: true,
-                });
-            }
+        if let (Plan::Neighbourhood(_), Some(lns), Some(objective)) =
+            (plan, self.lns.as_mut(), self.objective.as_ref())
+        {
+            let (scope, best) = (self.order.scope(), objective.best());
+            lns.lns().fix(self.engine, scope, best, &mut self.rng);
+            self.stack.push(Frame {
+                checkpoint,
+                var: 0,
+                branch: Branch::Assign(0),
+                right: true,
+                decided: false,
+                scan: 0,
+                floor: true,
+            });
         }
         true
     }
@@ -794,7 +653,15 @@ impl<'e> Search<'e> {
                 scan: f.scan,
                 floor: false,
             });
-            let applied_ok = self.apply(var, branch, true).is_ok();
+            let applied_ok = apply(
+                &mut self.engine.doms,
+                Decision {
+                    var,
+                    branch,
+                    right: true,
+                },
+            )
+            .is_ok();
             let applied = if self.tree.is_some() {
                 self.open_values()
             } else {
@@ -825,10 +692,11 @@ impl<'e> Search<'e> {
             var_select: &mut self.var_select,
             rng: &mut self.rng,
             crossings: &self.crossings,
+            order: &self.order,
             budget: &mut self.budget,
             depth: self.stack.len() as u64,
         };
-        let counted = counter.count(ctx, &self.primary);
+        let counted = counter.count(ctx, self.order.vars());
         self.components = Some(counter);
         let (n, outcome) = match counted {
             Counted::Exact(n) => (n, Outcome::Exhausted),

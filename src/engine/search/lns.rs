@@ -23,9 +23,9 @@
 //! budgets under the current bound), so a small problem is still proved
 //! optimal, and a large one gets both.
 
-use super::Engine;
-use super::restart::luby;
-use super::select::Rng;
+use crate::engine::Engine;
+use crate::engine::restart::luby;
+use crate::engine::select::Rng;
 use crate::model::VarId;
 use crate::model::search::LnsKind;
 use rand::RngExt;

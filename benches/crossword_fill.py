@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Crossword fill next to ingrid_core: the same grids, word list and minimum score.
+
+    python3 benches/crossword_fill.py [--reps 3] [--min-score 50] [--timeout 60] [--grids a,b]
+
+Grids are benches/crossword-grids/*.txt (ASCII pictures: `#` a block, `.` an
+empty cell, a letter a given cell: the format both tools read). The word list
+is Spread the Wordlist as ../shared/peers/setup-rust-peers.sh installs it
+(`$STWL`, default ~/.cache/cspi-peers/spreadthewordlist.dict); ingrid_core is
+`$INGRID` (default ~/.cache/cspi-peers/ingrid/bin/ingrid_core); cspi is
+`$CSPI` (default target/release/cspi), run on models/crossword.csp (first
+fill, best-scored words first) and, with --best SECONDS, on
+models/crossword-best.csp under that time limit.
+
+Runs alternate between the tools (same run, one thread each). Each process is
+timed by GNU time (user + sys CPU, peak RSS); the word list's load is
+included. Every fill is checked here, independently of both tools: every
+run of two or more cells is a word of the list scoring at least the minimum,
+no word twice, given letters kept. Quality is the lowest and the mean score
+of the entries. A run that ends without a fill says whether the tool proved
+there is none or gave up (time limit).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GRIDS = ROOT / "benches" / "crossword-grids"
+HOME = Path.home()
+
+
+def normalise(word):
+    return "".join(c for c in word.lower() if c.isalpha())
+
+
+def load_list(path):
+    scores = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            word, _, score = line.partition(";")
+            w = normalise(word)
+            if not w:
+                continue
+            s = int(score) if score.strip().lstrip("-").isdigit() else 0
+            scores[w] = max(s, scores.get(w, s))
+    return scores
+
+
+def read_grid(path):
+    return [l.rstrip("\r\n") for l in open(path) if l.strip()]
+
+
+def slots(rows):
+    """Every run of two or more open cells, as lists of (row, col)."""
+    h, w = len(rows), len(rows[0])
+    out = []
+    for y in range(h):
+        for x in range(w):
+            if rows[y][x] == "#":
+                continue
+            for dy, dx in ((0, 1), (1, 0)):
+                py, px = y - dy, x - dx
+                if py >= 0 and px >= 0 and rows[py][px] != "#":
+                    continue
+                cells = []
+                cy, cx = y, x
+                while cy < h and cx < w and rows[cy][cx] != "#":
+                    cells.append((cy, cx))
+                    cy, cx = cy + dy, cx + dx
+                if len(cells) >= 2:
+                    out.append(cells)
+    return out
+
+
+def check_fill(grid, fill, scores, min_score):
+    """The entries' scores, or an error message."""
+    if len(fill) != len(grid) or any(len(a) != len(b) for a, b in zip(fill, grid)):
+        return "the fill is not the grid's shape"
+    for y, row in enumerate(grid):
+        for x, c in enumerate(row):
+            f = fill[y][x]
+            if (c == "#") != (f == "#"):
+                return f"block changed at row {y + 1}, column {x + 1}"
+            if c.isalpha() and f != c.lower():
+                return f"given letter {c} changed at row {y + 1}, column {x + 1}"
+            if c != "#" and not f.isalpha():
+                return f"empty cell at row {y + 1}, column {x + 1}"
+    seen = set()
+    out = []
+    for cells in slots(grid):
+        word = "".join(fill[y][x] for y, x in cells)
+        if word not in scores or scores[word] < min_score:
+            return f"`{word}` is not in the list at score {min_score}"
+        if word in seen:
+            return f"`{word}` twice"
+        seen.add(word)
+        out.append(scores[word])
+    return out
+
+
+def timed(cmd, timeout):
+    """(stdout, CPU seconds, peak KB, timed out)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        # `timeout` inside `time`: a tool that overruns is killed, not orphaned.
+        full = ["/usr/bin/time", "-f", "%U %S %M", "-o", t.name, "timeout", str(timeout + 5)] + cmd
+        try:
+            p = subprocess.run(full, capture_output=True, text=True, timeout=timeout + 60)
+            out = p.stdout
+            killed = p.returncode == 124
+        except subprocess.TimeoutExpired as e:
+            return (e.stdout or b"").decode(errors="replace"), float(timeout), 0, True
+        fields = t.read().split()
+        user, sys_, kb = float(fields[-3]), float(fields[-2]), int(fields[-1])
+        return out, user + sys_, kb, killed
+
+
+def letters_grid(lines, width, height):
+    """The last `height` consecutive lines of `width` cells (letters or `#`),
+    spaces allowed between cells: the drawn fill."""
+    cand = []
+    for l in lines:
+        cells = l.replace(" ", "")
+        if len(cells) == width and all(c == "#" or c.isalpha() for c in cells):
+            cand.append(cells.lower())
+        else:
+            cand.append(None)
+    for end in range(len(cand), height - 1, -1):
+        block = cand[end - height:end]
+        if all(b is not None for b in block):
+            return block
+    return None
+
+
+def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
+    model = "models/crossword-best.csp" if best else "models/crossword.csp"
+    limit = best if best else timeout
+    cmd = [args.cspi, "solve", model, "--threads", "1", "--time-limit", str(limit),
+           "--param", f"grid={grid_path}", "--param", f"dict={stwl}",
+           "--param", f"min_score={min_score}"]
+    out, cpu, kb, killed = timed(cmd, limit)
+    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
+    if fill is None:
+        status = "timeout" if killed or "UNKNOWN" in out else (
+            "none" if "UNSATISFIABLE" in out else "error")
+    else:
+        status = "fill"
+    return status, fill, cpu, kb
+
+
+def run_ingrid(args, grid_path, grid, stwl, min_score, timeout):
+    cmd = [args.ingrid, "--wordlist", stwl, "--min-score", str(min_score), str(grid_path)]
+    out, cpu, kb, killed = timed(cmd, timeout)
+    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
+    if fill is None:
+        status = "timeout" if killed else ("none" if re.search(r"(?i)unfillable|no fill|failed", out) else "error")
+    else:
+        status = "fill"
+    return status, fill, cpu, kb
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--min-score", type=int, default=50)
+    ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--best", type=int, default=0, help="also run crossword-best.csp for this many seconds")
+    ap.add_argument("--grids", default="")
+    ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
+    ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))
+    ap.add_argument("--cspi", default=os.environ.get("CSPI", str(ROOT / "target/release/cspi")))
+    args = ap.parse_args()
+    for what, p in (("word list", args.stwl), ("ingrid_core", args.ingrid), ("cspi", args.cspi)):
+        if not Path(p).exists():
+            print(f"skipped: {what} {p} not found")
+            return 0
+    scores = load_list(args.stwl)
+    names = [g for g in args.grids.split(",") if g] or sorted(p.stem for p in GRIDS.glob("*.txt"))
+    rows = []
+    for name in names:
+        gpath = GRIDS / f"{name}.txt"
+        grid = read_grid(gpath)
+        tools = [("cspi", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, 0)),
+                 ("ingrid_core", lambda: run_ingrid(args, gpath, grid, args.stwl, args.min_score, args.timeout))]
+        if args.best:
+            tools.append(("cspi best", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, args.best)))
+        results = {t: [] for t, _ in tools}
+        for rep in range(args.reps):
+            order = tools if rep % 2 == 0 else tools[::-1]
+            for tool, run in order:
+                results[tool].append(run())
+        for tool, _ in tools:
+            rs = results[tool]
+            cpu = statistics.median(r[2] for r in rs)
+            kb = max(r[3] for r in rs)
+            statuses = sorted({r[0] for r in rs})
+            quality = ""
+            for status, fill, *_ in rs:
+                if fill is not None:
+                    q = check_fill(grid, fill, scores, args.min_score)
+                    if isinstance(q, str):
+                        print(f"{tool} on {name}: WRONG FILL: {q}", file=sys.stderr)
+                        statuses = ["WRONG"]
+                        break
+                    quality = f"{min(q)} / {statistics.mean(q):.1f}"
+            rows.append((name, tool, "/".join(statuses), f"{cpu:.2f}", f"{kb / 1024:.0f}", quality))
+            print("\t".join(rows[-1]), flush=True)
+    print()
+    print(f"min score {args.min_score}, {args.reps} runs each (median CPU, largest peak RSS), time limit {args.timeout} s")
+    print("| grid | tool | result | CPU s | peak MB | lowest / mean score |")
+    print("| --- | --- | --- | ---: | ---: | --- |")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
