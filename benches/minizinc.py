@@ -29,14 +29,14 @@ PEERS = os.path.join(SHARED, "peers")
 SET = os.path.join(SHARED, "data", "minizinc")
 
 
-def solvers(out_dir, wanted):
+def solvers(out_dir, wanted, cspi_msc):
     """label -> .msc path, for each wanted solver that is installed."""
     found = {}
     cspi = os.path.join(ROOT, "target", "release", "cspi")
     if "cspi" in wanted:
-        if not os.path.exists(cspi):
+        if cspi_msc is None and not os.path.exists(cspi):
             sys.exit("target/release/cspi not found: cargo build --release first")
-        found["cspi"] = os.path.join(ROOT, "share", "minizinc", "cspi.msc")
+        found["cspi"] = cspi_msc or os.path.join(ROOT, "share", "minizinc", "cspi.msc")
     if "gecode" in wanted and os.path.exists("/usr/bin/fzn-gecode"):
         found["gecode"] = os.path.join(PEERS, "msc", "gecode.msc")
     peers_root = os.environ.get("PEERS_ROOT", os.path.expanduser("~/.cache/cspi-peers"))
@@ -104,12 +104,15 @@ def main():
     ap.add_argument("--solvers", default="cspi,gecode,pumpkin")
     ap.add_argument("--set", default=SET)
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "minizinc-bench"))
+    ap.add_argument("--cspi", metavar="MSC",
+                    help="cspi's solver configuration (default share/minizinc/cspi.msc; give a copy that"
+                         " runs a frozen binary to keep building while the benchmark runs)")
     ap.add_argument("--resume", action="store_true", help="keep the results already in --out")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.set, "instances.tsv")):
         sys.exit(f"skipped: {args.set}/instances.tsv not found")
     os.makedirs(args.out, exist_ok=True)
-    chosen = solvers(args.out, args.solvers.split(","))
+    chosen = solvers(args.out, args.solvers.split(","), args.cspi)
     with open(os.path.join(args.set, "instances.tsv")) as f:
         instances = list(csv.DictReader(f, delimiter="\t"))
     if args.only:

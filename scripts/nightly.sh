@@ -3,7 +3,7 @@
 #
 #   scripts/nightly.sh [CASES] [FUZZ_SECONDS]
 #
-#   CASES         random models for tests/differential (default 50000; the
+#   CASES         random models for tests/it/differential (default 50000; the
 #                 plain `cargo test` runs 2000) and a tenth as many long-sum
 #                 models for tests/long_sums
 #   FUZZ_SECONDS  seconds per fuzz target for scripts/fuzz.sh (default 600;
@@ -32,10 +32,10 @@ step() {
 
 step "differential: $cases models, CSPI_DIFF_SEED=$seed" \
   env CSPI_DIFF_CASES="$cases" CSPI_DIFF_SEED="$seed" \
-  cargo test --release --test differential --test long_sums
+  cargo test --release --test it -- differential:: long_sums::
 step "ignored tests (full data sets)" cargo test --release -- --ignored
 step "exact integers: $cases wide models" \
-  env CSPI_DIFF_CASES="$cases" cargo test --release --test exact_integers
+  env CSPI_DIFF_CASES="$cases" cargo test --release --test it exact_integers::
 step "outside oracle: MiniZinc/Gecode" scripts/oracle.py "$((cases / 100))" "$seed"
 step "operator chains load in linear time" scripts/chains.sh 8000
 if [ "$fuzz_seconds" -gt 0 ]; then

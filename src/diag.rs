@@ -4,24 +4,14 @@
 //! The front end collects every error it can before giving up; the engine never
 //! produces user-facing errors.
 
-use crate::syntax::ast::Span;
-use miette::{Diagnostic, LabeledSpan, SourceCode};
+pub use crate::source::Source;
+use crate::source::Span;
+use miette::{Diagnostic, LabeledSpan, SourceCode, SourceSpan};
 use std::fmt;
-use std::sync::Arc;
 
-/// A text that diagnostics can point into: the model file or a data file.
-#[derive(Debug, Clone)]
-pub struct Source {
-    pub name: String,
-    pub text: Arc<str>,
-}
-
-impl Source {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        Source {
-            name: name.into(),
-            text: text.into(),
-        }
+impl From<Span> for SourceSpan {
+    fn from(s: Span) -> SourceSpan {
+        (s.start, s.end.saturating_sub(s.start)).into()
     }
 }
 
@@ -95,6 +85,11 @@ impl fmt::Display for Diag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&capped(&self.message))
     }
+}
+
+/// "1 solution", "2 solutions".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The most characters of a message, label or help line that are shown.

@@ -11,6 +11,8 @@ pub mod diag;
 pub mod engine;
 pub mod explain;
 pub mod flatzinc;
+#[cfg(test)]
+mod layering;
 pub mod lower;
 pub mod memory;
 pub mod merge;
@@ -20,6 +22,9 @@ pub mod output;
 pub mod parallel;
 pub mod part;
 pub mod reader;
+pub mod run;
 pub mod sema;
+pub mod setup;
 pub mod solve;
+pub mod source;
 pub mod syntax;

@@ -41,8 +41,10 @@ use crate::engine::stats::Stats;
 use crate::lower::lower_with;
 use crate::model::search::LnsKind;
 use crate::model::{Model, VarId};
-use crate::part::{PartInfo, SUBPROBLEMS_PER_PART, fingerprint};
-use crate::solve::{self, Options, Reception, Summary};
+use crate::part::{SUBPROBLEMS_PER_PART, fingerprint};
+pub use crate::run::ThreadStats;
+use crate::run::{self, Options, PartInfo, Summary};
+use crate::setup::{self, Reception};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -54,16 +56,6 @@ pub const PER_THREAD: usize = 32;
 /// Workers lower and search models as the main pipeline thread does, with
 /// as much stack (the virtual reservation only).
 const WORKER_STACK: usize = 1 << 30;
-
-/// What one thread did.
-#[derive(Clone, Debug, Default)]
-pub struct ThreadStats {
-    /// Sub-problems it searched.
-    pub subproblems: u64,
-    /// Time spent searching them.
-    pub busy: Duration,
-    pub stats: Stats,
-}
 
 /// What the workers share.
 struct Shared {
@@ -203,7 +195,7 @@ pub fn solve_from(
     for r in &reports {
         add(&mut stats, &r.stats);
     }
-    let counting = solve::counts_only(model, options);
+    let counting = run::counts_only(model, options);
     if !counting {
         stats.solutions = reception.reported;
     }
@@ -221,7 +213,7 @@ pub fn solve_from(
         Outcome::Interrupted
     };
     Summary {
-        status: solve::status(outcome, stats.solutions, model.objective.is_some()),
+        status: run::status(outcome, stats.solutions, model.objective.is_some()),
         objective: reception.best,
         stats,
         rejected: reception.rejected,
@@ -275,7 +267,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             },
         };
     }
-    let primary = solve::primary(model);
+    let primary = setup::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
     if portfolio(options, optimising, threads) {
         return Split {
@@ -290,7 +282,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
             by_components: false,
         };
     }
-    let make = || solve::strategy(model, spec, optimising);
+    let make = || setup::strategy(model, spec, optimising);
     let branching = branching(&engine, &primary, model, options);
     let (mut paths, total) = match options.part {
         Some(part) => {
@@ -347,7 +339,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize) -> Split 
 fn branching(engine: &Engine, primary: &[VarId], model: &Model, options: &Options) -> Branching {
     let mut searched = vec![false; engine.doms.num_vars()];
     primary.iter().for_each(|&v| searched[v] = true);
-    let by_components = solve::counts_only(model, options)
+    let by_components = run::counts_only(model, options)
         && !options.no_product_count
         && counts_by_components(
             engine.level,
@@ -395,9 +387,9 @@ fn worker(
         return report;
     }
     let root = engine.doms.checkpoint();
-    let primary = solve::primary(model);
+    let primary = setup::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
-    let counting = solve::counts_only(model, options);
+    let counting = run::counts_only(model, options);
     let mut counter: Option<Box<Components>> = None;
     let portfolio = shared.portfolio;
     let mut dealt = shared.dealt.map(|n| (index..paths.len()).step_by(n));
@@ -425,7 +417,7 @@ fn worker(
             stop: Some(Arc::clone(&shared.halt)),
             progress: None,
         };
-        let mut strategy = solve::strategy(model, spec, optimising);
+        let mut strategy = setup::strategy(model, spec, optimising);
         if portfolio {
             strategy.seed = strategy.seed.wrapping_add(i as u64);
         }

@@ -3,19 +3,18 @@
 
 use crate::diag::{Diag, Diags, Source};
 use crate::engine::search::lns::Lns;
-use crate::engine::search::{Limits, Next, Outcome, Search, Strategy};
-use crate::engine::select;
-use crate::engine::select::Decision;
-use crate::engine::stats::{Improvement, Stats};
+use crate::engine::search::{Next, Outcome, Search};
 use crate::lower::lower_with;
-use crate::model::check::violations;
-use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec};
+use crate::model::{Model, SearchSpec};
+pub use crate::run::{Limits, Options, Probe, Status, Summary};
+use crate::run::{counts_only, status};
 pub use crate::sema::LoadOptions;
 use crate::sema::{self, ParamOverride};
+use crate::setup::{Reception, primary, strategy};
 use crate::syntax;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The largest model file cspi reads.
 const MAX_MODEL_BYTES: u64 = 64 << 20;
@@ -167,229 +166,6 @@ pub fn check_strategy(model: &Model, spec: &SearchSpec) -> Result<(), Diag> {
         .help("give the dictionary `word;score` lines, or choose min, max, random or lcv"));
     }
     Ok(())
-}
-
-/// The final state of a run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    Satisfiable,
-    Unsatisfiable,
-    AllSolutions,
-    Optimal,
-    Unknown,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Satisfiable => "SATISFIABLE",
-            Status::Unsatisfiable => "UNSATISFIABLE",
-            Status::AllSolutions => "ALL_SOLUTIONS",
-            Status::Optimal => "OPTIMAL",
-            Status::Unknown => "UNKNOWN",
-        }
-    }
-}
-
-pub struct Summary {
-    pub status: Status,
-    /// What each thread did, when several searched (`Options::threads`).
-    pub threads: Vec<crate::parallel::ThreadStats>,
-    /// The split into sub-problems before the threads searched (also counted
-    /// in `stats`).
-    pub split: Option<crate::parallel::ThreadStats>,
-    /// Which part of a split this run solved (`Options::part`).
-    pub part: Option<crate::part::PartInfo>,
-    /// With an objective: the best value found (the optimum when `Optimal`).
-    pub objective: Option<i64>,
-    pub stats: Stats,
-    /// Solutions the independent checker rejected (only with `check`); always a bug.
-    pub rejected: Vec<String>,
-    /// The first decisions, when [`Options::trace`] asked for them.
-    pub trace: Vec<Decision>,
-    /// Whether a limit or the caller stopped the search before it was complete.
-    pub stopped: bool,
-    /// The search tree, when [`Options::tree`] asked for it.
-    pub tree: Option<crate::engine::tree::TreeLog>,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// Replaces the model's search block where set.
-    pub search: SearchSpec,
-    pub limits: Limits,
-    /// Re-check every solution against the model with the independent checker.
-    pub check: bool,
-    /// Only count solutions: `on_solution` is not called (unless `check` is set,
-    /// which needs every solution's values).
-    pub count_only: bool,
-    /// With `count_only`, count every solution leaf by leaf rather than by
-    /// product where sound (for tests and benchmarks).
-    pub no_product_count: bool,
-    /// Record the first N decisions in [`Summary::trace`].
-    pub trace: Option<usize>,
-    /// Record the search tree, N events at most, in [`Summary::tree`]
-    /// (one thread only).
-    pub tree: Option<usize>,
-    /// Search on this many threads (0 or 1: one, the search as it always was;
-    /// more: embarrassingly parallel search, `parallel.rs`).
-    pub threads: usize,
-    /// Solve only this part of a deterministic split (`part.rs`).
-    pub part: Option<crate::part::Part>,
-    /// Hold every range domain by its bounds only, however narrow (tests of
-    /// interval domains: the answers must not change).
-    pub bounds_only: bool,
-    /// With several threads, first search on one within this budget (see
-    /// [`Probe`]): set by the command line when the number of threads was
-    /// its own choice, not the user's.
-    pub probe: Option<Probe>,
-}
-
-/// How long a run that may use several threads first searches on one
-/// thread, and how many nodes at most. Most models people solve are done
-/// sooner: then the answer is the one-thread run's, without starting
-/// threads that would each lower the model again and split it (the 47
-/// 8-puzzles, 0.1 s at most each, took 2.3 times the CPU on two threads). A
-/// run still going after that starts over on every thread, and the probe's
-/// work is lost (a quarter of a second at most: 3% of counting n-queens 14
-/// on two threads).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Probe {
-    pub time: Duration,
-    pub nodes: u64,
-    /// The most solution values held back, 64 MiB of them by default: a
-    /// model with many quick solutions of many variables, listed with
-    /// `--all`, could otherwise hold gigabytes while the probe lasts. Past
-    /// it the probe ends there and the threads take over.
-    pub held: usize,
-}
-
-impl Probe {
-    pub const DEFAULT: Probe = Probe {
-        time: Duration::from_millis(250),
-        nodes: 1_000_000,
-        held: 1 << 23,
-    };
-}
-
-/// The variables the search branches on: the solution variables, or with an
-/// objective every declared variable (a projection must not hide better
-/// completions).
-pub fn primary(model: &Model) -> Vec<crate::model::VarId> {
-    if model.objective.is_some() {
-        (0..model.vars.len())
-            .filter(|&v| !model.vars[v].aux)
-            .collect()
-    } else {
-        model.solution_vars()
-    }
-}
-
-/// The branching strategy of a search specification; `optimising` when
-/// the objective was lowered to a variable (branch and bound runs).
-pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
-    let guide = match spec.guide {
-        Guide::Auto
-            if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
-        {
-            Guide::Solution
-        }
-        Guide::Auto => Guide::None,
-        g => g,
-    };
-    Strategy {
-        var: select::var::build(spec.var).with_random_ties(spec.random_ties),
-        val: select::val::guided(select::val::build(spec.val, model), guide),
-        restarts: spec.restarts,
-        seed: spec.seed,
-        scope: spec.scope.clone(),
-    }
-}
-
-/// Whether a search only counts (never reads solutions): optimisation
-/// and checking read every solution.
-pub fn counts_only(model: &Model, options: &Options) -> bool {
-    options.count_only && !options.check && model.objective.is_none()
-}
-
-/// The solutions a search hands over, kept or skipped before the caller
-/// sees them: with an objective only strictly better ones pass; with
-/// `check` each is checked by the independent checker.
-pub struct Reception<'m> {
-    model: &'m Model,
-    check: bool,
-    start: Instant,
-    pub best: Option<i64>,
-    /// Each better solution's objective and when it came.
-    pub improvements: Vec<Improvement>,
-    /// Solutions passed on.
-    pub reported: u64,
-    pub rejected: Vec<String>,
-}
-
-impl<'m> Reception<'m> {
-    /// `start`: when the run began, for the improvements' times.
-    pub fn new(model: &'m Model, check: bool, start: Instant) -> Self {
-        Reception {
-            model,
-            check,
-            start,
-            best: None,
-            improvements: Vec::new(),
-            reported: 0,
-            rejected: Vec::new(),
-        }
-    }
-
-    /// Whether to pass `values` on to the caller.
-    pub fn take(&mut self, values: &[i64]) -> bool {
-        if let Some(g) = &self.model.objective {
-            // The objective's value; when it was not lowered to a variable,
-            // solutions that do not improve are skipped here.
-            let Some(v) = g.term.eval(self.model, values) else {
-                return false;
-            };
-            let better = match self.best {
-                None => true,
-                Some(b) if g.maximize => v > b,
-                Some(b) => v < b,
-            };
-            if !better {
-                return false;
-            }
-            self.best = Some(v);
-            self.improvements.push(Improvement {
-                objective: v,
-                time: self.start.elapsed(),
-            });
-        }
-        self.reported += 1;
-        if self.check {
-            let v = violations(self.model, values);
-            if !v.is_empty() {
-                self.rejected.push(
-                    v.iter()
-                        .map(ToString::to_string)
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                );
-            }
-        }
-        true
-    }
-}
-
-/// The status of a run from how its search ended.
-pub fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
-    match (outcome, solutions) {
-        (Outcome::Exhausted, 0) => Status::Unsatisfiable,
-        (Outcome::Exhausted, _) if optimising => Status::Optimal,
-        (Outcome::Exhausted, _) => Status::AllSolutions,
-        (Outcome::SolutionLimit, _) => Status::Satisfiable,
-        // A limit stopped branch and bound: the best solution stands, unproved.
-        (Outcome::Interrupted, n) if n > 0 && optimising => Status::Satisfiable,
-        (Outcome::Interrupted, _) => Status::Unknown,
-    }
 }
 
 /// Solves the model; `on_solution` receives each solution (one value per

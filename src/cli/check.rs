@@ -169,7 +169,7 @@ fn unconstrained(parsed: &Parsed, model: &Model, out: &mut Vec<Diag>) {
 
 /// Spans of constraint items that mention no variable: checks of the data
 /// (`assert`, a parity test), meant to be constant.
-fn data_checks(parsed: &Parsed, model: &Model) -> Vec<crate::syntax::ast::Span> {
+fn data_checks(parsed: &Parsed, model: &Model) -> Vec<crate::source::Span> {
     let mut out = Vec::new();
     for item in &parsed.ast.items {
         if let Item::Constraint(e) = item {

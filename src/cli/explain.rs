@@ -72,7 +72,7 @@ fn human(model: &Model, source: &Source, answer: &Explanation) -> String {
         },
     );
     // One label per source span, listing the instances written there.
-    let mut spans: Vec<(crate::syntax::ast::Span, Vec<String>)> = Vec::new();
+    let mut spans: Vec<(crate::source::Span, Vec<String>)> = Vec::new();
     for o in &origins {
         let mut what = o.bindings_text();
         if !o.data.is_empty() {

@@ -48,12 +48,12 @@
 
 use super::budget::Budget;
 use super::count::Counter;
+use super::crossings::Crossings;
 use super::domains::Domains;
 use super::select::Rng;
 use super::select::var::{Order, VarSelector};
 use super::trail::Checkpoint;
 use super::{Engine, PropId};
-use crate::lower::words::Crossings;
 use crate::model::VarId;
 use rustc_hash::FxHashMap;
 

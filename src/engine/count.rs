@@ -17,9 +17,9 @@
 //!
 //! [`Propagator::consistent_on_last_open`]: super::propagator::Propagator::consistent_on_last_open
 
+use super::crossings::Crossings;
 use super::props::wordcross::Crossing;
 use super::{Engine, PropId};
-use crate::lower::words::Crossings;
 use crate::model::VarId;
 
 /// Scratch space kept between calls.

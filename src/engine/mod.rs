@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod components;
 pub mod count;
+pub mod crossings;
 pub mod domains;
 #[cfg(test)]
 pub mod harness;

@@ -1,6 +1,6 @@
 //! The FlatZinc text as items with spans, as `grammar/flatzinc.pest` reads it.
 
-use crate::syntax::ast::Span;
+use crate::source::Span;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {

@@ -7,7 +7,7 @@ use super::ast::*;
 use super::{FznModel, OutValue, Output};
 use crate::diag::{Diag, Diags};
 use crate::model::{Domain, Formula, Model, Objective, Origin, Term, VarId, VarKind, Variable};
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use rustc_hash::FxHashMap;
 
 /// The bounds of `var int` without a domain: Gecode's integer limits, so

@@ -1,13 +1,13 @@
 //! The FlatZinc constraints as formulas: every integer and boolean builtin
 //! of MiniZinc 2.6 (`std/flatzinc_builtins.mzn`, with their `_reif` and
 //! `_imp` forms), and the `cspi_*` calls of our solver library
-//! (`share/minizinc/cspi/`), which name a global of `lower::globals` (or
+//! (`share/minizinc/cspi/`), which name a global of `model::globals` (or
 //! all-different, a table, a count) with its parameters in our order.
 
 use super::ast::{Constraint, Expr};
 use super::build::{Builder, unsupported};
 use crate::diag::Diag;
-use crate::lower::globals::{self, ParamKind};
+use crate::model::globals::{self, ParamKind};
 use crate::model::{CmpOp, Domain, Formula, GlobalArg, GlobalCall, Term};
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 
 use super::ast::*;
 use crate::diag::Diag;
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use pest::Parser as _;
 use pest::iterators::Pair;
 

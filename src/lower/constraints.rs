@@ -1,8 +1,8 @@
 //! Top-level constraints, one arm per kind of formula. `None` from any arm
 //! means "not lowered": [`Lower::post`] rolls back and falls back.
 
-use super::Lower;
 use super::reify::difference;
+use super::{Lower, globals};
 use crate::engine::props::alldiff::AllDifferent;
 use crate::engine::props::table::CompactTable;
 use crate::model::{CmpOp, Formula, Propagation, Term};
@@ -31,7 +31,7 @@ impl Lower<'_> {
                 self.engine.add_prop(Box::new(p));
                 Some(())
             }
-            Formula::Global(call) => call.def.lower(self, &call.args),
+            Formula::Global(call) => globals::lowering(call.def).lower(self, &call.args),
             Formula::And(parts) => {
                 for p in parts {
                     self.post(p);

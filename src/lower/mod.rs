@@ -33,10 +33,10 @@ mod unary;
 pub mod words;
 
 use crate::engine::Engine;
+use crate::engine::crossings::Crossings;
 use crate::engine::props::formula::FormulaProp;
 use crate::model::{Formula, Model, Propagation, VarId};
 use std::sync::Arc;
-use words::Crossings;
 
 /// An engine for the model.
 pub struct Posted {

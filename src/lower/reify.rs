@@ -7,8 +7,8 @@
 //! makes an implication true whatever its conclusion. So lowering runs
 //! non-strict here, and terms that may be undefined are not lowered.
 
-use super::Lower;
 use super::linear::linear_pair;
+use super::{Lower, globals};
 use crate::engine::propagator::Propagator;
 use crate::engine::props::alldiff::AllDifferent;
 use crate::engine::props::formula::FormulaProp;
@@ -116,7 +116,7 @@ impl Lower<'_> {
                 (Box::new(p), self.negation(f))
             }
             Formula::Global(call) => {
-                let p = call.def.propagator(self, &call.args)?;
+                let p = globals::lowering(call.def).propagator(self, &call.args)?;
                 (p, self.negation(f))
             }
             _ => return None,

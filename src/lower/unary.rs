@@ -62,7 +62,7 @@ impl Assignment for One {
 mod tests {
     use super::*;
     use crate::model::{CmpOp, Term, VarKind, Variable};
-    use crate::syntax::ast::Span;
+    use crate::source::Span;
 
     fn var(m: &mut Model, domain: Domain) -> VarId {
         m.add_var(Variable {

@@ -1,9 +1,8 @@
-//! Word intersections `a[i] == b[j]` between two word variables, and the
-//! table of them that counting by product reads (`engine/count.rs`): which
-//! propagators are crossings, and their letter indexes.
+//! Word intersections `a[i] == b[j]` between two word variables, each
+//! recorded in the engine's table of crossings (`engine/crossings.rs`) that
+//! counting by product reads.
 
 use super::Lower;
-use crate::engine::PropId;
 use crate::engine::props::wordcross::{Crossing, IndexCache, LetterIndex, WordCross};
 use crate::model::{VarId, VarKind};
 use std::sync::Arc;
@@ -11,32 +10,6 @@ use std::sync::Arc;
 /// Letter indexes already built, shared by every crossing on the same list
 /// and position.
 pub type LetterCache = IndexCache;
-
-/// The word intersections among the engine's propagators, in posting order.
-#[derive(Default)]
-pub struct Crossings {
-    entries: Vec<(PropId, Arc<Crossing>)>,
-}
-
-impl Crossings {
-    /// The crossing that propagator `p` enforces, if it is one.
-    pub fn get(&self, p: PropId) -> Option<&Crossing> {
-        let i = self.entries.binary_search_by_key(&p, |e| e.0).ok()?;
-        Some(&self.entries[i].1)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub(super) fn truncate(&mut self, len: usize) {
-        self.entries.truncate(len);
-    }
-}
 
 impl Lower<'_> {
     /// `a[i] == b[j]` for word variables `a` and `b`.
@@ -54,7 +27,7 @@ impl Lower<'_> {
         let ib = LetterIndex::shared(&mut self.words, lb, j, d, b)?;
         let c = Arc::new(Crossing::new(a, ia, b, ib));
         let p = self.engine.add_prop(Box::new(WordCross::new(&c)));
-        self.crossings.entries.push((p, c));
+        self.crossings.push(p, c);
         Some(())
     }
 }

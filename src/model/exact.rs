@@ -6,8 +6,8 @@
 //! which makes the formula false: never a wrapped value. Kept apart from
 //! [`Term::eval`] (used by propagation-side code) on purpose.
 
+use super::globals::ArgValue;
 use super::{Formula, Model, Term, VarKind};
-use crate::lower::globals::ArgValue;
 use crate::model::GlobalArg;
 
 /// Whether `f` holds under the complete assignment `a`, exactly.

@@ -9,6 +9,7 @@ pub mod check;
 pub mod dfa;
 pub mod domain;
 pub mod exact;
+pub mod globals;
 pub mod mdd;
 pub mod regex;
 pub mod search;
@@ -18,7 +19,7 @@ pub use domain::Domain;
 pub use search::{Guide, LnsKind, Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
 pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
-use crate::syntax::ast::Span;
+use crate::source::Span;
 use indexmap::IndexMap;
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! direct evaluator: the meaning of every constraint, independent of how the
 //! engine propagates it.
 
+pub use super::globals::{ArgValue, Global};
 use super::{Model, VarId, VarKind};
-pub use crate::lower::globals::{ArgValue, Global};
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub enum Formula {
         tuples: Arc<Vec<Vec<i64>>>,
         allowed: bool,
     },
-    /// A global constraint from the registry (`lower/globals/`).
+    /// A global constraint from the registry (`model/globals/`).
     Global(GlobalCall),
     And(Vec<Formula>),
     Or(Vec<Formula>),
@@ -96,7 +96,7 @@ pub enum Formula {
     Implies(Box<Formula>, Box<Formula>),
 }
 
-/// A call of a global constraint: its definition (meaning and lowering, one
+/// A call of a global constraint: its definition (name, parameters and meaning,
 /// file per global) and its arguments, in the order of its parameters.
 #[derive(Clone)]
 pub struct GlobalCall {

@@ -5,7 +5,7 @@
 use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
 use crate::engine::stats::Stats;
 use crate::model::{CrosswordLayout, FillQuality, Model, OutputItem, VarGroup};
-use crate::solve::Status;
+use crate::run::Status;
 use std::fmt::Write;
 
 /// The text of one solution.
@@ -227,8 +227,8 @@ pub fn stats(stats: &Stats) -> String {
 
 /// One line for the split and one per thread (`--thread-stats`).
 pub fn thread_stats(
-    split: Option<&crate::parallel::ThreadStats>,
-    threads: &[crate::parallel::ThreadStats],
+    split: Option<&crate::run::ThreadStats>,
+    threads: &[crate::run::ThreadStats],
 ) -> String {
     let mut out = String::new();
     if let Some(s) = split {

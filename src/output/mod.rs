@@ -19,7 +19,7 @@ pub mod tree;
 
 use crate::engine::stats::Stats;
 use crate::model::Model;
-use crate::solve::Status;
+use crate::run::Status;
 use std::time::Duration;
 
 /// The output formats of `--format`.
@@ -83,11 +83,11 @@ pub struct RunEnd<'a> {
     /// Why an incomplete search stopped, if a limit or signal did.
     pub stopped_by: Option<StoppedBy>,
     /// The part of a split this run solved (`--part`).
-    pub part: Option<&'a crate::part::PartInfo>,
+    pub part: Option<&'a crate::run::PartInfo>,
     /// Per-thread statistics, when asked for (`--thread-stats`).
-    pub threads: &'a [crate::parallel::ThreadStats],
+    pub threads: &'a [crate::run::ThreadStats],
     /// The split into sub-problems before the threads searched, with them.
-    pub split: Option<&'a crate::parallel::ThreadStats>,
+    pub split: Option<&'a crate::run::ThreadStats>,
 }
 
 /// What many instances (`--each`) came to.
@@ -128,7 +128,4 @@ pub trait Reporter {
     fn tally(&mut self, tally: &Tally) -> String;
 }
 
-/// "1 solution", "2 solutions".
-pub fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use crate::diag::plural;

@@ -3,7 +3,6 @@
 
 use super::Checker;
 use super::dict::letter_count;
-use super::ops::linear;
 use super::value::Value;
 use crate::diag::{Diag, did_you_mean};
 use crate::model::{CmpOp, Formula, Term, VarKind, WordList};
@@ -113,10 +112,9 @@ impl Checker<'_> {
             }
             "sum" => {
                 let terms = self.terms_of_args(&args, span)?;
-                Ok(Value::from_term(linear(
-                    terms.into_iter().map(|t| (1, t)).collect(),
-                    0,
-                )))
+                Ok(Value::from_term(
+                    self.linear(terms.into_iter().map(|t| (1, t)).collect(), 0),
+                ))
             }
             "product" => {
                 let terms = self.terms_of_args(&args, span)?;
@@ -148,10 +146,9 @@ impl Checker<'_> {
                             }
                             parts.push(it.into_term().unwrap_or(Term::Const(0)));
                         }
-                        Ok(Value::from_term(linear(
-                            parts.into_iter().map(|t| (1, t)).collect(),
-                            0,
-                        )))
+                        Ok(Value::from_term(
+                            self.linear(parts.into_iter().map(|t| (1, t)).collect(), 0),
+                        ))
                     }
                     [list, (v, s)] => {
                         let target = self.term(v, *s)?;
@@ -169,7 +166,7 @@ impl Checker<'_> {
                                 )
                             })
                             .collect();
-                        Ok(Value::from_term(linear(parts, 0)))
+                        Ok(Value::from_term(self.linear(parts, 0)))
                     }
                     _ => Err(arity(name, 2, span)),
                 }
@@ -249,7 +246,7 @@ impl Checker<'_> {
                 Ok(Value::Str(Rc::from(&*text.text)))
             }
             other => {
-                if let Some(g) = crate::lower::globals::find(other, args.len()) {
+                if let Some(g) = crate::model::globals::find(other, args.len()) {
                     return self.global_call(g, &args, span);
                 }
                 if let Some(d) = self.used_before_declaration(other, name.span) {
@@ -263,7 +260,7 @@ impl Checker<'_> {
                 let names = BUILTINS
                     .iter()
                     .copied()
-                    .chain(crate::lower::globals::names());
+                    .chain(crate::model::globals::names());
                 Err(match did_you_mean(&name.name, names) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),
                     None => d.help("see docs/language.md for the built-in functions"),

@@ -11,6 +11,7 @@ use crate::diag::{Diag, did_you_mean};
 use crate::syntax::ast::Span;
 
 impl Checker<'_> {
+    /// Pass: the `--data` files, read and parsed before any item.
     pub(super) fn read_data_files(&mut self) {
         for path in self.input.data_files {
             let shown = path.display().to_string();
@@ -81,7 +82,7 @@ impl Checker<'_> {
         }
     }
 
-    /// Reports data members that name no parameter of the model.
+    /// Pass: reports data members that name no parameter of the model.
     pub(super) fn check_data_used(&mut self) {
         let mut errors = Vec::new();
         for file in &self.data {

@@ -317,7 +317,7 @@ impl Checker<'_> {
         span: Span,
         all: bool,
     ) -> Result<Value, Diag> {
-        if !all && let Some(v) = super::logic::exists_of_bools(&items) {
+        if !all && let Some(v) = super::logic::exists_of_bools(&items, self.as_written) {
             return Ok(v);
         }
         let mut parts = Vec::new();

@@ -4,7 +4,7 @@
 use super::Checker;
 use super::value::Value;
 use crate::diag::Diag;
-use crate::lower::globals::{Global, ParamKind};
+use crate::model::globals::{Global, ParamKind};
 use crate::model::regex::{MAX_GRAPH, MAX_LISTED, Regex};
 use crate::model::{Formula, GlobalArg, GlobalCall, Term};
 use crate::syntax::ast::Span;
@@ -21,7 +21,7 @@ impl Checker<'_> {
         let params = g.params();
         if args.len() != params.len() {
             // Every form, when the name has several (`regular`).
-            let forms: Vec<&dyn Global> = crate::lower::globals::forms(g.name()).collect();
+            let forms: Vec<&dyn Global> = crate::model::globals::forms(g.name()).collect();
             let counts: Vec<String> = forms.iter().map(|f| f.params().len().to_string()).collect();
             let help: Vec<String> = forms.iter().map(|&f| signature(f)).collect();
             return Err(Diag::new(
@@ -56,7 +56,7 @@ impl Checker<'_> {
                 ParamKind::Mdd => match v {
                     Value::Mdd(m) => GlobalArg::Mdd(m.clone()),
                     Value::Table(_) | Value::Array(_) => {
-                        let arity = out.last().map_or(0, crate::lower::globals::len);
+                        let arity = out.last().map_or(0, crate::model::globals::len);
                         let rows = self.rows(v, *s, arity).map_err(|d| {
                             d.help(format!("`{}` takes rows of {arity} values, one per item of the array before it", g.name()))
                         })?;

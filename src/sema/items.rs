@@ -311,7 +311,7 @@ impl Checker<'_> {
         // The as-written form is only evaluated, exactly, by the checker:
         // its intermediate bounds may be wider than i64 where the folded
         // form's are not (`x * 2^62 * 2 - 2^63`).
-        if !super::ops::as_written() {
+        if !self.as_written {
             super::range::check_formula(&f, &self.model).map_err(|w| too_wide(w, e.span))?;
         }
         let origin = self.origin(e);
@@ -423,7 +423,7 @@ impl Checker<'_> {
                             args[0].span,
                             format!(
                                 "this has {}",
-                                crate::output::plural(
+                                crate::diag::plural(
                                     group.dims.len() as u64,
                                     "dimension",
                                     "dimensions"

@@ -121,14 +121,14 @@ fn truth(v: Value) -> Term {
     }
 }
 
-/// `!v` for a truth value.
-pub fn not(v: Value) -> Option<Value> {
+/// `!v` for a truth value (`as_written`: see [`super::Checker::as_written`]).
+pub fn not(v: Value, as_written: bool) -> Option<Value> {
     Some(match v {
         Value::Bool(b) => Value::Bool(!b),
         // Moved out when unshared, so that `!!!...` chains cost linear time.
         Value::BoolTerm(t) => {
             let t = Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone());
-            Value::BoolTerm(Rc::new(linear(vec![(-1, t)], 1)))
+            Value::BoolTerm(Rc::new(linear(vec![(-1, t)], 1, as_written)))
         }
         Value::Formula(f) => {
             let f = Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone());
@@ -139,7 +139,13 @@ pub fn not(v: Value) -> Option<Value> {
 }
 
 /// `&&`, `||`, `->`, `<->` and `xor` of two truth values.
-pub fn connective(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
+pub fn connective(
+    op: BinOp,
+    a: Value,
+    b: Value,
+    span: Span,
+    as_written: bool,
+) -> Result<Value, Diag> {
     if !a.is_formula() || !b.is_formula() {
         return Err(Diag::new(
             "cspi::type",
@@ -177,13 +183,15 @@ pub fn connective(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Di
         (BinOp::Implies, Value::Bool(false), _) | (BinOp::Implies, _, Value::Bool(true)) => {
             return Ok(Value::Bool(true));
         }
-        (BinOp::Implies, _, Value::Bool(false)) => return Ok(not(a).unwrap_or(Value::Poison)),
+        (BinOp::Implies, _, Value::Bool(false)) => {
+            return Ok(not(a, as_written).unwrap_or(Value::Poison));
+        }
         (BinOp::Iff, Value::Bool(k), _) | (BinOp::Xor, Value::Bool(k), _) => {
             let same = *k == (op == BinOp::Iff);
             return Ok(if same {
                 b
             } else {
-                not(b).unwrap_or(Value::Poison)
+                not(b, as_written).unwrap_or(Value::Poison)
             });
         }
         (BinOp::Iff, _, Value::Bool(k)) | (BinOp::Xor, _, Value::Bool(k)) => {
@@ -191,7 +199,7 @@ pub fn connective(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Di
             return Ok(if same {
                 a
             } else {
-                not(a).unwrap_or(Value::Poison)
+                not(a, as_written).unwrap_or(Value::Poison)
             });
         }
         _ => {}
@@ -212,7 +220,7 @@ pub fn connective(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Di
         // Over two `bool` variables: linear, with no reification at all.
         BinOp::Or if both_terms => Formula::Cmp(
             CmpOp::Ge,
-            linear(vec![(1, truth(a)), (1, truth(b))], 0),
+            linear(vec![(1, truth(a)), (1, truth(b))], 0, as_written),
             Term::Const(1),
         ),
         BinOp::Implies if both_terms => Formula::Cmp(CmpOp::Le, truth(a), truth(b)),
@@ -255,7 +263,7 @@ fn flatten_and(f: Formula) -> Vec<Formula> {
 }
 
 /// `exists` over truth values that are all `bool` variables: `sum >= 1`.
-pub fn exists_of_bools(items: &[Value]) -> Option<Value> {
+pub fn exists_of_bools(items: &[Value], as_written: bool) -> Option<Value> {
     let terms: Vec<(i64, Term)> = items
         .iter()
         .map(|v| match v {
@@ -268,7 +276,7 @@ pub fn exists_of_bools(items: &[Value]) -> Option<Value> {
     }
     Some(Value::from_formula(Formula::Cmp(
         CmpOp::Ge,
-        linear(terms, 0),
+        linear(terms, 0, as_written),
         Term::Const(1),
     )))
 }
@@ -333,7 +341,7 @@ impl Checker<'_> {
                         return Ok(if inside {
                             any
                         } else {
-                            not(any).unwrap_or(Value::Poison)
+                            not(any, self.as_written).unwrap_or(Value::Poison)
                         });
                     }
                 }

@@ -113,7 +113,7 @@ pub struct Input<'a> {
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
 pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
-    let mut model = check_once(input, syntax)?;
+    let mut model = check_once(input, syntax, false)?;
     if input.options.as_written {
         model.written = written_constraints(input, syntax, &model);
     }
@@ -124,7 +124,7 @@ pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
 /// of sema in as-written mode; `None` if that run does not declare the same
 /// variables (it cannot, short of a bug: declarations never depend on folding).
 fn written_constraints(input: &Input, syntax: &ast::Model, folded: &Model) -> Option<Vec<Formula>> {
-    let written = ops::with_as_written(|| check_once(input, syntax)).ok()?;
+    let written = check_once(input, syntax, true).ok()?;
     let same_vars = written.vars.len() == folded.vars.len()
         && written
             .vars
@@ -134,21 +134,14 @@ fn written_constraints(input: &Input, syntax: &ast::Model, folded: &Model) -> Op
     same_vars.then_some(written.constraints)
 }
 
-fn check_once(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
-    let mut cx = Checker::new(input);
-    cx.call_graph = functions::call_graph(&syntax.items);
-    cx.declared = order::declarations(&syntax.items);
+/// One run of the checker, pass by pass (`as_written`: see
+/// [`Checker::as_written`]).
+fn check_once(input: &Input, syntax: &ast::Model, as_written: bool) -> Result<Model, Diags> {
+    let mut cx = Checker::new(input, as_written);
+    cx.read_call_graph(syntax);
+    cx.read_declarations(syntax);
     cx.read_data_files();
-    for item in &syntax.items {
-        if let Err(d) = cx.item(item) {
-            // A failed `assert` means the data is wrong: what follows would only echo it.
-            let stop = d.code == "cspi::assert";
-            cx.errors.push(d.in_source(input.source));
-            if stop {
-                break;
-            }
-        }
-    }
+    cx.check_items(syntax);
     cx.check_overrides_used();
     cx.check_data_used();
     cx.finish()
@@ -160,6 +153,13 @@ type RowsMemo = (std::rc::Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
 
 pub(crate) struct Checker<'a> {
     pub input: &'a Input<'a>,
+    /// Whether this run builds the constraints as written, for the
+    /// independent checker ([`Model::written`]), rather than folded for the
+    /// engine: sums stay as written (`ops::linear`), constant factors are
+    /// not distributed and the 64-bit bound check is skipped, so that a bug
+    /// in folding shows as a rejected solution (docs/ARCHITECTURE.md,
+    /// invariant 5a).
+    pub as_written: bool,
     pub model: Model,
     pub globals: IndexMap<String, Value>,
     /// Comprehension variables in scope, innermost last.
@@ -208,9 +208,10 @@ pub(crate) struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(input: &'a Input<'a>) -> Self {
+    fn new(input: &'a Input<'a>, as_written: bool) -> Self {
         Checker {
             input,
+            as_written,
             model: Model::default(),
             globals: IndexMap::new(),
             locals: Vec::new(),
@@ -235,6 +236,33 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Pass: every function of the model and the names its body calls, to
+    /// explain recursion.
+    fn read_call_graph(&mut self, syntax: &ast::Model) {
+        self.call_graph = functions::call_graph(&syntax.items);
+    }
+
+    /// Pass: where every name is declared, to explain a use before its
+    /// declaration.
+    fn read_declarations(&mut self, syntax: &ast::Model) {
+        self.declared = order::declarations(&syntax.items);
+    }
+
+    /// Pass: each item in order, one error per item (a failed `assert`
+    /// stops here: what follows would only echo it).
+    fn check_items(&mut self, syntax: &ast::Model) {
+        for item in &syntax.items {
+            if let Err(d) = self.item(item) {
+                let stop = d.code == "cspi::assert";
+                self.errors.push(d.in_source(self.input.source));
+                if stop {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Pass: every `--param` names a parameter of the model.
     fn check_overrides_used(&mut self) {
         for o in self.input.overrides {
             if !self.params_seen.contains(&o.name) {

@@ -6,34 +6,14 @@ use super::value::{IntSet, Value};
 use crate::diag::Diag;
 use crate::model::{CmpOp, Formula, Term};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span, UnOp};
-use std::cell::Cell;
-
-thread_local! {
-    /// Set while sema builds the as-written form of the constraints for the
-    /// independent checker ([`crate::model::Model::written`]): sums stay as
-    /// written and constant factors are not distributed, so that a bug in
-    /// this file's folding cannot hide from the checker.
-    static AS_WRITTEN: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Whether sema is building the as-written form (see [`AS_WRITTEN`]).
-pub(super) fn as_written() -> bool {
-    AS_WRITTEN.with(Cell::get)
-}
-
-/// Runs `f` with the as-written mode on, restoring it afterwards.
-pub(super) fn with_as_written<R>(f: impl FnOnce() -> R) -> R {
-    struct Restore(bool);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            AS_WRITTEN.with(|w| w.set(self.0));
-        }
-    }
-    let _restore = Restore(AS_WRITTEN.with(|w| w.replace(true)));
-    f()
-}
 
 impl Checker<'_> {
+    /// `sum(c * t) + k`: merged and folded, or as written when this run
+    /// builds the checker's form (see [`linear`]).
+    pub(super) fn linear(&self, parts: Vec<(i64, Term)>, k: i64) -> Term {
+        linear(parts, k, self.as_written)
+    }
+
     pub(super) fn unary(&mut self, op: UnOp, v: Value, span: Span) -> Result<Value, Diag> {
         Ok(match (op, v) {
             (_, Value::Poison) => Value::Poison,
@@ -46,11 +26,11 @@ impl Checker<'_> {
                 UnOp::Neg,
                 v @ (Value::Term(_) | Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_)),
             ) => match v.into_term() {
-                Some(t) => Value::from_term(linear(vec![(-1, t)], 0)),
+                Some(t) => Value::from_term(self.linear(vec![(-1, t)], 0)),
                 None => Value::Poison,
             },
             (UnOp::Not, v @ (Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_))) => {
-                super::logic::not(v).unwrap_or(Value::Poison)
+                super::logic::not(v, self.as_written).unwrap_or(Value::Poison)
             }
             (op, v) => {
                 let what = if op == UnOp::Neg {
@@ -97,7 +77,7 @@ impl Checker<'_> {
             }
             BinOp::In | BinOp::NotIn => self.member(a, b, op == BinOp::In, sa, sb),
             BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff | BinOp::Xor => {
-                super::logic::connective(op, a, b, span)
+                super::logic::connective(op, a, b, span, self.as_written)
             }
         }
     }
@@ -176,11 +156,11 @@ impl Checker<'_> {
             return Ok(Value::Poison);
         };
         Ok(Value::from_term(match op {
-            BinOp::Add => linear(vec![(1, x), (1, y)], 0),
-            BinOp::Sub => linear(vec![(1, x), (-1, y)], 0),
-            BinOp::Mul if as_written() => Term::Mul(Box::new(x), Box::new(y)),
+            BinOp::Add => self.linear(vec![(1, x), (1, y)], 0),
+            BinOp::Sub => self.linear(vec![(1, x), (-1, y)], 0),
+            BinOp::Mul if self.as_written => Term::Mul(Box::new(x), Box::new(y)),
             BinOp::Mul => match (&x, &y) {
-                (Term::Const(k), t) | (t, Term::Const(k)) => linear(vec![(*k, t.clone())], 0),
+                (Term::Const(k), t) | (t, Term::Const(k)) => self.linear(vec![(*k, t.clone())], 0),
                 _ => {
                     // Checked as built: a later factor 0 may fold the product
                     // away, but the model as written would need its values.
@@ -222,7 +202,7 @@ impl Checker<'_> {
             match &mut parts {
                 Some(p) if v.is_term() => p.push((sign, v.into_term().unwrap_or(Term::Const(0)))),
                 Some(p) => {
-                    let sum = Value::from_term(linear(std::mem::take(p), 0));
+                    let sum = Value::from_term(self.linear(std::mem::take(p), 0));
                     return self.binary(op, sum, v, span, r.span);
                 }
                 None if matches!(acc, Value::Int(_)) && matches!(v, Value::Int(_)) => {
@@ -240,7 +220,7 @@ impl Checker<'_> {
             span = span.to(r.span);
         }
         Ok(match parts {
-            Some(p) => Value::from_term(linear(p, 0)),
+            Some(p) => Value::from_term(self.linear(p, 0)),
             None => acc,
         })
     }
@@ -250,8 +230,9 @@ impl Checker<'_> {
 /// Where flattening would need a factor or a constant beyond i64 (`6 * (t -
 /// base)` with a base near 2^60 distributes to `6 * t - 6 * base`), the
 /// parts stay as written: the sum is the same exact integer either way.
-pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64) -> Term {
-    if as_written() {
+/// With `as_written` (see [`Checker::as_written`]) the sum stays as written.
+pub(super) fn linear(parts: Vec<(i64, Term)>, k: i64, as_written: bool) -> Term {
+    if as_written {
         return written_sum(parts, k);
     }
     if !flattens_in_i64(&parts, k) {

@@ -448,12 +448,12 @@ impl Checker<'_> {
                     "cspi::data::length",
                     format!(
                         "expected {}, found {len}",
-                        crate::output::plural((hi - lo + 1) as u64, "value", "values")
+                        crate::diag::plural((hi - lo + 1) as u64, "value", "values")
                     ),
                 )
                 .label(
                     node.span,
-                    crate::output::plural(len as u64, "value", "values"),
+                    crate::diag::plural(len as u64, "value", "values"),
                 )
                 .help(format!("the index set is {lo}..{hi}")));
             }
@@ -607,7 +607,7 @@ impl Checker<'_> {
                 {
                     return Err(mismatch(format!(
                         "expected {} in a row, found {len}",
-                        crate::output::plural((hi - lo + 1) as u64, "value", "values")
+                        crate::diag::plural((hi - lo + 1) as u64, "value", "values")
                     )));
                 }
                 next.extend(a.items.iter().cloned());

@@ -1,29 +1,7 @@
 //! The spanned syntax tree of a `.csp` file: what the text says, before any name
 //! is resolved or any value computed.
 
-use miette::SourceSpan;
-
-/// A byte range in the model's source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end }
-    }
-    pub fn to(self, other: Span) -> Span {
-        Span::new(self.start.min(other.start), self.end.max(other.end))
-    }
-}
-
-impl From<Span> for SourceSpan {
-    fn from(s: Span) -> SourceSpan {
-        (s.start, s.end.saturating_sub(s.start)).into()
-    }
-}
+pub use crate::source::Span;
 
 #[derive(Clone, Debug)]
 pub struct Ident {

@@ -134,29 +134,11 @@ impl Propagator for BinPacking {
                 .any(|&x| d.value(x).is_some_and(|b| b < 1 || b > m as i64))
     }
 }
-
-/// Whether every item is in a bin `1..=load.len()` and each load is the
-/// weight in its bin.
-pub fn holds(load: &[i64], bin: &[i64], weight: &[i64]) -> bool {
-    let m = load.len() as i64;
-    if bin.iter().any(|&b| b < 1 || b > m) {
-        return false;
-    }
-    (1..=m).all(|b| {
-        let sum: i64 = bin
-            .iter()
-            .zip(weight)
-            .filter(|&(&x, _)| x == b)
-            .map(|(_, &w)| w)
-            .sum();
-        sum == load[(b - 1) as usize]
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::bin_packing as holds;
 
     #[test]
     fn heavy_items_leave_full_bins_and_needed_items_go_in() {

@@ -267,39 +267,12 @@ impl Propagator for Circuit {
         false
     }
 }
-
-/// Whether `x` (1-based successors) is a circuit (`sub`: a subcircuit).
-pub fn holds(x: &[i64], sub: bool) -> bool {
-    let n = x.len();
-    if x.iter().any(|&v| v < 1 || v > n as i64) {
-        return false;
-    }
-    let succ: Vec<usize> = x.iter().map(|&v| (v - 1) as usize).collect();
-    let mut sorted = succ.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).any(|w| w[0] == w[1]) {
-        return false;
-    }
-    let inside: Vec<usize> = (0..n).filter(|&k| succ[k] != k).collect();
-    if !sub && n > 1 && inside.len() != n {
-        return false;
-    }
-    let Some(&start) = inside.first() else {
-        return true;
-    };
-    let (mut k, mut len) = (succ[start], 1);
-    while k != start {
-        k = succ[k];
-        len += 1;
-    }
-    len == inside.len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
     use crate::engine::props::alldiff::AllDifferent;
+    use crate::model::globals::holds::circuit as holds;
 
     #[test]
     fn a_chain_may_not_close_early() {

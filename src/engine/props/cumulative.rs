@@ -200,20 +200,11 @@ fn load_at(tasks: &[(i64, i64, i64)], t: i64) -> i64 {
         .map(|&(_, _, h)| h)
         .sum()
 }
-
-/// Whether tasks `(start, duration, height)` never use more than `cap`
-/// together (the load peaks at some task's start).
-pub fn holds(tasks: &[(i64, i64, i64)], cap: i64) -> bool {
-    tasks
-        .iter()
-        .filter(|&&(_, p, h)| p > 0 && h > 0)
-        .all(|&(t, _, _)| load_at(tasks, t) <= cap)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::cumulative as holds;
 
     #[test]
     fn profile_pushes_a_task_past_a_peak() {

@@ -301,22 +301,11 @@ impl Propagator for Disjunctive {
         fixed.windows(2).any(|w| w[0].1 > w[1].0)
     }
 }
-
-/// Whether tasks `(start, duration)` overlap nowhere (duration 0 occupies nothing).
-pub fn holds(tasks: &[(i64, i64)]) -> bool {
-    let mut busy: Vec<(i64, i64)> = tasks
-        .iter()
-        .filter(|&&(_, p)| p > 0)
-        .map(|&(s, p)| (s, s.saturating_add(p)))
-        .collect();
-    busy.sort_unstable();
-    busy.windows(2).all(|w| w[0].1 <= w[1].0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::disjunctive as holds;
 
     fn post(h: &mut Harness, tasks: &[(VarId, i64)]) -> PResult {
         h.try_post(Disjunctive::new(tasks))

@@ -128,7 +128,7 @@ mod tests {
     use super::*;
     use crate::engine::harness::{Strength, check_random};
     use crate::model::{Domain, VarKind, Variable};
-    use crate::syntax::ast::Span;
+    use crate::source::Span;
 
     /// A model with three variables over -3..4 (the harness's range), so that
     /// formulas can name them.

@@ -95,19 +95,11 @@ impl Propagator for GlobalCardinality {
         })
     }
 }
-
-/// Whether `counts[k]` is the number of items of `x` equal to `values[k]`.
-pub fn holds(x: &[i64], values: &[i64], counts: &[i64]) -> bool {
-    values
-        .iter()
-        .zip(counts)
-        .all(|(&v, &c)| x.iter().filter(|&&xi| xi == v).count() as i64 == c)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::global_cardinality as holds;
 
     #[test]
     fn counts_and_values_prune_each_other() {

@@ -98,24 +98,11 @@ impl Propagator for Inverse {
         false
     }
 }
-
-/// Whether `f` and `g` (1-based) are inverse permutations.
-pub fn holds(f: &[i64], g: &[i64]) -> bool {
-    let n = f.len() as i64;
-    f.len() == g.len()
-        && f.iter().chain(g).all(|&v| (1..=n).contains(&v))
-        && f.iter()
-            .enumerate()
-            .all(|(i, &j)| g[(j - 1) as usize] == i as i64 + 1)
-        && g.iter()
-            .enumerate()
-            .all(|(j, &i)| f[(i - 1) as usize] == j as i64 + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::inverse as holds;
 
     #[test]
     fn values_are_channelled_both_ways() {

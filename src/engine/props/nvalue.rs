@@ -140,19 +140,11 @@ impl Propagator for NValue {
         lb > d.max(self.vars[0]) || self.upper_bound(d) < d.min(self.vars[0])
     }
 }
-
-/// Whether `n` is the number of distinct values of `x`.
-pub fn holds(n: i64, x: &[i64]) -> bool {
-    let mut v = x.to_vec();
-    v.sort_unstable();
-    v.dedup();
-    v.len() as i64 == n
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::model::globals::holds::nvalue as holds;
 
     #[test]
     fn bounds_of_the_count() {

@@ -132,7 +132,7 @@ impl LetterIndex {
 
 /// A crossing of two word variables: the letter indexes of both sides and
 /// how their letters correspond. Shared by the propagator and the counting
-/// table that lowering fills (`lower::words::Crossings`).
+/// table that lowering fills (`engine::crossings::Crossings`).
 #[derive(Clone)]
 pub struct Crossing {
     vars: [VarId; 2],

@@ -4,19 +4,14 @@
 //! under `ac`) and `engine/props/circuit.rs` (no subtour, reachability and
 //! dominator pruning).
 
-use super::{ArgValue, Global, Param, ParamKind};
+use super::Lowering;
 use crate::engine::props::alldiff::AllDifferent;
-use crate::engine::props::circuit::{Circuit as Prop, holds};
+use crate::engine::props::circuit::Circuit as Prop;
 use crate::lower::Lower;
 use crate::model::{GlobalArg, Propagation};
 
 pub struct Circuit;
 pub struct Subcircuit;
-
-const PARAMS: &[Param] = &[Param {
-    name: "x",
-    kind: ParamKind::Terms,
-}];
 
 fn lower(l: &mut Lower, args: &[GlobalArg], sub: bool) -> Option<()> {
     let vars = l.vars_of(&args[0])?;
@@ -27,31 +22,13 @@ fn lower(l: &mut Lower, args: &[GlobalArg], sub: bool) -> Option<()> {
     Some(())
 }
 
-impl Global for Circuit {
-    fn name(&self) -> &'static str {
-        "circuit"
-    }
-    fn params(&self) -> &'static [Param] {
-        PARAMS
-    }
-    fn holds(&self, args: &[ArgValue]) -> bool {
-        holds(args[0].ints(), false)
-    }
+impl Lowering for Circuit {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
         lower(l, args, false)
     }
 }
 
-impl Global for Subcircuit {
-    fn name(&self) -> &'static str {
-        "subcircuit"
-    }
-    fn params(&self) -> &'static [Param] {
-        PARAMS
-    }
-    fn holds(&self, args: &[ArgValue]) -> bool {
-        holds(args[0].ints(), true)
-    }
+impl Lowering for Subcircuit {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
         lower(l, args, true)
     }

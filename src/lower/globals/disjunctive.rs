@@ -4,44 +4,14 @@
 //! (Vilím's Θ-tree rules: overload, detectable precedences, not-first/
 //! not-last, edge-finding).
 
-use super::{ArgProblem, ArgValue, Global, Param, ParamKind, at_least, consts, same_length};
-use crate::engine::props::disjunctive::{Disjunctive as Prop, holds};
+use super::{Lowering, consts};
+use crate::engine::props::disjunctive::Disjunctive as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
 pub struct Disjunctive;
 
-const NAMES: [&str; 2] = ["s", "p"];
-
-impl Global for Disjunctive {
-    fn name(&self) -> &'static str {
-        "disjunctive"
-    }
-    fn params(&self) -> &'static [Param] {
-        &[
-            Param {
-                name: "s",
-                kind: ParamKind::Terms,
-            },
-            Param {
-                name: "p",
-                kind: ParamKind::Ints,
-            },
-        ]
-    }
-    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
-        same_length(args, &NAMES, 0, 1)?;
-        at_least(args, &NAMES, 1, 0, "a duration")
-    }
-    fn holds(&self, args: &[ArgValue]) -> bool {
-        let tasks: Vec<(i64, i64)> = args[0]
-            .ints()
-            .iter()
-            .copied()
-            .zip(args[1].ints().iter().copied())
-            .collect();
-        holds(&tasks)
-    }
+impl Lowering for Disjunctive {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
         let starts = l.vars_of(&args[0])?;
         let tasks: Vec<_> = starts.into_iter().zip(consts(&args[1])).collect();

@@ -2,8 +2,8 @@
 //! not after it) in lexicographic order, for symmetry breaking. Propagated
 //! by `engine/props/lex.rs` (domain consistency on distinct variables).
 
-use super::{ArgProblem, ArgValue, Global, Param, ParamKind, same_length};
-use crate::engine::props::lex::{Lex as Prop, holds};
+use super::Lowering;
+use crate::engine::props::lex::Lex as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
@@ -11,35 +11,7 @@ pub struct Lex {
     pub strict: bool,
 }
 
-pub static LEX_LESS: Lex = Lex { strict: true };
-pub static LEX_LESSEQ: Lex = Lex { strict: false };
-
-impl Global for Lex {
-    fn name(&self) -> &'static str {
-        if self.strict {
-            "lex_less"
-        } else {
-            "lex_lesseq"
-        }
-    }
-    fn params(&self) -> &'static [Param] {
-        &[
-            Param {
-                name: "x",
-                kind: ParamKind::Terms,
-            },
-            Param {
-                name: "y",
-                kind: ParamKind::Terms,
-            },
-        ]
-    }
-    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
-        same_length(args, &["x", "y"], 0, 1)
-    }
-    fn holds(&self, args: &[ArgValue]) -> bool {
-        holds(args[0].ints(), args[1].ints(), self.strict)
-    }
+impl Lowering for Lex {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
         let x = l.vars_of(&args[0])?;
         let y = l.vars_of(&args[1])?;

@@ -2,7 +2,7 @@
 //! compiled by `trie(words, symbols, max)` (`sema/trie.rs`) or the rows of a
 //! table. Propagated by `engine/props/mdd.rs` (domain consistency).
 
-use super::{ArgProblem, ArgValue, Global, Param, ParamKind, len};
+use super::Lowering;
 use crate::engine::propagator::Propagator;
 use crate::engine::props::mdd::MddProp;
 use crate::lower::Lower;
@@ -10,39 +10,7 @@ use crate::model::GlobalArg;
 
 pub struct MddGlobal;
 
-impl Global for MddGlobal {
-    fn name(&self) -> &'static str {
-        "mdd"
-    }
-    fn params(&self) -> &'static [Param] {
-        &[
-            Param {
-                name: "x",
-                kind: ParamKind::Terms,
-            },
-            Param {
-                name: "diagram",
-                kind: ParamKind::Mdd,
-            },
-        ]
-    }
-    fn check(&self, args: &[GlobalArg]) -> Result<(), ArgProblem> {
-        let (n, arity) = (len(&args[0]), len(&args[1]));
-        if n == arity {
-            return Ok(());
-        }
-        Err(ArgProblem::new(
-            1,
-            format!("the diagram's rows have {arity} values but `x` has {n} items"),
-            "give one variable per position: with trie(words, symbols, max), `x` has columns(trie) items",
-        ))
-    }
-    fn holds(&self, args: &[ArgValue]) -> bool {
-        match &args[1] {
-            ArgValue::Mdd(m) => m.contains(args[0].ints()),
-            _ => false,
-        }
-    }
+impl Lowering for MddGlobal {
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
         let GlobalArg::Mdd(m) = &args[1] else {
             return None;

@@ -1,6 +1,6 @@
 //! The compiler on chosen expressions: syntax, errors with their offsets,
 //! caps, and minimisation. Random expressions against a backtracking
-//! matcher are in tests/regex.rs.
+//! matcher are in tests/it/regex.rs.
 
 use super::*;
 

@@ -1,0 +1,223 @@
+//! What a run is, as plain data: the options it is given, how it ended
+//! ([`Status`], [`Summary`]) and what its threads and parts did. The
+//! library's callers, the parallel and distributed runs and `output/` all
+//! read these types; none of them is defined where a run is carried out, so
+//! printing a summary needs nothing of the code that produced it.
+
+pub use crate::engine::search::Limits;
+use crate::engine::search::Outcome;
+use crate::engine::select::Decision;
+use crate::engine::split::Path;
+use crate::engine::stats::Stats;
+use crate::model::{Model, SearchSpec};
+use std::time::Duration;
+
+/// The final state of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Satisfiable,
+    Unsatisfiable,
+    AllSolutions,
+    Optimal,
+    Unknown,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Satisfiable => "SATISFIABLE",
+            Status::Unsatisfiable => "UNSATISFIABLE",
+            Status::AllSolutions => "ALL_SOLUTIONS",
+            Status::Optimal => "OPTIMAL",
+            Status::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+pub struct Summary {
+    pub status: Status,
+    /// What each thread did, when several searched (`Options::threads`).
+    pub threads: Vec<ThreadStats>,
+    /// The split into sub-problems before the threads searched (also counted
+    /// in `stats`).
+    pub split: Option<ThreadStats>,
+    /// Which part of a split this run solved (`Options::part`).
+    pub part: Option<PartInfo>,
+    /// With an objective: the best value found (the optimum when `Optimal`).
+    pub objective: Option<i64>,
+    pub stats: Stats,
+    /// Solutions the independent checker rejected (only with `check`); always a bug.
+    pub rejected: Vec<String>,
+    /// The first decisions, when [`Options::trace`] asked for them.
+    pub trace: Vec<Decision>,
+    /// Whether a limit or the caller stopped the search before it was complete.
+    pub stopped: bool,
+    /// The search tree, when [`Options::tree`] asked for it.
+    pub tree: Option<crate::engine::tree::TreeLog>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Replaces the model's search block where set.
+    pub search: SearchSpec,
+    pub limits: Limits,
+    /// Re-check every solution against the model with the independent checker.
+    pub check: bool,
+    /// Only count solutions: `on_solution` is not called (unless `check` is set,
+    /// which needs every solution's values).
+    pub count_only: bool,
+    /// With `count_only`, count every solution leaf by leaf rather than by
+    /// product where sound (for tests and benchmarks).
+    pub no_product_count: bool,
+    /// Record the first N decisions in [`Summary::trace`].
+    pub trace: Option<usize>,
+    /// Record the search tree, N events at most, in [`Summary::tree`] (one thread only).
+    pub tree: Option<usize>,
+    /// Search on this many threads (0 or 1: one, the search as it always was;
+    /// more: embarrassingly parallel search, `parallel.rs`).
+    pub threads: usize,
+    /// Solve only this part of a deterministic split (`src/part.rs`).
+    pub part: Option<Part>,
+    /// Hold every range domain by its bounds only, however narrow (tests of
+    /// interval domains: the answers must not change).
+    pub bounds_only: bool,
+    /// With several threads, first search on one within this budget (see
+    /// [`Probe`]): set by the command line when the number of threads was
+    /// its own choice, not the user's.
+    pub probe: Option<Probe>,
+}
+
+/// How long a run that may use several threads first searches on one
+/// thread, and how many nodes at most. Most models people solve are done
+/// sooner: then the answer is the one-thread run's, without starting
+/// threads that would each lower the model again and split it (the 47
+/// 8-puzzles, 0.1 s at most each, took 2.3 times the CPU on two threads). A
+/// run still going after that starts over on every thread, and the probe's
+/// work is lost (a quarter of a second at most: 3% of counting n-queens 14
+/// on two threads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub time: Duration,
+    pub nodes: u64,
+    /// The most solution values held back, 64 MiB of them by default: a
+    /// model with many quick solutions of many variables, listed with
+    /// `--all`, could otherwise hold gigabytes while the probe lasts. Past
+    /// it the probe ends there and the threads take over.
+    pub held: usize,
+}
+
+impl Probe {
+    pub const DEFAULT: Probe = Probe {
+        time: Duration::from_millis(250),
+        nodes: 1_000_000,
+        held: 1 << 23,
+    };
+}
+
+/// Whether a search only counts (never reads solutions): optimisation
+/// and checking read every solution.
+pub fn counts_only(model: &Model, options: &Options) -> bool {
+    options.count_only && !options.check && model.objective.is_none()
+}
+
+/// The status of a run from how its search ended.
+pub fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
+    match (outcome, solutions) {
+        (Outcome::Exhausted, 0) => Status::Unsatisfiable,
+        (Outcome::Exhausted, _) if optimising => Status::Optimal,
+        (Outcome::Exhausted, _) => Status::AllSolutions,
+        (Outcome::SolutionLimit, _) => Status::Satisfiable,
+        // A limit stopped branch and bound: the best solution stands, unproved.
+        (Outcome::Interrupted, n) if n > 0 && optimising => Status::Satisfiable,
+        (Outcome::Interrupted, _) => Status::Unknown,
+    }
+}
+
+/// What one thread did.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadStats {
+    /// Sub-problems it searched.
+    pub subproblems: u64,
+    /// Time spent searching them.
+    pub busy: Duration,
+    pub stats: Stats,
+}
+
+/// The K-th of N parts, `1 <= k <= n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl Part {
+    /// Reads `K/N`.
+    pub fn parse(s: &str) -> Result<Part, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("`{s}` is not K/N (the K-th of N parts, such as 3/64)"))?;
+        let num = |t: &str, what: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("`{t}` is not a {what} in `{s}`"))
+        };
+        let (k, n) = (num(k, "part number")?, num(n, "number of parts")?);
+        if n == 0 || n > 1 << 20 {
+            return Err(format!(
+                "the number of parts must be from 1 to 1048576, not {n}"
+            ));
+        }
+        if k == 0 || k > n {
+            return Err(format!(
+                "parts are numbered from 1 to {n}; {k} is not one of them"
+            ));
+        }
+        Ok(Part { k, n })
+    }
+
+    /// This part's sub-problems, from the whole split's.
+    pub fn select(self, all: Vec<Path>) -> Vec<Path> {
+        all.into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.n == self.k - 1)
+            .map(|(_, p)| p)
+            .collect()
+    }
+}
+
+/// What a part's summary says of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartInfo {
+    pub part: Part,
+    /// Of the model, parameters, strategy, kind of run and N (hex).
+    pub fingerprint: String,
+    /// Sub-problems in this part, and in the whole split.
+    pub subproblems: usize,
+    pub total_subproblems: usize,
+    /// `minimize` or `maximize` with an objective, for `cspi merge`.
+    pub sense: Option<&'static str>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_read_and_checked() {
+        assert_eq!(Part::parse("3/64"), Ok(Part { k: 3, n: 64 }));
+        assert!(Part::parse("0/4").unwrap_err().contains("from 1 to 4"));
+        assert!(Part::parse("5/4").is_err());
+        assert!(Part::parse("1/0").is_err());
+        assert!(Part::parse("2").unwrap_err().contains("K/N"));
+        assert!(Part::parse("a/4").is_err());
+    }
+
+    #[test]
+    fn parts_take_every_nth_sub_problem() {
+        let all: Vec<Path> = (0..10).map(|_| Vec::new()).collect();
+        let sizes: Vec<usize> = (1..=3)
+            .map(|k| Part { k, n: 3 }.select(all.clone()).len())
+            .collect();
+        assert_eq!(sizes, [4, 3, 3]);
+    }
+}

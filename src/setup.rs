@@ -1,0 +1,111 @@
+//! How every run sets up a search over a model, on one thread
+//! (`solve.rs`) or on many (`parallel.rs`): the variables it branches on,
+//! its strategy, and the reception of the solutions it hands over.
+
+use crate::engine::search::Strategy;
+use crate::engine::select;
+use crate::engine::stats::Improvement;
+use crate::model::check::violations;
+use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec, VarId};
+use std::time::Instant;
+
+/// The variables the search branches on: the solution variables, or with an
+/// objective every declared variable (a projection must not hide better
+/// completions).
+pub fn primary(model: &Model) -> Vec<VarId> {
+    if model.objective.is_some() {
+        (0..model.vars.len())
+            .filter(|&v| !model.vars[v].aux)
+            .collect()
+    } else {
+        model.solution_vars()
+    }
+}
+
+/// The branching strategy of a search specification; `optimising` when
+/// the objective was lowered to a variable (branch and bound runs).
+pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
+    let guide = match spec.guide {
+        Guide::Auto
+            if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
+        {
+            Guide::Solution
+        }
+        Guide::Auto => Guide::None,
+        g => g,
+    };
+    Strategy {
+        var: select::var::build(spec.var).with_random_ties(spec.random_ties),
+        val: select::val::guided(select::val::build(spec.val, model), guide),
+        restarts: spec.restarts,
+        seed: spec.seed,
+        scope: spec.scope.clone(),
+    }
+}
+
+/// The solutions a search hands over, kept or skipped before the caller
+/// sees them: with an objective only strictly better ones pass; with
+/// `check` each is checked by the independent checker.
+pub struct Reception<'m> {
+    model: &'m Model,
+    check: bool,
+    start: Instant,
+    pub best: Option<i64>,
+    /// Each better solution's objective and when it came.
+    pub improvements: Vec<Improvement>,
+    /// Solutions passed on.
+    pub reported: u64,
+    pub rejected: Vec<String>,
+}
+
+impl<'m> Reception<'m> {
+    /// `start`: when the run began, for the improvements' times.
+    pub fn new(model: &'m Model, check: bool, start: Instant) -> Self {
+        Reception {
+            model,
+            check,
+            start,
+            best: None,
+            improvements: Vec::new(),
+            reported: 0,
+            rejected: Vec::new(),
+        }
+    }
+
+    /// Whether to pass `values` on to the caller.
+    pub fn take(&mut self, values: &[i64]) -> bool {
+        if let Some(g) = &self.model.objective {
+            // The objective's value; when it was not lowered to a variable,
+            // solutions that do not improve are skipped here.
+            let Some(v) = g.term.eval(self.model, values) else {
+                return false;
+            };
+            let better = match self.best {
+                None => true,
+                Some(b) if g.maximize => v > b,
+                Some(b) => v < b,
+            };
+            if !better {
+                return false;
+            }
+            self.best = Some(v);
+            self.improvements.push(Improvement {
+                objective: v,
+                time: self.start.elapsed(),
+            });
+        }
+        self.reported += 1;
+        if self.check {
+            let v = violations(self.model, values);
+            if !v.is_empty() {
+                self.rejected.push(
+                    v.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                );
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,175 @@
+//! `cspi solve --part K/N` and `cspi merge`: a split into 8 parts, each run
+//! as its own process, merged back into the count, the solution set or the
+//! optimum of one whole run; parts that do not belong together refused.
+
+use crate::common::json;
+use crate::common::{Run, cspi, scratch, shared_data};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Runs the 8 parts of `args` (a `cspi solve` command line) as separate
+/// processes, each output in its own file under `dir`.
+fn run_parts(dir: &Path, args: &[&str], n: usize) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let part = format!("{k}/{n}");
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend(["--part", &part, "--format", "json", "--threads", "1"]);
+            let r = cspi(&a);
+            assert_eq!(r.code, 0, "part {part}: {}", r.stderr);
+            let file = dir.join(format!("part-{k}.jsonl"));
+            std::fs::write(&file, &r.stdout).unwrap();
+            file
+        })
+        .collect()
+}
+
+fn merge(files: &[PathBuf], json_out: bool) -> Run {
+    let mut a = vec!["merge".to_string()];
+    a.extend(files.iter().map(|f| f.display().to_string()));
+    if json_out {
+        a.extend(["--format".into(), "json".into()]);
+    }
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    cspi(&refs)
+}
+
+fn summary(r: &Run) -> json::Json {
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    json::parse(r.stdout.lines().last().unwrap()).unwrap()
+}
+
+#[test]
+fn eight_parts_merge_into_the_whole_count() {
+    let dir = scratch("distributed-count");
+    let files = run_parts(
+        &dir,
+        &["solve", "models/n-queens.csp", "--param", "n=10", "--count"],
+        8,
+    );
+    let s = summary(&merge(&files, true));
+    assert_eq!(s.get("solutions").int(), 724);
+    assert_eq!(s.get("status").str(), "ALL_SOLUTIONS");
+    assert_eq!(s.get("parts").int(), 8);
+    let human = merge(&files, false);
+    assert!(
+        human.stdout.starts_with("724 solutions (ALL_SOLUTIONS)"),
+        "{}",
+        human.stdout
+    );
+    // Every part did some of the work, and the statistics are their sums.
+    let nodes: i64 = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            json::parse(text.lines().last().unwrap())
+                .unwrap()
+                .get("stats")
+                .get("nodes")
+                .int()
+        })
+        .sum();
+    assert_eq!(s.get("stats").get("nodes").int(), nodes);
+}
+
+#[test]
+fn eight_parts_of_a_crossword_merge_into_its_count() {
+    let Some(data) = shared_data("crossword") else {
+        return;
+    };
+    let dir = scratch("distributed-crossword");
+    let slots = format!("slots={}", data.join("puzzle-2.txt").display());
+    let dict = format!("dict={}", data.join("words-1000.txt").display());
+    let args = [
+        "solve",
+        "models/crossword-slots.csp",
+        "--param",
+        &slots,
+        "--param",
+        &dict,
+        "--count",
+    ];
+    let files = run_parts(&dir, &args, 8);
+    assert_eq!(summary(&merge(&files, true)).get("solutions").int(), 20593);
+}
+
+#[test]
+fn parts_of_every_solution_merge_into_the_whole_set() {
+    let dir = scratch("distributed-all");
+    let base = ["solve", "models/n-queens.csp", "--param", "n=7", "--all"];
+    let files = run_parts(&dir, &base, 8);
+    let merged = merge(&files, true);
+    let s = summary(&merged);
+    let lines: Vec<&str> = merged.stdout.lines().collect();
+    let got: BTreeSet<&str> = lines[..lines.len() - 1].iter().copied().collect();
+    assert_eq!(got.len(), lines.len() - 1, "a solution came twice");
+    let whole = cspi(&[&base[..], &["--format", "json", "--threads", "1"]].concat());
+    let wl: Vec<&str> = whole.stdout.lines().collect();
+    let want: BTreeSet<&str> = wl[..wl.len() - 1].iter().copied().collect();
+    assert_eq!(got, want);
+    assert_eq!(s.get("solutions").int(), 40);
+}
+
+#[test]
+fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
+    let dir = scratch("distributed-optimum");
+    let base = ["solve", "models/knapsack.csp", "--param", "capacity=100"];
+    let files = run_parts(&dir, &base, 8);
+    let merged = merge(&files, true);
+    let s = summary(&merged);
+    let whole = cspi(&[&base[..], &["--format", "json"]].concat());
+    let w = json::parse(whole.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(s.get("status").str(), "OPTIMAL");
+    assert_eq!(s.get("objective").int(), w.get("objective").int());
+    // The best part's best solution comes with it.
+    let best = json::parse(merged.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(best.get("objective").int(), w.get("objective").int());
+}
+
+#[test]
+fn parts_that_do_not_belong_together_are_refused() {
+    let dir = scratch("distributed-refused");
+    let a = run_parts(
+        &dir.join(""),
+        &["solve", "models/n-queens.csp", "--param", "n=6", "--count"],
+        2,
+    );
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let b = run_parts(
+        &other,
+        &["solve", "models/n-queens.csp", "--param", "n=7", "--count"],
+        2,
+    );
+    let r = merge(&[a[0].clone(), b[1].clone()], false);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("do not belong together"), "{}", r.stderr);
+    let r = merge(&[a[0].clone()], false);
+    assert!(
+        r.code == 1 && r.stderr.contains("part is 2 of 2 missing"),
+        "{}",
+        r.stderr
+    );
+    let r = merge(&[a[0].clone(), a[0].clone()], false);
+    assert!(
+        r.code == 1 && r.stderr.contains("appears twice"),
+        "{}",
+        r.stderr
+    );
+    // A plain run is not a part.
+    let plain = dir.join("plain.jsonl");
+    let r = cspi(&[
+        "solve",
+        "models/n-queens.csp",
+        "--count",
+        "--format",
+        "json",
+    ]);
+    std::fs::write(&plain, r.stdout).unwrap();
+    let r = merge(&[plain], false);
+    assert!(r.code == 1 && r.stderr.contains("--part"), "{}", r.stderr);
+    for bad in ["0/4", "5/4", "3", "x/2"] {
+        let r = cspi(&["solve", "models/n-queens.csp", "--part", bad]);
+        assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
+    }
+}

@@ -1,0 +1,235 @@
+//! The docs hold to the binary and the grammar: docs/cli.md lists every
+//! command and flag of `--help` (and no flag that does not exist), every
+//! command of docs/tutorial.md runs and prints what the tutorial shows, and
+//! every grammar rule quoted in docs/ is the rule in grammar/cspi.pest.
+
+use crate::common;
+
+use std::collections::BTreeSet;
+
+const COMMANDS: [&str; 6] = ["solve", "check", "explain", "bench", "completions", "man"];
+
+/// The long flags (`--name`) in a text.
+fn flags(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while let Some(at) = text[i..].find("--") {
+        let start = i + at;
+        let mut end = start + 2;
+        while end < b.len() && (b[end].is_ascii_lowercase() || b[end] == b'-') {
+            end += 1;
+        }
+        let before_ok =
+            start == 0 || !(b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'-');
+        if before_ok && end > start + 2 && !text[start..end].ends_with('-') {
+            out.insert(text[start..end].to_string());
+        }
+        i = end.max(start + 2);
+    }
+    out
+}
+
+#[test]
+fn cli_md_lists_every_command_and_flag() {
+    let doc = common::read(&common::root().join("docs/cli.md"));
+    let mut all = BTreeSet::new();
+    for cmd in COMMANDS {
+        assert!(
+            doc.contains(&format!("cspi {cmd}")),
+            "docs/cli.md lacks `cspi {cmd}`"
+        );
+        let r = common::cspi(&[cmd, "--help"]);
+        assert_eq!(r.code, 0);
+        for flag in flags(&r.stdout) {
+            if flag == "--help" {
+                continue;
+            }
+            assert!(
+                doc.contains(&format!("`{flag}")) || doc.contains(&format!(", `{flag}")),
+                "docs/cli.md does not document `{flag}` of `cspi {cmd}`"
+            );
+            all.insert(flag);
+        }
+    }
+    // And nothing stale: every flag the doc names exists.
+    for flag in flags(&doc) {
+        if ["--help", "--version", "--release", "--path", "--ignored"].contains(&flag.as_str()) {
+            continue;
+        }
+        assert!(
+            all.contains(&flag),
+            "docs/cli.md names `{flag}`, which no command has"
+        );
+    }
+    let r = common::cspi(&["--help"]);
+    for cmd in COMMANDS {
+        assert!(r.stdout.contains(cmd), "cspi --help lacks {cmd}");
+    }
+}
+
+/// The `$ cspi ...` commands of a Markdown file and the lines shown after each.
+fn commands(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<usize> = None;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            current = None;
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if let Some(cmd) = line.strip_prefix("$ cspi ") {
+            out.push((cmd.to_string(), Vec::new()));
+            current = Some(out.len() - 1);
+        } else if let Some(k) = current {
+            out[k].1.push(line.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_tutorial_command_runs_and_prints_what_it_shows() {
+    let text = common::read(&common::root().join("docs/tutorial.md"));
+    let cases = commands(&text);
+    assert!(cases.len() >= 12, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
+/// docs/crossword.md walks a constructor from an empty grid to a quality
+/// fill with a theme entry; every step of it runs as shown.
+#[test]
+fn every_crossword_command_runs_and_prints_what_it_shows() {
+    let text = common::read(&common::root().join("docs/crossword.md"));
+    let cases = commands(&text);
+    assert!(cases.len() >= 7, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
+/// The README's examples are what a newcomer types first.
+#[test]
+fn every_readme_command_runs_and_prints_what_it_shows() {
+    let text = common::read(&common::root().join("README.md"));
+    let cases = commands(&text);
+    assert!(cases.len() >= 4, "{} commands", cases.len());
+    runs_and_prints_what_it_shows(cases);
+}
+
+/// Runs each command from the repository's root; its output must hold the
+/// shown lines in order.
+fn runs_and_prints_what_it_shows(cases: Vec<(String, Vec<String>)>) {
+    for (cmd, shown) in cases {
+        let args: Vec<&str> = cmd.split_whitespace().collect();
+        let r = common::cspi(&args);
+        assert_eq!(r.code, 0, "cspi {cmd}: {}", r.stderr);
+        // The shown lines, in order; `...` skips lines, a line ending in
+        // `...` is matched by its beginning.
+        let actual: Vec<&str> = r.stdout.lines().collect();
+        let mut at = 0;
+        for want in shown.iter().filter(|l| l.trim() != "...") {
+            let (prefix, whole) = match want.strip_suffix("...") {
+                Some(p) => (p, false),
+                None => (want.as_str(), true),
+            };
+            let found = actual[at..].iter().position(|l| {
+                if whole {
+                    *l == prefix
+                } else {
+                    l.starts_with(prefix)
+                }
+            });
+            match found {
+                Some(k) => at += k + 1,
+                None => panic!(
+                    "cspi {cmd}: the tutorial shows\n{want}\nbut the output is\n{}",
+                    r.stdout
+                ),
+            }
+        }
+    }
+}
+
+/// Whitespace collapsed, `//` comments dropped.
+fn normal(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(k) if !l[..k].contains('"') => &l[..k],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Grammar rules quoted in code blocks: from `name = {` (or `_{`, `@{`, `${`)
+/// to the line before the next rule or the block's end.
+fn quoted_rules(text: &str) -> Vec<String> {
+    let is_rule = |l: &str| {
+        let t = l.trim_start();
+        let Some((name, rest)) = t.split_once('=') else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        name.trim()
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.trim().is_empty()
+            && ["{", "_{", "@{", "${", "!{"]
+                .iter()
+                .any(|o| rest.starts_with(o))
+    };
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_block = !in_block;
+            out.extend(current.take());
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        if is_rule(line) {
+            out.extend(current.take());
+            current = Some(line.to_string());
+        } else if let Some(c) = current.as_mut() {
+            if line.trim().is_empty() {
+                out.extend(current.take());
+            } else {
+                c.push('\n');
+                c.push_str(line);
+            }
+        }
+    }
+    out.extend(current);
+    out
+}
+
+#[test]
+fn grammar_excerpts_in_the_docs_match_the_grammar() {
+    let grammar = normal(&common::read(&common::root().join("grammar/cspi.pest")));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(common::root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        for rule in quoted_rules(&common::read(&path)) {
+            let n = normal(&rule);
+            assert!(
+                grammar.contains(&n),
+                "{} quotes a rule that grammar/cspi.pest does not have:\n{rule}",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} rules quoted");
+}

@@ -1,0 +1,194 @@
+//! `cspi solve MODEL --each NAME=FILE`: many instances in one run, through
+//! the binary. Every solution is checked by the independent sudoku checker.
+
+use crate::common;
+
+use crate::common::json::{self, Json};
+use crate::common::sudoku;
+use crate::common::{cspi_in, scratch, shared_data};
+
+const TOP95_FIRST: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+/// Two 1s in the first row: no solution.
+const CLASH: &str =
+    "11...............................................................................";
+
+fn json_lines(stdout: &str) -> Vec<Json> {
+    stdout
+        .lines()
+        .map(|l| json::parse(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn grid(line: &Json) -> Vec<u8> {
+    line.get("values")
+        .get("cell")
+        .arr()
+        .iter()
+        .flat_map(|r| r.arr().iter().map(|v| v.int() as u8).collect::<Vec<_>>())
+        .collect()
+}
+
+#[test]
+fn each_line_is_an_instance_and_a_bad_one_does_not_stop_the_rest() {
+    let dir = scratch("each-lines");
+    let file = dir.join("puzzles.txt");
+    let text = format!("# three puzzles\n{TOP95_FIRST}\n\n123\n{CLASH}\n");
+    std::fs::write(&file, text).unwrap();
+    let model = common::model("sudoku.csp");
+    let args = [
+        "solve",
+        model.to_str().unwrap(),
+        "--each",
+        "puzzle=puzzles.txt",
+        "--format",
+        "json",
+    ];
+    let r = cspi_in(&dir, &args);
+    assert_eq!(r.code, 1, "one instance has an error: {}", r.stderr);
+    let lines = json_lines(&r.stdout);
+    let kinds: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l.get("type").str() != "total")
+        .map(|l| (l.get("type").str(), l.get("instance").str()))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("solution", "puzzles.txt:2"),
+            ("summary", "puzzles.txt:2"),
+            ("error", "puzzles.txt:4"),
+            ("summary", "puzzles.txt:5"),
+        ]
+    );
+    let givens = sudoku::parse_lines("top95", TOP95_FIRST, 9)
+        .remove(0)
+        .givens;
+    assert_eq!(sudoku::check(3, &givens, &grid(&lines[0])), Ok(()));
+    assert_eq!(lines[1].get("status").str(), "SATISFIABLE");
+    assert!(lines[2].get("message").str().contains("cells"));
+    assert_eq!(lines[3].get("status").str(), "UNSATISFIABLE");
+    let total = lines.last().unwrap();
+    assert_eq!(total.get("type").str(), "total");
+    for (key, want) in [
+        ("instances", 3),
+        ("solved", 1),
+        ("unsatisfiable", 1),
+        ("unknown", 0),
+        ("errors", 1),
+    ] {
+        assert_eq!(total.get(key).int(), want, "{key}");
+    }
+    // The bad instance's diagnostic names it and points into the data.
+    assert!(
+        r.stderr.contains("error in instance puzzles.txt:4"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("cspi::data::grid"), "{}", r.stderr);
+
+    // For people: a header per instance and the tally at the end.
+    let r = cspi_in(&dir, &args[..4]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.starts_with("=== puzzles.txt:2 ===\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("=== puzzles.txt:5 ===\nUNSATISFIABLE\n"));
+    assert!(r.stdout.contains("\n=== puzzles.txt:4 ===\nERROR: "));
+    assert!(
+        r.stdout
+            .contains("3 instances: 1 solved, 1 unsatisfiable, 0 unknown, 1 with errors;"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn json_records_give_several_parameters() {
+    let dir = scratch("each-json");
+    let file = dir.join("sizes.jsonl");
+    std::fs::write(
+        &file,
+        "{\"n\": 4}\n{\"n\": 6}\n{\"n\": \"x\"}\n{\"m\": 3}\n[1]\n",
+    )
+    .unwrap();
+    let model = common::model("n-queens.csp");
+    let r = cspi_in(
+        &dir,
+        &[
+            "solve",
+            model.to_str().unwrap(),
+            "--each",
+            "sizes.jsonl",
+            "--count",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(r.code, 1, "an instance with an error exits 1: {}", r.stderr);
+    let lines = json_lines(&r.stdout);
+    let counts: Vec<(String, String)> = lines
+        .iter()
+        .filter(|l| l.get("type").str() != "total")
+        .map(|l| {
+            let what = match l.get("type").str() {
+                "summary" => l.get("solutions").int().to_string(),
+                other => other.to_string(),
+            };
+            (l.get("instance").str().to_string(), what)
+        })
+        .collect();
+    let want = [
+        ("sizes.jsonl:1", "2"),
+        ("sizes.jsonl:2", "4"),
+        ("sizes.jsonl:3", "error"),
+        ("sizes.jsonl:4", "error"),
+        ("sizes.jsonl:5", "error"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(counts, want);
+    assert_eq!(lines.last().unwrap().get("errors").int(), 3);
+}
+
+#[test]
+fn a_missing_instance_file_names_the_path() {
+    let r = common::cspi(&["solve", "models/sudoku.csp", "--each", "puzzle=no-such.txt"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no-such.txt"), "{}", r.stderr);
+    assert!(r.stdout.is_empty());
+}
+
+#[test]
+fn the_shared_hard_set_in_one_run() {
+    let Some(path) = shared_data("sudoku/norvig-top95.txt") else {
+        return;
+    };
+    let text = common::read(&path);
+    let puzzles = sudoku::parse_lines("top95", &text, 9);
+    let arg = format!("puzzle={}", path.display());
+    let r = common::cspi(&[
+        "solve",
+        "models/sudoku.csp",
+        "--each",
+        &arg,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines = json_lines(&r.stdout);
+    let solutions: Vec<&Json> = lines
+        .iter()
+        .filter(|l| l.get("type").str() == "solution")
+        .collect();
+    assert_eq!(solutions.len(), puzzles.len());
+    for (p, s) in puzzles.iter().zip(&solutions) {
+        assert_eq!(sudoku::check(3, &p.givens, &grid(s)), Ok(()));
+    }
+    let total = lines.last().unwrap();
+    assert_eq!(total.get("solved").int(), puzzles.len() as i64);
+}

@@ -1,0 +1,177 @@
+//! `cspi explain`: the conflict it names is unsatisfiable, and removing any
+//! one of its constraints makes the rest satisfiable (checked here by solving
+//! the sub-models through the library, one per removed constraint).
+
+use crate::common;
+
+use cspi::engine::search::{Limits, Next};
+use cspi::explain::{Explanation, explain};
+use cspi::model::Model;
+use cspi::sema::ParamOverride;
+use cspi::solve::{self, Options, Status, load_file};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Whether the model restricted to `keep` has a solution.
+fn satisfiable(model: &Model, keep: &[usize]) -> bool {
+    let mut sub = model.clone();
+    sub.constraints = keep.iter().map(|&i| model.constraints[i].clone()).collect();
+    sub.origins = keep.iter().map(|&i| model.origins[i].clone()).collect();
+    sub.objective = None;
+    let options = Options {
+        search: model.search.clone(),
+        limits: Limits {
+            solutions: Some(1),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let s = solve::solve(&Arc::new(sub), &options, |_| Next::Continue);
+    assert_ne!(s.status, Status::Unknown);
+    s.status != Status::Unsatisfiable
+}
+
+/// Explains `model` and checks the conflict is unsatisfiable and minimal.
+fn conflict_of(model: &Model) -> Vec<usize> {
+    let Explanation::Conflict {
+        constraints,
+        minimal,
+        ..
+    } = explain(model, Duration::from_secs(60), None)
+    else {
+        panic!("expected a conflict");
+    };
+    assert!(minimal);
+    assert!(!constraints.is_empty());
+    assert!(
+        !satisfiable(model, &constraints),
+        "the conflict has no solution"
+    );
+    for k in 0..constraints.len() {
+        let mut rest = constraints.clone();
+        rest.remove(k);
+        assert!(
+            satisfiable(model, &rest),
+            "without constraint {} the rest has a solution",
+            constraints[k]
+        );
+    }
+    constraints
+}
+
+fn param(name: &str, value: &str) -> ParamOverride {
+    ParamOverride {
+        name: name.into(),
+        value: value.into(),
+    }
+}
+
+#[test]
+fn the_bundled_unsatisfiable_schedule() {
+    let path = common::model("unsat-schedule.csp");
+    let model = load_file(&path, &[]).unwrap();
+    let text = common::read(&path);
+    let conflict = conflict_of(&model);
+    let shown: Vec<&str> = conflict
+        .iter()
+        .map(|&i| &text[model.origins[i].span.start..model.origins[i].span.end])
+        .collect();
+    // One of the two clashes: talk 1 cannot open the day after talk 5.
+    assert_eq!(
+        shown,
+        [
+            "slot[1] < slot[4]",
+            "slot[4] < slot[2]",
+            "slot[1] == slot[5] + 1"
+        ]
+    );
+}
+
+#[test]
+fn sudoku_puzzles_whose_givens_clash() {
+    let path = common::model("sudoku.csp");
+    // A row clash; Inkala's puzzle with an 8 added in the last cell, which
+    // clashes with the 8 given at row 7, column 9 (same box and column).
+    let puzzles = [
+        "11...............................................................................",
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.8",
+        // a column clash
+        "5........5.......................................................................",
+    ];
+    for puzzle in puzzles {
+        let model = load_file(&path, &[param("puzzle", puzzle)]).unwrap();
+        let conflict = conflict_of(&model);
+        // Givens are data; the conflict holds two of them and one rule.
+        let data = conflict
+            .iter()
+            .filter(|&&i| model.origins[i].data.contains(&"puzzle".to_string()))
+            .count();
+        assert_eq!(data, 2, "{puzzle}");
+        assert_eq!(conflict.len(), 3, "{puzzle}");
+    }
+}
+
+#[test]
+fn queens_without_room() {
+    let path = common::model("n-queens.csp");
+    for n in ["2", "3"] {
+        let model = load_file(&path, &[param("n", n)]).unwrap();
+        conflict_of(&model);
+    }
+}
+
+#[test]
+fn the_command_shows_one_diagnostic_and_json() {
+    let r = common::cspi(&["explain", "models/unsat-schedule.csp"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("cspi::explain\n"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("these 3 constraints cannot all hold together")
+    );
+    assert_eq!(
+        r.stdout.matches("this constraint").count(),
+        3,
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("without any one of them the others have a solution")
+    );
+
+    let puzzle =
+        "puzzle=11...............................................................................";
+    let r = common::cspi(&[
+        "explain",
+        "models/sudoku.csp",
+        "-p",
+        puzzle,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0);
+    let j = common::json::parse(r.stdout.trim()).unwrap();
+    assert_eq!(j.get("status").str(), "UNSATISFIABLE");
+    assert_eq!(j.get("minimal"), &common::json::Json::Bool(true));
+    let list = j.get("constraints").arr();
+    assert_eq!(list.len(), 3);
+    let givens: Vec<(&str, &str)> = list
+        .iter()
+        .filter(|c| !c.get("data").arr().is_empty())
+        .map(|c| {
+            (
+                c.get("bindings").get("r").str(),
+                c.get("bindings").get("c").str(),
+            )
+        })
+        .collect();
+    assert_eq!(givens, [("1", "1"), ("1", "2")]);
+
+    let r = common::cspi(&["explain", "models/n-queens.csp"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stdout,
+        "SATISFIABLE: the model has a solution; nothing to explain\n"
+    );
+}

@@ -1,0 +1,482 @@
+//! cspi as a MiniZinc solver: a FlatZinc conformance suite. Each small
+//! MiniZinc model below goes through `minizinc` twice, once with Gecode on
+//! MiniZinc's standard decompositions (`--solver gecode -G std`: Debian's
+//! Gecode library is broken for globals, ../shared/peers/msc/README.md) and
+//! once with cspi's solver configuration (share/minizinc/cspi.msc with its
+//! library, the executable pointed at the binary under test). Satisfaction:
+//! the sets of all solutions must be equal; optimisation: the optimum, both
+//! proved; unsatisfiable: both say so.
+//!
+//! Without `minizinc` on the PATH the tests print `skipped: minizinc not
+//! found` and pass, unless `CSPI_REQUIRE_MINIZINC=1` (as `.ci/run` sets,
+//! after installing it), where they fail.
+
+use crate::common;
+
+use crate::common::{root, scratch};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Whether minizinc runs; `false` (after saying so) when it is absent.
+fn have_minizinc() -> bool {
+    let ok = Command::new("minizinc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        if std::env::var("CSPI_REQUIRE_MINIZINC").is_ok_and(|v| v == "1") {
+            panic!(
+                "minizinc not found, and CSPI_REQUIRE_MINIZINC=1: install it (apt-get install minizinc)"
+            );
+        }
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "skipped: minizinc not found");
+    }
+    ok
+}
+
+/// A copy of share/minizinc/cspi.msc whose executable runs the binary under
+/// test and whose library is the repository's.
+fn cspi_msc(dir: &Path) -> PathBuf {
+    let shipped = std::fs::read_to_string(root().join("share/minizinc/cspi.msc")).unwrap();
+    let script = dir.join("fzn-cspi-test");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nexec '{}' fzn --check-solutions \"$@\"\n",
+            env!("CARGO_BIN_EXE_cspi")
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let lib = root().join("share/minizinc/cspi");
+    let msc = shipped
+        .replace(
+            "\"executable\": \"fzn-cspi\"",
+            &format!("\"executable\": \"{}\"", script.display()),
+        )
+        .replace(
+            "\"mznlib\": \"cspi\"",
+            &format!("\"mznlib\": \"{}\"", lib.display()),
+        );
+    assert!(msc.contains("fzn-cspi-test") && msc.contains(&*lib.to_string_lossy()));
+    let path = dir.join("cspi-test.msc");
+    std::fs::write(&path, msc).unwrap();
+    path
+}
+
+/// What a run printed: its solutions (each the text before `----------`)
+/// and its last status line.
+#[derive(Debug)]
+struct Run {
+    solutions: Vec<String>,
+    complete: bool,
+    unsat: bool,
+}
+
+fn run(solver: &[&str], model: &Path) -> Run {
+    let out = Command::new("minizinc")
+        .args(solver)
+        .arg("-a")
+        .arg(model)
+        .output()
+        .expect("run minizinc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "minizinc {solver:?} failed on {}:\n{stdout}\n{}",
+        model.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut solutions = Vec::new();
+    let mut current = String::new();
+    let (mut complete, mut unsat) = (false, false);
+    for line in stdout.lines() {
+        match line {
+            "----------" => solutions.push(std::mem::take(&mut current)),
+            "==========" => complete = true,
+            "=====UNSATISFIABLE=====" => unsat = true,
+            l if l.starts_with('%') || l.starts_with("=====") => {}
+            l => {
+                current.push_str(l);
+                current.push('\n');
+            }
+        }
+    }
+    Run {
+        solutions,
+        complete,
+        unsat,
+    }
+}
+
+/// Solves `model` with both solvers and compares.
+fn conform(name: &str, model: &str) {
+    if !have_minizinc() {
+        return;
+    }
+    let dir = scratch(&format!("minizinc-{name}"));
+    let path = dir.join(format!("{name}.mzn"));
+    std::fs::write(&path, model).unwrap();
+    let msc = cspi_msc(&dir);
+    let gecode = run(&["--solver", "gecode", "-G", "std"], &path);
+    let cspi = run(&["--solver", msc.to_str().unwrap()], &path);
+    let optimising = model.contains("minimize") || model.contains("maximize");
+    assert_eq!(
+        cspi.unsat, gecode.unsat,
+        "{name}: unsatisfiable?\ncspi {cspi:?}\ngecode {gecode:?}"
+    );
+    assert!(
+        gecode.complete || gecode.unsat,
+        "{name}: Gecode did not finish"
+    );
+    assert!(
+        cspi.complete || cspi.unsat,
+        "{name}: cspi did not finish: {cspi:?}"
+    );
+    if optimising {
+        // The last solution holds the optimum; its other values may differ.
+        let objective = |r: &Run| {
+            r.solutions.last().and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("objective"))
+                    .map(str::to_string)
+            })
+        };
+        assert_eq!(objective(&cspi), objective(&gecode), "{name}: optimum");
+        assert!(
+            objective(&cspi).is_some() || cspi.unsat,
+            "{name}: no objective line"
+        );
+    } else {
+        let set = |r: &Run| r.solutions.iter().cloned().collect::<BTreeSet<_>>();
+        let (c, g) = (set(&cspi), set(&gecode));
+        assert_eq!(
+            cspi.solutions.len(),
+            c.len(),
+            "{name}: cspi printed a solution twice"
+        );
+        assert_eq!(c.len(), g.len(), "{name}: number of solutions");
+        assert_eq!(c, g, "{name}: solutions");
+    }
+}
+
+macro_rules! conformance {
+    ($($name:ident: $model:expr;)*) => {
+        $(#[test] fn $name() { conform(stringify!($name), $model); })*
+    };
+}
+
+conformance! {
+    int_linear: "
+        array[1..3] of var -2..3: x;
+        constraint 2*x[1] - 3*x[2] + x[3] <= 2;
+        constraint x[1] + x[2] != 1;
+        constraint (3*x[1] + x[3] = x[2] + 1) \\/ x[1] = 0;
+        constraint x[3] > x[1] -> x[2] < 2;
+        solve satisfy;";
+    int_compare_reif: "
+        var -3..3: a; var -3..3: b; var bool: p;
+        constraint p <-> (a < b);
+        constraint (a = b) \\/ (a >= 2 /\\ b != 0) \\/ p;
+        constraint not (a > 1 /\\ b > 1);
+        solve satisfy;";
+    int_arithmetic: "
+        var -3..3: a; var -3..3: b; var -9..9: c;
+        constraint c = a * b \\/ (b != 0 /\\ c = a div b);
+        constraint c != a mod 2 + 1 \\/ a = 0;
+        constraint abs(a) + min(a, b) - max(a, b) <= 1;
+        constraint pow(b, 2) <= 4;
+        solve satisfy;";
+    int_div_mod_signs: "
+        var -7..7: a; var -3..3: b; var -7..7: q; var -7..7: r;
+        constraint b != 0 /\\ q = a div b /\\ r = a mod b /\\ a >= 5;
+        solve satisfy;";
+    element_and_extrema: "
+        array[1..5] of int: t = [3, 1, 4, 1, 5];
+        var 1..5: i; var 0..9: v; var 1..3: j;
+        array[1..3] of var 0..2: y;
+        constraint v = t[i];
+        constraint y[j] = 2 /\\ y[4 - j] = v mod 3;
+        constraint max(y) - min(y) = 1 \\/ v = 5;
+        solve satisfy;";
+    bool_logic: "
+        var bool: p; var bool: q; var bool: r;
+        array[1..4] of var bool: bs;
+        constraint (p -> q) \\/ r;
+        constraint p xor r;
+        constraint xorall(bs) = q;
+        constraint bool2int(p) + bool2int(q) + sum(i in 1..4)(bool2int(bs[i])) = 3;
+        constraint exists(bs) -> forall([p, not bs[2]]);
+        constraint (bs[1] /\\ bs[3]) \\/ (not bs[1] /\\ not q);
+        solve satisfy;";
+    bool_linear: "
+        array[1..5] of var bool: b; var 0..5: k;
+        constraint sum(i in 1..5)(i * bool2int(b[i])) = 7;
+        constraint sum(i in 1..5)(bool2int(b[i])) = k;
+        constraint b[1] <= b[2] /\\ (b[3] < b[4] \\/ b[5] = b[1]);
+        solve satisfy;";
+    set_membership: "
+        var 1..10: x; var 1..10: y;
+        constraint x in {2, 3, 5, 7};
+        constraint (y in {1, 4, 9}) <-> (x > 3);
+        constraint y in 2..9 \\/ x = 2;
+        solve satisfy;";
+    output_arrays: "
+        array[1..2, 0..2] of var 0..1: g;
+        array[1..3] of var bool: f;
+        constraint forall(i in 1..2)(sum(j in 0..2)(g[i, j]) = i);
+        constraint forall(j in 1..3)(f[j] <-> g[2, j - 1] = 1);
+        solve satisfy;";
+    all_different: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..5: x;
+        constraint all_different(x);
+        constraint x[1] + x[2] = x[3] + 1;
+        solve satisfy;";
+    all_different_unsat: "
+        include \"globals.mzn\";
+        array[1..5] of var 1..4: x;
+        constraint all_different(x);
+        solve satisfy;";
+    count_and_nvalue: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..3: x; var 0..4: c; var 1..3: n;
+        constraint count(x, 2) = c /\\ c >= 1;
+        constraint nvalue(n, x) /\\ n <= 2;
+        solve satisfy;";
+    global_cardinality: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..4: x;
+        array[1..2] of var 0..4: c;
+        constraint global_cardinality(x, [1, 3], c);
+        constraint c[1] = 2 /\\ x[1] < x[4];
+        solve satisfy;";
+    global_cardinality_closed: "
+        include \"globals.mzn\";
+        array[1..4] of var 0..4: x;
+        array[1..2] of var 0..4: c;
+        constraint global_cardinality_closed(x, [1, 3], c);
+        constraint x[2] >= x[3];
+        solve satisfy;";
+    inverse_offset: "
+        include \"globals.mzn\";
+        array[0..3] of var 1..4: f;
+        array[1..4] of var 0..3: g;
+        constraint inverse(f, g);
+        constraint f[0] != 1 /\\ g[2] > 1;
+        solve satisfy;";
+    circuit_zero_based: "
+        include \"globals.mzn\";
+        array[0..4] of var 0..4: s;
+        constraint circuit(s);
+        constraint s[0] != 1;
+        solve satisfy;";
+    subcircuit: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..4: s;
+        constraint subcircuit(s);
+        solve satisfy;";
+    table: "
+        include \"globals.mzn\";
+        array[1..3] of var 0..3: x;
+        constraint table(x, [| 0, 1, 2 | 1, 1, 1 | 2, 0, 3 | 3, 3, 3 | 1, 2, 0 |]);
+        constraint x[1] != x[3] \\/ x[2] = 1;
+        solve satisfy;";
+    regular: "
+        include \"globals.mzn\";
+        % words over {1, 2} without two 2s in a row
+        array[1..5] of var 1..2: x;
+        constraint regular(x, 2, 2, [| 1, 2 | 1, 0 |], 1, 1..2);
+        solve satisfy;";
+    lex: "
+        include \"globals.mzn\";
+        array[1..3] of var 0..2: x; array[1..3] of var 0..2: y; array[1..2] of var 0..2: z;
+        constraint lex_less(x, y) /\\ lex_lesseq(z, x);
+        constraint sum(x) = 2 /\\ sum(y) = 3 /\\ y[1] = z[1];
+        solve satisfy;";
+    bin_packing_load: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..3: bin;
+        array[1..3] of var 0..9: load;
+        constraint bin_packing_load(load, bin, [2, 3, 1, 4]);
+        constraint load[1] >= load[2] /\\ load[2] >= 1;
+        solve satisfy;";
+    bin_packing_capacity: "
+        include \"globals.mzn\";
+        array[1..4] of var 0..2: bin;
+        constraint bin_packing(5, bin, [2, 3, 1, 4]);
+        constraint bin_packing_capa([4, 6, 5], [b + 1 | b in bin], [2, 3, 1, 4]);
+        solve satisfy;";
+    cumulative_optimum: "
+        include \"globals.mzn\";
+        array[1..4] of var 0..10: s;
+        var 0..20: objective;
+        constraint cumulative(s, [3, 2, 4, 2], [2, 1, 2, 2], 3);
+        constraint objective = max(i in 1..4)(s[i] + [3, 2, 4, 2][i]);
+        solve minimize objective;";
+    disjunctive_optimum: "
+        include \"globals.mzn\";
+        array[1..4] of var 0..12: s;
+        var 0..30: objective;
+        constraint disjunctive(s, [3, 2, 4, 1]);
+        constraint s[2] >= s[1] + 3;
+        constraint disjunctive_strict([s[1], s[4]], [3, 1]);
+        constraint objective = sum(i in 1..4)(s[i]);
+        solve minimize objective;";
+    knapsack_maximum: "
+        array[1..5] of var 0..3: x; var int: objective;
+        constraint sum(i in 1..5)([3, 4, 5, 2, 7][i] * x[i]) <= 17;
+        constraint objective = sum(i in 1..5)([4, 5, 7, 2, 9][i] * x[i]);
+        solve maximize objective;";
+    search_annotations: "
+        array[1..4] of var 1..4: x; var bool: b; var int: objective;
+        constraint x[1] + x[2] > x[3] /\\ (b -> x[4] = 1);
+        constraint objective = x[1] * 2 - x[3] + bool2int(b);
+        solve :: seq_search([int_search(x, first_fail, indomain_max, complete),
+                             bool_search([b], input_order, indomain_min, complete)])
+              maximize objective;";
+    unsat_optimisation: "
+        var 0..5: x; var 0..5: y; var int: objective;
+        constraint x + y = 11;
+        constraint objective = x;
+        solve minimize objective;";
+}
+
+/// FlatZinc text straight to `cspi fzn`, without minizinc.
+fn fzn(text: &str, flags: &[&str]) -> (i32, String, String) {
+    // A directory per call: the tests run at once, and two may pass texts
+    // of the same length.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = scratch(&format!("fzn-{call}"));
+    let path = dir.join("m.fzn");
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .arg("fzn")
+        .args(flags)
+        .arg(&path)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn protocol_of_a_small_satisfaction_model() {
+    let text = "var 1..3: x :: output_var;\nvar bool: b :: output_var;\n\
+        array [1..2] of var int: a :: output_array([1..2]) = [x, 7];\n\
+        constraint int_le_reif(x, 1, b);\nconstraint int_ne(x, 2);\nsolve satisfy;\n";
+    let (code, out, err) = fzn(text, &["-a"]);
+    assert_eq!(code, 0, "{err}");
+    let solutions: BTreeSet<&str> = out
+        .split("----------\n")
+        .filter(|s| !s.starts_with("=="))
+        .collect();
+    let expected: BTreeSet<&str> = [
+        "x = 1;\nb = true;\na = array1d(1..2, [1, 7]);\n",
+        "x = 3;\nb = false;\na = array1d(1..2, [3, 7]);\n",
+    ]
+    .into();
+    assert_eq!(solutions, expected, "{out}");
+    assert!(out.ends_with("----------\n==========\n"), "{out}");
+    let (_, out, _) = fzn(text, &[]);
+    assert_eq!(out.matches("----------").count(), 1);
+    assert!(
+        !out.contains("=========="),
+        "one solution of several is not complete: {out}"
+    );
+    let (_, out, _) = fzn(text, &["-n", "2", "-s"]);
+    assert!(
+        out.contains("%%%mzn-stat: nodes=") && out.contains("%%%mzn-stat-end"),
+        "{out}"
+    );
+}
+
+#[test]
+fn protocol_of_optimisation_and_unsatisfiability() {
+    let text = "var 0..9: x :: output_var;\nvar 0..9: y;\n\
+        constraint int_lin_le([1, 1], [x, y], 12);\nconstraint int_lin_eq([1, -2], [x, y], 0);\n\
+        solve maximize x;\n";
+    let (_, out, _) = fzn(text, &[]);
+    assert_eq!(out, "x = 8;\n----------\n==========\n");
+    let (_, out, _) = fzn(text, &["-a"]);
+    assert!(out.ends_with("x = 8;\n----------\n==========\n"), "{out}");
+    let unsat = "var 0..3: x;\nconstraint int_lt(x, 0);\nsolve satisfy;\n";
+    let (code, out, _) = fzn(unsat, &[]);
+    assert_eq!((code, out.as_str()), (0, "=====UNSATISFIABLE=====\n"));
+}
+
+#[test]
+fn floats_and_set_variables_are_refused_with_their_line() {
+    for (text, word) in [
+        ("var float: f;\nsolve satisfy;\n", "float variable"),
+        ("var set of 1..3: s;\nsolve satisfy;\n", "set variable"),
+        (
+            "var 1..3: x;\nconstraint float_le(1.0, 2.0);\nsolve satisfy;\n",
+            "float constraint",
+        ),
+        (
+            "var 1..3: x;\nconstraint my_global(x);\nsolve satisfy;\n",
+            "not a FlatZinc builtin",
+        ),
+        (
+            "var 1..3: x;\nconstraint int_le(x y);\nsolve satisfy;\n",
+            "syntax",
+        ),
+        (
+            "var 1..3: x;\nconstraint int_le(x, z);\nsolve satisfy;\n",
+            "not declared",
+        ),
+    ] {
+        let (code, out, err) = fzn(text, &[]);
+        assert_eq!(code, 1, "{text}: {err}");
+        assert!(out.is_empty(), "{text}: printed {out}");
+        assert!(err.contains(word), "{text}: {err}");
+        assert!(
+            err.contains(":2:") || err.contains(":1:"),
+            "{text}: no line in {err}"
+        );
+    }
+}
+
+#[test]
+fn the_shipped_configuration_names_its_parts() {
+    let msc = std::fs::read_to_string(root().join("share/minizinc/cspi.msc")).unwrap();
+    let v = common::json::parse(&msc).expect("cspi.msc is JSON");
+    let flags = format!("{v:?}");
+    for f in ["-a", "-f", "-i", "-n", "-p", "-r", "-s", "-t", "-v"] {
+        assert!(flags.contains(&format!("\"{f}\"")), "stdFlags lacks {f}");
+    }
+    assert!(root().join("share/minizinc/fzn-cspi").is_file());
+    assert!(
+        root()
+            .join("share/minizinc/cspi/redefinitions.mzn")
+            .is_file()
+    );
+}
+
+#[test]
+fn minizinc_md_lists_every_flag_of_fzn() {
+    let doc = std::fs::read_to_string(root().join("docs/minizinc.md")).unwrap();
+    for cmd in ["fzn", "minizinc-install"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+            .args([cmd, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for word in help.split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']') {
+            if word.starts_with("--") && word.len() > 2 && word != "--help" {
+                assert!(
+                    doc.contains(&format!("`{word}")),
+                    "docs/minizinc.md lacks `{word}` of cspi {cmd}"
+                );
+            }
+        }
+    }
+}
