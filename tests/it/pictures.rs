@@ -6,9 +6,9 @@
 //! tree nodes or bars, counted on the image. The PNGs are left in Cargo's
 //! target tmpdir (`target/tmp/pictures/`) for a person to look at.
 
-mod common;
 
-use common::{cspi, read, scratch};
+
+use crate::common::{cspi, read, scratch};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 use std::path::{Path, PathBuf};
@@ -172,7 +172,7 @@ fn a_crossword_shows_its_blocks() {
     let file = dir("crossword").join("crossword.svg");
     solve_svg(&file, &["models/crossword.csp"]);
     let png = render(&file);
-    let grid = read(&common::model("data/crossword-grid.txt"));
+    let grid = read(&crate::common::model("data/crossword-grid.txt"));
     let rows: Vec<&str> = grid.lines().filter(|l| !l.is_empty()).collect();
     let mut blocks = 0;
     let mut dark = 0;

@@ -10,9 +10,9 @@
 //! (as `.ci/run` sets), where it fails. `CSPI_PYTHON` names the interpreter
 //! that makes the virtual environment (default `python3`).
 
-mod common;
 
-use common::root;
+
+use crate::common::root;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
