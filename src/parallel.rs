@@ -224,6 +224,7 @@ pub fn solve_from(
         split: Some(work),
         part,
         stopped: outcome == Outcome::Interrupted,
+        tree: None,
     }
 }
 

@@ -52,6 +52,8 @@ pub struct Summary {
     pub trace: Vec<Decision>,
     /// Whether a limit or the caller stopped the search before it was complete.
     pub stopped: bool,
+    /// The search tree, when [`Options::tree`] asked for it.
+    pub tree: Option<crate::engine::tree::TreeLog>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -69,6 +71,8 @@ pub struct Options {
     pub no_product_count: bool,
     /// Record the first N decisions in [`Summary::trace`].
     pub trace: Option<usize>,
+    /// Record the search tree, N events at most, in [`Summary::tree`] (one thread only).
+    pub tree: Option<usize>,
     /// Search on this many threads (0 or 1: one, the search as it always was;
     /// more: embarrassingly parallel search, `parallel.rs`).
     pub threads: usize,

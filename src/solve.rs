@@ -261,6 +261,7 @@ fn one_thread(
     let goal = model.objective.as_ref();
     let mut reception = Reception::new(model, options.check, start);
     let mut trace = Vec::new();
+    let mut tree = None;
     let mut lns_iterations = 0;
     let outcome = if posted.consistent {
         let mut search = Search::new(
@@ -272,6 +273,9 @@ fn one_thread(
         );
         if let Some(n) = options.trace {
             search.trace(n);
+        }
+        if let Some(n) = options.tree {
+            search.record_tree(n);
         }
         if let Some(o) = posted.objective {
             search.minimize(o);
@@ -288,6 +292,7 @@ fn one_thread(
             }
         });
         trace = search.decisions().to_vec();
+        tree = search.take_tree();
         lns_iterations = search.lns_iterations();
         outcome
     } else {
@@ -312,5 +317,6 @@ fn one_thread(
         split: None,
         part: None,
         stopped: outcome == Outcome::Interrupted,
+        tree,
     }
 }

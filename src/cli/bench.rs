@@ -90,6 +90,34 @@ pub fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     if let Some(code) = output_exit(&out) {
         return Ok(code);
     }
+    if let Some(path) = &args.plot {
+        let bars: Vec<crate::output::chart::Bar> = rows
+            .iter()
+            .map(|r| {
+                let n = r.runs.len().max(1) as f64;
+                crate::output::chart::Bar {
+                    label: format!(
+                        "{} / {} / {}",
+                        r.combo.var.name(),
+                        r.combo.val.name(),
+                        r.combo.propagation.name()
+                    ),
+                    nodes: r.runs.iter().map(|x| x.nodes as f64).sum::<f64>() / n,
+                    time_ms: r.runs.iter().map(|x| x.time_ms).sum::<f64>() / n,
+                }
+            })
+            .collect();
+        let title = format!(
+            "{}: nodes and time per strategy (var / val / propagation){}",
+            args.model.model.display(),
+            if args.runs > 1 {
+                ", mean of the runs"
+            } else {
+                ""
+            }
+        );
+        super::solve::write_picture(path, "--plot", &crate::output::chart::svg(&bars, &title))?;
+    }
     if let Some(what) = bench::disagreement(&rows, args.first, model.objective.is_some()) {
         eprint(&format!(
             "error: the strategies disagree ({what}); this is a bug in cspi, please report it\n"

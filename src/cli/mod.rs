@@ -5,7 +5,7 @@
 
 mod bench;
 mod check;
-mod diagnostics;
+pub mod diagnostics;
 mod each;
 mod explain;
 mod fzn;
@@ -210,6 +210,14 @@ pub struct SolveArgs {
     /// Report statistics per thread too (--stats, and the JSON summary).
     #[arg(long)]
     pub thread_stats: bool,
+    /// Draw the last solution reported (the best one when optimising) as SVG in FILE:
+    /// grids, crosswords, `board(...)`, `path(...)` (docs/cli.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
+    pub svg: Option<PathBuf>,
+    /// Draw the search tree in FILE: SVG (`.svg`) or Graphviz (`.dot`); one thread,
+    /// and at most a few hundred nodes are drawn (docs/cli.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "threads", "part"])]
+    pub tree: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -267,6 +275,9 @@ pub struct BenchArgs {
     /// Output format: a Markdown table, or one JSON object per run.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also draw a chart of nodes and time per strategy as SVG in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

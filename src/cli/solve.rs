@@ -157,17 +157,32 @@ impl<'a> Runner<'a> {
         if let Some(names) = &args.project {
             model.projection = projection(&model, names)?;
         }
+        if args.svg.is_some() && !crate::output::svg::drawable(&model) {
+            return Err(Diags::from(
+                Diag::new("cspi::svg", "--svg: this model draws no picture")
+                    .help(
+                        "pictures are drawn from output items: `output grid(cell);` for a 2-D \
+                         array, a crossword's name, `board(q);` for queens, `path(cell, cells, cols);`",
+                    )
+                    .usage(),
+            ));
+        }
         let model = Arc::new(model);
         let mut options = Options {
             search: model.search.clone(),
             check: args.check_solutions,
             count_only: args.count,
             no_product_count: args.no_product_count,
-            threads: threads(args, model.objective.is_some()),
+            threads: if args.tree.is_some() {
+                1
+            } else {
+                threads(args, model.objective.is_some())
+            },
             part: args.part,
             // Threads the user did not ask for start only if one thread
             // has not finished in a moment.
-            probe: args.threads.is_none().then_some(solve::Probe::DEFAULT),
+            probe: (args.threads.is_none() && args.tree.is_none()).then_some(solve::Probe::DEFAULT),
+            tree: args.tree.as_ref().map(|_| TREE_CAP),
             ..Options::default()
         };
         args.strategy.apply(&mut options.search);
@@ -212,7 +227,11 @@ impl<'a> Runner<'a> {
             })
             .collect();
         let (reporter, out) = (&mut self.reporter, &mut self.out);
+        let mut last: Option<Vec<i64>> = None;
         let mut summary = solve::solve(&model, &options, |values| {
+            if args.svg.is_some() {
+                last = Some(values.to_vec());
+            }
             let mut k = 0;
             for o in &model.output {
                 if let OutputItem::Total { term, .. } = o {
@@ -270,6 +289,32 @@ impl<'a> Runner<'a> {
                 &summary.threads,
             ));
         }
+        if let Some(path) = &args.svg {
+            match last
+                .as_deref()
+                .and_then(|v| crate::output::svg::solution(&model, v))
+            {
+                Some(svg) => write_picture(path, "--svg", &svg)?,
+                None => eprint("cspi: no solution, so nothing to draw for --svg\n"),
+            }
+        }
+        if let (Some(path), Some(log)) = (&args.tree, &summary.tree) {
+            let tree = crate::output::tree::Tree::new(&model, log);
+            let title = format!("{}: {}", args.model.model.display(), options.search);
+            let text = if path.extension().is_some_and(|e| e == "dot") {
+                crate::output::tree::dot(&tree, &title)
+            } else {
+                crate::output::tree::svg(&tree, &title)
+            };
+            write_picture(path, "--tree", &text)?;
+            if tree.truncated {
+                eprint(&format!(
+                    "cspi: the search tree has more than {TREE_CAP} branches: {} shows the first {TREE_CAP} \
+                     (a smaller instance, -n 1 or --node-limit draws a whole tree)\n",
+                    path.display()
+                ));
+            }
+        }
         if let Some(first) = summary.rejected.first() {
             eprint(&format!(
                 "error: the independent checker rejected {}; this is a bug in cspi, please report it\n  first: {first}\n",
@@ -293,6 +338,19 @@ impl<'a> Runner<'a> {
         }
         self.interrupt.exit_code().unwrap_or(exit::OK)
     }
+}
+
+/// The most branches `--tree` draws: a tree a person can still read.
+pub const TREE_CAP: usize = 400;
+
+/// Writes a picture (or any generated file) for `flag`, saying why it could not.
+pub fn write_picture(path: &std::path::Path, flag: &str, text: &str) -> Result<(), Diags> {
+    std::fs::write(path, text).map_err(|e| {
+        Diags::from(Diag::new(
+            "cspi::file",
+            format!("{flag}: cannot write `{}`: {e}", path.display()),
+        ))
+    })
 }
 
 /// The number of threads: as asked, else every core when the whole search

@@ -21,6 +21,7 @@ pub mod select;
 pub mod split;
 pub mod stats;
 pub mod trail;
+pub mod tree;
 
 use domains::{Domains, Fail, PResult};
 use propagator::{Priority, Propagator, Subscriptions};

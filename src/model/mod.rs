@@ -189,6 +189,18 @@ pub enum OutputItem {
         name: String,
         layout: Arc<CrosswordLayout>,
     },
+    /// `board(q)`: a chessboard with a piece in row `i` at column `q[i]`
+    /// (n-queens); printed as the array, drawn as a board (`--svg`).
+    Board { name: String, group: VarGroup },
+    /// `path(cell, cells, cols)`: a board of `cells` (texts, `cols` to a
+    /// row) and the path the array `cell` traces through it, by cell number
+    /// from 1, up to its first value off the board (a Boggle word). Only
+    /// drawn (`--svg`); the array prints as a variable does.
+    Path {
+        group: VarGroup,
+        cells: Vec<String>,
+        cols: usize,
+    },
     /// `quality(xw, t)`: the fill's lowest and mean word score and the
     /// entries scoring below `t` (JSON: `xw_quality`).
     Quality {

@@ -46,9 +46,10 @@ fn body(model: &Model, values: &[i64]) -> String {
                 symbols.as_deref(),
                 values,
             ),
-            OutputItem::Group { name, group } => {
+            OutputItem::Group { name, group } | OutputItem::Board { name, group } => {
                 let _ = writeln!(out, "{name} = {}", group_text(model, group, values));
             }
+            OutputItem::Path { .. } => {}
             OutputItem::Value { label, term } => {
                 let v = term
                     .eval(model, values)

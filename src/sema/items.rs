@@ -456,6 +456,61 @@ impl Checker<'_> {
                         symbols,
                     }
                 }
+                ExprKind::Call(f, args) if f.name == "board" && args.len() == 1 => {
+                    let value = self.eval(&args[0])?;
+                    if matches!(value, Value::Poison) {
+                        continue;
+                    }
+                    let group = self.group_of(&value, args[0].span)?;
+                    if group.dims.len() != 1 {
+                        return Err(Diag::new(
+                            "cspi::output",
+                            "board(q) draws a one-dimensional array: q[i] is the column of row i",
+                        )
+                        .label(args[0].span, "not a one-dimensional array"));
+                    }
+                    OutputItem::Board {
+                        name: self.text(args[0].span).to_string(),
+                        group,
+                    }
+                }
+                ExprKind::Call(f, args) if f.name == "path" && args.len() == 3 => {
+                    let value = self.eval(&args[0])?;
+                    if matches!(value, Value::Poison) {
+                        continue;
+                    }
+                    let group = self.group_of(&value, args[0].span)?;
+                    let cells = match self.eval(&args[1])? {
+                        Value::Array(a) => a
+                            .items
+                            .iter()
+                            .map(|x| match x {
+                                Value::Str(s) => Some(s.to_string()),
+                                Value::Int(k) => Some(k.to_string()),
+                                _ => None,
+                            })
+                            .collect::<Option<Vec<_>>>(),
+                        _ => None,
+                    }
+                    .ok_or_else(|| {
+                        Diag::new(
+                            "cspi::output",
+                            "path(cell, cells, cols) needs the board's cells as a list of strings",
+                        )
+                        .label(args[1].span, "here")
+                    })?;
+                    let cols = match self.eval(&args[2])? {
+                        Value::Int(k) if k > 0 => k as usize,
+                        _ => {
+                            return Err(Diag::new(
+                                "cspi::output",
+                                "the number of columns of path(...) must be a positive integer",
+                            )
+                            .label(args[2].span, "here"));
+                        }
+                    };
+                    OutputItem::Path { group, cells, cols }
+                }
                 ExprKind::Call(f, args) if f.name == "spell" && (2..=3).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
                     let group = self.group_of(&value, args[0].span)?;

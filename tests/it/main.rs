@@ -9,6 +9,8 @@ mod bench_cli;
 mod boggle;
 mod check;
 mod checker_independence;
+mod pictures;
+mod python;
 mod classics;
 mod cli;
 mod count_eq;

@@ -44,6 +44,7 @@ use super::select::var::{Open, Order, VarSelector};
 use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
+use super::tree::{TreeEvent, TreeLog};
 use crate::model::{Propagation, Restarts, VarId};
 use lns::{End, Lns, Plan};
 use lns_driver::LnsDriver;
@@ -167,6 +168,8 @@ pub struct Search<'e> {
     crossings: Arc<Crossings>,
     /// The first decisions, when asked for (golden tests, `--trace`).
     trace: Option<(usize, Vec<Decision>)>,
+    /// The search tree, when asked for (`--tree`).
+    tree: Option<TreeLog>,
     /// Large-neighbourhood search, once branch and bound has a solution.
     lns: Option<LnsDriver>,
 }
@@ -212,6 +215,7 @@ impl<'e> Search<'e> {
             components: None,
             crossings,
             trace: None,
+            tree: None,
             lns: None,
         }
     }
@@ -290,6 +294,52 @@ impl<'e> Search<'e> {
     /// Records the first `n` decisions (see [`Self::decisions`]).
     pub fn trace(&mut self, n: usize) {
         self.trace = Some((n, Vec::new()));
+    }
+
+    /// Records the search tree, `cap` events at most ([`TreeLog`]).
+    pub fn record_tree(&mut self, cap: usize) {
+        self.tree = Some(TreeLog::new(cap));
+    }
+
+    /// The tree recorded by [`Self::record_tree`].
+    pub fn take_tree(&mut self) -> Option<TreeLog> {
+        self.tree.take()
+    }
+
+    /// The values left in the domains of the searched variables (for the
+    /// tree's pruning counts; only computed while recording it).
+    fn open_values(&self) -> u64 {
+        self.order.vars().iter().map(|&v| self.engine.doms.size(v)).sum()
+    }
+
+    /// Records a branch just applied (`applied`: the values left after the
+    /// branch itself, before propagation); `ok`: propagation succeeded.
+    fn tree_branch(&mut self, var: VarId, branch: Branch, right: bool, applied: u64, ok: bool) {
+        if self.tree.is_none() {
+            return;
+        }
+        let pruned = if ok {
+            applied.saturating_sub(self.open_values())
+        } else {
+            0
+        };
+        let depth = self.stack.len();
+        if let Some(t) = &mut self.tree {
+            t.push(TreeEvent::Branch {
+                var,
+                branch,
+                right,
+                depth,
+                pruned,
+                failed: !ok,
+            });
+        }
+    }
+
+    fn tree_event(&mut self, e: TreeEvent) {
+        if let Some(t) = &mut self.tree {
+            t.push(e);
+        }
     }
 
     /// The decisions recorded by [`Self::trace`].
@@ -413,6 +463,11 @@ impl<'e> Search<'e> {
                         right: false,
                     };
                     let ok = apply(&mut self.engine.doms, dec).is_ok();
+                    let applied = if self.tree.is_some() {
+                        self.open_values()
+                    } else {
+                        0
+                    };
                     let decided = !self.decided[var] && self.engine.doms.is_fixed(var);
                     if decided {
                         self.decided[var] = true;
@@ -430,6 +485,7 @@ impl<'e> Search<'e> {
                         self.engine.stats.max_depth.max(self.stack.len() as u64);
                     let ok =
                         ok && self.enforce_bound() && self.engine.propagate_decision(var).is_ok();
+                    self.tree_branch(var, branch, false, applied, ok);
                     if !ok {
                         self.failed();
                         if !self.backtrack() {
@@ -438,18 +494,21 @@ impl<'e> Search<'e> {
                     }
                 }
                 Step::Fail => {
+                    self.tree_event(TreeEvent::Fail);
                     self.failed();
                     if !self.leave_completion() {
                         return Outcome::Exhausted;
                     }
                 }
                 Step::Reject => {
+                    self.tree_event(TreeEvent::Fail);
                     self.failed();
                     if !self.backtrack() {
                         return Outcome::Exhausted;
                     }
                 }
                 Step::Solution => {
+                    self.tree_event(TreeEvent::Solution);
                     self.engine.stats.solutions += 1;
                     // Values are copied only when someone reads them.
                     if !self.count_only || self.objective.is_some() {
@@ -594,7 +653,7 @@ impl<'e> Search<'e> {
                 scan: f.scan,
                 floor: false,
             });
-            let ok = apply(
+            let applied_ok = apply(
                 &mut self.engine.doms,
                 Decision {
                     var,
@@ -602,9 +661,15 @@ impl<'e> Search<'e> {
                     right: true,
                 },
             )
-            .is_ok()
-                && self.enforce_bound()
-                && self.engine.propagate_decision(var).is_ok();
+            .is_ok();
+            let applied = if self.tree.is_some() {
+                self.open_values()
+            } else {
+                0
+            };
+            let ok =
+                applied_ok && self.enforce_bound() && self.engine.propagate_decision(var).is_ok();
+            self.tree_branch(var, branch, true, applied, ok);
             if ok {
                 return true;
             }

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""The Python package's targets (issue 24), measured in one run, alternated:
+
+1. n-queens 12 counted from Python (`m.count()`) against `cspi solve --count`
+   (the binary, whole process), same threads;
+2. the first solution of each of the 95 norvig sudokus from one loaded model
+   with changed parameters (`with_params(puzzle=...)`), against
+   python-constraint2 and pychoco on the same puzzles (`../shared/peers/sudoku.py`,
+   its in-process time, which leaves out the interpreter's start-up);
+3. the SVG of a 25x25 sudoku solution (`Solution.svg()`).
+
+usage (from the repository's root, with the package installed in the running
+interpreter and `cargo build --release` done):
+
+    python benches/python_targets.py [--reps 5]
+
+The peers come from ../shared/peers (PEERS_VENV, default ~/.cache/cspi-peers-venv).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import cspi
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target/release/cspi")
+NORVIG = os.path.join(ROOT, "../shared/data/sudoku/norvig-top95.txt")
+PEERS = os.path.join(ROOT, "../shared/peers")
+PEERS_PY = os.path.join(os.environ.get("PEERS_VENV", os.path.expanduser("~/.cache/cspi-peers-venv")), "bin/python")
+
+
+def queens(reps):
+    m = cspi.load(os.path.join(ROOT, "models/n-queens.csp"), params={"n": 12})
+    py, cli = [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        assert m.count() == 14200
+        py.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        out = subprocess.run([BIN, "solve", "models/n-queens.csp", "--param", "n=12", "--count"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        cli.append(time.perf_counter() - t)
+        assert out.startswith("14200 solutions"), out
+    a, b = statistics.median(py), statistics.median(cli)
+    print(f"n-queens 12 count: Python {a * 1000:.1f} ms, cspi solve --count {b * 1000:.1f} ms "
+          f"(whole process); Python / CLI = {a / b:.3f}  (medians of {reps})")
+
+
+def norvig(reps):
+    if not os.path.exists(NORVIG):
+        print(f"skipped: {NORVIG} not found")
+        return
+    puzzles = [l.strip() for l in open(NORVIG) if l.strip() and not l.startswith("#")]
+    sudoku = cspi.load(os.path.join(ROOT, "models/sudoku.csp"))
+    times = {"cspi (Python)": [], "pyconstraint": [], "choco": []}
+    for _ in range(reps):
+        t = time.perf_counter()
+        solved = 0
+        for p in puzzles:
+            s = sudoku.with_params(puzzle=p).solve(threads=1)
+            solved += s is not None
+        times["cspi (Python)"].append(time.perf_counter() - t)
+        assert solved == len(puzzles)
+        for peer in ["pyconstraint", "choco"]:
+            if not os.path.exists(PEERS_PY):
+                continue
+            r = subprocess.run([PEERS_PY, os.path.join(PEERS, "sudoku.py"), "--peer", peer, NORVIG],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"{peer} failed: {r.stderr[-300:]}")
+                continue
+            j = json.loads(r.stdout.strip().splitlines()[-1])
+            assert j["count"] == len(puzzles), j
+            times[peer].append(j["total_in_process_s"])
+    base = statistics.median(times["cspi (Python)"])
+    for k, v in times.items():
+        if v:
+            m = statistics.median(v)
+            print(f"norvig-top95 first solutions, {k}: {m * 1000:.0f} ms in process ({m / base:.1f}x cspi)")
+
+
+def svg(reps):
+    m = cspi.load(os.path.join(ROOT, "models/sudoku.csp"), params={"n": 5, "puzzle": "." * 625})
+    s = m.solve()
+    best = min(timed(s.svg) for _ in range(max(reps, 5)))
+    print(f"SVG of a 25x25 sudoku: {best * 1000:.2f} ms ({len(s.svg())} bytes)")
+
+
+def timed(f):
+    t = time.perf_counter()
+    f()
+    return time.perf_counter() - t
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=5)
+    a = ap.parse_args()
+    svg(a.reps)
+    queens(a.reps)
+    norvig(a.reps)
+    sys.exit(0)

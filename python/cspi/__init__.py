@@ -1,0 +1,273 @@
+"""cspi from Python: load a constraint model, solve it, count or optimise.
+
+    >>> import cspi
+    >>> m = cspi.load("models/n-queens.csp", params={"n": 6})
+    >>> m.solve()
+    {'q': [2, 4, 6, 1, 3, 5]}
+    >>> m.count()
+    4
+
+A model is a ``.csp`` file (or text, :func:`loads`) in cspi's modelling
+language (docs/language.md). Search options are keyword arguments of every
+run: ``var`` (``"input"``, ``"mrv"``, ``"degree"``, ``"dom-wdeg"``, ...),
+``val`` (``"min"``, ``"max"``, ``"lcv"``, ``"random"``, ...),
+``propagation`` (``"fc"``, ``"ac"``, ...), ``restarts``, ``lns``, ``guide``,
+``seed``, ``time_limit`` (seconds), ``node_limit``, ``threads`` and
+``check`` (re-check every solution with the independent checker).
+
+Searches run on a thread of their own with the GIL released; Ctrl-C (a
+notebook's interrupt button) stops the search and raises
+``KeyboardInterrupt``, leaving what it did in :attr:`Model.stats`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _cspi
+from ._cspi import ModelError
+
+__all__ = ["load", "loads", "Model", "Solution", "Solutions", "Optimum", "ModelError"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _param_text(name: str, value: Any) -> str:
+    """A parameter's value as ``--param NAME=VALUE`` takes it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple, dict, set, frozenset)):
+        return json.dumps(_jsonable(value))
+    raise TypeError(
+        f"parameter {name!r}: {type(value).__name__} is not a cspi value "
+        "(give an int, bool, str, or lists and dicts of them)"
+    )
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(_jsonable(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _overrides(params: Optional[Mapping[str, Any]], data: Any) -> Tuple[List[Tuple[str, str]], List[str]]:
+    """(name, text) overrides and data files: ``data`` given as a dict counts
+    below ``params``; given as paths, it names JSON data files (``--data``)."""
+    pairs: List[Tuple[str, str]] = []
+    files: List[str] = []
+    if isinstance(data, Mapping):
+        pairs += [(str(k), _param_text(str(k), v)) for k, v in data.items()]
+    elif isinstance(data, (str, os.PathLike)):
+        files.append(os.fspath(data))
+    elif data is not None:
+        files += [os.fspath(p) for p in data]
+    if params:
+        pairs += [(str(k), _param_text(str(k), v)) for k, v in params.items()]
+    return pairs, files
+
+
+def load(path: PathLike, params: Optional[Mapping[str, Any]] = None, data: Any = None) -> "Model":
+    """Reads and checks a model file.
+
+    ``params`` gives parameters their values (as ``--param``); ``data`` is a
+    dict of parameter values too (``params`` wins), or the path of a JSON
+    data file, or a list of them (as ``--data``). A wrong model or wrong data
+    raises :class:`ModelError` with cspi's rendered diagnostic.
+    """
+    pairs, files = _overrides(params, data)
+    return Model(_cspi.load_file(os.fspath(path), pairs, files))
+
+
+def loads(
+    text: str,
+    params: Optional[Mapping[str, Any]] = None,
+    data: Any = None,
+    name: str = "<string>",
+    dir: PathLike = ".",
+) -> "Model":
+    """Checks model text; file names in it resolve against ``dir``.
+    ``name`` is what diagnostics call the text."""
+    pairs, files = _overrides(params, data)
+    return Model(_cspi.load_text(text, name, os.fspath(dir), pairs, files))
+
+
+class Solution(dict):
+    """One solution: a dict from each declared name to its value (ints,
+    bools, strings for enum members and words, nested lists for arrays,
+    dicts for arrays indexed by an enum), as ``--format json`` gives them.
+
+    ``str(solution)`` is the text ``cspi solve`` prints; in a notebook a grid
+    (sudoku, crossword, n-queens board, Boggle path) draws itself as SVG.
+    """
+
+    objective: Optional[int]
+
+    def __init__(self, model: "Model", raw: Sequence[int]):
+        super().__init__(model._loaded.values(raw))
+        self._model = model
+        self._raw = list(raw)
+        self.objective = model._loaded.objective(self._raw)
+
+    def __str__(self) -> str:
+        return self._model._loaded.text(self._raw)
+
+    def svg(self) -> Optional[str]:
+        """The solution drawn as SVG (as ``cspi solve --svg``), or ``None``
+        when the model draws no grid."""
+        return self._model._loaded.svg(self._raw)
+
+    def _repr_svg_(self) -> Optional[str]:
+        return self.svg()
+
+
+class Solutions(Iterator[Solution]):
+    """The solutions of a running search, one at a time.
+
+    The search runs ahead on its own thread a few solutions at most; leaving
+    the loop early (``break``), :meth:`close`, or a ``with`` block's end stops
+    it. After the last solution, :attr:`status` and :attr:`stats` tell how the
+    run ended (also kept in the model's :attr:`Model.stats`).
+    """
+
+    def __init__(self, model: "Model", run: Any):
+        self._model = model
+        self._run = run
+
+    def __iter__(self) -> "Solutions":
+        return self
+
+    def __next__(self) -> Solution:
+        try:
+            raw = self._run.next()
+        except KeyboardInterrupt:
+            self._model._record(self._run)
+            raise
+        if raw is None:
+            self._model._record(self._run)
+            raise StopIteration
+        return Solution(self._model, raw)
+
+    def close(self) -> None:
+        """Stops the search; its statistics are then known."""
+        self._run.close()
+        self._model._record(self._run)
+
+    def __enter__(self) -> "Solutions":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def status(self) -> Optional[str]:
+        """``ALL_SOLUTIONS``, ``SATISFIABLE``, ``UNSATISFIABLE``, ``UNKNOWN``,
+        ``OPTIMAL``; ``None`` while the search runs."""
+        end = self._run.end()
+        return end and end["status"]
+
+    @property
+    def stats(self) -> Optional[Dict[str, int]]:
+        """The run's statistics (nodes, failures, ..., time_ms); ``None`` while it runs."""
+        end = self._run.end()
+        return end and end["stats"]
+
+
+class Optimum:
+    """What :meth:`Model.optimize` found: the best solution, its objective,
+    and whether it is proved optimal (``status == "OPTIMAL"``)."""
+
+    def __init__(self, solution: Optional[Solution], end: Dict[str, Any]):
+        self.solution = solution
+        self.objective: Optional[int] = end["objective"]
+        self.status: str = end["status"]
+        self.proved: bool = end["status"] == "OPTIMAL"
+        self.stats: Dict[str, int] = end["stats"]
+        #: ``(objective, seconds)`` of each better solution, in order.
+        self.improvements: List[Tuple[int, float]] = end["improvements"]
+
+    def __repr__(self) -> str:
+        return f"Optimum(objective={self.objective}, status={self.status!r})"
+
+
+class Model:
+    """A loaded model: :meth:`solve`, :meth:`solutions`, :meth:`count`,
+    :meth:`optimize`, each taking search options as keyword arguments. Each
+    run leaves its :attr:`status` and :attr:`stats` here."""
+
+    def __init__(self, loaded: Any):
+        self._loaded = loaded
+        #: How the last run ended: ``SATISFIABLE``, ``UNSATISFIABLE``, ``ALL_SOLUTIONS``, ``OPTIMAL``, ``UNKNOWN``.
+        self.status: Optional[str] = None
+        #: The last run's statistics: nodes, failures, backtracks, max_depth, propagations, solutions, restarts, time_ms.
+        self.stats: Dict[str, int] = {}
+        self._rejected: List[str] = []
+
+    @property
+    def names(self) -> List[str]:
+        """The declared variables and arrays, in order."""
+        return self._loaded.names()
+
+    def with_params(self, params: Optional[Mapping[str, Any]] = None, **kw: Any) -> "Model":
+        """The same model checked again with other parameter values (the
+        model text is not read again): ``m.with_params(puzzle=p)``."""
+        pairs, _ = _overrides({**(params or {}), **kw}, None)
+        return Model(self._loaded.with_params(pairs))
+
+    def _record(self, run: Any) -> None:
+        end = run.end()
+        if end is not None:
+            self.status = end["status"]
+            self.stats = end["stats"]
+            if end["rejected"]:
+                raise RuntimeError(
+                    "the independent checker rejected a solution; this is a bug in cspi: "
+                    + end["rejected"][0]
+                )
+
+    def _finish(self, run: Any) -> List[Solution]:
+        """Drains a run to its end, keeping every solution handed over."""
+        found: List[Solution] = []
+        try:
+            while (raw := run.next()) is not None:
+                found.append(Solution(self, raw))
+        finally:
+            self._record(run)
+        return found
+
+    def solve(self, **options: Any) -> Optional[Solution]:
+        """The first solution, or ``None`` when there is none (``status``
+        says whether the model is unsatisfiable or a limit stopped the search)."""
+        found = self._finish(self._loaded.start("solutions", 1, options))
+        return found[0] if found else None
+
+    def solutions(self, limit: Optional[int] = None, **options: Any) -> Solutions:
+        """An iterator over the solutions (at most ``limit``); the search
+        stops when the loop does."""
+        return Solutions(self, self._loaded.start("solutions", limit, options))
+
+    def count(self, **options: Any) -> int:
+        """The number of solutions (by components and products where sound,
+        without listing them). ``status`` is ``ALL_SOLUTIONS`` when the count is
+        complete, ``UNKNOWN`` when a limit stopped it (the count so far)."""
+        self._finish(self._loaded.start("count", None, options))
+        return self.stats["solutions"]
+
+    def optimize(self, **options: Any) -> Optimum:
+        """Branch and bound on the model's objective: the best solution found
+        and whether it is proved optimal."""
+        run = self._loaded.start("optimize", None, options)
+        found = self._finish(run)
+        return Optimum(found[-1] if found else None, run.end())
+
+    def __repr__(self) -> str:
+        return f"<cspi.Model {', '.join(self.names)}>"

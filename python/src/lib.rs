@@ -1,0 +1,609 @@
+//! The native half of the `cspi` Python package (PyO3): loading a model,
+//! running a search on its own thread, and turning solutions into Python
+//! values. The Python half (`cspi/__init__.py`) gives it its public face:
+//! keyword arguments, the `Solution` dict, iterators, docstrings.
+//!
+//! Every search runs on a thread of its own and hands its solutions over a
+//! bounded channel. The calling thread waits with the GIL released and
+//! checks for signals between waits, so Ctrl-C (a notebook's interrupt)
+//! sets the search's stop flag; a consumer that stops reading (a `break`,
+//! a dropped iterator) closes the channel and the search stops at its next
+//! solution, or at once through the same flag.
+
+use cspi::diag::Diags;
+use cspi::engine::search::{Limits, Next};
+use cspi::model::Model;
+use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
+use cspi::sema::ParamOverride;
+use cspi::solve::{self, LoadOptions, Options, Probe};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pyo3::create_exception!(
+    cspi,
+    ModelError,
+    pyo3::exceptions::PyException,
+    "A model or its data is wrong; the message is cspi's rendered diagnostic."
+);
+
+/// The stack of the threads that load and search: as the binary's pipeline
+/// thread (`src/main.rs`), so that deeply nested models do not overflow the
+/// Python thread's stack. Only what is touched is ever mapped.
+const STACK: usize = 1 << 30;
+
+/// How often a waiting caller looks for Ctrl-C.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Where a model's text comes from.
+#[derive(Clone)]
+enum Text {
+    File(PathBuf),
+    Str {
+        name: String,
+        text: String,
+        dir: PathBuf,
+    },
+}
+
+fn load_on_thread(
+    text: &Text,
+    overrides: &[ParamOverride],
+    data_files: &[PathBuf],
+) -> Result<Model, String> {
+    let options = LoadOptions {
+        data_files: data_files.to_vec(),
+        as_written: true,
+        ..LoadOptions::default()
+    };
+    let (text, overrides) = (text.clone(), overrides.to_vec());
+    let loaded = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            let parsed = match &text {
+                Text::File(p) => solve::parse_file(p),
+                Text::Str { name, text, dir } => solve::parse_str(name, text, dir),
+            };
+            parsed
+                .and_then(|p| p.check_with(&overrides, &options))
+                .map_err(|d| render(&d))
+        })
+        .map_err(|e| format!("cannot start the loading thread: {e}"))?
+        .join();
+    loaded.unwrap_or_else(|_| Err("cspi panicked while loading the model (a bug)".into()))
+}
+
+/// Diagnostics as the command line prints them when not on a terminal.
+fn render(diags: &Diags) -> String {
+    diags
+        .0
+        .iter()
+        .map(cspi::cli::diagnostics::render_plain)
+        .collect::<String>()
+        .trim_end()
+        .to_string()
+}
+
+/// A loaded (parsed and checked) model.
+#[pyclass(module = "cspi._cspi", frozen)]
+struct Loaded {
+    text: Text,
+    overrides: Vec<ParamOverride>,
+    data_files: Vec<PathBuf>,
+    model: Arc<Model>,
+}
+
+fn overrides_of(pairs: Vec<(String, String)>) -> Vec<ParamOverride> {
+    pairs
+        .into_iter()
+        .map(|(name, value)| ParamOverride { name, value })
+        .collect()
+}
+
+fn loaded(
+    py: Python<'_>,
+    text: Text,
+    overrides: Vec<ParamOverride>,
+    data_files: Vec<PathBuf>,
+) -> PyResult<Loaded> {
+    let model = py
+        .detach(|| load_on_thread(&text, &overrides, &data_files))
+        .map_err(ModelError::new_err)?;
+    Ok(Loaded {
+        text,
+        overrides,
+        data_files,
+        model: Arc::new(model),
+    })
+}
+
+/// Reads and checks a model file; `params` are `(name, value)` pairs as
+/// `--param` takes them, `data` JSON data files as `--data` does.
+#[pyfunction]
+fn load_file(
+    py: Python<'_>,
+    path: PathBuf,
+    params: Vec<(String, String)>,
+    data: Vec<PathBuf>,
+) -> PyResult<Loaded> {
+    loaded(py, Text::File(path), overrides_of(params), data)
+}
+
+/// Checks model text; relative paths in it resolve against `dir`.
+#[pyfunction]
+fn load_text(
+    py: Python<'_>,
+    text: String,
+    name: String,
+    dir: PathBuf,
+    params: Vec<(String, String)>,
+    data: Vec<PathBuf>,
+) -> PyResult<Loaded> {
+    loaded(
+        py,
+        Text::Str { name, text, dir },
+        overrides_of(params),
+        data,
+    )
+}
+
+/// What kind of run, for its defaults.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Solutions one by one, up to a limit.
+    Solutions,
+    Count,
+    Optimize,
+}
+
+fn strategy<T: Named>(name: &str) -> PyResult<T> {
+    T::from_name(name).ok_or_else(|| {
+        let hint = match T::synonym(name) {
+            Some(ours) => format!(" (cspi calls it `{ours}`)"),
+            None => cspi::diag::did_you_mean(name, T::names())
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default(),
+        };
+        PyValueError::new_err(format!(
+            "unknown {} `{name}`{hint}; valid names: {}",
+            T::WHAT,
+            T::names().join(", ")
+        ))
+    })
+}
+
+fn get<'py, T: FromPyObjectOwned<'py>>(
+    opts: &Bound<'py, PyDict>,
+    key: &str,
+) -> PyResult<Option<T>> {
+    match opts.get_item(key)? {
+        Some(v) if !v.is_none() => v.extract::<T>().map(Some).map_err(|e| {
+            let e: PyErr = e.into();
+            PyValueError::new_err(format!("option `{key}`: {e}"))
+        }),
+        _ => Ok(None),
+    }
+}
+
+use pyo3::conversion::FromPyObjectOwned;
+
+const KNOWN: &[&str] = &[
+    "var",
+    "val",
+    "propagation",
+    "restarts",
+    "lns",
+    "guide",
+    "seed",
+    "time_limit",
+    "node_limit",
+    "threads",
+    "check",
+];
+
+/// The run's options from the keyword arguments.
+fn options(
+    model: &Model,
+    kind: Kind,
+    limit: Option<u64>,
+    opts: &Bound<'_, PyDict>,
+    stop: &Arc<AtomicBool>,
+) -> PyResult<Options> {
+    for (k, _) in opts.iter() {
+        let k: String = k.extract()?;
+        if !KNOWN.contains(&k.as_str()) {
+            let hint = cspi::diag::did_you_mean(&k, KNOWN.iter().copied())
+                .map(|n| format!(" (did you mean `{n}`?)"))
+                .unwrap_or_default();
+            return Err(PyValueError::new_err(format!(
+                "unknown search option `{k}`{hint}; valid: {}",
+                KNOWN.join(", ")
+            )));
+        }
+    }
+    let mut search = model.search.clone();
+    if let Some(v) = get::<String>(opts, "var")? {
+        search.var = strategy::<VarSelect>(&v)?;
+    }
+    if let Some(v) = get::<String>(opts, "val")? {
+        search.val = strategy::<ValSelect>(&v)?;
+    }
+    if let Some(v) = get::<String>(opts, "propagation")? {
+        search.propagation = strategy::<Propagation>(&v)?;
+    }
+    if let Some(v) = get::<String>(opts, "restarts")? {
+        search.restarts = strategy::<Restarts>(&v)?;
+    }
+    if let Some(v) = get::<String>(opts, "lns")? {
+        search.lns = strategy::<LnsKind>(&v)?;
+    }
+    if let Some(v) = get::<String>(opts, "guide")? {
+        search.guide = strategy::<Guide>(&v)?;
+    }
+    if let Some(s) = get::<u64>(opts, "seed")? {
+        search.seed = s;
+    }
+    solve::check_strategy(model, &search)
+        .map_err(|d| PyValueError::new_err(render(&Diags::from(d))))?;
+    let time = match get::<f64>(opts, "time_limit")? {
+        Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "time_limit {t}: give seconds above 0"
+            )));
+        }
+        None => None,
+    };
+    let node_limit = get::<u64>(opts, "node_limit")?;
+    // As the command line: threads not asked for are every core when the
+    // whole search space is explored, after a one-thread probe.
+    let asked = get::<usize>(opts, "threads")?;
+    let whole = limit.is_none() || kind != Kind::Solutions;
+    let threads = match asked {
+        Some(n) => n.max(1),
+        None if whole && node_limit.is_none() => {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+        None => 1,
+    };
+    let check = get::<bool>(opts, "check")?.unwrap_or(false);
+    Ok(Options {
+        search,
+        check,
+        count_only: kind == Kind::Count,
+        threads,
+        probe: asked.is_none().then_some(Probe::DEFAULT),
+        limits: Limits {
+            solutions: match kind {
+                Kind::Solutions => limit,
+                Kind::Count | Kind::Optimize => None,
+            },
+            nodes: node_limit,
+            time,
+            stop: Some(Arc::clone(stop)),
+            progress: None,
+        },
+        ..Options::default()
+    })
+}
+
+/// What the search thread sends.
+enum Message {
+    Solution(Vec<i64>),
+    Done(Box<End>),
+}
+
+/// The end of a run, as Python sees it.
+struct End {
+    status: &'static str,
+    objective: Option<i64>,
+    stats: Vec<(&'static str, u64)>,
+    improvements: Vec<(i64, f64)>,
+    stopped: bool,
+    rejected: Vec<String>,
+}
+
+/// A search running on its own thread: its solutions one by one, then its end.
+#[pyclass(module = "cspi._cspi")]
+struct Run {
+    receiver: Mutex<Option<Receiver<Message>>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    stop: Arc<AtomicBool>,
+    end: Mutex<Option<Arc<End>>>,
+    interrupted: AtomicBool,
+}
+
+impl Run {
+    fn start(model: Arc<Model>, options: Options, stop: Arc<AtomicBool>) -> PyResult<Run> {
+        let (tx, rx): (SyncSender<Message>, _) = sync_channel(64);
+        let thread = std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn(move || {
+                let count = options.count_only;
+                // The model's own variables; the engine's auxiliary ones follow.
+                let n = model.vars.len();
+                let summary = solve::solve(&model, &options, |values| {
+                    if count {
+                        return Next::Continue;
+                    }
+                    match tx.send(Message::Solution(values[..n.min(values.len())].to_vec())) {
+                        Ok(()) => Next::Continue,
+                        // The consumer went away: stop searching.
+                        Err(_) => Next::Stop,
+                    }
+                });
+                let end = End {
+                    status: summary.status.name(),
+                    objective: summary.objective,
+                    stats: summary.stats.fields(),
+                    improvements: summary
+                        .stats
+                        .improvements
+                        .iter()
+                        .map(|i| (i.objective, i.time.as_secs_f64()))
+                        .collect(),
+                    stopped: summary.stopped,
+                    rejected: summary.rejected,
+                };
+                let _ = tx.send(Message::Done(Box::new(end)));
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the search: {e}")))?;
+        Ok(Run {
+            receiver: Mutex::new(Some(rx)),
+            thread: Mutex::new(Some(thread)),
+            stop,
+            end: Mutex::new(None),
+            interrupted: AtomicBool::new(false),
+        })
+    }
+
+    /// Stops the search and waits for its thread.
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        // Dropping the receiver unblocks a search waiting to send.
+        if let Ok(mut r) = self.receiver.lock() {
+            r.take();
+        }
+        if let Ok(mut t) = self.thread.lock()
+            && let Some(t) = t.take()
+        {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Run {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+#[pymethods]
+impl Run {
+    /// The next solution's raw values, or `None` at the end of the run.
+    /// Ctrl-C while waiting stops the search and raises KeyboardInterrupt.
+    fn next(&self, py: Python<'_>) -> PyResult<Option<Vec<i64>>> {
+        loop {
+            // The receiver is taken out while waiting (the wait releases
+            // the GIL) and put back after.
+            let Some(rx) = self.receiver.lock().ok().and_then(|mut r| r.take()) else {
+                return Ok(None);
+            };
+            let (rx, got) = py.detach(move || {
+                let got = rx.recv_timeout(POLL);
+                (rx, got)
+            });
+            if let Ok(mut r) = self.receiver.lock() {
+                *r = Some(rx);
+            }
+            match got {
+                Ok(Message::Solution(v)) => return Ok(Some(v)),
+                Ok(Message::Done(end)) => {
+                    if let Ok(mut e) = self.end.lock() {
+                        *e = Some(Arc::from(end));
+                    }
+                    py.detach(|| self.halt());
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        // Stop the search, keep what it ends with, re-raise.
+                        self.stop.store(true, Ordering::Relaxed);
+                        self.interrupted.store(true, Ordering::Relaxed);
+                        py.detach(|| self.drain());
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    py.detach(|| self.halt());
+                    return Err(PyRuntimeError::new_err(
+                        "the search thread ended without a summary (a bug in cspi)",
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Stops the search (idempotent); the run's end is then known.
+    fn close(&self, py: Python<'_>) {
+        self.stop.store(true, Ordering::Relaxed);
+        py.detach(|| self.drain());
+    }
+
+    /// Whether Ctrl-C stopped this run.
+    #[getter]
+    fn interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
+
+    /// The end of the run as a dict (`status`, `objective`, `stopped`,
+    /// `stats`, `improvements`, `rejected`), or `None` while it runs.
+    fn end<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(e) = self.end.lock().ok().and_then(|e| e.clone()) else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("status", e.status)?;
+        d.set_item("objective", e.objective)?;
+        d.set_item("stopped", e.stopped)?;
+        let stats = PyDict::new(py);
+        for (k, v) in &e.stats {
+            stats.set_item(*k, *v)?;
+        }
+        d.set_item("stats", stats)?;
+        d.set_item("improvements", e.improvements.clone())?;
+        d.set_item("rejected", e.rejected.clone())?;
+        Ok(Some(d))
+    }
+}
+
+impl Run {
+    /// Reads the channel to its end (solutions dropped), keeping the end.
+    fn drain(&self) {
+        let rx = self.receiver.lock().ok().and_then(|mut r| r.take());
+        if let Some(rx) = rx {
+            for m in rx.iter() {
+                if let Message::Done(end) = m
+                    && let Ok(mut e) = self.end.lock()
+                {
+                    *e = Some(Arc::from(end));
+                }
+            }
+        }
+        self.halt();
+    }
+}
+
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    use serde_json::Value as J;
+    Ok(match v {
+        J::Null => py.None().into_bound(py),
+        J::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        J::Number(n) => match n.as_i64() {
+            Some(k) => k.into_pyobject(py)?.into_any(),
+            None => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        J::String(s) => s.into_pyobject(py)?.into_any(),
+        J::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| json_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        J::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+#[pymethods]
+impl Loaded {
+    /// The same model text checked again with other parameters (added to,
+    /// and overriding, those it was loaded with).
+    fn with_params(&self, py: Python<'_>, params: Vec<(String, String)>) -> PyResult<Loaded> {
+        let mut overrides = self.overrides.clone();
+        overrides.extend(overrides_of(params));
+        loaded(py, self.text.clone(), overrides, self.data_files.clone())
+    }
+
+    /// Starts a search. `kind`: "solutions", "count" or "optimize";
+    /// `limit`: the most solutions (kind "solutions").
+    fn start(&self, kind: &str, limit: Option<u64>, opts: &Bound<'_, PyDict>) -> PyResult<Run> {
+        let kind = match kind {
+            "solutions" => Kind::Solutions,
+            "count" => Kind::Count,
+            "optimize" => Kind::Optimize,
+            k => return Err(PyValueError::new_err(format!("unknown kind of run `{k}`"))),
+        };
+        if kind == Kind::Optimize && self.model.objective.is_none() {
+            return Err(PyValueError::new_err(
+                "the model has no objective: add `minimize EXPR;` or `maximize EXPR;`",
+            ));
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let options = options(&self.model, kind, limit, opts, &stop)?;
+        Run::start(Arc::clone(&self.model), options, stop)
+    }
+
+    /// A solution's values by name (as `--format json` gives them).
+    fn values<'py>(&self, py: Python<'py>, raw: Vec<i64>) -> PyResult<Bound<'py, PyAny>> {
+        self.fits(&raw)?;
+        let line = cspi::output::json::solution(&self.model, &raw, None);
+        let v: serde_json::Value = serde_json::from_str(&line)
+            .map_err(|e| PyRuntimeError::new_err(format!("solution JSON: {e}")))?;
+        json_to_py(py, &v["values"])
+    }
+
+    /// The objective's value in a solution, if the model has one.
+    fn objective(&self, raw: Vec<i64>) -> PyResult<Option<i64>> {
+        self.fits(&raw)?;
+        Ok(self
+            .model
+            .objective
+            .as_ref()
+            .and_then(|o| o.term.eval(&self.model, raw.as_slice())))
+    }
+
+    /// A solution as the command line prints it for people.
+    fn text(&self, raw: Vec<i64>) -> PyResult<String> {
+        self.fits(&raw)?;
+        Ok(cspi::output::human::solution(&self.model, &raw))
+    }
+
+    /// A solution drawn as SVG (as `cspi solve --svg`), or `None` when the
+    /// model draws no grid.
+    fn svg(&self, raw: Vec<i64>) -> PyResult<Option<String>> {
+        self.fits(&raw)?;
+        Ok(cspi::output::svg::solution(&self.model, &raw))
+    }
+
+    /// The declared variables and arrays, in order.
+    fn names(&self) -> Vec<String> {
+        self.model.groups.keys().cloned().collect()
+    }
+
+    /// The number of variables (declared and auxiliary).
+    fn variables(&self) -> usize {
+        self.model.vars.len()
+    }
+
+    /// Whether the model has an objective.
+    fn optimising(&self) -> bool {
+        self.model.objective.is_some()
+    }
+}
+
+impl Loaded {
+    fn fits(&self, raw: &[i64]) -> PyResult<()> {
+        if raw.len() == self.model.vars.len() {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!(
+                "a solution of this model has {} values, not {}",
+                self.model.vars.len(),
+                raw.len()
+            )))
+        }
+    }
+}
+
+#[pymodule]
+fn _cspi(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ModelError", m.py().get_type::<ModelError>())?;
+    m.add_function(wrap_pyfunction!(load_file, m)?)?;
+    m.add_function(wrap_pyfunction!(load_text, m)?)?;
+    m.add_class::<Loaded>()?;
+    m.add_class::<Run>()?;
+    Ok(())
+}
