@@ -6,8 +6,6 @@
 //! tree nodes or bars, counted on the image. The PNGs are left in Cargo's
 //! target tmpdir (`target/tmp/pictures/`) for a person to look at.
 
-
-
 use crate::common::{cspi, read, scratch};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;

@@ -10,8 +10,6 @@
 //! (as `.ci/run` sets), where it fails. `CSPI_PYTHON` names the interpreter
 //! that makes the virtual environment (default `python3`).
 
-
-
 use crate::common::root;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

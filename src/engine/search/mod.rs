@@ -309,7 +309,11 @@ impl<'e> Search<'e> {
     /// The values left in the domains of the searched variables (for the
     /// tree's pruning counts; only computed while recording it).
     fn open_values(&self) -> u64 {
-        self.order.vars().iter().map(|&v| self.engine.doms.size(v)).sum()
+        self.order
+            .vars()
+            .iter()
+            .map(|&v| self.engine.doms.size(v))
+            .sum()
     }
 
     /// Records a branch just applied (`applied`: the values left after the
