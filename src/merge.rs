@@ -105,10 +105,10 @@ pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
             "{at}: the summary's part has no index K/N with 1 <= K <= N"
         ));
     }
-    if !part
+    if part
         .get("fingerprint")
         .and_then(Value::as_str)
-        .is_some_and(|f| !f.is_empty())
+        .is_none_or(str::is_empty)
     {
         return Err(format!("{at}: the summary's part has no fingerprint"));
     }

@@ -124,7 +124,7 @@ impl Checker<'_> {
         let literal = written == Some(&format!("\"{text}\"")[..]);
         let (message, label) = match e.at {
             // Text from a `--param NAME=@path` file is never shown.
-            Some(at) if !literal && self.from_param_file(text) => (
+            Some(at) if !literal && self.is_param_file_text(text) => (
                 format!(
                     "{} (character {} of the regular expression)",
                     e.message,

@@ -457,7 +457,9 @@ mod more_tests {
         let ok = format!("{}1{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&ok).is_ok());
         let deep = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
-        let e = parse(&deep).err().expect("refused");
+        let Err(e) = parse(&deep) else {
+            panic!("refused")
+        };
         assert!(e.message.contains("nest"), "{}", e.message);
         assert_eq!(e.span.start, MAX_DEPTH);
     }
@@ -466,16 +468,16 @@ mod more_tests {
     fn the_check_stops_a_long_parse() {
         let text = format!("[{}1]", "1,".repeat(100_000));
         let mut calls = 0;
-        let e = parse_checked(&text, &mut |_| {
+        let Err(e) = parse_checked(&text, &mut |_| {
             calls += 1;
             if calls == 3 {
                 Err(Diag::new("cspi::time-limit", "late"))
             } else {
                 Ok(())
             }
-        })
-        .err()
-        .expect("stopped");
+        }) else {
+            panic!("stopped")
+        };
         assert_eq!(e.limit.map(|d| d.code), Some("cspi::time-limit"));
     }
 }

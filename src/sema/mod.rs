@@ -233,7 +233,7 @@ pub(crate) struct Checker<'a> {
     pub file_texts: HashMap<Rc<str>, (String, PathBuf)>,
     /// The texts of every `--param NAME=@path` file, whatever the
     /// parameter's type: no message repeats them or any part of them
-    /// ([`Checker::from_param_file`]).
+    /// ([`Checker::is_param_file_text`]).
     pub secret_texts: Vec<Rc<str>>,
     pub params_seen: HashSet<String>,
     /// Whether a `search` item was seen (only one is allowed).
@@ -387,7 +387,7 @@ impl<'a> Checker<'a> {
     /// Whether `text` is, or is part of, the text of a `--param NAME=@path`
     /// file: a message shows such text never, not even a part of it (a
     /// line, a word, a member of a JSON array).
-    pub fn from_param_file(&self, text: &str) -> bool {
+    pub fn is_param_file_text(&self, text: &str) -> bool {
         !text.is_empty() && self.secret_texts.iter().any(|t| t.contains(text))
     }
 

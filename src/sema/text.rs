@@ -99,7 +99,7 @@ impl Checker<'_> {
                 super::items::parse_int(s.trim())
                     .map(Value::Int)
                     .ok_or_else(|| {
-                        let what = if self.from_param_file(&s) {
+                        let what = if self.is_param_file_text(&s) {
                             "text from a --param @file".to_string()
                         } else {
                             format!("`{}`", crate::reader::shorten(&s, 60))
