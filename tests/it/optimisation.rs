@@ -215,7 +215,9 @@ fn lexicographic_objectives_prove_the_brute_force_optimum_in_every_mode() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(26);
     for case in 0..60 {
         let (src, best) = random_lex_model(&mut rng);
-        let model = Arc::new(load_str("lex.csp", &src, Path::new("."), &[]).expect("loads"));
+        let model = Arc::new(
+            load(ModelSource::text("lex.csp", &src), &LoadOptions::default()).expect("loads"),
+        );
         let objective = model.objective.clone().expect("an objective");
         let base = Options {
             search: model.search.clone(),

@@ -83,9 +83,6 @@ impl Among {
 }
 
 impl Propagator for Among {
-    fn name(&self) -> &'static str {
-        "among"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
