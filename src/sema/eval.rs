@@ -86,6 +86,25 @@ impl Checker<'_> {
                 self.field(b, name, base.span)?
             }
             ExprKind::Format(parts) => self.format(parts)?,
+            ExprKind::Let { binds, body, .. } => {
+                // Each name sees the ones before it; all go out of scope after the body.
+                let depth = self.locals.len();
+                let mut result = Ok(Value::Poison);
+                for (name, value) in binds {
+                    match self.eval(value) {
+                        Ok(v) => self.locals.push((name.name.clone(), v)),
+                        Err(d) => {
+                            result = Err(d);
+                            break;
+                        }
+                    }
+                }
+                if self.locals.len() == depth + binds.len() {
+                    result = self.eval(body);
+                }
+                self.locals.truncate(depth);
+                result?
+            }
             ExprKind::Aggregate(name, gens, body) => {
                 let items = self.comprehension(gens, body)?;
                 let list = Value::Array(Rc::new(Array::list(items)));

@@ -12,6 +12,11 @@ use std::rc::Rc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
+        if self.fixed.is_some()
+            && let Some(r) = self.item_fixed(item)
+        {
+            return r;
+        }
         match item {
             Item::Param {
                 name,
@@ -75,7 +80,7 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &VarDomain) -> Result<(), Diag> {
+    pub(super) fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &VarDomain) -> Result<(), Diag> {
         // Define the name as poison first, so a failing declaration reports once.
         self.define(name, Value::Poison)?;
         let Some(dim_list) = self.dims_of(index_sets)? else {
@@ -406,12 +411,35 @@ impl Checker<'_> {
     }
 
     fn output(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
-        for e in exprs {
+        if self.fixed.is_some() {
+            return self.output_fixed(exprs);
+        }
+        for (k, e) in exprs.iter().enumerate() {
+            // An expression that needs the solution's values (`where x[i]`,
+            // `follow(next, 1)`, a helper function over variables) is
+            // evaluated from each solution instead (`output.rs`).
+            match self.output_expr(e) {
+                Ok(Some(item)) => self.model.output.push(item),
+                Ok(None) => {}
+                Err(_) if self.needs_solution(e) => self.model.output.push(OutputItem::Deferred {
+                    item: self.item_index,
+                    expr: k,
+                }),
+                Err(d) => return Err(d),
+            }
+        }
+        Ok(())
+    }
+
+    /// One expression of `output`, as an item; `None` when it was already
+    /// reported where it was defined.
+    fn output_expr(&mut self, e: &Expr) -> Result<Option<OutputItem>, Diag> {
+        {
             let item = match &e.kind {
                 ExprKind::Call(f, args) if f.name == "grid" && (1..=3).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue; // already reported where it was defined
+                        return Ok(None); // already reported where it was defined
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 2 {
@@ -459,7 +487,7 @@ impl Checker<'_> {
                 ExprKind::Call(f, args) if f.name == "board" && args.len() == 1 => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue;
+                        return Ok(None);
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 1 {
@@ -477,7 +505,7 @@ impl Checker<'_> {
                 ExprKind::Call(f, args) if f.name == "path" && args.len() == 3 => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue;
+                        return Ok(None);
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     let cells = match self.eval(&args[1])? {
@@ -572,7 +600,7 @@ impl Checker<'_> {
                 },
                 _ => match self.eval(e)? {
                     Value::Str(s) => OutputItem::Text(s.to_string()),
-                    Value::Poison => continue,
+                    Value::Poison => return Ok(None),
                     Value::Format(pieces) => OutputItem::Format((*pieces).clone()),
                     // A list of texts (`["row \(i)\n" | i in 1..n]`) is written as one.
                     Value::Array(a) if texts(&a.items) => {
@@ -602,9 +630,8 @@ impl Checker<'_> {
                     }
                 },
             };
-            self.model.output.push(item);
+            Ok(Some(item))
         }
-        Ok(())
     }
 
     fn objective(&mut self, maximize: bool, e: &Expr, span: Span) -> Result<(), Diag> {

@@ -132,6 +132,8 @@ pub enum BinOp {
     Gt,
     Ge,
     Range,
+    /// `++`: strings and lists joined.
+    Concat,
     Add,
     Sub,
     Mul,
@@ -157,6 +159,7 @@ impl BinOp {
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
             BinOp::Range => "..",
+            BinOp::Concat => "++",
             BinOp::Add => "+",
             BinOp::Sub => "-",
             BinOp::Mul => "*",
@@ -211,6 +214,13 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// A string with `\(e)` interpolations.
     Format(Vec<FmtPart>),
+    /// `let b = e, c = f in body`; `braces` when written MiniZinc's way,
+    /// `let { int: b = e; } in body`.
+    Let {
+        binds: Vec<(Ident, Expr)>,
+        body: Box<Expr>,
+        braces: bool,
+    },
 }
 
 /// A piece of an interpolated string.
