@@ -60,8 +60,9 @@ impl Checker<'_> {
         match self.eval(e) {
             Ok(v) => v,
             Err(d) => {
-                let d = d.in_source(self.input.source);
-                self.errors.push(d);
+                if !super::is_echo_of_poison(&d) {
+                    self.errors.push(d.in_source(self.input.source));
+                }
                 Value::Poison
             }
         }
@@ -80,7 +81,12 @@ impl Checker<'_> {
         Ok(())
     }
 
-    pub(super) fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &VarDomain) -> Result<(), Diag> {
+    pub(super) fn var(
+        &mut self,
+        name: &Ident,
+        index_sets: &[Expr],
+        domain: &VarDomain,
+    ) -> Result<(), Diag> {
         // Define the name as poison first, so a failing declaration reports once.
         self.define(name, Value::Poison)?;
         let Some(dim_list) = self.dims_of(index_sets)? else {
@@ -421,10 +427,12 @@ impl Checker<'_> {
             match self.output_expr(e) {
                 Ok(Some(item)) => self.model.output.push(item),
                 Ok(None) => {}
-                Err(_) if self.needs_solution(e) => self.model.output.push(OutputItem::Deferred {
-                    item: self.item_index,
-                    expr: k,
-                }),
+                Err(d) if super::output::values_could_help(&d) && self.needs_solution(e) => {
+                    self.model.output.push(OutputItem::Deferred {
+                        item: self.item_index,
+                        expr: k,
+                    })
+                }
                 Err(d) => return Err(d),
             }
         }
@@ -462,10 +470,12 @@ impl Checker<'_> {
                     let box_size = match args.get(1) {
                         Some(b) => match self.eval(b)? {
                             Value::Int(k) if k > 0 => Some(k as usize),
+                            // `grid(a, 0)`: the cells alone, no box lines.
+                            Value::Int(0) => None,
                             _ => {
                                 return Err(Diag::new(
                                     "cspi::output",
-                                    "the box size must be a positive integer",
+                                    "the box size must be a positive integer, or 0 for no box lines",
                                 )
                                 .label(b.span, "here"));
                             }

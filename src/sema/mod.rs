@@ -18,8 +18,8 @@ mod json;
 mod logic;
 mod ops;
 mod order;
-mod output;
 mod origin;
+mod output;
 mod params;
 mod range;
 mod records;
@@ -199,6 +199,13 @@ fn check_once(input: &Input, syntax: &ast::Model, as_written: bool) -> Result<Mo
     cx.finish()
 }
 
+/// Whether `d` only complains about a value whose definition failed (and
+/// was reported there): it would be an echo of that error.
+pub(crate) fn is_echo_of_poison(d: &Diag) -> bool {
+    let poison = Value::Poison.type_name();
+    d.message.contains(poison) || d.labels.iter().any(|(_, l)| l.contains(poison))
+}
+
 /// The state of one run of the checker.
 /// An array value and the table rows converted from it.
 type RowsMemo = (std::rc::Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
@@ -280,6 +287,8 @@ pub(crate) struct Checker<'a> {
     /// position in its list), and their texts as written.
     pub deferred_here: HashSet<(usize, usize)>,
     pub texts: Vec<String>,
+    /// Comprehensions that met a failed value (`eval.rs`, `comprehension`).
+    pub poison_hits: u64,
 }
 
 impl<'a> Checker<'a> {
@@ -316,6 +325,7 @@ impl<'a> Checker<'a> {
             fixed: None,
             deferred_here: HashSet::new(),
             texts: Vec::new(),
+            poison_hits: 0,
         }
     }
 
@@ -337,6 +347,11 @@ impl<'a> Checker<'a> {
         for (i, item) in syntax.items.iter().enumerate() {
             self.item_index = i;
             if let Err(d) = self.item(item) {
+                // A value that failed was reported where it failed: what
+                // it then breaks stays quiet.
+                if is_echo_of_poison(&d) {
+                    continue;
+                }
                 let stop = d.code == "cspi::assert";
                 self.errors.push(d.in_source(self.input.source));
                 if stop {

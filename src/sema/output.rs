@@ -58,7 +58,8 @@ pub fn program(input: &Input, model: &Model) -> Option<Arc<dyn Render>> {
 
 impl Render for Program {
     fn render(&self, model: &Model, values: &[i64]) -> Result<Vec<String>, String> {
-        let ast = crate::syntax::parse(&self.source.text).map_err(|d| first_message(&d.0, &self.source.text))?;
+        let ast = crate::syntax::parse(&self.source.text)
+            .map_err(|d| first_message(&d.0, &self.source.text))?;
         let input = Input {
             source: &self.source,
             model_dir: self.model_dir.clone(),
@@ -94,7 +95,10 @@ fn first_message(diags: &[Diag], text: &str) -> String {
         .first()
         .map(|d| match d.labels.first() {
             Some((span, label)) => {
-                let line = text.get(..span.start).map_or(0, |t| t.matches('\n').count()) + 1;
+                let line = text
+                    .get(..span.start)
+                    .map_or(0, |t| t.matches('\n').count())
+                    + 1;
                 format!("{} (line {line}: {label})", d.message)
             }
             None => d.message.clone(),
@@ -129,6 +133,18 @@ fn fixed_values(model: &Model, values: &[i64]) -> HashMap<String, Value> {
             (name.clone(), v)
         })
         .collect()
+}
+
+/// Whether a load-time error of an output expression may come from
+/// variables standing where values are needed (a `where` or `if` over a
+/// variable, a variable index into strings, a width over a variable), so
+/// that the solution's values may cure it; unknown names, wrong numbers of
+/// arguments and the like are reported as they are.
+pub(super) fn values_could_help(d: &Diag) -> bool {
+    matches!(
+        d.code,
+        "cspi::type" | "cspi::index" | "cspi::fix" | "cspi::call::type" | "cspi::output"
+    )
 }
 
 impl Checker<'_> {

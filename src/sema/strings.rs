@@ -73,7 +73,12 @@ impl Checker<'_> {
         Some(self.string_call(name, args, span))
     }
 
-    fn string_call(&mut self, name: &str, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
+    fn string_call(
+        &mut self,
+        name: &str,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
         let usage = |form: &str| {
             Diag::new("cspi::call", format!("`{name}` is called as {form}"))
                 .label(span, "here")
@@ -181,14 +186,16 @@ impl Checker<'_> {
         let Value::Array(a) = next else {
             return Err(Diag::new(
                 "cspi::type",
-                format!("follow takes an array of successors, not {}", next.type_name()),
+                format!(
+                    "follow takes an array of successors, not {}",
+                    next.type_name()
+                ),
             )
             .label(ns, "here"));
         };
         if a.dims.len() != 1 {
             return Err(
-                Diag::new("cspi::type", "follow takes a one-dimensional array")
-                    .label(ns, "here"),
+                Diag::new("cspi::type", "follow takes a one-dimensional array").label(ns, "here"),
             );
         }
         if !is_fixed(next) || !is_fixed(start) {
@@ -199,8 +206,10 @@ impl Checker<'_> {
             _ => None,
         };
         let Some(mut at) = as_int(start) else {
-            return Err(Diag::new("cspi::type", "follow starts from an integer or enum value")
-                .label(ss, start.type_name()));
+            return Err(
+                Diag::new("cspi::type", "follow starts from an integer or enum value")
+                    .label(ss, start.type_name()),
+            );
         };
         let (lo, hi) = a.dims[0];
         let mut seen = std::collections::HashSet::new();
@@ -217,7 +226,10 @@ impl Checker<'_> {
             at = as_int(item).ok_or_else(|| {
                 Diag::new(
                     "cspi::type",
-                    format!("follow reads integers, but this array holds {}", item.type_name()),
+                    format!(
+                        "follow reads integers, but this array holds {}",
+                        item.type_name()
+                    ),
                 )
                 .label(ns, "here")
             })?;

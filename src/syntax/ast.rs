@@ -229,3 +229,59 @@ pub enum FmtPart {
     Text(String),
     Expr(Expr),
 }
+
+impl Expr {
+    /// Calls `f` with this expression and every expression inside it,
+    /// parents before children (generators' ranges and conditions included).
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        let gens = |g: &Generators, f: &mut dyn FnMut(&Expr)| {
+            for (_, source) in &g.gens {
+                source.visit(f);
+            }
+            if let Some(c) = &g.condition {
+                c.visit(f);
+            }
+        };
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Unary(_, x) | ExprKind::Field(x, _) => x.visit(f),
+            ExprKind::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Index(base, args) => {
+                base.visit(f);
+                args.iter().flatten().for_each(|a| a.visit(f));
+            }
+            ExprKind::Call(_, xs)
+            | ExprKind::List(xs)
+            | ExprKind::Set(xs)
+            | ExprKind::Tuple(xs) => xs.iter().for_each(|a| a.visit(f)),
+            ExprKind::Aggregate(_, g, body)
+            | ExprKind::Forall(g, body)
+            | ExprKind::Exists(g, body)
+            | ExprKind::ListComp(body, g) => {
+                gens(g, f);
+                body.visit(f);
+            }
+            ExprKind::If(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Record(fields) => fields.iter().for_each(|(_, a)| a.visit(f)),
+            ExprKind::Format(parts) => {
+                for p in parts {
+                    if let FmtPart::Expr(a) = p {
+                        a.visit(f);
+                    }
+                }
+            }
+            ExprKind::Let { binds, body, .. } => {
+                binds.iter().for_each(|(_, a)| a.visit(f));
+                body.visit(f);
+            }
+        }
+    }
+}
