@@ -10,7 +10,7 @@
 use super::SolveArgs;
 use super::diagnostics::report;
 use super::interrupt::Interrupt;
-use super::solve::{Runner, model_overrides};
+use super::solve::Runner;
 use crate::diag::{Diag, Diags, exit};
 use crate::output::Tally;
 use crate::output::sink::eprint;
@@ -107,11 +107,11 @@ fn run_all(
     instances: impl Iterator<Item = Instance>,
     interrupt: &Interrupt,
 ) -> Result<i32, Diags> {
-    let fixed = model_overrides(&args.model)?;
     let mut options = args.model.load_options()?;
+    let fixed = std::mem::take(&mut options.params);
     options.as_written = args.check_solutions;
     options.stop = Some(std::sync::Arc::clone(&interrupt.stop));
-    let parsed = solve::parse_file(&args.model.model)?;
+    let parsed = solve::parse(&args.model.model)?;
     let start = Instant::now();
     let mut runner = Runner::new(args, interrupt);
     let mut tally = Tally::default();
@@ -125,18 +125,20 @@ fn run_all(
         let header = runner.reporter.instance(&label);
         runner.out.write(&header);
         // The time limit of each instance covers its loading too.
-        let mut own_options = solve::LoadOptions {
-            deadline: args.time_limit.and_then(|t| runner.started.checked_add(t)),
-            ..options.clone()
-        };
-        own_options.data_files.extend(instance.data);
+        let deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
         let loaded = instance
             .overrides
             .map_err(|d| Diags::from(d.usage()))
             .and_then(|own| {
-                let mut all = fixed.clone();
-                all.extend(own);
-                parsed.check_with(&all, &own_options)
+                let mut params = fixed.clone();
+                params.extend(own);
+                let mut own_options = solve::LoadOptions {
+                    params,
+                    deadline,
+                    ..options.clone()
+                };
+                own_options.data_files.extend(instance.data.clone());
+                solve::load(&parsed, &own_options)
             });
         let stopped = loaded
             .as_ref()
