@@ -259,7 +259,7 @@ fn the_timetable_counts_as_the_brute_force_and_draws_its_solution() {
     let names = [
         "maths", "maths", "maths", "physics", "physics", "french", "french", "art",
     ];
-    let mut grid = vec!["-"; 9];
+    let mut grid = ["-"; 9];
     for (l, &s) in at.iter().enumerate() {
         grid[(s - 1) as usize] = names[l];
     }
