@@ -760,7 +760,9 @@ fn region_fills_match_brute_force() {
     for (g, grid) in grids.iter().enumerate() {
         let gpath = s.file(&format!("g{g}.txt"), grid.as_bytes());
         let overrides = [param("grid", &gpath), param("dict", &dict)];
-        let m = Arc::new(load_file(&model, &overrides).unwrap_or_else(|e| panic!("{e:?}")));
+        let m = Arc::new(
+            load(&model, &LoadOptions::with_params(&overrides)).unwrap_or_else(|e| panic!("{e:?}")),
+        );
         let mut fills = std::collections::BTreeSet::new();
         brute_fills(grid, &words, true, &mut |f| {
             fills.insert(f.to_vec());
@@ -858,13 +860,13 @@ fn differing_fills_and_exclusion_lists_match_brute_force() {
         .filter(|w| !["ton", "not"].contains(w))
         .collect();
     let m = Arc::new(
-        load_file(
+        load(
             &root().join("models/crossword.csp"),
-            &[
+            &LoadOptions::with_params(&[
                 param("grid", &gpath),
                 param("dict", &dict),
                 param("exclude", &never),
-            ],
+            ]),
         )
         .unwrap_or_else(|e| panic!("{e:?}")),
     );
@@ -969,9 +971,9 @@ fn suggestions_count_exactly() {
     {
         let gpath = s.file("g.txt", grid.as_bytes());
         let m = Arc::new(
-            load_file(
+            load(
                 &root().join("models/crossword.csp"),
-                &[param("grid", &gpath), param("dict", &dict)],
+                &LoadOptions::with_params(&[param("grid", &gpath), param("dict", &dict)]),
             )
             .unwrap_or_else(|e| panic!("{e:?}")),
         );
