@@ -602,7 +602,7 @@ impl Checker<'_> {
                     let broken = matches!(args.first().map(|a| &a.kind),
                         Some(ExprKind::Name(n)) if matches!(self.globals.get(n), Some(Value::Poison)));
                     if broken {
-                        continue;
+                        return Ok(None);
                     }
                     self.quality_item(args, e.span)?
                 }
