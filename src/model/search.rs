@@ -252,6 +252,8 @@ pub struct SearchSpec {
     pub seed: u64,
     /// Variables to branch on first, in this order; the rest follow.
     pub scope: Vec<super::VarId>,
+    /// Learn nogoods from failures (docs/learning.md).
+    pub learning: bool,
 }
 
 impl fmt::Display for SearchSpec {
