@@ -238,7 +238,7 @@ pub fn explain_cause(
 
 /// The literals of the domain of `asked`'s variable at `pos` that contradict
 /// `asked` (a change that failed).
-fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit>) {
+pub fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit>) {
     let v = asked.var;
     let (lo, hi) = trail.bounds_at(v, pos);
     match asked.kind {
