@@ -128,10 +128,6 @@ impl Engine {
             .analyse(trail, &self.props, nogoods, conflict);
         self.stats.analysis_time += start.elapsed();
         let learned = learned?;
-        if std::env::var_os("CSPI_DUMP_NOGOODS").is_some() {
-            let t: Vec<String> = learned.clause.iter().map(|l| l.to_string()).collect();
-            eprintln!("NOGOOD {}", t.join(" "));
-        }
         if nogoods.full() {
             nogoods.reduce(trail);
         }

@@ -77,11 +77,6 @@ impl Analyser {
         if let Some(a) = conflict.asked {
             contradiction(trail, a, end, &mut buf);
         }
-        let dump = std::env::var_os("CSPI_DUMP_STEPS").is_some();
-        if dump {
-            let t: Vec<String> = buf.iter().map(|l| l.to_string()).collect();
-            eprintln!("CONFLICT {:?} {}", conflict, t.join(" "));
-        }
         for &q in &buf {
             self.add(&mut run, q, end);
         }
@@ -106,10 +101,6 @@ impl Analyser {
                 self.clear();
                 self.buf = buf;
                 return None;
-            }
-            if dump {
-                let t: Vec<String> = buf.iter().map(|l| l.to_string()).collect();
-                eprintln!("STEP {} {:?} <- {}", trail.entry(i).lit, trail.entry(i).cause, t.join(" "));
             }
             for &q in &buf {
                 self.add(&mut run, q, i);

@@ -216,9 +216,6 @@ impl LitTrail {
                 bits: doms.bits(v).to_vec(),
             })
             .collect();
-        if std::env::var_os("CSPI_DUMP_STEPS").is_some() {
-            eprintln!("ROOT {root:?}");
-        }
         LitTrail {
             entries: Vec::new(),
             head: vec![NONE; n],
