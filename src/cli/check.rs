@@ -12,7 +12,6 @@
 
 use super::CheckArgs;
 use super::diagnostics::report;
-use super::solve::model_overrides;
 use crate::diag::{Diag, Diags, exit};
 use crate::model::{Model, Origin};
 use crate::output::plural;
@@ -24,10 +23,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
-    let overrides = model_overrides(&args.model)?;
     let options = args.model.load_options()?;
-    let parsed = solve::parse_file(&args.model.model)?;
-    let model = parsed.check_with(&overrides, &options)?;
+    let parsed = solve::parse(&args.model.model)?;
+    let model = solve::load(&parsed, &options)?;
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);
     solve::check_strategy(&model, &spec).map_err(Diags::from)?;

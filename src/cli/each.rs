@@ -8,7 +8,7 @@
 use super::SolveArgs;
 use super::diagnostics::report;
 use super::interrupt::Interrupt;
-use super::solve::{Runner, model_overrides};
+use super::solve::Runner;
 use crate::diag::{Diag, Diags, exit};
 use crate::output::Tally;
 use crate::output::sink::eprint;
@@ -21,16 +21,16 @@ use std::time::Instant;
 const MAX_FILE_BYTES: u64 = 512 << 20;
 
 pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let fixed = model_overrides(&args.model)?;
     let (name, path) = match spec.split_once('=') {
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),
     };
     let mut options = args.model.load_options()?;
+    let fixed = std::mem::take(&mut options.params);
     options.as_written = args.check_solutions;
     options.stop = Some(std::sync::Arc::clone(&interrupt.stop));
     let text = read(path)?;
-    let parsed = solve::parse_file(&args.model.model)?;
+    let parsed = solve::parse(&args.model.model)?;
     let shown = Path::new(path)
         .file_name()
         .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
@@ -51,16 +51,18 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
         let header = runner.reporter.instance(&label);
         runner.out.write(&header);
         // The time limit of each instance covers its loading too.
-        let own_options = solve::LoadOptions {
-            deadline: args.time_limit.and_then(|t| runner.started.checked_add(t)),
-            ..options.clone()
-        };
+        let deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
         let loaded = instance_overrides(name, line)
             .map_err(|d| Diags::from(d.usage()))
             .and_then(|own| {
-                let mut all = fixed.clone();
-                all.extend(own);
-                parsed.check_with(&all, &own_options)
+                let mut params = fixed.clone();
+                params.extend(own);
+                let own_options = solve::LoadOptions {
+                    params,
+                    deadline,
+                    ..options.clone()
+                };
+                solve::load(&parsed, &own_options)
             });
         let stopped = loaded
             .as_ref()

@@ -133,8 +133,9 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// How the model is loaded: its sandbox and bounds.
+    /// How the model is loaded: its parameters, data, sandbox and bounds.
     pub fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
+        let params = solve::model_overrides(self)?;
         let sandbox = match &self.sandbox {
             None => None,
             Some(dir) => Some(crate::reader::Sandbox::new(dir).map_err(|e| {
@@ -144,6 +145,7 @@ impl ModelArgs {
             })?),
         };
         Ok(crate::solve::LoadOptions {
+            params,
             sandbox,
             param_files: params::param_files(&self.params),
             data_files: self.data.clone(),

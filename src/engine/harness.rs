@@ -200,7 +200,16 @@ fn run_trial(
             name, trial, step, strength, &h, &vars, &before, result, &holds,
         );
         if trial < 100 {
-            checked = check_explanations(name, (trial, step), &h, &vars, &root, checked, result, &holds);
+            checked = check_explanations(
+                name,
+                (trial, step),
+                &h,
+                &vars,
+                &root,
+                checked,
+                result,
+                &holds,
+            );
         }
         if result.is_ok()
             && let Some(complaint) = extra(&snapshot(&h, &vars))
@@ -258,7 +267,8 @@ fn check_explanations(
     }
     let solutions: Vec<Vec<i64>> = tuples(root).into_iter().filter(|t| holds(t)).collect();
     let index = |l: &Lit| vars.iter().position(|&v| v == l.var);
-    let all_hold = |t: &[i64], lits: &[Lit]| lits.iter().all(|l| index(l).is_some_and(|k| l.holds(t[k])));
+    let all_hold =
+        |t: &[i64], lits: &[Lit]| lits.iter().all(|l| index(l).is_some_and(|k| l.holds(t[k])));
     let known = |lits: &[Lit]| lits.iter().all(|l| index(l).is_some());
     let props = &h.engine.props;
     for i in from.min(trail.len())..trail.len() {
@@ -284,7 +294,15 @@ fn check_explanations(
         && matches!(c.cause, Cause::Prop(_))
     {
         let mut expl = Vec::new();
-        assert!(explain_cause(trail, props, nogoods, c.cause, c.asked, trail.len(), &mut expl));
+        assert!(explain_cause(
+            trail,
+            props,
+            nogoods,
+            c.cause,
+            c.asked,
+            trail.len(),
+            &mut expl
+        ));
         if let Some(a) = c.asked {
             contradiction(trail, a, trail.len(), &mut expl);
         }

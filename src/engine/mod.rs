@@ -123,9 +123,7 @@ impl Engine {
         let conflict = trail.conflict.take()?;
         self.stats.conflicts += 1;
         let start = std::time::Instant::now();
-        let learned = self
-            .analyser
-            .analyse(trail, &self.props, nogoods, conflict);
+        let learned = self.analyser.analyse(trail, &self.props, nogoods, conflict);
         self.stats.analysis_time += start.elapsed();
         let learned = learned?;
         if nogoods.full() {

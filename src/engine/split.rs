@@ -380,6 +380,7 @@ mod tests {
             seed: 3,
             scope: scope.to_vec(),
             learning: false,
+            phases: Vec::new(),
         }
     }
 

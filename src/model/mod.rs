@@ -16,7 +16,9 @@ pub mod search;
 pub mod term;
 
 pub use domain::Domain;
-pub use search::{Guide, LnsKind, Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
+pub use search::{
+    Guide, LnsKind, Propagation, Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect,
+};
 pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::source::Span;

@@ -62,9 +62,12 @@ pub struct ParamOverride {
     pub value: String,
 }
 
-/// How a model may be loaded: what it may read, and the bounds on building it.
-#[derive(Clone, Debug, Default)]
+/// How a model is loaded: its parameters and data, what it may read, and
+/// the bounds on building it.
+#[derive(Clone, Debug)]
 pub struct LoadOptions {
+    /// `--param NAME=VALUE` overrides.
+    pub params: Vec<ParamOverride>,
     /// `--sandbox DIR`: the files the model names must lie inside DIR.
     pub sandbox: Option<Sandbox>,
     /// Parameters whose value is the text of a file (`--param NAME=@path`),
@@ -82,8 +85,35 @@ pub struct LoadOptions {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Also build the constraints as written ([`Model::written`]) for the
     /// independent checker: a second run of sema, so only where solutions
-    /// are checked (`--check-solutions`, the library's `load_*`, tests).
+    /// are checked (`--check-solutions`, the library by default, tests).
     pub as_written: bool,
+}
+
+impl Default for LoadOptions {
+    /// The library's defaults: no parameters, no sandbox or bounds, and the
+    /// constraints as written kept for the checker.
+    fn default() -> Self {
+        LoadOptions {
+            params: Vec::new(),
+            sandbox: None,
+            param_files: Vec::new(),
+            data_files: Vec::new(),
+            memory_limit: None,
+            deadline: None,
+            stop: None,
+            as_written: true,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// The defaults with these `--param` overrides.
+    pub fn with_params(params: &[ParamOverride]) -> Self {
+        LoadOptions {
+            params: params.to_vec(),
+            ..LoadOptions::default()
+        }
+    }
 }
 
 impl LoadOptions {

@@ -69,7 +69,15 @@ impl Analyser {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         let end = trail.len();
-        let ok = explain_cause(trail, props, nogoods, conflict.cause, conflict.asked, end, &mut buf);
+        let ok = explain_cause(
+            trail,
+            props,
+            nogoods,
+            conflict.cause,
+            conflict.asked,
+            end,
+            &mut buf,
+        );
         if !ok {
             self.buf = buf;
             return None;

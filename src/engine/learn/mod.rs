@@ -300,8 +300,10 @@ impl LitTrail {
             let e = &self.entries[i];
             if e.lit.implies(lit) {
                 first = Some(i);
-            } else if matches!((e.lit.kind, lit.kind), (Kind::Ge, Kind::Ge) | (Kind::Le, Kind::Le))
-            {
+            } else if matches!(
+                (e.lit.kind, lit.kind),
+                (Kind::Ge, Kind::Ge) | (Kind::Le, Kind::Le)
+            ) {
                 // Bounds only tighten: older ones are weaker still.
                 break;
             }
@@ -381,7 +383,11 @@ impl LitTrail {
                 if implied && e.from > r.min {
                     out.push(Lit::ge(v, e.from));
                 }
-                out.extend((from..e.lit.val).filter(|&j| r.contains(j)).map(|j| Lit::ne(v, j)));
+                out.extend(
+                    (from..e.lit.val)
+                        .filter(|&j| r.contains(j))
+                        .map(|j| Lit::ne(v, j)),
+                );
             }
             Kind::Le => {
                 let from = if implied { e.from } else { e.asked.val };

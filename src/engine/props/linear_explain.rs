@@ -53,7 +53,11 @@ pub fn explain(
         if lit.kind != Kind::Ne || a == 0 || -rest != a * lit.val as i128 {
             return false;
         }
-        out.extend((0..vars.len()).filter(|&i| i != j).map(|i| Lit::eq(vars[i], bounds[i].0)));
+        out.extend(
+            (0..vars.len())
+                .filter(|&i| i != j)
+                .map(|i| Lit::eq(vars[i], bounds[i].0)),
+        );
         return true;
     }
     // Which bound of the term the literal is: `upper` when it caps `a * x`.
