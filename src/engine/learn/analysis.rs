@@ -252,8 +252,11 @@ pub fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit
 
 /// Semantic minimisation of a nogood (a conjunction): per variable the
 /// strongest bounds, the holes inside them, `x = v` for equal bounds.
+/// Per variable: the strongest lower and upper bounds and the holes.
+type Facts = (Option<i64>, Option<i64>, Vec<i64>);
+
 pub fn minimise(nogood: Vec<Lit>) -> Vec<Lit> {
-    let mut by_var: BTreeMap<usize, (Option<i64>, Option<i64>, Vec<i64>)> = BTreeMap::new();
+    let mut by_var: BTreeMap<usize, Facts> = BTreeMap::new();
     for l in nogood {
         let e = by_var.entry(l.var).or_default();
         match l.kind {

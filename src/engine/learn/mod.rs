@@ -118,9 +118,10 @@ impl std::fmt::Display for Lit {
 }
 
 /// Why a literal became true.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Cause {
     /// A search decision (or an LNS fixing): no explanation.
+    #[default]
     Decision,
     /// The branch-and-bound bound on the objective: a fact for the rest of
     /// the search (bounds only tighten), so recorded at level 0.
@@ -196,12 +197,6 @@ pub struct LitTrail {
     pub level: u32,
     /// How far the nogoods have looked at the entries (`nogoods.rs`).
     pub processed: usize,
-}
-
-impl Default for Cause {
-    fn default() -> Self {
-        Cause::Decision
-    }
 }
 
 impl LitTrail {

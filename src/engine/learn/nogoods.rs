@@ -158,7 +158,9 @@ impl Nogoods {
                 return Ok(());
             }
             let var = l.entry(l.processed).lit.var;
-            d.learn.as_mut().map(|l| l.processed += 1);
+            if let Some(l) = d.learn.as_mut() {
+                l.processed += 1;
+            }
             self.visit(var, d)?;
         }
     }
