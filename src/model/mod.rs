@@ -50,7 +50,40 @@ pub struct CrosswordLayout {
     pub open: Vec<bool>,
     /// Letters given in a picture grid, row-major.
     pub given: Vec<Option<char>>,
+    /// The cells the fill writes, row-major: every open cell, or only the
+    /// marked region (`*` cells) of a partly filled grid.
+    pub region: Vec<bool>,
     pub slots: Vec<CrosswordSlot>,
+}
+
+impl CrosswordLayout {
+    /// The letter of each cell, row-major: the given letters, and the
+    /// slots' words in the cells the fill writes (`None`: a block, or an
+    /// open cell left empty).
+    pub fn letters(&self, model: &Model, values: &[i64]) -> Vec<Option<char>> {
+        let mut cells = self.given.clone();
+        for s in &self.slots {
+            let word = model.format_value(s.var, values[s.var]);
+            for (i, ch) in word.chars().take(s.len).enumerate() {
+                let c = s.cell(i, self.width);
+                if self.region[c] {
+                    cells[c] = Some(ch);
+                }
+            }
+        }
+        cells
+    }
+}
+
+impl CrosswordSlot {
+    /// The row-major index of the slot's `i`-th cell in a grid `width` wide.
+    pub fn cell(&self, i: usize, width: usize) -> usize {
+        if self.across {
+            self.y * width + self.x + i
+        } else {
+            (self.y + i) * width + self.x
+        }
+    }
 }
 
 /// One slot: the word variable written from `(x, y)` across or down.
@@ -203,6 +236,11 @@ pub enum OutputItem {
         cells: Vec<String>,
         cols: usize,
     },
+    /// An expression of `output` that needs the solution's values (`where
+    /// x[i]`, `follow(next, 1)`, a function over variables): the front end
+    /// that built the model writes it from each solution ([`Render`]); item
+    /// `item` of the model file, expression `expr` of its `output` list.
+    Deferred { item: usize, expr: usize },
     /// `quality(xw, t)`: the fill's lowest and mean word score and the
     /// entries scoring below `t` (JSON: `xw_quality`).
     Quality {
@@ -295,6 +333,15 @@ impl Origin {
     }
 }
 
+/// Writes the [`OutputItem::Deferred`] items of a model from one solution:
+/// the front end evaluates them again with every variable fixed to its value
+/// (as MiniZinc evaluates `output`), so the model stays pure data.
+pub trait Render: std::fmt::Debug + Send + Sync {
+    /// The text of each deferred item of `model.output`, in order, or a
+    /// message saying why they cannot be written.
+    fn render(&self, model: &Model, values: &[i64]) -> Result<Vec<String>, String>;
+}
+
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub maximize: bool,
@@ -325,6 +372,8 @@ pub struct Model {
     pub objective: Option<Objective>,
     /// Variables whose values distinguish solutions; empty means every declared variable.
     pub projection: Vec<VarId>,
+    /// What writes the deferred output items, when there are any.
+    pub render: Option<Arc<dyn Render>>,
 }
 
 impl Model {
@@ -364,6 +413,15 @@ impl Model {
                     .cloned()
                     .unwrap_or_else(|| format!("#{value}")),
             ),
+        }
+    }
+
+    /// The texts of the deferred output items for one solution (empty when
+    /// there are none).
+    pub fn deferred_texts(&self, values: &[i64]) -> Result<Vec<String>, String> {
+        match &self.render {
+            Some(r) => r.render(self, values),
+            None => Ok(Vec::new()),
         }
     }
 
