@@ -85,10 +85,11 @@ impl Counter {
         let rv = self.open[root];
         let s = wc.side(rv);
         let msg = self.message(engine, cs, child, p, root, done);
-        let idx = wc.letters_on(s);
-        let bits = engine.doms.bits(rv);
-        (0..idx.num_letters())
-            .map(|k| u128::from(idx.count(k, bits)).saturating_mul(msg[k]))
+        let counts = wc.letters_on(s).counts(engine.doms.bits(rv));
+        counts
+            .iter()
+            .zip(&msg)
+            .map(|(&c, &m)| u128::from(c).saturating_mul(m))
             .fold(0u128, u128::saturating_add)
     }
 
@@ -118,9 +119,9 @@ impl Counter {
         // Weight of each of x's letters (at the crossing with the parent).
         let mut weight = vec![0u128; xidx.num_letters()];
         if children.is_empty() {
-            let bits = d.bits(xv);
-            for (k, w) in weight.iter_mut().enumerate() {
-                *w = u128::from(xidx.count(k, bits));
+            let counts = xidx.counts(d.bits(xv));
+            for (w, c) in weight.iter_mut().zip(counts) {
+                *w = u128::from(c);
             }
         } else {
             let subs: Vec<(&Crossing, usize, Vec<u128>)> = children

@@ -3,7 +3,7 @@
 //! line at the end.
 
 use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
-use crate::engine::stats::Stats;
+use crate::engine::stats::{SATURATED, Stats, count_text};
 use crate::model::{CrosswordLayout, FillQuality, Model, OutputItem, VarGroup};
 use crate::run::Status;
 use std::fmt::Write;
@@ -249,7 +249,7 @@ pub fn thread_stats(
             t.busy.as_millis(),
             plural(t.stats.nodes, "node", "nodes"),
             plural(t.stats.failures, "failure", "failures"),
-            plural(t.stats.solutions, "solution", "solutions")
+            count_text(t.stats.solutions)
         );
     }
     out
@@ -291,14 +291,15 @@ impl Reporter for Human {
             _ if mode.count => match e.stopped_by {
                 Some(s) if e.status == Status::Unknown => format!(
                     "{} so far (UNKNOWN: stopped by {})\n",
-                    plural(n, "solution", "solutions"),
+                    count_text(n),
                     why(Some(s))
                 ),
-                _ => format!(
-                    "{} ({})\n",
-                    plural(n, "solution", "solutions"),
+                _ if n == SATURATED => format!(
+                    "{} ({}; the count does not fit 64 bits)\n",
+                    count_text(n),
                     e.status.name()
                 ),
+                _ => format!("{} ({})\n", count_text(n), e.status.name()),
             },
             Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
             Status::Optimal => format!("OPTIMAL: objective {}\n", e.objective.unwrap_or(0)),

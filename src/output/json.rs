@@ -176,6 +176,10 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
     out.push_str(",\"status\":");
     string(&mut out, e.status.name());
     let _ = write!(out, ",\"solutions\":{}", e.stats.solutions);
+    if e.stats.solutions == crate::engine::stats::SATURATED {
+        // "solutions" is a lower bound: the count does not fit 64 bits.
+        out.push_str(",\"solutions_at_least\":true");
+    }
     if let Some(o) = e.objective {
         let _ = write!(out, ",\"objective\":{o}");
     }
