@@ -76,7 +76,7 @@ def logic_chain(n, d):
 
 def alphabet(n, d):
     # A 2x2 grid of word variables over words of n distinct letters.
-    letters = [chr(0x4E00 + i) for i in range(4 * n)]
+    letters = [chr(0x20000 + i) for i in range(4 * n)]
     words = {letters[i] + letters[(i * 7 + 1) % len(letters)] for i in range(len(letters))}
     with open(os.path.join(d, "words.txt"), "w") as f:
         f.write("\n".join(sorted(words)) + "\n")

@@ -15,8 +15,9 @@
 //!
 //! One bitset per letter costs letters × words: quadratic when the alphabet
 //! is huge (a dictionary of tens of thousands of distinct symbols). Past
-//! [`DENSE_MAX_LETTERS`] an index keeps no bitsets, only each word's letter,
-//! and a revise walks the domains value by value (linear in their sizes).
+//! [`DENSE_MAX_LETTERS`] an index keeps, per letter, the list of its words
+//! instead (linear in the list), and a revise walks the smaller of the
+//! domain and the live letters' lists.
 
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
@@ -44,6 +45,10 @@ pub struct LetterIndex {
     letter_of: Vec<u16>,
     /// `supports` holds one bitset per letter.
     dense: bool,
+    /// A sparse index: letter `k`'s words (bit positions, ascending) are
+    /// `members[starts[k]..starts[k + 1]]`.
+    starts: Vec<u32>,
+    members: Vec<u32>,
 }
 
 /// Letter indexes already built, by (list address, position, offset, nwords).
@@ -73,12 +78,29 @@ impl LetterIndex {
         let dense = letters.len() <= DENSE_MAX_LETTERS;
         let mut supports = vec![0u64; if dense { letters.len() * nwords } else { 0 }];
         let mut letter_of = vec![NONE; nwords * 64];
+        let mut starts = vec![0u32; if dense { 0 } else { letters.len() + 1 }];
         for (bit, c) in raw.iter().enumerate() {
             if let Some(c) = c {
                 let k = letters.binary_search(c).unwrap_or(0);
                 letter_of[bit] = k as u16;
                 if dense {
                     supports[k * nwords + bit / 64] |= 1 << (bit % 64);
+                } else {
+                    starts[k + 1] += 1;
+                }
+            }
+        }
+        let mut members = Vec::new();
+        if !dense {
+            for k in 0..letters.len() {
+                starts[k + 1] += starts[k];
+            }
+            let mut next = starts.clone();
+            members = vec![0u32; starts[letters.len()] as usize];
+            for (bit, &k) in letter_of.iter().enumerate() {
+                if k != NONE {
+                    members[next[k as usize] as usize] = bit as u32;
+                    next[k as usize] += 1;
                 }
             }
         }
@@ -89,6 +111,8 @@ impl LetterIndex {
             offset,
             letter_of,
             dense,
+            starts,
+            members,
         })
     }
 
@@ -118,13 +142,29 @@ impl LetterIndex {
 
     /// Whether the index keeps one bitset per letter.
     #[inline]
-    fn dense(&self) -> bool {
+    pub fn dense(&self) -> bool {
         self.dense
+    }
+
+    /// Letter `k`'s words as bit positions (a sparse index only).
+    #[inline]
+    fn members(&self, k: usize) -> &[u32] {
+        &self.members[self.starts[k] as usize..self.starts[k + 1] as usize]
     }
 
     /// The heap bytes the index takes (for tests that bound it).
     pub fn heap_bytes(&self) -> usize {
-        self.letters.len() * 4 + self.supports.len() * 8 + self.letter_of.len() * 2
+        self.letters.len() * 4
+            + self.supports.len() * 8
+            + self.letter_of.len() * 2
+            + (self.starts.len() + self.members.len()) * 4
+    }
+
+    /// The letter index (in this index's letters) of bit position `i`.
+    #[inline]
+    pub fn letter_at(&self, i: usize) -> Option<usize> {
+        let k = *self.letter_of.get(i)?;
+        (k != NONE).then_some(k as usize)
     }
 
     /// How many distinct letters occur at the position.
@@ -247,6 +287,8 @@ pub struct WordCross {
     /// side is still possible (a stamp, so nothing is cleared per revise).
     marks: [Vec<u32>; 2],
     stamp: u32,
+    /// Sparse revise: the marked letters.
+    live_letters: Vec<u16>,
 }
 
 impl WordCross {
@@ -262,6 +304,7 @@ impl WordCross {
                 vec![0; c.idx[1].letters.len()],
             ],
             stamp: 0,
+            live_letters: Vec::new(),
             c: c.clone(),
             mask: Vec::new(),
             live: Vec::new(),
@@ -270,13 +313,15 @@ impl WordCross {
 
     /// [`Self::revise`] over a sparse index (a huge alphabet): the letters
     /// of `vars[s]`'s words marked in one pass over its domain, then the
-    /// other variable's words kept by their letter in one pass over its own.
+    /// other variable's words kept by their letter, walking whichever is
+    /// shorter: its domain, or the word lists of the live letters.
     fn revise_sparse(&mut self, d: &mut Domains, s: usize) -> PResult {
         let WordCross {
             c,
             mask,
             marks,
             stamp,
+            live_letters,
             ..
         } = self;
         let (va, vb) = (c.vars[s], c.vars[1 - s]);
@@ -294,22 +339,54 @@ impl WordCross {
             (lo, hi)
         };
         let (lo, hi) = range(va, ia);
+        live_letters.clear();
+        let mut listed = 0usize;
         for_each_bit(d.bits(va), lo, hi, |i| {
             let k = ia.letter_of[i];
-            if k != NONE && map[k as usize] != NONE {
-                marks[map[k as usize] as usize] = stamp;
+            if k != NONE {
+                let kb = map[k as usize];
+                if kb != NONE && marks[kb as usize] != stamp {
+                    marks[kb as usize] = stamp;
+                    live_letters.push(kb);
+                    listed += ib.members(kb as usize).len();
+                }
             }
         });
+        if live_letters.is_empty() {
+            return Err(Fail);
+        }
         let (blo, bhi) = range(vb, ib);
-        mask.clear();
-        mask.resize(ib.nwords, 0);
-        for_each_bit(d.bits(vb), blo, bhi, |i| {
-            let k = ib.letter_of[i];
-            if k != NONE && marks[k as usize] == stamp {
-                mask[i / 64] |= 1 << (i % 64);
+        if mask.len() != ib.nwords {
+            mask.clear();
+            mask.resize(ib.nwords, 0);
+        }
+        let by_lists = listed <= d.size(vb) as usize;
+        if by_lists {
+            for &kb in live_letters.iter() {
+                for &i in ib.members(kb as usize) {
+                    mask[i as usize / 64] |= 1 << (i % 64);
+                }
             }
-        });
-        d.intersect(vb, mask)?;
+        } else {
+            for_each_bit(d.bits(vb), blo, bhi, |i| {
+                let k = ib.letter_of[i];
+                if k != NONE && marks[k as usize] == stamp {
+                    mask[i / 64] |= 1 << (i % 64);
+                }
+            });
+        }
+        let r = d.intersect(vb, mask);
+        // The mask goes back to all zeros, at the words that were set.
+        if by_lists {
+            for &kb in live_letters.iter() {
+                for &i in ib.members(kb as usize) {
+                    mask[i as usize / 64] = 0;
+                }
+            }
+        } else {
+            mask[blo..=bhi].fill(0);
+        }
+        r?;
         Ok(())
     }
 
@@ -419,8 +496,12 @@ impl Propagator for WordCross {
         Priority::Binary
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
-        self.revise(d, 0)?;
-        self.revise(d, 1)
+        // Either order reaches the fixpoint; from the smaller domain first,
+        // the second revise walks a domain the first one shrank.
+        let sparse = !(self.c.idx[0].dense() && self.c.idx[1].dense());
+        let first = usize::from(sparse && d.size(self.c.vars[1]) < d.size(self.c.vars[0]));
+        self.revise(d, first)?;
+        self.revise(d, 1 - first)
     }
     /// After a revise from a fixed side, every word left on the other side
     /// has the fixed word's letter.
@@ -496,10 +577,10 @@ mod tests {
         assert!(p.propagate(&mut d).is_err());
     }
 
-    /// Two-letter words over `n` distinct letters (CJK ideographs), each
+    /// Two-letter words over `n` distinct letters (CJK ideographs of plane 2), each
     /// letter starting one word and ending another.
     fn huge_alphabet(n: u32) -> Arc<WordList> {
-        let letter = |i: u32| char::from_u32(0x4E00 + i % n).unwrap();
+        let letter = |i: u32| char::from_u32(0x20000 + i % n).unwrap();
         let words: Vec<String> = (0..n)
             .map(|i| format!("{}{}", letter(i), letter(i * 7 + 1)))
             .collect();
@@ -516,7 +597,9 @@ mod tests {
         let ch = |x: i64, p: usize| l.words[x as usize].chars().nth(p);
         let mut seed = 7u64;
         let mut next = move || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             seed >> 33
         };
         for trial in 0..40 {
@@ -534,8 +617,16 @@ mod tests {
             let ib = LetterIndex::shared(&mut cache, &l, 0, &d, b).unwrap();
             assert!(!ia.dense() && !ib.dense());
             // a[2] == b[1].
-            let ea: Vec<i64> = da.iter().copied().filter(|&x| db.iter().any(|&y| ch(x, 1) == ch(y, 0))).collect();
-            let eb: Vec<i64> = db.iter().copied().filter(|&y| da.iter().any(|&x| ch(x, 1) == ch(y, 0))).collect();
+            let ea: Vec<i64> = da
+                .iter()
+                .copied()
+                .filter(|&x| db.iter().any(|&y| ch(x, 1) == ch(y, 0)))
+                .collect();
+            let eb: Vec<i64> = db
+                .iter()
+                .copied()
+                .filter(|&y| da.iter().any(|&x| ch(x, 1) == ch(y, 0)))
+                .collect();
             let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
             let r = p.propagate(&mut d);
             if ea.is_empty() {
@@ -546,7 +637,11 @@ mod tests {
             assert_eq!(d.values(a).collect::<Vec<_>>(), ea, "a, trial {trial}");
             assert_eq!(d.values(b).collect::<Vec<_>>(), eb, "b, trial {trial}");
             let counts = p.c.letters_on(1).counts(d.bits(b));
-            let by_brute = |k: usize| eb.iter().filter(|&&y| ch(y, 0).map(u32::from) == Some(p.c.idx[1].letters[k])).count() as u64;
+            let by_brute = |k: usize| {
+                eb.iter()
+                    .filter(|&&y| ch(y, 0).map(u32::from) == Some(p.c.idx[1].letters[k]))
+                    .count() as u64
+            };
             assert!(counts.iter().enumerate().all(|(k, &c)| c == by_brute(k)));
         }
     }
@@ -560,7 +655,11 @@ mod tests {
         let a = d.add_var(&(0..40_000).collect::<Vec<_>>());
         let idx = LetterIndex::new(&l, 0, d.offset(a), d.bits(a).len()).unwrap();
         assert_eq!(idx.num_letters(), 40_000);
-        assert!(idx.heap_bytes() <= 8 * 40_000, "{} bytes", idx.heap_bytes());
+        assert!(
+            idx.heap_bytes() <= 16 * 40_000,
+            "{} bytes",
+            idx.heap_bytes()
+        );
     }
 
     /// Both sides fixed (the revision that skips the intersection): words
