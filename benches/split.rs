@@ -17,7 +17,7 @@ use cspi::engine::search::Next;
 use cspi::model::Model;
 use cspi::part::Part;
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, load_file, solve};
+use cspi::solve::{LoadOptions, Options, load as load_model, solve};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -37,7 +37,7 @@ fn load(path: &str, params: &[(&str, String)]) -> Arc<Model> {
             value: v.clone(),
         })
         .collect();
-    match load_file(Path::new(path), &over) {
+    match load_model(Path::new(path), &LoadOptions::with_params(&over)) {
         Ok(m) => Arc::new(m),
         Err(e) => panic!("{path} does not load: {e:?}"),
     }

@@ -8,8 +8,9 @@ use crate::lower::lower_with;
 use crate::model::{Model, SearchSpec};
 pub use crate::run::{Limits, Options, Probe, Status, Summary};
 use crate::run::{counts_only, status};
+use crate::sema;
 pub use crate::sema::LoadOptions;
-use crate::sema::{self, ParamOverride};
+pub use crate::sema::ParamOverride;
 use crate::setup::{Reception, primary, strategy};
 use crate::syntax;
 use std::path::{Path, PathBuf};
@@ -19,48 +20,62 @@ use std::time::Instant;
 /// The largest model file cspi reads.
 const MAX_MODEL_BYTES: u64 = 64 << 20;
 
-/// Reads and checks a model file.
-pub fn load_file(path: &Path, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-    parse_file(path)?.check(overrides)
+/// Where a model's text comes from: a file, text in memory (relative paths
+/// in it resolve against `dir`), or a model already parsed (`--each` checks
+/// one parse against many sets of parameters).
+#[derive(Clone, Copy)]
+pub enum ModelSource<'a> {
+    File(&'a Path),
+    Text {
+        name: &'a str,
+        text: &'a str,
+        dir: &'a Path,
+    },
+    Parsed(&'a Parsed),
 }
 
-/// Reads and checks a model file under `options` (sandbox, bounds, data files).
-pub fn load_file_with(
-    path: &Path,
-    overrides: &[ParamOverride],
-    options: &LoadOptions,
-) -> Result<Model, Diags> {
-    parse_file(path)?.check_with(overrides, options)
+impl<'a> ModelSource<'a> {
+    /// Model text named `name` (for messages); relative paths in it resolve
+    /// against the working directory.
+    pub fn text(name: &'a str, text: &'a str) -> Self {
+        ModelSource::Text {
+            name,
+            text,
+            dir: Path::new("."),
+        }
+    }
+
+    /// Model text whose relative paths resolve against `dir`.
+    pub fn text_in(name: &'a str, text: &'a str, dir: &'a Path) -> Self {
+        ModelSource::Text { name, text, dir }
+    }
 }
 
-/// Reads and checks a model file with JSON data files (`--data`).
-pub fn load_file_with_data(
-    path: &Path,
-    overrides: &[ParamOverride],
-    data_files: &[PathBuf],
-) -> Result<Model, Diags> {
-    parse_file(path)?.check_with_data(overrides, data_files)
+impl<'a> From<&'a Path> for ModelSource<'a> {
+    fn from(path: &'a Path) -> Self {
+        ModelSource::File(path)
+    }
 }
 
-/// Parses and checks model text; relative paths in it resolve against `dir`.
-pub fn load_str(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-) -> Result<Model, Diags> {
-    parse_str(name, text, dir)?.check(overrides)
+impl<'a> From<&'a PathBuf> for ModelSource<'a> {
+    fn from(path: &'a PathBuf) -> Self {
+        ModelSource::File(path)
+    }
 }
 
-/// [`load_str`] under `options` (sandbox, bounds).
-pub fn load_str_with(
-    name: &str,
-    text: &str,
-    dir: &Path,
-    overrides: &[ParamOverride],
-    options: &LoadOptions,
-) -> Result<Model, Diags> {
-    parse_str(name, text, dir)?.check_with(overrides, options)
+impl<'a> From<&'a Parsed> for ModelSource<'a> {
+    fn from(parsed: &'a Parsed) -> Self {
+        ModelSource::Parsed(parsed)
+    }
+}
+
+/// Reads, parses and checks a model under `options` (parameters, data
+/// files, sandbox, bounds): the one way into a [`Model`].
+pub fn load<'a>(source: impl Into<ModelSource<'a>>, options: &LoadOptions) -> Result<Model, Diags> {
+    match source.into() {
+        ModelSource::Parsed(parsed) => parsed.check(options),
+        other => parse(other)?.check(options),
+    }
 }
 
 /// A model parsed once, to be checked against many sets of parameters
@@ -73,43 +88,11 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    /// Checks the model with these `--param` overrides.
-    /// The library keeps the constraints as written for the checker
-    /// ([`Model::written`]); the command line only under `--check-solutions`.
-    pub fn check(&self, overrides: &[ParamOverride]) -> Result<Model, Diags> {
-        let options = LoadOptions {
-            as_written: true,
-            ..LoadOptions::default()
-        };
-        self.check_with(overrides, &options)
-    }
-
-    /// Checks the model with `--param` overrides and JSON data files
-    /// (`--data`, later ones overriding earlier ones).
-    pub fn check_with_data(
-        &self,
-        overrides: &[ParamOverride],
-        data_files: &[PathBuf],
-    ) -> Result<Model, Diags> {
-        let options = LoadOptions {
-            data_files: data_files.to_vec(),
-            as_written: true,
-            ..LoadOptions::default()
-        };
-        self.check_with(overrides, &options)
-    }
-
-    /// Checks the model with these overrides under `options` (sandbox,
-    /// bounds, data files).
-    pub fn check_with(
-        &self,
-        overrides: &[ParamOverride],
-        options: &LoadOptions,
-    ) -> Result<Model, Diags> {
+    fn check(&self, options: &LoadOptions) -> Result<Model, Diags> {
         let input = sema::Input {
             source: &self.source,
             model_dir: self.dir.clone(),
-            overrides,
+            overrides: &options.params,
             data_files: &options.data_files,
             options,
         };
@@ -117,8 +100,21 @@ impl Parsed {
     }
 }
 
-/// Reads (through the one reader, `crate::reader`) and parses a model file.
-pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
+/// Reads (a file through the one reader, `crate::reader`) and parses a
+/// model, to be checked later through [`load`].
+pub fn parse<'a>(source: impl Into<ModelSource<'a>>) -> Result<Parsed, Diags> {
+    match source.into() {
+        ModelSource::File(path) => parse_file(path),
+        ModelSource::Text { name, text, dir } => parse_str(name, text, dir),
+        ModelSource::Parsed(parsed) => Ok(Parsed {
+            source: parsed.source.clone(),
+            ast: parsed.ast.clone(),
+            dir: parsed.dir.clone(),
+        }),
+    }
+}
+
+fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     let shown = crate::reader::shown(path);
     let text = crate::reader::read_text(path, MAX_MODEL_BYTES, None).map_err(|r| {
         Diags::from(
@@ -138,8 +134,7 @@ pub fn parse_file(path: &Path) -> Result<Parsed, Diags> {
     parse_str(&shown, &text, &dir)
 }
 
-/// Parses model text; relative paths in it resolve against `dir`.
-pub fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
+fn parse_str(name: &str, text: &str, dir: &Path) -> Result<Parsed, Diags> {
     let source = Source::new(name, text);
     let ast = syntax::parse(text)
         .map_err(|ds| Diags(ds.0.into_iter().map(|d| d.in_source(&source)).collect()))?;

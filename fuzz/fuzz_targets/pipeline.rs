@@ -11,7 +11,7 @@
 use cspi::engine::search::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::Arc;
@@ -35,7 +35,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     // Data files are out of scope here: a model that reads one gets a diagnostic.
-    let Ok(model) = load_str("fuzz.csp", text, Path::new("/nonexistent"), &[]) else {
+    let Ok(model) = load(
+        ModelSource::text_in("fuzz.csp", text, Path::new("/nonexistent")),
+        &LoadOptions::default(),
+    ) else {
         return;
     };
     let model = Arc::new(model);

@@ -15,7 +15,7 @@ use cspi::engine::search::{Limits, Next};
 use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::sema::ParamOverride;
-use cspi::solve::{self, LoadOptions, Options, Probe};
+use cspi::solve::{self, LoadOptions, ModelSource, Options, Probe};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -67,22 +67,20 @@ fn load_on_thread(
     memory_limit: Option<u64>,
 ) -> Result<Model, String> {
     let options = LoadOptions {
+        params: overrides.to_vec(),
         data_files: data_files.to_vec(),
-        as_written: true,
         memory_limit,
         ..LoadOptions::default()
     };
-    let (text, overrides) = (text.clone(), overrides.to_vec());
+    let text = text.clone();
     let loaded = std::thread::Builder::new()
         .stack_size(STACK)
         .spawn(move || {
-            let parsed = match &text {
-                Text::File(p) => solve::parse_file(p),
-                Text::Str { name, text, dir } => solve::parse_str(name, text, dir),
+            let source = match &text {
+                Text::File(p) => ModelSource::File(p),
+                Text::Str { name, text, dir } => ModelSource::text_in(name, text, dir),
             };
-            parsed
-                .and_then(|p| p.check_with(&overrides, &options))
-                .map_err(|d| render(&d))
+            solve::load(source, &options).map_err(|d| render(&d))
         })
         .map_err(|e| format!("cannot start the loading thread: {e}"))?
         .join();

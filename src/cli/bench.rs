@@ -3,7 +3,7 @@
 
 use super::BenchArgs;
 use super::interrupt::Interrupt;
-use super::solve::{model_overrides, output_exit};
+use super::solve::output_exit;
 use crate::bench::{self, Combo, Plan};
 use crate::diag::{Diags, exit};
 use crate::model::search::Named;
@@ -14,13 +14,8 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 pub fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let overrides = model_overrides(&args.model)?;
     let options = args.model.load_options()?;
-    let model = Arc::new(solve::load_file_with(
-        &args.model.model,
-        &overrides,
-        &options,
-    )?);
+    let model = Arc::new(solve::load(&args.model.model, &options)?);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);

@@ -17,9 +17,13 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 pub fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let overrides = model_overrides(&args.model)?;
-    let parsed = solve::parse_file(&args.model.model)?;
-    let model = parsed.check_with_data(&overrides, &args.model.data)?;
+    let options = solve::LoadOptions {
+        params: model_overrides(&args.model)?,
+        data_files: args.model.data.clone(),
+        ..solve::LoadOptions::default()
+    };
+    let parsed = solve::parse(&args.model.model)?;
+    let model = solve::load(&parsed, &options)?;
     let answer = explain(&model, args.time_limit, Some(Arc::clone(&interrupt.stop)));
     let text = match args.format {
         Format::Human => human(&model, &parsed.source, &answer),

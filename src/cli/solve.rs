@@ -21,15 +21,17 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     if let Some(spec) = &args.each {
         return super::each::command(args, spec, interrupt);
     }
+    if !args.each_data.is_empty() {
+        return super::each::data_command(args, interrupt);
+    }
     let mut runner = Runner::new(args, interrupt);
-    let overrides = model_overrides(&args.model)?;
     let mut options = args.model.load_options()?;
     // The time limit covers loading too: a model can take long to build.
     options.deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
     options.stop = Some(Arc::clone(&interrupt.stop));
     // The checker evaluates the constraints as written: built only when asked.
     options.as_written = args.check_solutions;
-    let model = match solve::load_file_with(&args.model.model, &overrides, &options) {
+    let model = match solve::load(&args.model.model, &options) {
         Err(d) => match stopped_loading(&d) {
             Some(by) => return Ok(runner.stopped_loading(by)),
             None => return Err(d),

@@ -49,8 +49,6 @@ pub enum Priority {
 }
 
 pub trait Propagator {
-    fn name(&self) -> &'static str;
-
     /// The variables of the constraint (for degree heuristics, counting and
     /// the default subscriptions).
     fn vars(&self) -> &[VarId];

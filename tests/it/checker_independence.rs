@@ -8,12 +8,16 @@
 use cspi::engine::search::Next;
 use cspi::model::check::violations;
 use cspi::model::{CmpOp, Formula, Model, Term};
-use cspi::solve::{Options, Status, load_file, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load as load_model, solve};
 use std::path::Path;
 use std::sync::Arc;
 
 fn load(text: &str) -> Model {
-    load_str("checker.csp", text, Path::new("."), &[]).expect("the model loads")
+    load_model(
+        ModelSource::text("checker.csp", text),
+        &LoadOptions::default(),
+    )
+    .expect("the model loads")
 }
 
 /// Solves with the checker on: (solutions found, solutions rejected).
@@ -147,7 +151,11 @@ fn a_product_beyond_64_bits_is_refused_even_if_folded_away() {
          var z in 1700000000000000000..1700000000000000002;\n\
          constraint ((-5 * x) * z) * (z - z) == 0;",
     ] {
-        let err = load_str("checker.csp", text, Path::new("."), &[]).expect_err("refused");
+        let err = load_model(
+            ModelSource::text("checker.csp", text),
+            &LoadOptions::default(),
+        )
+        .expect_err("refused");
         assert!(format!("{err:?}").contains("cspi::arith::range"), "{err:?}");
     }
 }
@@ -161,7 +169,7 @@ fn every_bundled_model_keeps_its_written_form() {
         if path.extension().is_none_or(|e| e != "csp") {
             continue;
         }
-        let Ok(m) = load_file(&path, &[]) else {
+        let Ok(m) = load_model(&path, &LoadOptions::default()) else {
             continue; // needs parameters or data; covered where it is solved
         };
         let written = m.written.as_ref().unwrap_or_else(|| {

@@ -8,10 +8,10 @@
 use cspi::engine::search::Next;
 use cspi::model::{Model, Propagation};
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 fn model(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
@@ -25,7 +25,10 @@ fn model(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
             value: v.to_string(),
         })
         .collect();
-    Arc::new(load_file(&path, &overrides).unwrap_or_else(|e| panic!("{name}: {e:?}")))
+    Arc::new(
+        load(&path, &LoadOptions::with_params(&overrides))
+            .unwrap_or_else(|e| panic!("{name}: {e:?}")),
+    )
 }
 
 /// Every reported solution (all of them, or each improving one), and the status.
@@ -289,7 +292,10 @@ fn arithmetic_lowering_keeps_every_solution() {
         let text = format!(
             "var x in -2..2;\nvar y in -1..3;\nvar z in -3..1;\nconstraint {c1};\nconstraint {c2};\n"
         );
-        let m = match load_str("random.csp", &text, Path::new("."), &[]) {
+        let m = match load(
+            ModelSource::text("random.csp", &text),
+            &LoadOptions::default(),
+        ) {
             Ok(m) => Arc::new(m),
             Err(e) => panic!("case {case}: {text}\n{e:?}"),
         };
@@ -323,7 +329,8 @@ fn a_zero_factor_keeps_an_undefined_term() {
         "var x in 0..1;\nconstraint 0 * (1 / x) == 0;\n",
         "var x in 0..1;\nconstraint !((0 * (x % x)) < -1);\n",
     ] {
-        let m = Arc::new(load_str("zero.csp", text, Path::new("."), &[]).unwrap());
+        let m =
+            Arc::new(load(ModelSource::text("zero.csp", text), &LoadOptions::default()).unwrap());
         for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
             let (sols, _) = run(&m, Some(level));
             assert_eq!(sols, vec![vec![1]], "{level:?}:\n{text}");
@@ -345,7 +352,13 @@ fn bounds_only_domains_keep_every_solution() {
         let text = format!(
             "var x in -2..2;\nvar y in -1..3;\nvar z in -3..1;\nconstraint {c1};\nconstraint {c2};\n"
         );
-        let m = Arc::new(load_str("random.csp", &text, Path::new("."), &[]).expect("loads"));
+        let m = Arc::new(
+            load(
+                ModelSource::text("random.csp", &text),
+                &LoadOptions::default(),
+            )
+            .expect("loads"),
+        );
         let mut want = Vec::new();
         for x in -2..=2 {
             for y in -1..=3 {

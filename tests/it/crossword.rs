@@ -6,7 +6,7 @@
 use cspi::engine::search::{Limits, Next};
 use cspi::model::{Propagation, VarSelect};
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, solve};
+use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -40,8 +40,11 @@ fn count(data: &Path, puzzle: u32, words: u32, level: Propagation, by_product: b
         param("dict", &data.join(format!("words-{words}.txt"))),
     ];
     let model = Arc::new(
-        load_file(&root().join("models/crossword-slots.csp"), &overrides)
-            .unwrap_or_else(|e| panic!("{e:?}")),
+        load(
+            &root().join("models/crossword-slots.csp"),
+            &LoadOptions::with_params(&overrides),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}")),
     );
     let mut options = Options {
         search: model.search.clone(),
@@ -404,7 +407,10 @@ fn picture_grids_match_brute_force() {
                 .as_bytes(),
             );
             let overrides = [param("grid", &gpath), param("dict", &dict)];
-            let m = Arc::new(load_file(&model, &overrides).unwrap_or_else(|e| panic!("{e:?}")));
+            let m = Arc::new(
+                load(&model, &LoadOptions::with_params(&overrides))
+                    .unwrap_or_else(|e| panic!("{e:?}")),
+            );
             let expected = brute_count(grid, &words, distinct);
             for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
                 for var in [VarSelect::Input, VarSelect::Mrv, VarSelect::Degree] {
@@ -579,7 +585,7 @@ fn hand_written_word_variables_match_brute_force() {
         constraint a[3] == b[1]; constraint b[3] == c[2]; constraint c[1] == \"A\";\n\
         constraint alldifferent([a, b]);\n";
     let m = s.file("m.csp", model.as_bytes());
-    let m = Arc::new(load_file(&m, &[]).unwrap_or_else(|e| panic!("{e:?}")));
+    let m = Arc::new(load(&m, &LoadOptions::default()).unwrap_or_else(|e| panic!("{e:?}")));
     let ch = |w: &str, i: usize| w.as_bytes()[i];
     let mut expected = 0;
     for a in words {
@@ -672,7 +678,10 @@ fn best_fills_match_brute_force() {
                     value: goal.to_string(),
                 },
             ];
-            let m = Arc::new(load_file(&model, &overrides).unwrap_or_else(|e| panic!("{e:?}")));
+            let m = Arc::new(
+                load(&model, &LoadOptions::with_params(&overrides))
+                    .unwrap_or_else(|e| panic!("{e:?}")),
+            );
             for level in [Propagation::Fc, Propagation::Ac] {
                 let mut o = Options {
                     check: true,

@@ -10,7 +10,7 @@
 use cspi::engine::search::Next;
 use cspi::model::Model;
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, solve};
+use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -87,8 +87,11 @@ fn run_model(start: &str) -> Option<Vec<[u8; 9]>> {
         name: "start".into(),
         value: start.into(),
     }];
-    let model: Model = load_file(&root().join("models/eight-puzzle.csp"), &overrides)
-        .unwrap_or_else(|e| panic!("model does not load: {e:?}"));
+    let model: Model = load(
+        &root().join("models/eight-puzzle.csp"),
+        &LoadOptions::with_params(&overrides),
+    )
+    .unwrap_or_else(|e| panic!("model does not load: {e:?}"));
     let model = Arc::new(model);
     let mut options = Options {
         search: model.search.clone(),

@@ -11,17 +11,19 @@
 
 use cspi::engine::search::Next;
 use cspi::model::Propagation;
-use cspi::solve::{Options, Status, load_str, solve};
-use std::path::Path;
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load as load_model, solve};
 use std::sync::Arc;
 
 const LEVELS: [Propagation; 3] = [Propagation::Ac, Propagation::Fc, Propagation::None];
 
 /// Loads `text`: `Err(code)` of the first diagnostic if refused.
 fn load(text: &str) -> Result<Arc<cspi::model::Model>, String> {
-    load_str("exact.csp", text, Path::new("."), &[])
-        .map(Arc::new)
-        .map_err(|d| d.0[0].code.to_string())
+    load_model(
+        ModelSource::text("exact.csp", text),
+        &LoadOptions::default(),
+    )
+    .map(Arc::new)
+    .map_err(|d| d.0[0].code.to_string())
 }
 
 /// Every solution's values (model variables only) and the final status,

@@ -8,7 +8,7 @@ use cspi::engine::search::{Limits, Next};
 use cspi::explain::{Explanation, explain};
 use cspi::model::Model;
 use cspi::sema::ParamOverride;
-use cspi::solve::{self, Options, Status, load_file};
+use cspi::solve::{self, LoadOptions, Options, Status, load};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -69,7 +69,7 @@ fn param(name: &str, value: &str) -> ParamOverride {
 #[test]
 fn the_bundled_unsatisfiable_schedule() {
     let path = common::model("unsat-schedule.csp");
-    let model = load_file(&path, &[]).unwrap();
+    let model = load(&path, &LoadOptions::default()).unwrap();
     let text = common::read(&path);
     let conflict = conflict_of(&model);
     let shown: Vec<&str> = conflict
@@ -99,7 +99,7 @@ fn sudoku_puzzles_whose_givens_clash() {
         "5........5.......................................................................",
     ];
     for puzzle in puzzles {
-        let model = load_file(&path, &[param("puzzle", puzzle)]).unwrap();
+        let model = load(&path, &LoadOptions::with_params(&[param("puzzle", puzzle)])).unwrap();
         let conflict = conflict_of(&model);
         // Givens are data; the conflict holds two of them and one rule.
         let data = conflict
@@ -115,7 +115,7 @@ fn sudoku_puzzles_whose_givens_clash() {
 fn queens_without_room() {
     let path = common::model("n-queens.csp");
     for n in ["2", "3"] {
-        let model = load_file(&path, &[param("n", n)]).unwrap();
+        let model = load(&path, &LoadOptions::with_params(&[param("n", n)])).unwrap();
         conflict_of(&model);
     }
 }

@@ -10,7 +10,7 @@ use crate::common;
 use cspi::engine::search::Next;
 use cspi::model::Model;
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file_with_data, solve};
+use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -25,8 +25,15 @@ fn load(name: &str, params: &[(&str, &str)], data: &[&str]) -> Arc<Model> {
         .collect();
     let data: Vec<PathBuf> = data.iter().map(|d| common::model(d)).collect();
     Arc::new(
-        load_file_with_data(&common::model(name), &overrides, &data)
-            .unwrap_or_else(|e| panic!("{name}: {e:?}")),
+        load_model(
+            &common::model(name),
+            &LoadOptions {
+                params: overrides,
+                data_files: data,
+                ..LoadOptions::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e:?}")),
     )
 }
 

@@ -8,11 +8,10 @@
 use cspi::engine::search::Limits;
 use cspi::model::search::Named;
 use cspi::model::{Model, Propagation, ValSelect, VarSelect};
-use cspi::solve::{Options, Status, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug)]
@@ -197,7 +196,7 @@ fn long_sums_count_like_dynamic_programming() {
         let case = generate(&mut rng);
         let src = case.text();
         let model = Arc::new(
-            load_str("long.csp", &src, Path::new("."), &[])
+            load(ModelSource::text("long.csp", &src), &LoadOptions::default())
                 .unwrap_or_else(|e| panic!("case {case_no} does not load: {e:?}\n{src}")),
         );
         let expected = case.count();
@@ -227,7 +226,13 @@ fn long_sums_count_like_dynamic_programming() {
 #[test]
 fn a_sum_over_a_million_variables_is_solved() {
     let src = "var x[1..1000000] in 0..1;\nconstraint sum(x) == 3;\n";
-    let model = Arc::new(load_str("million.csp", src, Path::new("."), &[]).unwrap());
+    let model = Arc::new(
+        load(
+            ModelSource::text("million.csp", src),
+            &LoadOptions::default(),
+        )
+        .unwrap(),
+    );
     let options = Options {
         search: model.search.clone(),
         limits: Limits {

@@ -9,10 +9,9 @@
 use cspi::engine::search::Next;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Restarts, VarSelect};
-use cspi::solve::{Options, Status, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::path::Path;
 use std::sync::Arc;
 
 /// A random model over x0..x{n-1} and its optimum by brute force (`None`
@@ -101,7 +100,9 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
     for case in 0..100 {
         let (src, best) = random_model(&mut rng);
-        let model = Arc::new(load_str("opt.csp", &src, Path::new("."), &[]).expect("loads"));
+        let model = Arc::new(
+            load(ModelSource::text("opt.csp", &src), &LoadOptions::default()).expect("loads"),
+        );
         for &(_, lns) in LnsKind::ALL {
             for &(_, guide) in Guide::ALL {
                 for restarts in [Restarts::None, Restarts::Luby] {

@@ -9,7 +9,7 @@ use crate::common::{cspi, shared_data};
 use cspi::engine::search::{Limits, Next};
 use cspi::model::Model;
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, solve};
+use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -21,7 +21,9 @@ fn load(name: &str, params: &[(&str, &str)]) -> Arc<Model> {
             value: v.to_string(),
         })
         .collect();
-    Arc::new(load_file(&common::model(name), &over).expect("model loads"))
+    Arc::new(
+        load_model(&common::model(name), &LoadOptions::with_params(&over)).expect("model loads"),
+    )
 }
 
 /// `models/crossword-slots.csp` over a shared puzzle and dictionary; `None`

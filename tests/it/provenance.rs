@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use cspi::solve::load_file;
+use cspi::solve::{LoadOptions, load};
 
 #[test]
 fn every_bundled_model_has_one_origin_per_constraint() {
@@ -12,7 +12,7 @@ fn every_bundled_model_has_one_origin_per_constraint() {
         if path.extension().is_none_or(|e| e != "csp") {
             continue;
         }
-        let Ok(model) = load_file(&path, &[]) else {
+        let Ok(model) = load(&path, &LoadOptions::default()) else {
             continue; // a model whose default data lives in ../shared
         };
         assert_eq!(
@@ -28,7 +28,7 @@ fn every_bundled_model_has_one_origin_per_constraint() {
 fn sudoku_givens_are_data_and_the_rules_are_not() {
     let path = common::model("sudoku.csp");
     let text = common::read(&path);
-    let model = load_file(&path, &[]).unwrap();
+    let model = load(&path, &LoadOptions::default()).unwrap();
     let mut givens = 0;
     for (f, o) in model.constraints.iter().zip(&model.origins) {
         let source = &text[o.span.start..o.span.end];
@@ -59,6 +59,6 @@ fn a_parameter_from_the_command_line_is_data() {
         name: "n".into(),
         value: "5".into(),
     }];
-    let model = load_file(&path, &over).unwrap();
+    let model = load(&path, &LoadOptions::with_params(&over)).unwrap();
     assert!(model.origins.iter().any(|o| o.data == ["n"]));
 }

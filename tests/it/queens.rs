@@ -6,7 +6,7 @@ use crate::common;
 
 use cspi::engine::search::{Limits, Next};
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, solve};
+use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -16,7 +16,13 @@ fn model_solutions(n: usize) -> (Status, Vec<Vec<i64>>) {
         name: "n".into(),
         value: n.to_string(),
     }];
-    let model = Arc::new(load_file(&common::model("n-queens.csp"), &over).expect("model loads"));
+    let model = Arc::new(
+        load(
+            &common::model("n-queens.csp"),
+            &LoadOptions::with_params(&over),
+        )
+        .expect("model loads"),
+    );
     let q = model.groups["q"].vars.clone();
     let options = Options {
         search: model.search.clone(),

@@ -7,10 +7,9 @@
 use crate::common::regex::{Re, words};
 use cspi::engine::search::Next;
 use cspi::model::regex::Regex;
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::path::Path;
 use std::sync::Arc;
 
 /// The symbols expressions are drawn over, and the alphabet words are:
@@ -70,7 +69,13 @@ fn the_layered_graph_holds_exactly_the_matching_words() {
 fn an_expression_computed_at_load_time() {
     let src = "param k = 2;\nparam part = \"1 [2 3]*\";\nvar x[1..5] in 0..3;\n\
                constraint regular(x, \"(\\(part)) 0{\\(k)}\");\n";
-    let model = Arc::new(load_str("computed.csp", src, Path::new("."), &[]).expect("loads"));
+    let model = Arc::new(
+        load(
+            ModelSource::text("computed.csp", src),
+            &LoadOptions::default(),
+        )
+        .expect("loads"),
+    );
     let re = Re::Cat(vec![
         Re::Sym(1),
         Re::Rep(Box::new(Re::Class(vec![(2, 3)], false)), 0, None),
@@ -100,7 +105,8 @@ fn an_expression_computed_at_load_time() {
 /// All solutions of `src` (the values of `x`) under `options`, each
 /// checked by cspi's own checker as well.
 fn solutions(src: &str, options: &Options) -> Vec<Vec<i64>> {
-    let model = Arc::new(load_str("case.csp", src, Path::new("."), &[]).expect("loads"));
+    let model =
+        Arc::new(load(ModelSource::text("case.csp", src), &LoadOptions::default()).expect("loads"));
     let ids = model.groups["x"].vars.clone();
     let mut found = Vec::new();
     let options = Options {
@@ -161,11 +167,12 @@ fn wide_domains() {
             .iter()
             .all(|w| w[0] == 1 && (2..=3).contains(&w[1]) && w[2].abs() <= 5)
     );
-    let refused = load_str(
-        "wide.csp",
-        &format!("{wide}constraint regular(x, \"[^0] 5 .\");\n"),
-        Path::new("."),
-        &[],
+    let refused = load(
+        ModelSource::text(
+            "wide.csp",
+            &format!("{wide}constraint regular(x, \"[^0] 5 .\");\n"),
+        ),
+        &LoadOptions::default(),
     )
     .expect_err("too wide");
     assert_eq!(refused.0[0].code, "cspi::global::regex");

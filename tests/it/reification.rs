@@ -4,10 +4,9 @@
 
 use cspi::engine::search::Next;
 use cspi::model::Propagation;
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::path::Path;
 use std::sync::Arc;
 
 fn random_reified(rng: &mut Xoshiro256PlusPlus) -> String {
@@ -53,7 +52,9 @@ fn reified_constraints_agree_with_brute_force() {
             random_reified(&mut rng),
             random_reified(&mut rng)
         );
-        let m = Arc::new(load_str("r.csp", &text, Path::new("."), &[]).expect("loads"));
+        let m = Arc::new(
+            load(ModelSource::text("r.csp", &text), &LoadOptions::default()).expect("loads"),
+        );
         let mut want = Vec::new();
         for x in -1..=2 {
             for y in -1..=2 {
@@ -92,7 +93,8 @@ fn the_truth_value_is_propagated() {
     let text = "var x in 0..3; var y in 0..3; var b in 0..1;
                 constraint b == table([x, y], [(0, 1), (1, 2), (2, 3)]);
                 constraint x == 3;";
-    let m = Arc::new(load_str("r.csp", text, Path::new("."), &[]).expect("loads"));
+    let m =
+        Arc::new(load(ModelSource::text("r.csp", text), &LoadOptions::default()).expect("loads"));
     let options = Options {
         count_only: true,
         ..Options::default()

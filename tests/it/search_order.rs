@@ -6,7 +6,7 @@
 use cspi::engine::select::Branch;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -33,7 +33,13 @@ fn trace(
     ties: bool,
     restarts: Restarts,
 ) -> String {
-    let model = Arc::new(load_str("order.csp", MODEL, Path::new("."), &[]).expect("loads"));
+    let model = Arc::new(
+        load(
+            ModelSource::text("order.csp", MODEL),
+            &LoadOptions::default(),
+        )
+        .expect("loads"),
+    );
     let mut options = Options {
         trace: Some(12),
         check: true,
@@ -110,7 +116,13 @@ fn first_decisions_of_every_heuristic() {
 /// The first `n` decisions of `model` (text) under `var` and `level`, as
 /// variable names; the model's own search item gives the scope.
 fn first_decisions(model: &str, var: VarSelect, level: Propagation, n: usize) -> Vec<String> {
-    let model = Arc::new(load_str("scope.csp", model, Path::new("."), &[]).expect("loads"));
+    let model = Arc::new(
+        load(
+            ModelSource::text("scope.csp", model),
+            &LoadOptions::default(),
+        )
+        .expect("loads"),
+    );
     let mut options = Options {
         trace: Some(n),
         threads: 1,

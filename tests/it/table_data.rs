@@ -3,13 +3,19 @@
 //! the `--project` flag on the command line.
 
 use cspi::engine::search::Next;
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
 fn count(text: &str, dir: &Path) -> u64 {
-    let m = Arc::new(load_str("t.csp", text, dir, &[]).unwrap_or_else(|e| panic!("{e:?}")));
+    let m = Arc::new(
+        load(
+            ModelSource::text_in("t.csp", text, dir),
+            &LoadOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}")),
+    );
     let mut o = Options {
         search: m.search.clone(),
         check: true,
@@ -22,7 +28,10 @@ fn count(text: &str, dir: &Path) -> u64 {
 }
 
 fn error(text: &str, dir: &Path) -> String {
-    match load_str("t.csp", text, dir, &[]) {
+    match load(
+        ModelSource::text_in("t.csp", text, dir),
+        &LoadOptions::default(),
+    ) {
         Ok(_) => panic!("expected an error for {text}"),
         Err(e) => format!("{e:?}"),
     }

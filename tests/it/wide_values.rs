@@ -4,12 +4,14 @@
 
 use cspi::engine::search::Next;
 use cspi::model::Propagation;
-use cspi::solve::{Options, Status, Summary, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, Summary, load, solve};
 use std::path::Path;
 use std::sync::Arc;
 
 fn run(text: &str, level: Propagation, count: bool) -> (Summary, Vec<Vec<i64>>) {
-    let model = Arc::new(load_str("wide.csp", text, Path::new("."), &[]).expect("loads"));
+    let model = Arc::new(
+        load(ModelSource::text("wide.csp", text), &LoadOptions::default()).expect("loads"),
+    );
     let mut options = Options {
         check: true,
         count_only: count,
@@ -129,7 +131,13 @@ fn quotients_are_bounded_by_their_arguments() {
             .join("tests/fuzz-regressions/pipeline-timeout-division-bounds.csp"),
     )
     .expect("the regression input");
-    let model = Arc::new(load_str("division.csp", &text, Path::new("."), &[]).expect("loads"));
+    let model = Arc::new(
+        load(
+            ModelSource::text("division.csp", &text),
+            &LoadOptions::default(),
+        )
+        .expect("loads"),
+    );
     for level in LEVELS {
         let mut options = Options {
             check: true,

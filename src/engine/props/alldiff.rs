@@ -160,9 +160,6 @@ impl AllDifferent {
 }
 
 impl Propagator for AllDifferent {
-    fn name(&self) -> &'static str {
-        "alldifferent"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -83,9 +83,6 @@ impl Times {
 }
 
 impl Propagator for Times {
-    fn name(&self) -> &'static str {
-        "times"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
@@ -119,9 +116,6 @@ impl Abs {
 }
 
 impl Propagator for Abs {
-    fn name(&self) -> &'static str {
-        "abs"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
@@ -248,9 +242,6 @@ impl Element {
 }
 
 impl Propagator for Element {
-    fn name(&self) -> &'static str {
-        "element"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
@@ -367,9 +358,6 @@ impl MinMax {
 }
 
 impl Propagator for MinMax {
-    fn name(&self) -> &'static str {
-        if self.max { "max" } else { "min" }
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

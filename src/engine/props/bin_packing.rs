@@ -66,9 +66,6 @@ impl BinPacking {
 }
 
 impl Propagator for BinPacking {
-    fn name(&self) -> &'static str {
-        "bin_packing"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

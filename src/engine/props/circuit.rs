@@ -214,9 +214,6 @@ impl Circuit {
 }
 
 impl Propagator for Circuit {
-    fn name(&self) -> &'static str {
-        if self.sub { "subcircuit" } else { "circuit" }
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

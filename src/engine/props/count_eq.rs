@@ -69,9 +69,6 @@ fn state(d: &Domains, x: VarId, v: i64) -> (bool, bool) {
 }
 
 impl Propagator for CountEq {
-    fn name(&self) -> &'static str {
-        "count=="
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -143,9 +143,6 @@ impl Cumulative {
 }
 
 impl Propagator for Cumulative {
-    fn name(&self) -> &'static str {
-        "cumulative"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

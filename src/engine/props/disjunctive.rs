@@ -250,9 +250,6 @@ fn resort(order: &mut Vec<usize>, n: usize, key: impl Fn(usize) -> i64) {
 }
 
 impl Propagator for Disjunctive {
-    fn name(&self) -> &'static str {
-        "disjunctive"
-    }
     fn vars(&self) -> &[VarId] {
         &self.starts
     }

@@ -121,9 +121,6 @@ impl Element2d {
 }
 
 impl Propagator for Element2d {
-    fn name(&self) -> &'static str {
-        "element2d"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -58,9 +58,6 @@ impl Assignment for Partial<'_> {
 }
 
 impl Propagator for FormulaProp {
-    fn name(&self) -> &'static str {
-        "formula"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

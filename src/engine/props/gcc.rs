@@ -36,9 +36,6 @@ impl GlobalCardinality {
 }
 
 impl Propagator for GlobalCardinality {
-    fn name(&self) -> &'static str {
-        "global_cardinality"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -19,9 +19,6 @@ impl Increasing {
 }
 
 impl Propagator for Increasing {
-    fn name(&self) -> &'static str {
-        "increasing"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

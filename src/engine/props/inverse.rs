@@ -55,9 +55,6 @@ impl Inverse {
 }
 
 impl Propagator for Inverse {
-    fn name(&self) -> &'static str {
-        "inverse"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

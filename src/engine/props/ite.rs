@@ -30,9 +30,6 @@ fn meet(d: &Domains, x: VarId, y: VarId) -> bool {
 }
 
 impl Propagator for IfThenElse {
-    fn name(&self) -> &'static str {
-        "if-then-else"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

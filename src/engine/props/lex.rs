@@ -59,13 +59,6 @@ fn can_equal(d: &Domains, x: VarId, y: VarId) -> bool {
 }
 
 impl Propagator for Lex {
-    fn name(&self) -> &'static str {
-        if self.strict {
-            "lex_less"
-        } else {
-            "lex_lesseq"
-        }
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

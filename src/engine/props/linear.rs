@@ -316,13 +316,6 @@ fn scaled(a: i64, min: i64, max: i64) -> (i128, i128) {
 }
 
 impl Propagator for Linear {
-    fn name(&self) -> &'static str {
-        match self.op {
-            LinOp::Le => "linear<=",
-            LinOp::Eq => "linear==",
-            LinOp::Ne => "linear!=",
-        }
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

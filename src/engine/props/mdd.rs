@@ -208,9 +208,6 @@ fn explore(first: &[u32], edges: &[(u32, u32)], s: &mut Scratch, node: u32, laye
 }
 
 impl Propagator for MddProp {
-    fn name(&self) -> &'static str {
-        "mdd"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -21,9 +21,6 @@ impl Member {
 }
 
 impl Propagator for Member {
-    fn name(&self) -> &'static str {
-        "member"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

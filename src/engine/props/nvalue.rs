@@ -88,9 +88,6 @@ impl NValue {
 }
 
 impl Propagator for NValue {
-    fn name(&self) -> &'static str {
-        "nvalue"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

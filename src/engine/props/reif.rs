@@ -30,9 +30,6 @@ impl ReifLinear {
 }
 
 impl Propagator for ReifLinear {
-    fn name(&self) -> &'static str {
-        "reified-linear"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

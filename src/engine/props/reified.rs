@@ -60,9 +60,6 @@ impl Reified {
 }
 
 impl Propagator for Reified {
-    fn name(&self) -> &'static str {
-        "reified"
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

@@ -431,13 +431,6 @@ fn distinct_columns(vars: Vec<VarId>, tuples: &[Vec<i64>]) -> (Vec<VarId>, Cow<'
 }
 
 impl Propagator for CompactTable {
-    fn name(&self) -> &'static str {
-        if self.allowed {
-            "table"
-        } else {
-            "table-forbidden"
-        }
-    }
     fn vars(&self) -> &[VarId] {
         &self.vars
     }

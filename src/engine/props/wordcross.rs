@@ -486,9 +486,6 @@ impl WordCross {
 }
 
 impl Propagator for WordCross {
-    fn name(&self) -> &'static str {
-        "word-intersection"
-    }
     fn vars(&self) -> &[VarId] {
         &self.c.vars
     }

@@ -3,7 +3,7 @@
 
 use cspi::engine::search::{Limits, Next};
 use cspi::sema::ParamOverride;
-use cspi::solve::{Options, Status, load_file, solve};
+use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -333,7 +333,7 @@ pub fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved 
         });
     }
     let path = super::model("sudoku.csp");
-    let model = load_file(Path::new(&path), &overrides).unwrap_or_else(|d| {
+    let model = load(Path::new(&path), &LoadOptions::with_params(&overrides)).unwrap_or_else(|d| {
         panic!(
             "{}: the model does not load: {:?}",
             p.label,

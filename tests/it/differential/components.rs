@@ -9,7 +9,7 @@ use super::{Scratch, case_seed, cases, ints, run_cases, words};
 use cspi::engine::search::Next;
 use cspi::model::search::Named;
 use cspi::model::{Propagation, VarSelect};
-use cspi::solve::{Options, Status, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
@@ -101,8 +101,11 @@ fn counting_by_components_agrees_with_brute_force_and_leaf_by_leaf() {
             return;
         }
         let model = Arc::new(
-            load_str("components.csp", &src, Path::new("."), &[])
-                .unwrap_or_else(|e| panic!("does not load: {e:?}\n{what}")),
+            load(
+                ModelSource::text("components.csp", &src),
+                &LoadOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("does not load: {e:?}\n{what}")),
         );
         let status = if expected == 0 {
             Status::Unsatisfiable

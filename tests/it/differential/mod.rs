@@ -26,7 +26,7 @@ mod words;
 use cspi::engine::search::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Model, Propagation, ValSelect, VarSelect};
-use cspi::solve::{Options, Status, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -242,8 +242,11 @@ fn check_int_model(m: &ints::IntModel, seed: u64, label: &str) {
 
 /// Loads model text over `x0..x{vars-1}` and checks it under every strategy.
 fn check_int_source(src: &str, vars: usize, expected: &BTreeSet<Vec<i64>>, seed: u64, what: &str) {
-    let model = load_str("random.csp", src, Path::new("."), &[])
-        .unwrap_or_else(|e| panic!("does not load: {e:?}\n{what}"));
+    let model = load(
+        ModelSource::text("random.csp", src),
+        &LoadOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("does not load: {e:?}\n{what}"));
     let model = Arc::new(model);
     let ids: Vec<usize> = (0..vars)
         .map(|i| model.groups[&format!("x{i}")].vars[0])

@@ -9,9 +9,8 @@
 use super::globals::{Case, Draw};
 use super::{check_int_source, product};
 use cspi::engine::search::Next;
-use cspi::solve::{Options, load_str, solve};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::sync::Arc;
 
 /// `case` over fewer variables: position `i` (the case's `x{i}`) becomes
@@ -157,7 +156,13 @@ fn langford_small_agrees_with_brute_force() {
 /// L(2, 11): 35,584 solutions (17,792 up to mirroring); 47,961 were counted.
 #[test]
 fn langford_11_counts_35584() {
-    let model = Arc::new(load_str("langford.csp", &langford(11), Path::new("."), &[]).unwrap());
+    let model = Arc::new(
+        load(
+            ModelSource::text("langford.csp", &langford(11)),
+            &LoadOptions::default(),
+        )
+        .unwrap(),
+    );
     for no_product_count in [false, true] {
         let options = Options {
             count_only: true,

@@ -4,7 +4,7 @@
 
 use super::{Scratch, case_seed, cases, check_every_strategy, product, run_cases};
 use cspi::model::ValSelect;
-use cspi::solve::load_str;
+use cspi::solve::{LoadOptions, ModelSource, load};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::BTreeSet;
@@ -107,7 +107,10 @@ fn word_models_agree_with_brute_force_under_every_strategy() {
         let src = m.text(&path);
         let what = format!("case {case_no}, seed {seed}:\n{src}");
         let expected = m.brute_force();
-        let model = match load_str("words.csp", &src, Path::new("."), &[]) {
+        let model = match load(
+            ModelSource::text("words.csp", &src),
+            &LoadOptions::default(),
+        ) {
             Ok(model) => Arc::new(model),
             // A length with no words is a diagnostic, and then no fill exists.
             Err(e) => {
