@@ -6,6 +6,7 @@
 #![no_main]
 
 use cspi::engine::search::{Limits, Next};
+use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{Options, solve};
 use libfuzzer_sys::fuzz_target;
