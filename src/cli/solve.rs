@@ -126,6 +126,7 @@ impl<'a> Runner<'a> {
         let end = RunEnd {
             status: Status::Unknown,
             objective: None,
+            lex: None,
             stats: &stats,
             totals: &[],
             stopped_by: Some(by),
@@ -136,7 +137,7 @@ impl<'a> Runner<'a> {
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
         if args.stats {
-            eprint(&human::stats(&stats));
+            eprint(&human::stats(&stats, None));
         }
         self.exit_code(false)
     }
@@ -291,9 +292,11 @@ impl<'a> Runner<'a> {
         } else {
             Some(StoppedBy::TimeLimit)
         };
+        let lex = model.objective.as_ref().filter(|o| !o.lex.is_empty());
         let end = RunEnd {
             status: summary.status,
             objective: summary.objective,
+            lex,
             stats: &summary.stats,
             totals: &totals,
             stopped_by,
@@ -308,7 +311,7 @@ impl<'a> Runner<'a> {
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
         if args.stats {
-            eprint(&human::stats(&summary.stats));
+            eprint(&human::stats(&summary.stats, lex));
         }
         if args.thread_stats {
             eprint(&human::thread_stats(

@@ -14,7 +14,7 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
     if let Some(o) = &model.objective
         && let Some(v) = o.term.eval(model, values)
     {
-        let _ = writeln!(out, "objective = {v}");
+        let _ = writeln!(out, "objective = {}", o.shown(v));
     }
     out
 }
@@ -216,8 +216,9 @@ pub fn quality_line(q: &FillQuality, below: i64) -> String {
     line
 }
 
-/// Statistics for people, one per line.
-pub fn stats(stats: &Stats) -> String {
+/// Statistics for people, one per line; the improvements of a
+/// lexicographic objective (`lex`) by their components.
+pub fn stats(stats: &Stats, lex: Option<&crate::model::Objective>) -> String {
     let mut out = String::new();
     for (k, v) in stats.fields() {
         let _ = writeln!(out, "{k:>14}: {v}");
@@ -227,7 +228,7 @@ pub fn stats(stats: &Stats) -> String {
             out,
             "{:>14}: {} at {} ms",
             "improvement",
-            i.objective,
+            lex.map_or_else(|| i.objective.to_string(), |l| l.shown(i.objective)),
             i.time.as_millis()
         );
     }
@@ -311,11 +312,11 @@ impl Reporter for Human {
                 _ => format!("{} ({})\n", count_text(n), e.status.name()),
             },
             Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
-            Status::Optimal => format!("OPTIMAL: objective {}\n", e.objective.unwrap_or(0)),
+            Status::Optimal => format!("OPTIMAL: objective {}\n", e.shown_objective()),
             _ if e.objective.is_some() => format!(
                 "{}: best objective {} (optimality not proved)\n",
                 e.status.name(),
-                e.objective.unwrap_or(0)
+                e.shown_objective()
             ),
             Status::Unknown if n == 0 => {
                 format!(

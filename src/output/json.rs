@@ -155,7 +155,7 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
     if let Some(o) = &model.objective
         && let Some(v) = o.term.eval(model, values)
     {
-        let _ = write!(out, ",\"objective\":{v}");
+        let _ = write!(out, ",\"objective\":{v}{}", o.json_components(v));
     }
     out.push('}');
     out
@@ -181,7 +181,8 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
         out.push_str(",\"solutions_at_least\":true");
     }
     if let Some(o) = e.objective {
-        let _ = write!(out, ",\"objective\":{o}");
+        let lex = e.lex.map(|l| l.json_components(o)).unwrap_or_default();
+        let _ = write!(out, ",\"objective\":{o}{lex}");
     }
     if let Some(s) = e.stopped_by {
         out.push_str(",\"stopped_by\":");
@@ -211,7 +212,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
         out.push('}');
     }
     out.push_str(",\"stats\":");
-    stats(&mut out, e.stats);
+    stats(&mut out, e.stats, e.lex);
     if let Some(s) = e.split {
         let _ = write!(
             out,
@@ -219,7 +220,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
             s.subproblems,
             s.busy.as_millis()
         );
-        stats(&mut out, &s.stats);
+        stats(&mut out, &s.stats, e.lex);
         out.push('}');
     }
     if !e.threads.is_empty() {
@@ -234,7 +235,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
                 t.subproblems,
                 t.busy.as_millis()
             );
-            stats(&mut out, &t.stats);
+            stats(&mut out, &t.stats, e.lex);
             out.push('}');
         }
         out.push(']');
@@ -243,8 +244,9 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
     out
 }
 
-/// The statistics as an object, names from `Stats::fields`.
-pub fn stats(out: &mut String, stats: &Stats) {
+/// The statistics as an object, names from `Stats::fields`; the
+/// improvements of a lexicographic objective (`lex`) with their components.
+pub fn stats(out: &mut String, stats: &Stats, lex: Option<&crate::model::Objective>) {
     out.push('{');
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {
         if i > 0 {
@@ -260,8 +262,10 @@ pub fn stats(out: &mut String, stats: &Stats) {
             }
             let _ = write!(
                 out,
-                "{{\"objective\":{},\"time_ms\":{}}}",
+                "{{\"objective\":{}{},\"time_ms\":{}}}",
                 imp.objective,
+                lex.map(|l| l.json_components(imp.objective))
+                    .unwrap_or_default(),
                 imp.time.as_millis()
             );
         }

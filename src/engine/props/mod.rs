@@ -3,6 +3,7 @@
 pub mod alldiff;
 pub mod alldiff_bits;
 pub mod alldiff_gac;
+pub mod among;
 pub mod arith;
 pub mod bin_packing;
 pub mod circuit;

@@ -339,6 +339,9 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         ("mdd", globals::mdd),
         ("regular", globals::regular),
         ("regular (expression)", globals::regular_regex),
+        ("among", globals::among),
+        ("at_most/at_least/exactly", globals::count_bound),
+        ("sequence", globals::sequence),
     ];
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {
