@@ -27,4 +27,5 @@ pub mod sema;
 pub mod setup;
 pub mod solve;
 pub mod source;
+pub mod suggest;
 pub mod syntax;

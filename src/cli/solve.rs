@@ -160,6 +160,13 @@ impl<'a> Runner<'a> {
         if let Some(names) = &args.project {
             model.projection = projection(&model, names)?;
         }
+        if args.ipuz.is_some() && !crate::output::ipuz::drawable(&model) {
+            return Err(Diags::from(
+                Diag::new("cspi::ipuz", "--ipuz: this model outputs no crossword")
+                    .help("the crossword is written from an output item naming it: `output xw;`")
+                    .usage(),
+            ));
+        }
         if args.svg.is_some() && !crate::output::svg::drawable(&model) {
             return Err(Diags::from(
                 Diag::new("cspi::svg", "--svg: this model draws no picture")
@@ -216,6 +223,14 @@ impl<'a> Runner<'a> {
                 .map(|t| t.saturating_sub(self.started.elapsed())),
             stop: Some(Arc::clone(&self.interrupt.stop)),
         };
+        if args.suggest.is_some() || args.fillability || args.fillability_svg.is_some() {
+            let text = super::suggest::run(args, &model, &options.limits)?;
+            self.out.write(&text);
+            return Ok(Ended {
+                status: Status::Unknown,
+                rejected: false,
+            });
+        }
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some(),
@@ -232,8 +247,8 @@ impl<'a> Runner<'a> {
             .collect();
         let (reporter, out) = (&mut self.reporter, &mut self.out);
         let mut last: Option<Vec<i64>> = None;
-        let mut summary = solve::solve(&model, &options, |values| {
-            if args.svg.is_some() {
+        let on_solution = |values: &[i64]| {
+            if args.svg.is_some() || args.ipuz.is_some() {
                 last = Some(values.to_vec());
             }
             let mut k = 0;
@@ -252,7 +267,17 @@ impl<'a> Runner<'a> {
             } else {
                 Next::Stop
             }
-        });
+        };
+        let mut summary = match args.differ {
+            Some(k) => super::differ::solve(
+                &model,
+                &options,
+                k,
+                args.solutions.unwrap_or(1),
+                on_solution,
+            ),
+            None => solve::solve(&model, &options, on_solution),
+        };
         if options.limits.progress.is_some() {
             eprint("\r\x1b[2K");
         }
@@ -300,6 +325,15 @@ impl<'a> Runner<'a> {
             {
                 Some(svg) => write_picture(path, "--svg", &svg)?,
                 None => eprint("cspi: no solution, so nothing to draw for --svg\n"),
+            }
+        }
+        if let Some(path) = &args.ipuz {
+            match last
+                .as_deref()
+                .and_then(|v| crate::output::ipuz::solution(&model, v))
+            {
+                Some(text) => write_picture(path, "--ipuz", &text)?,
+                None => eprint("cspi: no solution, so nothing to write for --ipuz\n"),
             }
         }
         if let (Some(path), Some(log)) = (&args.tree, &summary.tree) {

@@ -50,7 +50,40 @@ pub struct CrosswordLayout {
     pub open: Vec<bool>,
     /// Letters given in a picture grid, row-major.
     pub given: Vec<Option<char>>,
+    /// The cells the fill writes, row-major: every open cell, or only the
+    /// marked region (`*` cells) of a partly filled grid.
+    pub region: Vec<bool>,
     pub slots: Vec<CrosswordSlot>,
+}
+
+impl CrosswordLayout {
+    /// The letter of each cell, row-major: the given letters, and the
+    /// slots' words in the cells the fill writes (`None`: a block, or an
+    /// open cell left empty).
+    pub fn letters(&self, model: &Model, values: &[i64]) -> Vec<Option<char>> {
+        let mut cells = self.given.clone();
+        for s in &self.slots {
+            let word = model.format_value(s.var, values[s.var]);
+            for (i, ch) in word.chars().take(s.len).enumerate() {
+                let c = s.cell(i, self.width);
+                if self.region[c] {
+                    cells[c] = Some(ch);
+                }
+            }
+        }
+        cells
+    }
+}
+
+impl CrosswordSlot {
+    /// The row-major index of the slot's `i`-th cell in a grid `width` wide.
+    pub fn cell(&self, i: usize, width: usize) -> usize {
+        if self.across {
+            self.y * width + self.x + i
+        } else {
+            (self.y + i) * width + self.x
+        }
+    }
 }
 
 /// One slot: the word variable written from `(x, y)` across or down.

@@ -187,30 +187,18 @@ fn grid(
 /// A filled crossword, one string per row: letters, `#` for blocks, `.` for
 /// an open cell no slot covers.
 pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -> Vec<String> {
-    let w = layout.width;
-    let mut cells: Vec<char> = (0..w * layout.height)
-        .map(|c| match (layout.open[c], layout.given[c]) {
-            (false, _) => '#',
-            (true, Some(l)) => l,
-            (true, None) => '.',
-        })
-        .collect();
-    for s in &layout.slots {
-        let word = model.format_value(s.var, values[s.var]);
-        for (i, ch) in word.chars().take(s.len).enumerate() {
-            let (x, y) = if s.across {
-                (s.x + i, s.y)
-            } else {
-                (s.x, s.y + i)
-            };
-            cells[y * w + x] = ch;
-        }
-    }
-    cells
-        .chunks(w.max(1))
-        .map(|row| {
-            row.iter()
-                .map(char::to_string)
+    let letters = layout.letters(model, values);
+    (0..layout.height)
+        .map(|y| {
+            (0..layout.width)
+                .map(|x| {
+                    let c = y * layout.width + x;
+                    match (layout.open[c], letters[c]) {
+                        (false, _) => '#'.to_string(),
+                        (true, Some(l)) => l.to_string(),
+                        (true, None) => ".".to_string(),
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })

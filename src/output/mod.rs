@@ -10,7 +10,9 @@
 //! arrays are walked once, in `nested.rs`.
 
 pub mod chart;
+pub mod fillability;
 pub mod human;
+pub mod ipuz;
 pub mod json;
 pub mod nested;
 pub mod sink;

@@ -598,6 +598,12 @@ impl Checker<'_> {
                     }
                 }
                 ExprKind::Call(f, args) if f.name == "quality" => {
+                    // A crossword already reported as broken is not reported again.
+                    let broken = matches!(args.first().map(|a| &a.kind),
+                        Some(ExprKind::Name(n)) if matches!(self.globals.get(n), Some(Value::Poison)));
+                    if broken {
+                        return Ok(None);
+                    }
                     self.quality_item(args, e.span)?
                 }
                 ExprKind::Name(n) if self.crosswords.contains_key(n) => OutputItem::Crossword {
