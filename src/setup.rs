@@ -40,6 +40,7 @@ pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy 
         restarts: spec.restarts,
         seed: spec.seed,
         scope: spec.scope.clone(),
+        learning: spec.learning,
         phases: spec
             .phases
             .iter()

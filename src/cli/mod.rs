@@ -364,6 +364,18 @@ pub struct StrategyArgs {
     /// Seed of the random generator (random heuristics, tie-breaking).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Learn nogoods from failures (lazy clause generation, docs/learning.md).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub learning: Option<bool>,
+}
+
+/// `on` or `off`.
+fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected `on` or `off`, not `{s}`")),
+    }
 }
 
 pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {

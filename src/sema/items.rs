@@ -380,6 +380,13 @@ impl Checker<'_> {
             "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
             "lns" => self.model.search.lns = strategy::<LnsKind>(value)?,
             "guide" => self.model.search.guide = strategy::<Guide>(value)?,
+            "learning" => {
+                self.model.search.learning = match value.name.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(unknown_name(value, "learning", &["on", "off"])),
+                }
+            }
             "ties" => {
                 self.model.search.random_ties = match value.name.as_str() {
                     "random" => true,
@@ -407,6 +414,7 @@ impl Checker<'_> {
                         "restarts",
                         "lns",
                         "guide",
+                        "learning",
                         "ties",
                         "seed",
                     ],

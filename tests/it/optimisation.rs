@@ -117,13 +117,16 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                         options.search.restarts = restarts;
                         options.search.var = var;
                         options.search.seed = case;
+                        // Half the cases learn nogoods (docs/learning.md).
+                        options.search.learning = case % 2 == 1;
                         let s = solve(&model, &options, |_| Next::Continue);
                         let what = format!(
-                            "case {case} ({} / {} / {} / {}):\n{src}",
+                            "case {case} ({} / {} / {} / {}, learning {}):\n{src}",
                             lns.name(),
                             guide.name(),
                             restarts.name(),
-                            var.name()
+                            var.name(),
+                            options.search.learning
                         );
                         assert!(s.rejected.is_empty(), "{what}: {:?}", s.rejected);
                         match best {

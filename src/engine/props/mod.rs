@@ -19,6 +19,7 @@ pub mod inverse;
 pub mod ite;
 pub mod lex;
 pub mod linear;
+pub mod linear_explain;
 pub mod mdd;
 pub mod member;
 pub mod nvalue;
