@@ -195,6 +195,10 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// With --format json, add to each solution the text it prints for people
+    /// (`"text"`), its `output` included.
+    #[arg(long)]
+    pub json_text: bool,
     /// Print search statistics on stderr.
     #[arg(long)]
     pub stats: bool,

@@ -121,6 +121,7 @@ impl<'a> Runner<'a> {
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1),
+            text: args.json_text,
         };
         let stats = Stats::default();
         let end = RunEnd {
@@ -234,6 +235,7 @@ impl<'a> Runner<'a> {
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some(),
+            text: args.json_text,
         };
         // The model's `total(...)` outputs, summed over the solutions.
         let mut totals: Vec<(String, i64)> = model

@@ -19,6 +19,11 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
     out
 }
 
+/// The text of one solution's `output` (or its variables), as people see it.
+pub fn text(model: &Model, values: &[i64]) -> String {
+    body(model, values)
+}
+
 fn body(model: &Model, values: &[i64]) -> String {
     let mut out = String::new();
     if model.output.is_empty() {

@@ -297,9 +297,17 @@ impl Reporter for JsonLines {
         String::new()
     }
 
-    fn solution(&mut self, model: &Model, values: &[i64], _mode: Mode) -> String {
+    fn solution(&mut self, model: &Model, values: &[i64], mode: Mode) -> String {
         self.records += 1;
-        solution(model, values, self.instance.as_deref()) + "\n"
+        let mut record = solution(model, values, self.instance.as_deref());
+        if mode.text {
+            // The values stay as they are; the printed text is one more member.
+            record.pop();
+            record.push_str(",\"text\":");
+            string(&mut record, &super::human::text(model, values));
+            record.push('}');
+        }
+        record + "\n"
     }
 
     fn end(&mut self, e: &RunEnd, _mode: Mode) -> String {

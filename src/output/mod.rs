@@ -71,6 +71,8 @@ pub struct Mode {
     /// Several solutions may be printed (`-n N`, `--all`, optimisation):
     /// each gets a separator for people.
     pub many: bool,
+    /// `--json-text`: JSON solution records carry the text people would see.
+    pub text: bool,
 }
 
 /// The end of one run.
