@@ -429,7 +429,7 @@ fn progress(stats: &Stats, elapsed: Duration) {
     let secs = elapsed.as_secs_f64().max(1e-9);
     eprint(&format!(
         "\r\x1b[2K{}, {} ({:.0} nodes/s), {:.1} s",
-        crate::engine::stats::count_text(stats.solutions),
+        crate::output::count_text(stats.solutions),
         plural(stats.nodes, "node", "nodes"),
         stats.nodes as f64 / secs,
         secs

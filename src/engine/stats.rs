@@ -75,17 +75,6 @@ impl Stats {
 /// least this many", never as exact.
 pub const SATURATED: u64 = u64::MAX;
 
-/// A solution count in words: `n solutions`, or `at least n solutions` when
-/// it saturated.
-pub fn count_text(n: u64) -> String {
-    let words = crate::diag::plural(n, "solution", "solutions");
-    if n == SATURATED {
-        format!("at least {words}")
-    } else {
-        words
-    }
-}
-
 /// A better solution found while optimising.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Improvement {

@@ -2,8 +2,9 @@
 //! a separator line per solution when there may be several, and one summary
 //! line at the end.
 
+use super::count_text;
 use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
-use crate::engine::stats::{SATURATED, Stats, count_text};
+use crate::engine::stats::{SATURATED, Stats};
 use crate::model::{CrosswordLayout, FillQuality, Model, OutputItem, VarGroup};
 use crate::run::Status;
 use std::fmt::Write;
