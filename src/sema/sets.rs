@@ -111,13 +111,20 @@ impl Checker<'_> {
                     name.name
                 ))
             } else {
-                let what = if n == "bool" { "truth values" } else { "strings" };
+                let what = if n == "bool" {
+                    "truth values"
+                } else {
+                    "strings"
+                };
                 Diag::new(
                     "cspi::type",
                     format!("a set variable holds integers or enum members, not {what}"),
                 )
                 .label(of.span, "here")
-                .help(format!("write `var {}: set of 1..10;` or `set of Colour`", name.name))
+                .help(format!(
+                    "write `var {}: set of 1..10;` or `set of Colour`",
+                    name.name
+                ))
             };
             return Err(d);
         }
@@ -281,7 +288,12 @@ impl Checker<'_> {
             };
             return Err(Diag::new(
                 "cspi::type",
-                format!("`{}` cannot combine {} and {}", op.symbol(), kind(&x), kind(&y)),
+                format!(
+                    "`{}` cannot combine {} and {}",
+                    op.symbol(),
+                    kind(&x),
+                    kind(&y)
+                ),
             )
             .label(sa, kind(&x))
             .label(sb, kind(&y))
@@ -352,7 +364,11 @@ impl Checker<'_> {
             }
             BinOp::Diff => combine(self, x.elems.clone(), BinOp::Diff),
             BinOp::Subset | BinOp::Superset => {
-                let (small, big) = if op == BinOp::Subset { (&x, &y) } else { (&y, &x) };
+                let (small, big) = if op == BinOp::Subset {
+                    (&x, &y)
+                } else {
+                    (&y, &x)
+                };
                 let mut parts = Vec::with_capacity(small.elems.len());
                 for &e in &small.elems {
                     parts.push(self.connect(BinOp::Implies, small.has(e), big.has(e), span)?);
@@ -408,11 +424,8 @@ impl Checker<'_> {
                 let values = IntSet::from_values(s.elems.clone());
                 parts.push(self.member(x.clone(), Value::Set(values), true, sx, ss)?);
                 for (&e, m) in s.elems.iter().zip(&s.members) {
-                    let is_e = Value::from_formula(Formula::Cmp(
-                        CmpOp::Eq,
-                        t.clone(),
-                        Term::Const(e),
-                    ));
+                    let is_e =
+                        Value::from_formula(Formula::Cmp(CmpOp::Eq, t.clone(), Term::Const(e)));
                     parts.push(self.connect(BinOp::Implies, is_e, m.clone(), span)?);
                 }
                 self.all(parts, span)?
@@ -448,7 +461,10 @@ impl Checker<'_> {
             let Some(s) = self.as_set(it, span)? else {
                 return Err(Diag::new(
                     "cspi::type",
-                    format!("{what} takes an array of sets, but it holds {}", it.type_name()),
+                    format!(
+                        "{what} takes an array of sets, but it holds {}",
+                        it.type_name()
+                    ),
                 )
                 .label(span, "here"));
             };
@@ -513,7 +529,10 @@ impl Checker<'_> {
         let arity = |n: usize| {
             Diag::new(
                 "cspi::call::arity",
-                format!("{name}(...) takes {}", crate::diag::plural(n as u64, "argument", "arguments")),
+                format!(
+                    "{name}(...) takes {}",
+                    crate::diag::plural(n as u64, "argument", "arguments")
+                ),
             )
             .label(span, "here")
         };
@@ -540,7 +559,10 @@ impl Checker<'_> {
                     let Some(universe) = self.as_set(u, *su)? else {
                         return Err(Diag::new(
                             "cspi::type",
-                            format!("partition_set(S, universe) needs a set, not {}", u.type_name()),
+                            format!(
+                                "partition_set(S, universe) needs a set, not {}",
+                                u.type_name()
+                            ),
                         )
                         .label(*su, "here"));
                     };

@@ -206,7 +206,11 @@ fn domain_before_name(text: &str, at: usize) -> Option<Diag> {
 fn set_before_name(text: &str, at: usize) -> Option<Diag> {
     let (start, end) = item_around(text, at);
     let begin = skip_trivia(text, start);
-    let item = text.get(begin..end)?.trim_end().trim_end_matches(';').trim_end();
+    let item = text
+        .get(begin..end)?
+        .trim_end()
+        .trim_end_matches(';')
+        .trim_end();
     let words: Vec<&str> = item.splitn(3, char::is_whitespace).collect();
     if words.len() < 3 || words[0] != "var" || words[1] != "set" || !words[2].starts_with("of") {
         return None;

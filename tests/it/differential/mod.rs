@@ -385,12 +385,26 @@ fn set_models_agree_with_brute_force_in_every_mode() {
             count_only: true,
             ..Options::default()
         };
-        let two = solve(&model, &Options { threads: 2, ..counting.clone() }, |_| Next::Continue);
-        assert_eq!(two.stats.solutions, expected.len() as u64, "2 threads\n{what}");
+        let two = solve(
+            &model,
+            &Options {
+                threads: 2,
+                ..counting.clone()
+            },
+            |_| Next::Continue,
+        );
+        assert_eq!(
+            two.stats.solutions,
+            expected.len() as u64,
+            "2 threads\n{what}"
+        );
         let parts: u64 = (1..=3)
             .map(|k| {
                 let part = Some(cspi::run::Part { k, n: 3 });
-                let o = Options { part, ..counting.clone() };
+                let o = Options {
+                    part,
+                    ..counting.clone()
+                };
                 solve(&model, &o, |_| Next::Continue).stats.solutions
             })
             .sum();

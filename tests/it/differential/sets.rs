@@ -252,7 +252,7 @@ impl Gen {
         let mut ranges = Vec::new();
         let mut bits = 0;
         for _ in 0..sets {
-            let width = rng.random_range(1..=(11 - bits).min(5).max(1) as i64);
+            let width = rng.random_range(1..=(11 - bits).clamp(1, 5));
             let lo = rng.random_range(0..=MAX_VALUE + 1 - width);
             bits += width;
             ranges.push((lo, lo + width - 1));
