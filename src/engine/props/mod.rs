@@ -26,6 +26,7 @@ pub mod member;
 pub mod nvalue;
 pub mod reif;
 pub mod reified;
+pub mod sequence;
 pub mod table;
 pub mod theta_tree;
 pub mod wordcross;
