@@ -20,7 +20,7 @@ use std::time::Instant;
 /// The largest instance file read (the same bound as a model's data files).
 const MAX_FILE_BYTES: u64 = 512 << 20;
 
-pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
     let (name, path) = match spec.split_once('=') {
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),

@@ -24,7 +24,7 @@ use crate::model::VarId;
 
 /// Scratch space kept between calls.
 #[derive(Default)]
-pub struct Counter {
+pub(crate) struct Counter {
     open: Vec<VarId>,
     /// Per local id: the adjacent (propagator, other local id) edges.
     adj: Vec<Vec<(usize, usize)>>,
@@ -34,7 +34,7 @@ impl Counter {
     /// The number of solutions of the tree whose vertices are `vars` (open,
     /// bitset domains) and whose edges are the crossings `edges`
     /// (propagator, endpoints): `vars.len() - 1` of them, connected.
-    pub fn tree(
+    pub(crate) fn tree(
         &mut self,
         engine: &Engine,
         crossings: &Crossings,

@@ -6,15 +6,14 @@
 //! `search.rs` reads the search annotations and `output.rs` writes
 //! solutions as MiniZinc expects them. docs/minizinc.md.
 
-pub mod ast;
+pub(crate) mod ast;
 mod build;
 mod builtins;
-pub mod output;
+pub(crate) mod output;
 mod parse;
 mod search;
 
-pub use build::INT_BOUND;
-pub use search::default_spec as default_search;
+pub(crate) use search::default_spec as default_search;
 
 use crate::diag::{Diag, Diags, Source};
 use crate::model::{Model, VarId};
@@ -25,14 +24,14 @@ const MAX_FZN_BYTES: u64 = 1 << 30;
 
 /// A value MiniZinc asked to see: a variable or a constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutValue {
+pub(crate) enum OutValue {
     Var(VarId),
     Const(i64),
 }
 
 /// One `output_var` or `output_array` item.
 #[derive(Clone, Debug)]
-pub struct Output {
+pub(crate) struct Output {
     pub name: String,
     /// Printed as `true`/`false`.
     pub bool: bool,
@@ -43,7 +42,7 @@ pub struct Output {
 
 /// A FlatZinc model read: the model, and what to print of each solution.
 #[derive(Debug)]
-pub struct FznModel {
+pub(crate) struct FznModel {
     pub model: Model,
     pub outputs: Vec<Output>,
     /// The solve item had a search annotation (`-f` lets cspi ignore it).
@@ -53,7 +52,7 @@ pub struct FznModel {
 }
 
 /// Reads a FlatZinc file.
-pub fn load_file(path: &Path) -> Result<FznModel, Diags> {
+pub(crate) fn load_file(path: &Path) -> Result<FznModel, Diags> {
     let shown = crate::reader::shown(path);
     let text = crate::reader::read_text(path, MAX_FZN_BYTES, None).map_err(|r| {
         Diags::from(
@@ -69,7 +68,7 @@ pub fn load_file(path: &Path) -> Result<FznModel, Diags> {
 }
 
 /// Reads FlatZinc text; `name` names it in diagnostics.
-pub fn load_str(name: &str, text: &str) -> Result<FznModel, Diags> {
+pub(crate) fn load_str(name: &str, text: &str) -> Result<FznModel, Diags> {
     let source = Source::new(name, text);
     let in_source = |ds: Diags| Diags(ds.0.into_iter().map(|d| d.in_source(&source)).collect());
     let ast = parse::parse(text).map_err(|d| in_source(Diags::from(d)))?;

@@ -9,13 +9,13 @@
 //! Statistics are named once, in `engine::stats::Stats::fields`; nested
 //! arrays are walked once, in `nested.rs`.
 
-pub mod chart;
+pub(crate) mod chart;
 pub mod human;
 pub mod json;
-pub mod nested;
+pub(crate) mod nested;
 pub mod sink;
 pub mod svg;
-pub mod tree;
+pub(crate) mod tree;
 
 use crate::engine::stats::Stats;
 use crate::model::Model;

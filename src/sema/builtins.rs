@@ -48,7 +48,7 @@ const BUILTINS: &[&str] = &[
 
 /// Whether `name` is a built-in function (or an output form), which a
 /// user function may not redefine.
-pub fn is_builtin(name: &str) -> bool {
+pub(super) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
         || matches!(
             name,

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 impl Dictionary {
     /// The words of `len` letters, as one shared list (built once per length).
-    pub fn words_of_length(&self, len: usize) -> Arc<WordList> {
+    pub(crate) fn words_of_length(&self, len: usize) -> Arc<WordList> {
         if let Some(list) = self.by_length.borrow().get(&len) {
             return list.clone();
         }
@@ -50,7 +50,7 @@ impl Dictionary {
 /// dot). Dictionaries, given letters of grids and comparisons such as
 /// `w[1] == "A"` all fold letters with this one function, so a word keeps its
 /// length and its letters match wherever they are written.
-pub fn fold_letter(c: char) -> Option<char> {
+pub(crate) fn fold_letter(c: char) -> Option<char> {
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
         (Some(l), None) => Some(l),
@@ -60,7 +60,7 @@ pub fn fold_letter(c: char) -> Option<char> {
 
 /// Why a letter without a one-letter lowercase form is refused, to follow
 /// "has": "has `İ`, whose lowercase form `i̇` is 2 letters, ...".
-pub fn unfoldable(c: char) -> String {
+pub(crate) fn unfoldable(c: char) -> String {
     let lower: String = c.to_lowercase().collect();
     format!(
         "`{c}`, whose lowercase form `{lower}` is {} letters, so words with it cannot be matched letter by letter",
@@ -69,7 +69,7 @@ pub fn unfoldable(c: char) -> String {
 }
 
 /// A word's length in letters.
-pub fn letter_count(w: &str) -> usize {
+pub(crate) fn letter_count(w: &str) -> usize {
     if w.is_ascii() {
         w.len()
     } else {
@@ -79,7 +79,7 @@ pub fn letter_count(w: &str) -> usize {
 
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
-pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
+pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
     let text: &str = &src.text;
     // Words borrow the file's text unless lowercasing changes them.
     let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
@@ -309,7 +309,7 @@ impl Checker<'_> {
 }
 
 /// The dictionary has no word of length `n`.
-pub fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
+pub(crate) fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
     let mut lengths: Vec<usize> = d.words.iter().map(|w| letter_count(w)).collect();
     lengths.sort_unstable();
     lengths.dedup();

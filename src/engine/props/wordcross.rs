@@ -35,7 +35,7 @@ pub struct LetterIndex {
 }
 
 /// Letter indexes already built, by (list address, position, offset, nwords).
-pub type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
+pub(crate) type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
 
 impl LetterIndex {
     /// `None` when the position holds more distinct letters than an index
@@ -179,7 +179,7 @@ impl Crossing {
 }
 
 /// The word intersection propagator over one [`Crossing`].
-pub struct WordCross {
+pub(crate) struct WordCross {
     /// Its own copy of the crossing (the letter indexes stay shared), not
     /// the shared `Arc`: every revise starts from the variables, and one
     /// pointer less to follow before reading their domains is measurable
@@ -200,7 +200,7 @@ pub struct WordCross {
 }
 
 impl WordCross {
-    pub fn new(c: &Crossing) -> WordCross {
+    pub(crate) fn new(c: &Crossing) -> WordCross {
         WordCross {
             residue: [
                 vec![0; c.idx[0].letters.len()],
