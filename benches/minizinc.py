@@ -24,7 +24,23 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(ROOT, "..", "shared")
+
+
+def find_shared():
+    """The shared folder: $CSPI_SHARED, else `shared/` beside the checkout or beside any folder
+    above it (a worktree such as /work/wt/NAME finds /work/shared)."""
+    if os.environ.get("CSPI_SHARED"):
+        return os.environ["CSPI_SHARED"]
+    here = ROOT
+    while True:
+        parent = os.path.dirname(here)
+        candidate = os.path.join(parent, "shared")
+        if os.path.isdir(os.path.join(candidate, "peers")) or parent == here:
+            return candidate
+        here = parent
+
+
+SHARED = find_shared()
 PEERS = os.path.join(SHARED, "peers")
 SET = os.path.join(SHARED, "data", "minizinc")
 

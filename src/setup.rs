@@ -2,7 +2,7 @@
 //! (`solve.rs`) or on many (`parallel.rs`): the variables it branches on,
 //! its strategy, and the reception of the solutions it hands over.
 
-use crate::engine::search::Strategy;
+use crate::engine::search::{Phase, Strategy};
 use crate::engine::select;
 use crate::engine::stats::Improvement;
 use crate::model::check::violations;
@@ -40,6 +40,15 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
         restarts: spec.restarts,
         seed: spec.seed,
         scope: spec.scope.clone(),
+        phases: spec
+            .phases
+            .iter()
+            .map(|p| Phase {
+                vars: p.vars.clone(),
+                var: select::var::build(p.var).with_random_ties(spec.random_ties),
+                val: select::val::guided(select::val::build(p.val, model), guide),
+            })
+            .collect(),
     }
 }
 

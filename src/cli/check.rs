@@ -18,7 +18,7 @@ use crate::output::plural;
 use crate::output::sink::{Stdout, eprint};
 use crate::sema::walk_names;
 use crate::solve::{self, Parsed};
-use crate::syntax::ast::{Expr, Ident, Item, VarDomain};
+use crate::syntax::ast::{Expr, ExprKind, Ident, Item, VarDomain};
 use std::collections::HashSet;
 use std::sync::Arc;
 
@@ -63,6 +63,8 @@ pub(super) fn command(args: &CheckArgs) -> Result<i32, Diags> {
 pub(super) fn warnings(parsed: &Parsed, model: &Model) -> Vec<Diag> {
     let mut out = Vec::new();
     unused(parsed, &mut out);
+    unused_functions(parsed, &mut out);
+    minizinc_lets(parsed, &mut out);
     unconstrained(parsed, model, &mut out);
     constant(parsed, model, &mut out);
     objective(model, &mut out);
@@ -128,6 +130,73 @@ fn unused(parsed: &Parsed, out: &mut Vec<Diag>) {
                 .label(name.span, "declared here")
                 .help("remove it, or use it in a constraint or the output"),
             );
+        }
+    }
+}
+
+/// Predicates and functions that no item calls (a call from another
+/// function's body counts).
+fn unused_functions(parsed: &Parsed, out: &mut Vec<Diag>) {
+    let mut called = HashSet::new();
+    for item in &parsed.ast.items {
+        for e in exprs(item) {
+            e.visit(&mut |x| match &x.kind {
+                ExprKind::Call(name, _) | ExprKind::Aggregate(name, ..) => {
+                    called.insert(name.name.clone());
+                }
+                _ => {}
+            });
+        }
+    }
+    for item in &parsed.ast.items {
+        if let Item::Function(f) = item
+            && !called.contains(&f.name.name)
+        {
+            let what = if f.predicate { "predicate" } else { "function" };
+            out.push(
+                Diag::new(
+                    "cspi::warn::unused",
+                    format!("{what} `{}` is never called", f.name.name),
+                )
+                .label(f.name.span, "defined here")
+                .help("remove it, or call it in a constraint, a definition or the output"),
+            );
+        }
+    }
+}
+
+/// MiniZinc's `let { int: b = e; } in ...`: read, and the shorter form suggested.
+fn minizinc_lets(parsed: &Parsed, out: &mut Vec<Diag>) {
+    for item in &parsed.ast.items {
+        for e in exprs(item) {
+            e.visit(&mut |x| {
+                if let ExprKind::Let {
+                    binds,
+                    braces: true,
+                    ..
+                } = &x.kind
+                {
+                    let names: Vec<String> = binds
+                        .iter()
+                        .map(|(n, v)| {
+                            format!(
+                                "{} = {}",
+                                n.name,
+                                parsed
+                                    .source
+                                    .text
+                                    .get(v.span.start..v.span.end)
+                                    .unwrap_or("...")
+                            )
+                        })
+                        .collect();
+                    out.push(
+                        Diag::new("cspi::warn::minizinc", "MiniZinc's `let { ... } in`")
+                            .label(x.span, "read as a let expression")
+                            .help(format!("cspi writes it `let {} in ...`", names.join(", "))),
+                    );
+                }
+            });
         }
     }
 }

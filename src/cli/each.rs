@@ -4,6 +4,8 @@
 //! object whose fields become parameters of the same names. Every instance is
 //! checked and solved on its own: a bad one gets its diagnostic and the rest
 //! still run. Results are tagged `FILE:LINE`; a tally ends the output.
+//! `--each-data FILE...` does the same with one data file per instance
+//! (tagged by the file's name), a folder standing for its data files.
 
 use super::SolveArgs;
 use super::diagnostics::report;
@@ -14,54 +16,128 @@ use crate::output::Tally;
 use crate::output::sink::eprint;
 use crate::sema::ParamOverride;
 use crate::solve;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The largest instance file read (the same bound as a model's data files).
 const MAX_FILE_BYTES: u64 = 512 << 20;
+
+/// One instance: its label, its own parameters (or why they could not be
+/// read), and its own data file.
+struct Instance {
+    label: String,
+    overrides: Result<Vec<ParamOverride>, Diag>,
+    data: Option<PathBuf>,
+}
 
 pub(super) fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
     let (name, path) = match spec.split_once('=') {
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),
     };
+    let text = read(path)?;
+    let shown = Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
+    let instances = text
+        .lines()
+        .enumerate()
+        .map(|(k, line)| (k, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(k, line)| Instance {
+            label: format!("{shown}:{}", k + 1),
+            overrides: instance_overrides(name, line),
+            data: None,
+        });
+    run_all(args, instances, interrupt)
+}
+
+/// `--each-data FILE...`: one instance per data file.
+pub(super) fn data_command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+    let mut files = Vec::new();
+    for path in &args.each_data {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    Diags::from(
+                        Diag::new(
+                            "cspi::each::file",
+                            format!(
+                                "--each-data: cannot list `{}`: {e}",
+                                crate::reader::shown(path)
+                            ),
+                        )
+                        .usage(),
+                    )
+                })?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "json" || e == "dzn"))
+                .collect();
+            inside.sort();
+            if inside.is_empty() {
+                return Err(Diags::from(
+                    Diag::new(
+                        "cspi::each::file",
+                        format!(
+                            "--each-data: `{}` holds no .json or .dzn file",
+                            crate::reader::shown(path)
+                        ),
+                    )
+                    .usage(),
+                ));
+            }
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let instances = files.into_iter().map(|file| Instance {
+        label: file.file_name().map_or(file.display().to_string(), |f| {
+            f.to_string_lossy().into_owned()
+        }),
+        overrides: Ok(Vec::new()),
+        data: Some(file),
+    });
+    run_all(args, instances, interrupt)
+}
+
+/// Loads and solves each instance on its own, then prints the tally.
+fn run_all(
+    args: &SolveArgs,
+    instances: impl Iterator<Item = Instance>,
+    interrupt: &Interrupt,
+) -> Result<i32, Diags> {
     let mut options = args.model.load_options()?;
     let fixed = std::mem::take(&mut options.params);
     options.as_written = args.check_solutions;
     options.stop = Some(std::sync::Arc::clone(&interrupt.stop));
-    let text = read(path)?;
     let parsed = solve::parse(&args.model.model)?;
-    let shown = Path::new(path)
-        .file_name()
-        .map_or(path.to_string(), |f| f.to_string_lossy().into_owned());
     let start = Instant::now();
     let mut runner = Runner::new(args, interrupt);
     let mut tally = Tally::default();
     let mut rejected = false;
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    for instance in instances {
         if !runner.going() {
             break;
         }
-        let label = format!("{shown}:{}", k + 1);
+        let label = instance.label;
         runner.started = Instant::now();
         let header = runner.reporter.instance(&label);
         runner.out.write(&header);
         // The time limit of each instance covers its loading too.
         let deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
-        let loaded = instance_overrides(name, line)
+        let loaded = instance
+            .overrides
             .map_err(|d| Diags::from(d.usage()))
             .and_then(|own| {
                 let mut params = fixed.clone();
                 params.extend(own);
-                let own_options = solve::LoadOptions {
+                let mut own_options = solve::LoadOptions {
                     params,
                     deadline,
                     ..options.clone()
                 };
+                own_options.data_files.extend(instance.data.clone());
                 solve::load(&parsed, &own_options)
             });
         let stopped = loaded
@@ -128,11 +204,8 @@ fn instance_overrides(name: Option<&str>, line: &str) -> Result<Vec<ParamOverrid
                 serde_json::Value::String(s) => s,
                 serde_json::Value::Number(n) => n.to_string(),
                 serde_json::Value::Bool(b) => b.to_string(),
-                other => {
-                    return Err(bad(format!(
-                        "field `{key}` is {other}; a parameter is a string, a number or a boolean"
-                    )));
-                }
+                // Arrays, records and null: written as JSON, as --param takes them.
+                other => other.to_string(),
             };
             Ok(ParamOverride { name: key, value })
         })

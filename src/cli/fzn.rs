@@ -207,8 +207,16 @@ const LIBRARY: &[(&str, &str)] = &[
         include_str!("../../share/minizinc/cspi/fzn_inverse.mzn"),
     ),
     (
+        "fzn_lex_less_bool.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_lex_less_bool.mzn"),
+    ),
+    (
         "fzn_lex_less_int.mzn",
         include_str!("../../share/minizinc/cspi/fzn_lex_less_int.mzn"),
+    ),
+    (
+        "fzn_lex_lesseq_bool.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_lex_lesseq_bool.mzn"),
     ),
     (
         "fzn_lex_lesseq_int.mzn",

@@ -51,12 +51,20 @@ pub enum Command {
     Merge(MergeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(CompletionsArgs),
-    /// Print the manual page (roff), generated from the same definitions as --help.
-    Man,
+    /// Print a manual page (roff), generated from the same definitions as --help:
+    /// cspi's, or a command's (`cspi man solve > cspi-solve.1`).
+    Man(ManArgs),
     /// Solve a FlatZinc file as a MiniZinc solver does (docs/minizinc.md).
     Fzn(FznArgs),
     /// Write cspi's MiniZinc solver configuration into MiniZinc's user solver folder.
     MinizincInstall(MinizincInstallArgs),
+}
+
+/// `cspi man [COMMAND]`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The command whose page to print (solve, check, explain, ...); cspi's own page without it.
+    pub command: Option<String>,
 }
 
 /// `cspi fzn`: MiniZinc's standard solver flags.
@@ -163,8 +171,12 @@ pub struct SolveArgs {
     pub model: ModelArgs,
     /// Solve once per line of FILE, giving the line to parameter NAME; `--each FILE.jsonl`
     /// gives each JSON record's fields to the parameters of the same names.
-    #[arg(long, value_name = "NAME=FILE")]
+    #[arg(long, value_name = "NAME=FILE", conflicts_with = "each_data")]
     pub each: Option<String>,
+    /// Solve once per data file (JSON or .dzn), each instance reported on its own; a
+    /// folder stands for its .json and .dzn files, in name order.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub each_data: Vec<PathBuf>,
     /// Stop after N solutions.
     #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"],
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -214,11 +226,11 @@ pub struct SolveArgs {
     pub thread_stats: bool,
     /// Draw the last solution reported (the best one when optimising) as SVG in FILE:
     /// grids, crosswords, `board(...)`, `path(...)` (docs/cli.md).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each", "each_data"])]
     pub svg: Option<PathBuf>,
     /// Draw the search tree in FILE: SVG (`.svg`) or Graphviz (`.dot`); one thread,
     /// and at most a few hundred nodes are drawn (docs/cli.md).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "threads", "part"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "each_data", "threads", "part"])]
     pub tree: Option<PathBuf>,
 }
 
@@ -332,7 +344,7 @@ pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
         Command::Bench(args) => bench::command(&args, interrupt),
         Command::Merge(args) => merge::command(&args),
         Command::Completions(args) => Ok(completions(args.shell)),
-        Command::Man => Ok(man()),
+        Command::Man(args) => man(args.command.as_deref()),
         Command::Fzn(args) => fzn::command(&args, interrupt),
         Command::MinizincInstall(args) => fzn::install(&args),
     };
@@ -347,15 +359,40 @@ fn completions(shell: clap_complete::Shell) -> i32 {
     write_out(&buf)
 }
 
-/// `cspi man`: the manual page on stdout.
-fn man() -> i32 {
+/// `cspi man [COMMAND]`: a manual page on stdout, cspi's or a command's
+/// (named `cspi-COMMAND`, as its SEE ALSO entry names it).
+fn man(command: Option<&str>) -> Result<i32, crate::diag::Diags> {
     use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => {
+            let Some(sub) = cli.find_subcommand(name) else {
+                let names: Vec<&str> = cli
+                    .get_subcommands()
+                    .map(|c| c.get_name())
+                    .filter(|n| *n != "help")
+                    .collect();
+                return Err(crate::diag::Diags::from(
+                    crate::diag::Diag::new(
+                        "cspi::usage",
+                        format!("cspi man: there is no command `{name}`"),
+                    )
+                    .help(format!("the commands are: {}", names.join(", ")))
+                    .usage(),
+                ));
+            };
+            let title: &'static str = Box::leak(format!("cspi-{name}").into_boxed_str());
+            sub.clone().name(title).bin_name(title)
+        }
+    };
     let mut buf = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(Cli::command()).render(&mut buf) {
+    if let Err(e) = clap_mangen::Man::new(page).render(&mut buf) {
         crate::output::sink::eprint(&format!("error: cannot render the manual page: {e}\n"));
-        return crate::diag::exit::INTERNAL;
+        return Ok(crate::diag::exit::INTERNAL);
     }
-    write_out(&buf)
+    Ok(write_out(&buf))
 }
 
 /// Writes generated text to stdout; the exit code says whether it got there.

@@ -52,6 +52,10 @@ impl StrategyArgs {
         if let Some(v) = self.val {
             spec.val = v;
         }
+        if self.var.is_some() || self.val.is_some() {
+            // A choice on the command line applies to every variable.
+            spec.phases.clear();
+        }
         if let Some(p) = self.propagation {
             spec.propagation = p;
         }

@@ -21,6 +21,9 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     if let Some(spec) = &args.each {
         return super::each::command(args, spec, interrupt);
     }
+    if !args.each_data.is_empty() {
+        return super::each::data_command(args, interrupt);
+    }
     let mut runner = Runner::new(args, interrupt);
     let mut options = args.model.load_options()?;
     // The time limit covers loading too: a model can take long to build.

@@ -379,6 +379,7 @@ mod tests {
             restarts: Restarts::None,
             seed: 3,
             scope: scope.to_vec(),
+            phases: Vec::new(),
         }
     }
 

@@ -54,6 +54,11 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
             Err(e) => diags.push(e),
         }
     }
+    if diags.is_empty() {
+        for (f, span) in super::detect::disjunctives(&b, ast) {
+            b.post(f, span);
+        }
+    }
     match &ast.solve.goal {
         Goal::Satisfy => {}
         Goal::Minimize(e) | Goal::Maximize(e) => match b.term(e) {

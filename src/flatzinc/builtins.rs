@@ -344,6 +344,12 @@ impl Builder {
     /// A constraint of our library, `cspi_<name>(...)`.
     fn library_call(&mut self, c: &Constraint, name: &str) -> Result<Formula, Diag> {
         let a = &c.args;
+        // Truth values are 0 and 1 to our globals.
+        let name = match name {
+            "lex_less_bool" => "lex_less",
+            "lex_lesseq_bool" => "lex_lesseq",
+            other => other,
+        };
         match name {
             "all_different" => {
                 self.arity(c, 1)?;

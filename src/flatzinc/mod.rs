@@ -3,12 +3,14 @@
 //! every engine feature (threads, parts, LNS, the checker, statistics)
 //! applies. `parse.rs` runs `grammar/flatzinc.pest`, `build.rs` declares
 //! the variables, `builtins.rs` turns each constraint into a formula,
-//! `search.rs` reads the search annotations and `output.rs` writes
+//! `detect.rs` finds structure MiniZinc flattened away (a job
+//! shop's disjunctive), `search.rs` reads the search annotations and `output.rs` writes
 //! solutions as MiniZinc expects them. docs/minizinc.md.
 
 pub(crate) mod ast;
 mod build;
 mod builtins;
+mod detect;
 pub(crate) mod output;
 mod parse;
 mod search;

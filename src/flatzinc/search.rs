@@ -1,14 +1,16 @@
 //! The solve item's search annotations: `int_search`, `bool_search` and
-//! `seq_search` give the variables to branch on first (in order) and the
-//! variable and value choices of the first of them, mapped to our
-//! selectors; `restart_luby` and `restart_geometric` our restart policies.
+//! `seq_search` give the variables to branch on first, in order, each with
+//! its variable and value choice mapped to our selectors (a `seq_search` of
+//! several becomes a search in phases, [`SearchSpec::phases`]; the first
+//! one's choices also take the variables no annotation names);
+//! `restart_luby` and `restart_geometric` our restart policies.
 //! Choices we have no selector for keep our default; FlatZinc lets a
 //! solver ignore search annotations, never change the answers.
 
 use super::ast::{Expr, ExprKind};
 use super::build::{Builder, Val};
 use crate::diag::Diags;
-use crate::model::{Restarts, SearchSpec, ValSelect, VarSelect};
+use crate::model::{Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect};
 
 pub(super) struct Read {
     pub spec: SearchSpec,
@@ -34,6 +36,10 @@ pub(super) fn read(b: &mut Builder, annotations: &[Expr], diags: &mut Diags) -> 
     let mut first = true;
     for a in annotations {
         walk(b, a, &mut r, &mut first, diags);
+    }
+    if r.spec.phases.len() < 2 {
+        // One annotation: the main choices already are its choices.
+        r.spec.phases.clear();
     }
     r
 }
@@ -65,18 +71,25 @@ fn walk(b: &Builder, a: &Expr, r: &mut Read, first: &mut bool, diags: &mut Diags
                 }
             };
             r.annotated = true;
-            r.spec.scope.extend(vars.iter().filter_map(|v| match v {
-                Val::Var(v) => Some(*v),
-                _ => None,
-            }));
+            let vars: Vec<_> = vars
+                .iter()
+                .filter_map(|v| match v {
+                    Val::Var(v) => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            r.spec.scope.extend(&vars);
+            let defaults = default_spec();
+            let phase = SearchPhase {
+                vars,
+                var: ident(&args[1]).and_then(var_choice).unwrap_or(defaults.var),
+                val: ident(&args[2]).and_then(val_choice).unwrap_or(defaults.val),
+            };
             if std::mem::replace(first, false) {
-                if let Some(v) = ident(&args[1]).and_then(var_choice) {
-                    r.spec.var = v;
-                }
-                if let Some(v) = ident(&args[2]).and_then(val_choice) {
-                    r.spec.val = v;
-                }
+                r.spec.var = phase.var;
+                r.spec.val = phase.val;
             }
+            r.spec.phases.push(phase);
         }
         "restart_luby" => {
             r.spec.restarts = Restarts::Luby;

@@ -16,7 +16,9 @@ pub mod search;
 pub(crate) mod term;
 
 pub use domain::Domain;
-pub use search::{Guide, LnsKind, Propagation, Restarts, SearchSpec, ValSelect, VarSelect};
+pub use search::{
+    Guide, LnsKind, Propagation, Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect,
+};
 pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::source::Span;
@@ -201,6 +203,11 @@ pub enum OutputItem {
         cells: Vec<String>,
         cols: usize,
     },
+    /// An expression of `output` that needs the solution's values (`where
+    /// x[i]`, `follow(next, 1)`, a function over variables): the front end
+    /// that built the model writes it from each solution ([`Render`]); item
+    /// `item` of the model file, expression `expr` of its `output` list.
+    Deferred { item: usize, expr: usize },
     /// `quality(xw, t)`: the fill's lowest and mean word score and the
     /// entries scoring below `t` (JSON: `xw_quality`).
     Quality {
@@ -293,6 +300,15 @@ impl Origin {
     }
 }
 
+/// Writes the [`OutputItem::Deferred`] items of a model from one solution:
+/// the front end evaluates them again with every variable fixed to its value
+/// (as MiniZinc evaluates `output`), so the model stays pure data.
+pub trait Render: std::fmt::Debug + Send + Sync {
+    /// The text of each deferred item of `model.output`, in order, or a
+    /// message saying why they cannot be written.
+    fn render(&self, model: &Model, values: &[i64]) -> Result<Vec<String>, String>;
+}
+
 #[derive(Clone, Debug)]
 pub struct Objective {
     pub maximize: bool,
@@ -323,6 +339,8 @@ pub struct Model {
     pub objective: Option<Objective>,
     /// Variables whose values distinguish solutions; empty means every declared variable.
     pub projection: Vec<VarId>,
+    /// What writes the deferred output items, when there are any.
+    pub render: Option<Arc<dyn Render>>,
 }
 
 impl Model {
@@ -362,6 +380,15 @@ impl Model {
                     .cloned()
                     .unwrap_or_else(|| format!("#{value}")),
             ),
+        }
+    }
+
+    /// The texts of the deferred output items for one solution (empty when
+    /// there are none).
+    pub fn deferred_texts(&self, values: &[i64]) -> Result<Vec<String>, String> {
+        match &self.render {
+            Some(r) => r.render(self, values),
+            None => Ok(Vec::new()),
         }
     }
 

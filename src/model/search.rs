@@ -252,6 +252,19 @@ pub struct SearchSpec {
     pub seed: u64,
     /// Variables to branch on first, in this order; the rest follow.
     pub scope: Vec<super::VarId>,
+    /// A sequence of searches, each over its own variables with its own
+    /// choices (FlatZinc's `seq_search`): the search branches on the first
+    /// phase's variables until they are all assigned, then the next
+    /// phase's, and so on; `var` and `val` take the rest. Empty: one phase.
+    pub phases: Vec<SearchPhase>,
+}
+
+/// One phase of a sequential search (see [`SearchSpec::phases`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchPhase {
+    pub vars: Vec<super::VarId>,
+    pub var: VarSelect,
+    pub val: ValSelect,
 }
 
 impl fmt::Display for SearchSpec {

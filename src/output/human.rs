@@ -31,8 +31,29 @@ fn body(model: &Model, values: &[i64]) -> String {
         }
         return out;
     }
+    // Items that need the solution's values, written by the model's front end.
+    let mut deferred = model
+        .output
+        .iter()
+        .any(|i| matches!(i, OutputItem::Deferred { .. }))
+        .then(|| model.deferred_texts(values))
+        .map(|r| r.map(Vec::into_iter));
     for item in &model.output {
         match item {
+            OutputItem::Deferred { .. } => match &mut deferred {
+                Some(Ok(texts)) => {
+                    let t = texts.next().unwrap_or_default();
+                    out.push_str(&t);
+                    if !t.ends_with('\n') {
+                        out.push('\n');
+                    }
+                }
+                Some(Err(message)) => {
+                    let _ = writeln!(out, "output error: {message}");
+                    deferred = None;
+                }
+                None => {}
+            },
             OutputItem::Grid {
                 group,
                 box_size,

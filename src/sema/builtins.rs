@@ -50,6 +50,7 @@ const BUILTINS: &[&str] = &[
 /// user function may not redefine.
 pub(super) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
+        || super::strings::STRING_BUILTINS.contains(&name)
         || matches!(
             name,
             "spell" | "total" | "quality" | "slots" | "picture" | "read_table" | "grid"
@@ -68,6 +69,9 @@ impl Checker<'_> {
             return Ok(Value::Poison);
         }
         if let Some(r) = self.text_builtin(&name.name, &args, span) {
+            return r;
+        }
+        if let Some(r) = self.string_builtin(&name.name, &args, span) {
             return r;
         }
         match name.name.as_str() {
@@ -260,6 +264,7 @@ impl Checker<'_> {
                 let names = BUILTINS
                     .iter()
                     .copied()
+                    .chain(super::strings::STRING_BUILTINS.iter().copied())
                     .chain(crate::model::globals::names());
                 Err(match did_you_mean(&name.name, names) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),

@@ -86,6 +86,25 @@ impl Checker<'_> {
                 self.field(b, name, base.span)?
             }
             ExprKind::Format(parts) => self.format(parts)?,
+            ExprKind::Let { binds, body, .. } => {
+                // Each name sees the ones before it; all go out of scope after the body.
+                let depth = self.locals.len();
+                let mut result = Ok(Value::Poison);
+                for (name, value) in binds {
+                    match self.eval(value) {
+                        Ok(v) => self.locals.push((name.name.clone(), v)),
+                        Err(d) => {
+                            result = Err(d);
+                            break;
+                        }
+                    }
+                }
+                if self.locals.len() == depth + binds.len() {
+                    result = self.eval(body);
+                }
+                self.locals.truncate(depth);
+                result?
+            }
             ExprKind::Aggregate(name, gens, body) => {
                 let items = self.comprehension(gens, body)?;
                 let list = Value::Array(Rc::new(Array::list(items)));
@@ -228,10 +247,16 @@ impl Checker<'_> {
         body: &Expr,
     ) -> Result<Vec<Value>, Diag> {
         let mut out = Vec::new();
+        let hits = self.poison_hits;
         self.for_each_binding(gens, body.span, &mut |cx| {
             out.push(cx.eval(body)?);
             Ok(())
         })?;
+        // A range or condition whose definition failed: the list is unknown,
+        // not empty (an empty one would raise errors of its own).
+        if self.poison_hits != hits {
+            out.push(Value::Poison);
+        }
         Ok(out)
     }
 
@@ -263,7 +288,10 @@ impl Checker<'_> {
                 match self.eval(cond)? {
                     Value::Bool(true) => {}
                     Value::Bool(false) => return Ok(()),
-                    Value::Poison => return Ok(()),
+                    Value::Poison => {
+                        self.poison_hits += 1;
+                        return Ok(());
+                    }
                     other => {
                         return Err(Diag::new(
                             "cspi::type",
@@ -293,7 +321,10 @@ impl Checker<'_> {
                 s.iter().map(|k| Value::Enum(e.clone(), k)).collect()
             }
             Value::Array(a) => a.items.clone(),
-            Value::Poison => return Ok(()),
+            Value::Poison => {
+                self.poison_hits += 1;
+                return Ok(());
+            }
             other => {
                 return Err(Diag::new(
                     "cspi::type",
@@ -436,6 +467,7 @@ impl Checker<'_> {
     }
 
     /// `a[r, c]` with a variable row or column index: nested elements.
+    /// (A list of lists of one length is read as such an array: `rectangle`.)
     fn element_2d(
         &mut self,
         a: &Array,
@@ -499,6 +531,14 @@ impl Checker<'_> {
             let (here, rest) = args.split_at(a.dims.len());
             let inner = self.index_array(a, here, base_span, span)?;
             return self.index(inner, rest, base_span, span);
+        }
+        // `m[i, j]` with a variable `i` on a list of lists of one length:
+        // indexed as the 2-D array it is.
+        if args.len() == 2
+            && a.dims.len() == 1
+            && let Some(rect) = rectangle(a)
+        {
+            return self.index_array(&rect, args, base_span, span);
         }
         let args = self.enum_indices(a, args)?;
         let args = args.as_slice();
@@ -722,4 +762,27 @@ pub(super) fn out_of_range(i: i64, (lo, hi): (i64, i64), span: Span) -> Diag {
     )
     .label(span, "this index")
     .help(format!("valid indices of this dimension are {lo} to {hi}"))
+}
+
+/// A list of lists that all have the same one-dimensional index set, as the
+/// two-dimensional array it stands for; `None` for anything else.
+fn rectangle(a: &Array) -> Option<Array> {
+    let mut rows = a.items.iter().map(|x| match x {
+        Value::Array(r) if r.dims.len() == 1 => Some(r),
+        _ => None,
+    });
+    let first = rows.next()??;
+    let mut items = first.items.clone();
+    for r in rows {
+        let r = r?;
+        if r.dims != first.dims || r.index_enum(0) != first.index_enum(0) {
+            return None;
+        }
+        items.extend(r.items.iter().cloned());
+    }
+    Some(Array {
+        dims: vec![a.dims[0], first.dims[0]],
+        items,
+        index_enums: vec![a.index_enum(0).cloned(), first.index_enum(0).cloned()],
+    })
 }

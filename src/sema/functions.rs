@@ -43,7 +43,7 @@ pub(super) fn call_graph(items: &[Item]) -> IndexMap<String, (Rc<FunctionDef>, V
 }
 
 /// The names called (or aggregated) anywhere in `e`.
-fn calls_in(e: &Expr, out: &mut Vec<Ident>) {
+pub(super) fn calls_in(e: &Expr, out: &mut Vec<Ident>) {
     let mut walk = |x: &Expr| calls_in(x, out);
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
@@ -80,6 +80,10 @@ fn calls_in(e: &Expr, out: &mut Vec<Ident>) {
         }
         ExprKind::List(xs) | ExprKind::Set(xs) | ExprKind::Tuple(xs) => xs.iter().for_each(walk),
         ExprKind::Record(fields) => fields.iter().for_each(|(_, x)| calls_in(x, out)),
+        ExprKind::Let { binds, body, .. } => {
+            binds.iter().for_each(|(_, x)| calls_in(x, out));
+            calls_in(body, out);
+        }
         ExprKind::Format(parts) => {
             for p in parts {
                 if let FmtPart::Expr(x) = p {
@@ -227,8 +231,41 @@ impl Checker<'_> {
         Ok(())
     }
 
-    /// Calls a user function: binds the arguments, evaluates the body.
+    /// Calls a user function, once per distinct constant arguments: a call
+    /// whose arguments are all data (no expression over variables at the
+    /// top) is remembered, so a function called again with the same data
+    /// (a clue's pattern inside a loop over cells) is evaluated once. The
+    /// body sees only its parameters and names defined before, and values
+    /// never change once defined, so the same arguments give the same value.
     pub(super) fn call_user(
+        &mut self,
+        f: &Rc<Function>,
+        args: Vec<(Value, Span)>,
+        call: Span,
+    ) -> Result<Value, Diag> {
+        let key = memo_key(&f.def.name.name, &args);
+        if let Some(key) = &key
+            && let Some((_, v)) = self.memo.get(key)
+        {
+            return Ok(v.clone());
+        }
+        let kept: Vec<Value> = match key {
+            Some(_) => args.iter().map(|(v, _)| v.clone()).collect(),
+            None => Vec::new(),
+        };
+        let value = self.call_user_body(f, args, call)?;
+        if let Some(key) = key {
+            if self.memo.len() >= MEMO_MAX {
+                self.memo.clear();
+            }
+            // The arguments are kept alive with the entry: keys name them by address.
+            self.memo.insert(key, (kept, value.clone()));
+        }
+        Ok(value)
+    }
+
+    /// Calls a user function: binds the arguments, evaluates the body.
+    fn call_user_body(
         &mut self,
         f: &Rc<Function>,
         args: Vec<(Value, Span)>,
@@ -318,4 +355,45 @@ impl Checker<'_> {
         }
         Ok(value)
     }
+}
+
+/// The most remembered calls; the memo starts afresh beyond.
+const MEMO_MAX: usize = 1 << 16;
+
+/// A call's identity for the memo: the function and its arguments, data by
+/// value (numbers, strings) or by the address of their shared contents
+/// (arrays, records, sets), which stay alive in the memo entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MemoKey(String, Vec<ArgKey>);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum ArgKey {
+    Int(i64),
+    Bool(bool),
+    Str(Rc<str>),
+    Range(i64, i64),
+    Enum(usize, i64),
+    Shared(usize),
+}
+
+/// The memo key of a call, or `None` when an argument is an expression over
+/// variables (or anything else that is not plain data).
+fn memo_key(name: &str, args: &[(Value, Span)]) -> Option<MemoKey> {
+    use super::value::IntSet;
+    let mut key = Vec::with_capacity(args.len());
+    for (v, _) in args {
+        key.push(match v {
+            Value::Int(k) => ArgKey::Int(*k),
+            Value::Bool(b) => ArgKey::Bool(*b),
+            Value::Str(s) => ArgKey::Str(s.clone()),
+            Value::Enum(e, k) => ArgKey::Enum(std::sync::Arc::as_ptr(e) as usize, *k),
+            Value::Set(IntSet::Range(lo, hi)) => ArgKey::Range(*lo, *hi),
+            Value::Set(IntSet::Values(s)) => ArgKey::Shared(Rc::as_ptr(s) as usize),
+            Value::Array(a) => ArgKey::Shared(Rc::as_ptr(a) as usize),
+            Value::Tuple(t) => ArgKey::Shared(Rc::as_ptr(t) as usize),
+            Value::Record(r) => ArgKey::Shared(Rc::as_ptr(r) as usize),
+            _ => return None,
+        });
+    }
+    Some(MemoKey(name.to_string(), key))
 }

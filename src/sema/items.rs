@@ -12,6 +12,11 @@ use std::rc::Rc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
+        if self.fixed.is_some()
+            && let Some(r) = self.item_fixed(item)
+        {
+            return r;
+        }
         match item {
             Item::Param {
                 name,
@@ -55,8 +60,9 @@ impl Checker<'_> {
         match self.eval(e) {
             Ok(v) => v,
             Err(d) => {
-                let d = d.in_source(self.input.source);
-                self.errors.push(d);
+                if !super::is_echo_of_poison(&d) {
+                    self.errors.push(d.in_source(self.input.source));
+                }
                 Value::Poison
             }
         }
@@ -75,7 +81,12 @@ impl Checker<'_> {
         Ok(())
     }
 
-    fn var(&mut self, name: &Ident, index_sets: &[Expr], domain: &VarDomain) -> Result<(), Diag> {
+    pub(super) fn var(
+        &mut self,
+        name: &Ident,
+        index_sets: &[Expr],
+        domain: &VarDomain,
+    ) -> Result<(), Diag> {
         // Define the name as poison first, so a failing declaration reports once.
         self.define(name, Value::Poison)?;
         let Some(dim_list) = self.dims_of(index_sets)? else {
@@ -406,12 +417,37 @@ impl Checker<'_> {
     }
 
     fn output(&mut self, exprs: &[Expr]) -> Result<(), Diag> {
-        for e in exprs {
+        if self.fixed.is_some() {
+            return self.output_fixed(exprs);
+        }
+        for (k, e) in exprs.iter().enumerate() {
+            // An expression that needs the solution's values (`where x[i]`,
+            // `follow(next, 1)`, a helper function over variables) is
+            // evaluated from each solution instead (`output.rs`).
+            match self.output_expr(e) {
+                Ok(Some(item)) => self.model.output.push(item),
+                Ok(None) => {}
+                Err(d) if super::output::values_could_help(&d) && self.needs_solution(e) => {
+                    self.model.output.push(OutputItem::Deferred {
+                        item: self.item_index,
+                        expr: k,
+                    })
+                }
+                Err(d) => return Err(d),
+            }
+        }
+        Ok(())
+    }
+
+    /// One expression of `output`, as an item; `None` when it was already
+    /// reported where it was defined.
+    fn output_expr(&mut self, e: &Expr) -> Result<Option<OutputItem>, Diag> {
+        {
             let item = match &e.kind {
                 ExprKind::Call(f, args) if f.name == "grid" && (1..=3).contains(&args.len()) => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue; // already reported where it was defined
+                        return Ok(None); // already reported where it was defined
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 2 {
@@ -434,10 +470,12 @@ impl Checker<'_> {
                     let box_size = match args.get(1) {
                         Some(b) => match self.eval(b)? {
                             Value::Int(k) if k > 0 => Some(k as usize),
+                            // `grid(a, 0)`: the cells alone, no box lines.
+                            Value::Int(0) => None,
                             _ => {
                                 return Err(Diag::new(
                                     "cspi::output",
-                                    "the box size must be a positive integer",
+                                    "the box size must be a positive integer, or 0 for no box lines",
                                 )
                                 .label(b.span, "here"));
                             }
@@ -459,7 +497,7 @@ impl Checker<'_> {
                 ExprKind::Call(f, args) if f.name == "board" && args.len() == 1 => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue;
+                        return Ok(None);
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     if group.dims.len() != 1 {
@@ -477,7 +515,7 @@ impl Checker<'_> {
                 ExprKind::Call(f, args) if f.name == "path" && args.len() == 3 => {
                     let value = self.eval(&args[0])?;
                     if matches!(value, Value::Poison) {
-                        continue;
+                        return Ok(None);
                     }
                     let group = self.group_of(&value, args[0].span)?;
                     let cells = match self.eval(&args[1])? {
@@ -572,7 +610,7 @@ impl Checker<'_> {
                 },
                 _ => match self.eval(e)? {
                     Value::Str(s) => OutputItem::Text(s.to_string()),
-                    Value::Poison => continue,
+                    Value::Poison => return Ok(None),
                     Value::Format(pieces) => OutputItem::Format((*pieces).clone()),
                     // A list of texts (`["row \(i)\n" | i in 1..n]`) is written as one.
                     Value::Array(a) if texts(&a.items) => {
@@ -602,9 +640,8 @@ impl Checker<'_> {
                     }
                 },
             };
-            self.model.output.push(item);
+            Ok(Some(item))
         }
-        Ok(())
     }
 
     fn objective(&mut self, maximize: bool, e: &Expr, span: Span) -> Result<(), Diag> {

@@ -19,9 +19,11 @@ mod logic;
 mod ops;
 mod order;
 mod origin;
+mod output;
 mod params;
 mod range;
 mod records;
+mod strings;
 pub(crate) use origin::walk_names;
 mod tables;
 mod text;
@@ -193,6 +195,7 @@ pub(crate) struct Input<'a> {
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
 pub(crate) fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut model = check_once(input, syntax, false)?;
+    model.render = output::program(input, &model);
     if input.options.as_written {
         model.written = written_constraints(input, syntax, &model);
     }
@@ -224,6 +227,13 @@ fn check_once(input: &Input, syntax: &ast::Model, as_written: bool) -> Result<Mo
     cx.check_overrides_used();
     cx.check_data_used();
     cx.finish()
+}
+
+/// Whether `d` only complains about a value whose definition failed (and
+/// was reported there): it would be an echo of that error.
+pub(crate) fn is_echo_of_poison(d: &Diag) -> bool {
+    let poison = Value::Poison.type_name();
+    d.message.contains(poison) || d.labels.iter().any(|(_, l)| l.contains(poison))
 }
 
 /// The state of one run of the checker.
@@ -295,6 +305,20 @@ pub(crate) struct Checker<'a> {
     /// Table rows already converted from an array value (one `let` of rows
     /// used by many `table` constraints is converted and stored once).
     pub table_rows: Vec<RowsMemo>,
+    /// Calls of user functions with constant arguments, and their values
+    /// (`functions.rs`, `call_user`).
+    pub memo: HashMap<functions::MemoKey, (Vec<Value>, Value)>,
+    /// The position of the item being checked, in the model file.
+    pub item_index: usize,
+    /// In a run over a solution (`output.rs`): every declared variable's
+    /// value by name; `None` when loading.
+    pub fixed: Option<HashMap<String, Value>>,
+    /// In a run over a solution: the deferred output expressions (item,
+    /// position in its list), and their texts as written.
+    pub deferred_here: HashSet<(usize, usize)>,
+    pub texts: Vec<String>,
+    /// Comprehensions that met a failed value (`eval.rs`, `comprehension`).
+    pub poison_hits: u64,
 }
 
 impl<'a> Checker<'a> {
@@ -326,6 +350,12 @@ impl<'a> Checker<'a> {
             data_failed: false,
             data_deps: IndexMap::new(),
             table_rows: Vec::new(),
+            memo: HashMap::new(),
+            item_index: 0,
+            fixed: None,
+            deferred_here: HashSet::new(),
+            texts: Vec::new(),
+            poison_hits: 0,
         }
     }
 
@@ -344,8 +374,14 @@ impl<'a> Checker<'a> {
     /// Pass: each item in order, one error per item (a failed `assert`
     /// stops here: what follows would only echo it).
     fn check_items(&mut self, syntax: &ast::Model) {
-        for item in &syntax.items {
+        for (i, item) in syntax.items.iter().enumerate() {
+            self.item_index = i;
             if let Err(d) = self.item(item) {
+                // A value that failed was reported where it failed: what
+                // it then breaks stays quiet.
+                if is_echo_of_poison(&d) {
+                    continue;
+                }
                 let stop = d.code == "cspi::assert";
                 self.errors.push(d.in_source(self.input.source));
                 if stop {

@@ -81,6 +81,7 @@ impl Checker<'_> {
                 compare(op, a, b, span)
             }
             BinOp::In | BinOp::NotIn => self.member(a, b, op == BinOp::In, sa, sb),
+            BinOp::Concat => self.concat(a, b, sa, sb),
             BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff | BinOp::Xor => {
                 super::logic::connective(op, a, b, span, self.as_written)
             }
@@ -463,6 +464,15 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
 }
 
 pub(super) fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
+    let text = |v: &Value| matches!(v, Value::Str(_) | Value::Format(_));
+    if op == BinOp::Add && (text(a) || text(b)) {
+        return Diag::new(
+            "cspi::type",
+            format!("`+` cannot combine {} and {}", a.type_name(), b.type_name()),
+        )
+        .label(span, "here")
+        .help("`+` adds numbers; join texts with `++` (`\"a\" ++ \"b\"`) or write the values into one string: `\"\\(a)\\(b)\"`");
+    }
     Diag::new(
         "cspi::type",
         format!(

@@ -98,6 +98,10 @@ pub(crate) fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
         }
         ExprKind::Record(fields) => fields.iter().for_each(|(_, a)| walk_names(a, f)),
         ExprKind::Field(base, _) => walk_names(base, f),
+        ExprKind::Let { binds, body, .. } => {
+            binds.iter().for_each(|(_, a)| walk_names(a, f));
+            walk_names(body, f);
+        }
         ExprKind::Format(parts) => {
             for p in parts {
                 if let crate::syntax::ast::FmtPart::Expr(a) = p {

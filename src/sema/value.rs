@@ -198,6 +198,11 @@ impl Value {
         match self {
             Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_) => Display::Bool,
             Value::Term(t) => match &**t {
+                // A `bool` variable that arithmetic reduced to itself
+                // (`1 * b + 0`) is a number: truth values are `BoolTerm`s.
+                Term::Var(v) if matches!(model.vars[*v].kind, crate::model::VarKind::Bool) => {
+                    Display::Int
+                }
                 Term::Var(v) => Display::As(*v),
                 t => term_enum(t, model).map_or(Display::Int, Display::Enum),
             },

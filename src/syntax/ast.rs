@@ -132,6 +132,8 @@ pub enum BinOp {
     Gt,
     Ge,
     Range,
+    /// `++`: strings and lists joined.
+    Concat,
     Add,
     Sub,
     Mul,
@@ -157,6 +159,7 @@ impl BinOp {
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
             BinOp::Range => "..",
+            BinOp::Concat => "++",
             BinOp::Add => "+",
             BinOp::Sub => "-",
             BinOp::Mul => "*",
@@ -211,6 +214,13 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// A string with `\(e)` interpolations.
     Format(Vec<FmtPart>),
+    /// `let b = e, c = f in body`; `braces` when written MiniZinc's way,
+    /// `let { int: b = e; } in body`.
+    Let {
+        binds: Vec<(Ident, Expr)>,
+        body: Box<Expr>,
+        braces: bool,
+    },
 }
 
 /// A piece of an interpolated string.
@@ -218,4 +228,60 @@ pub enum ExprKind {
 pub enum FmtPart {
     Text(String),
     Expr(Expr),
+}
+
+impl Expr {
+    /// Calls `f` with this expression and every expression inside it,
+    /// parents before children (generators' ranges and conditions included).
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        let gens = |g: &Generators, f: &mut dyn FnMut(&Expr)| {
+            for (_, source) in &g.gens {
+                source.visit(f);
+            }
+            if let Some(c) = &g.condition {
+                c.visit(f);
+            }
+        };
+        match &self.kind {
+            ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+            ExprKind::Unary(_, x) | ExprKind::Field(x, _) => x.visit(f),
+            ExprKind::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Index(base, args) => {
+                base.visit(f);
+                args.iter().flatten().for_each(|a| a.visit(f));
+            }
+            ExprKind::Call(_, xs)
+            | ExprKind::List(xs)
+            | ExprKind::Set(xs)
+            | ExprKind::Tuple(xs) => xs.iter().for_each(|a| a.visit(f)),
+            ExprKind::Aggregate(_, g, body)
+            | ExprKind::Forall(g, body)
+            | ExprKind::Exists(g, body)
+            | ExprKind::ListComp(body, g) => {
+                gens(g, f);
+                body.visit(f);
+            }
+            ExprKind::If(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Record(fields) => fields.iter().for_each(|(_, a)| a.visit(f)),
+            ExprKind::Format(parts) => {
+                for p in parts {
+                    if let FmtPart::Expr(a) = p {
+                        a.visit(f);
+                    }
+                }
+            }
+            ExprKind::Let { binds, body, .. } => {
+                binds.iter().for_each(|(_, a)| a.visit(f));
+                body.visit(f);
+            }
+        }
+    }
 }

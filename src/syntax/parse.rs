@@ -285,6 +285,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::in_op, Assoc::Left)
                 | Op::infix(Rule::not_in, Assoc::Left))
             .op(Op::infix(Rule::range_op, Assoc::Left))
+            .op(Op::infix(Rule::concat, Assoc::Left))
             .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
             .op(Op::infix(Rule::mul, Assoc::Left)
                 | Op::infix(Rule::div, Assoc::Left)
@@ -363,6 +364,7 @@ fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
                 Rule::gt => BinOp::Gt,
                 Rule::ge => BinOp::Ge,
                 Rule::range_op => BinOp::Range,
+                Rule::concat => BinOp::Concat,
                 Rule::add => BinOp::Add,
                 Rule::sub => BinOp::Sub,
                 Rule::mul => BinOp::Mul,
@@ -526,9 +528,41 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
             };
             ExprKind::If(Box::new(expr(c)?), Box::new(expr(a)?), Box::new(expr(b)?))
         }
+        Rule::let_expr => {
+            let mut binds = Vec::new();
+            let mut braces = false;
+            let mut body = None;
+            for p in pair.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+                match p.as_rule() {
+                    Rule::let_bind => binds.push(let_bind(p, span)?),
+                    Rule::let_braces => {
+                        braces = true;
+                        for b in p.into_inner() {
+                            binds.push(let_bind(b, span)?);
+                        }
+                    }
+                    _ => body = Some(Box::new(expr(p)?)),
+                }
+            }
+            ExprKind::Let {
+                binds,
+                body: body.ok_or_else(|| malformed(span))?,
+                braces,
+            }
+        }
         _ => return Err(malformed(span)),
     };
     Ok(Expr { kind, span })
+}
+
+/// One `name = value` of a `let` expression (a MiniZinc type before the
+/// name is read and dropped: the value carries its type).
+fn let_bind(pair: Pair<Rule>, span: Span) -> Result<(Ident, Expr), Diag> {
+    let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::type_expr);
+    let (Some(name), Some(value)) = (inner.next(), inner.next()) else {
+        return Err(malformed(span));
+    };
+    Ok((ident(name), expr(value)?))
 }
 
 fn generators(pair: Pair<Rule>) -> Result<Generators, Diag> {
@@ -565,6 +599,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_end
             | Rule::kw_in
             | Rule::kw_where
+            | Rule::kw_let
     )
 }
 

@@ -741,4 +741,31 @@ fn completions_and_man_page_come_from_the_same_definitions() {
     for word in ["solve", "check", "bench", "completions"] {
         assert!(r.stdout.contains(word), "the man page lacks {word}");
     }
+    // Every command has its own page, named as the top page refers to it.
+    for cmd in [
+        "solve",
+        "check",
+        "explain",
+        "bench",
+        "merge",
+        "completions",
+        "man",
+        "fzn",
+    ] {
+        let r = cspi(&["man", cmd]);
+        ok(&r);
+        assert!(
+            r.stdout.contains(&format!(".TH cspi-{cmd} 1")),
+            "{cmd}: {}",
+            &r.stdout[..200]
+        );
+    }
+    assert!(cspi(&["man", "solve"]).stdout.contains("\\-\\-each\\-data"));
+    let r = cspi(&["man", "sovle"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("there is no command `sovle`"),
+        "{}",
+        r.stderr
+    );
 }

@@ -192,3 +192,103 @@ fn the_shared_hard_set_in_one_run() {
     let total = lines.last().unwrap();
     assert_eq!(total.get("solved").int(), puzzles.len() as i64);
 }
+
+/// A model whose parameters are an array, a record and an enum member.
+const TYPED: &str = "enum Colour = {red, green, blue};
+type Box = (w: int, h: int);
+param c: Colour;
+param d: array of int;
+param b: Box;
+var x in 0..100;
+constraint x == sum(d) + b.w * b.h + ord(c);
+output \"\\(c) \\(x)\";
+";
+
+#[test]
+fn json_records_give_arrays_records_and_enums() {
+    let dir = scratch("each-typed");
+    std::fs::write(dir.join("typed.csp"), TYPED).unwrap();
+    let lines = "{\"c\": \"green\", \"d\": [1, 2, 3], \"b\": {\"w\": 2, \"h\": 5}}\n\
+                 {\"c\": \"blue\", \"d\": [], \"b\": {\"w\": 1, \"h\": 1}}\n\
+                 {\"c\": \"blue\", \"d\": [\"x\"], \"b\": {\"w\": 1, \"h\": 1}}\n";
+    std::fs::write(dir.join("runs.jsonl"), lines).unwrap();
+    let r = cspi_in(&dir, &["solve", "typed.csp", "--each", "runs.jsonl"]);
+    assert_eq!(r.code, 1, "the third record is wrong: {}", r.stderr);
+    assert!(
+        r.stdout.contains("=== runs.jsonl:1 ===\ngreen 18\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("=== runs.jsonl:2 ===\nblue 4\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("error in instance runs.jsonl:3"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .contains("3 instances: 2 solved, 0 unsatisfiable, 0 unknown, 1 with errors"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn each_data_file_and_folder_is_an_instance() {
+    let dir = scratch("each-data");
+    std::fs::write(dir.join("typed.csp"), TYPED).unwrap();
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("a.json"),
+        "{\"c\": \"red\", \"d\": [5], \"b\": {\"w\": 3, \"h\": 3}}",
+    )
+    .unwrap();
+    std::fs::write(
+        data.join("b.dzn"),
+        "c = green; d = [1, 1]; b = (w: 2, h: 2);",
+    )
+    .unwrap();
+    std::fs::write(data.join("notes.txt"), "not data").unwrap();
+    let r = cspi_in(
+        &dir,
+        &[
+            "solve",
+            "typed.csp",
+            "--each-data",
+            "data",
+            "--format",
+            "json",
+        ],
+    );
+    let lines = json_lines(&r.stdout);
+    let tags: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l.get("type").str() != "total")
+        .map(|l| (l.get("type").str(), l.get("instance").str()))
+        .collect();
+    assert_eq!(tags[0], ("solution", "a.json"), "{}", r.stdout);
+    assert_eq!(lines[0].get("values").get("x").int(), 15);
+    assert!(
+        tags.iter().any(|t| t.1 == "b.dzn"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let r = cspi_in(
+        &dir,
+        &[
+            "solve",
+            "typed.csp",
+            "--each-data",
+            "data/a.json",
+            "data/a.json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.matches("red 15").count(), 2, "{}", r.stdout);
+}

@@ -30,6 +30,7 @@ mod limits;
 mod long_sums;
 mod minizinc;
 mod optimisation;
+mod output_models;
 mod parallel;
 mod pictures;
 mod projection;

@@ -297,6 +297,31 @@ conformance! {
         constraint lex_less(x, y) /\\ lex_lesseq(z, x);
         constraint sum(x) = 2 /\\ sum(y) = 3 /\\ y[1] = z[1];
         solve satisfy;";
+    lex_bool: "
+        include \"globals.mzn\";
+        array[1..3] of var bool: x; array[1..3] of var bool: y; array[1..2] of var bool: z;
+        constraint lex_less(x, y) /\\ lex_lesseq(y, x ++ [true]) /\\ lex_lesseq(z, [x[2], y[1]]);
+        solve satisfy;";
+    job_shop_pairs: "
+        % the pairwise disjunctions of a job shop, which cspi reads as a disjunctive
+        array[1..4] of int: d = [2, 3, 1, 2];
+        array[1..4] of var 0..6: s;
+        var 0..8: objective;
+        constraint forall(i, j in 1..4 where i < j)(s[i] + d[i] <= s[j] \\/ s[j] + d[j] <= s[i]);
+        constraint forall(i in 1..4)(s[i] + d[i] <= objective);
+        constraint s[1] + d[1] <= s[3];
+        solve minimize objective;";
+    job_shop_pairs_all: "
+        array[1..4] of int: d = [2, 3, 1, 2];
+        array[1..4] of var 0..5: s;
+        constraint forall(i, j in 1..4 where i < j)(s[i] + d[i] <= s[j] \\/ s[j] + d[j] <= s[i]);
+        constraint s[2] + d[2] <= s[4];
+        solve satisfy;";
+    seq_search_phases: "
+        array[1..3] of var 1..3: x; array[1..3] of var 1..3: y;
+        constraint sum(x) + sum(y) <= 11 /\\ x[1] != y[1];
+        solve :: seq_search([int_search(y, first_fail, indomain_max, complete),
+                             int_search(x, input_order, indomain_min, complete)]) satisfy;";
     bin_packing_load: "
         include \"globals.mzn\";
         array[1..4] of var 1..3: bin;
@@ -396,6 +421,50 @@ fn protocol_of_a_small_satisfaction_model() {
         out.contains("%%%mzn-stat: nodes=") && out.contains("%%%mzn-stat-end"),
         "{out}"
     );
+}
+
+/// A `seq_search` is searched in phases, each with its own choices: the
+/// first solution follows the phases' order and value choices.
+#[test]
+fn seq_search_takes_each_phase_in_order_with_its_choices() {
+    let model = |phases: &str| {
+        format!(
+            "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\n\
+             constraint int_lin_le([1, 1], [x, y], 4);\n\
+             solve :: seq_search([{phases}]) satisfy;\n"
+        )
+    };
+    let first = |phases: &str| fzn(&model(phases), &[]).1;
+    // y first, largest value: then x can only be 1.
+    assert_eq!(
+        first(
+            "int_search([y], input_order, indomain_max, complete), \
+             int_search([x], input_order, indomain_max, complete)"
+        ),
+        "x = 1;\ny = 3;\n----------\n"
+    );
+    // x first, smallest value; then y by its own choice, the largest left.
+    assert_eq!(
+        first(
+            "int_search([x], input_order, indomain_min, complete), \
+             int_search([y], input_order, indomain_max, complete)"
+        ),
+        "x = 1;\ny = 3;\n----------\n"
+    );
+    assert_eq!(
+        first(
+            "int_search([x], input_order, indomain_max, complete), \
+             int_search([y], input_order, indomain_min, complete)"
+        ),
+        "x = 3;\ny = 1;\n----------\n"
+    );
+    // -f drops the annotations, and every solution is still found.
+    let (code, out, _) = fzn(
+        &model("int_search([y], input_order, indomain_max, complete)"),
+        &["-a", "-f"],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("----------").count(), 6, "{out}");
 }
 
 #[test]

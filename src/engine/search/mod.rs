@@ -106,6 +106,24 @@ pub struct Strategy {
     /// Variables to branch on first, in this order; the other primary
     /// variables follow.
     pub scope: Vec<VarId>,
+    /// Phases searched before the rest, in order, each with its own choices
+    /// (a sequential search: FlatZinc's `seq_search`).
+    pub phases: Vec<Phase>,
+}
+
+/// One phase of a sequential search: its variables, branched on while any
+/// is open, before the next phase's, with its own variable and value choice.
+pub struct Phase {
+    pub vars: Vec<VarId>,
+    pub var: VarSelector,
+    pub val: Box<dyn ValSelector>,
+}
+
+/// A phase as the search holds it: its variables as a branching order.
+struct PhaseState {
+    order: Order,
+    var: VarSelector,
+    val: Box<dyn ValSelector>,
 }
 
 struct Frame {
@@ -140,6 +158,11 @@ pub struct Search<'e> {
     val_select: Box<dyn ValSelector>,
     /// Counted variables, in branching order (the scope first).
     order: Order,
+    /// The phases of a sequential search, searched before `order`.
+    phases: Vec<PhaseState>,
+    /// The phase whose selection chose the variable being decided (`None`:
+    /// the main one), whose value choice then decides it.
+    picked_phase: Option<usize>,
     /// The others: functionally defined, found once per primary assignment.
     secondary: Vec<VarId>,
     decided: Vec<bool>,
@@ -187,8 +210,30 @@ impl<'e> Search<'e> {
         let n = engine.doms.num_vars();
         let order = Order::new(&strategy.scope, primary, n);
         let secondary = order.others(n);
+        let mut counted = vec![false; n];
+        order.vars().iter().for_each(|&v| counted[v] = true);
+        let phases: Vec<PhaseState> = strategy
+            .phases
+            .into_iter()
+            .map(|p| {
+                // Only counted variables are branched on; the others follow.
+                let vars: Vec<VarId> = p
+                    .vars
+                    .into_iter()
+                    .filter(|&v| v < n && counted[v])
+                    .collect();
+                PhaseState {
+                    order: Order::new(&[], &vars, n),
+                    var: p.var,
+                    val: p.val,
+                }
+            })
+            .filter(|p| !p.order.vars().is_empty())
+            .collect();
         // Restarts only help a search that can differ from one run to the next.
-        let varies = strategy.var.varies() || strategy.val.varies();
+        let varies = strategy.var.varies()
+            || strategy.val.varies()
+            || phases.iter().any(|p| p.var.varies() || p.val.varies());
         let restarts = if varies {
             strategy.restarts
         } else {
@@ -199,6 +244,8 @@ impl<'e> Search<'e> {
             var_select: strategy.var,
             val_select: strategy.val,
             order,
+            phases,
+            picked_phase: None,
             secondary,
             decided: vec![false; n],
             stack: Vec::new(),
@@ -377,6 +424,18 @@ impl<'e> Search<'e> {
         } else {
             Open::Undecided(&self.decided)
         };
+        self.picked_phase = None;
+        for (i, phase) in self.phases.iter_mut().enumerate() {
+            if let Some(pick) = phase
+                .var
+                .pick(self.engine, open, &phase.order, 0, &mut self.rng)
+            {
+                // The main order's scan resumes from the start below.
+                self.scan = 0;
+                self.picked_phase = Some(i);
+                return Step::Decide(pick.var);
+            }
+        }
         let picked = self
             .var_select
             .pick(self.engine, open, &self.order, from, &mut self.rng);
@@ -457,7 +516,11 @@ impl<'e> Search<'e> {
             }
             match self.step() {
                 Step::Decide(var) => {
-                    let branch = decide(self.val_select.as_mut(), self.engine, var, &mut self.rng);
+                    let val = match self.picked_phase {
+                        Some(i) => self.phases[i].val.as_mut(),
+                        None => self.val_select.as_mut(),
+                    };
+                    let branch = decide(val, self.engine, var, &mut self.rng);
                     let checkpoint = self.engine.doms.checkpoint();
                     self.record(var, branch, false);
                     self.engine.stats.nodes += 1;
@@ -522,6 +585,9 @@ impl<'e> Search<'e> {
                         if let Some(o) = &mut self.objective {
                             o.found(&values);
                             self.val_select.on_solution(&values);
+                            for p in &mut self.phases {
+                                p.val.on_solution(&values);
+                            }
                         }
                         if !self.count_only && on_solution(&values) == Next::Stop {
                             return Outcome::Interrupted;
@@ -570,6 +636,9 @@ impl<'e> Search<'e> {
         self.engine.stats.failures += 1;
         if let Some(p) = self.engine.failed.take() {
             self.var_select.on_failure(self.engine, p);
+            for phase in &mut self.phases {
+                phase.var.on_failure(self.engine, p);
+            }
         }
     }
 
@@ -591,6 +660,9 @@ impl<'e> Search<'e> {
         let plan = lns.next(end, self.engine.stats.failures);
         if objective.adopt_best() {
             self.val_select.on_solution(objective.best());
+            for p in &mut self.phases {
+                p.val.on_solution(objective.best());
+            }
         }
         self.restart();
         let checkpoint = self.engine.doms.checkpoint();
