@@ -53,6 +53,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("output", &["diag", "model", "engine", "run"]),
     // Commands' libraries, over the API.
     ("explain", &["model", "engine", "run", "solve"]),
+    ("suggest", &["model", "engine", "lower", "setup"]),
     ("merge", &["engine", "run"]),
     ("bench", &["model", "engine", "run", "solve", "output"]),
     // The command line may name anything below it.
@@ -61,7 +62,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "source", "num", "memory", "reader", "diag", "syntax", "model", "engine", "lower",
             "sema", "flatzinc", "run", "setup", "part", "parallel", "solve", "output", "explain",
-            "merge", "bench",
+            "merge", "bench", "suggest",
         ],
     ),
     // The binary.

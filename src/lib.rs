@@ -36,4 +36,5 @@ pub(crate) mod sema;
 pub(crate) mod setup;
 pub mod solve;
 pub mod source;
+pub mod suggest;
 pub mod syntax;

@@ -30,7 +30,9 @@ pub(crate) struct Merged {
     pub summary: String,
     pub status: &'static str,
     pub count: u64,
-    pub objective: Option<i64>,
+    /// The best objective as people read it: `lex(3, 5)` for a
+    /// lexicographic one (its components as the best part gave them).
+    pub objective_shown: Option<String>,
     pub parts: usize,
 }
 
@@ -287,7 +289,8 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
                 .and_then(|(_, p)| p.solutions.last().cloned())
                 .into_iter()
                 .collect();
-            (sols, best.map(|b| b.0), status)
+            let lex = best.and_then(|(_, p)| p.summary.get("objective_lex").cloned());
+            (sols, best.map(|b| (b.0, lex)), status)
         }
         None => {
             let status = if all(&|s| s == "UNSATISFIABLE") {
@@ -313,8 +316,12 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         out,
         ",\"status\":\"{status}\",\"solutions\":{solutions_field}"
     );
-    if let Some(o) = objective {
+    if let Some((o, lex)) = &objective {
         let _ = write!(out, ",\"objective\":{o}");
+        // A lexicographic objective's components, as the best part gave them.
+        if let Some(lex) = lex {
+            let _ = write!(out, ",\"objective_lex\":{lex}");
+        }
     }
     let _ = write!(
         out,
@@ -333,7 +340,13 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         summary: out,
         status,
         count: solutions_field,
-        objective,
+        objective_shown: objective.as_ref().map(|(o, lex)| match lex {
+            Some(Value::Array(c)) => {
+                let c: Vec<String> = c.iter().map(Value::to_string).collect();
+                format!("lex({})", c.join(", "))
+            }
+            _ => o.to_string(),
+        }),
         parts: parts.len(),
     }
 }

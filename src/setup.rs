@@ -40,6 +40,7 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
         restarts: spec.restarts,
         seed: spec.seed,
         scope: spec.scope.clone(),
+        learning: spec.learning,
         phases: spec
             .phases
             .iter()

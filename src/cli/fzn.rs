@@ -159,6 +159,10 @@ const LIBRARY: &[(&str, &str)] = &[
         include_str!("../../share/minizinc/cspi/fzn_all_different_int.mzn"),
     ),
     (
+        "fzn_among.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_among.mzn"),
+    ),
+    (
         "fzn_bin_packing.mzn",
         include_str!("../../share/minizinc/cspi/fzn_bin_packing.mzn"),
     ),

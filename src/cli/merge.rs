@@ -42,7 +42,7 @@ pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
 }
 
 fn human(m: &merge::Merged) -> String {
-    let head = match (m.status, m.objective) {
+    let head = match (m.status, &m.objective_shown) {
         ("OPTIMAL", Some(o)) => format!("OPTIMAL: objective {o}"),
         (s, Some(o)) => format!("{s}: best objective {o} (optimality not proved)"),
         ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),

@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 pub mod diagnostics;
+mod differ;
 mod each;
 mod explain;
 mod fzn;
@@ -13,6 +14,7 @@ pub mod interrupt;
 mod merge;
 mod params;
 mod solve;
+mod suggest;
 
 pub use diagnostics::{render_plain, report};
 pub use params::parse_params;
@@ -228,6 +230,30 @@ pub struct SolveArgs {
     /// grids, crosswords, `board(...)`, `path(...)` (docs/cli.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each", "each_data"])]
     pub svg: Option<PathBuf>,
+    /// Write the last solution reported (the best one when optimising) as an
+    /// .ipuz crossword in FILE (docs/crossword.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
+    pub ipuz: Option<PathBuf>,
+    /// With -n N: each solution differs from every earlier one in at least K
+    /// of the primary variables (K entries of a crossword); each is found
+    /// by a new search that forbids the earlier ones' neighbourhoods.
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count", "each", "part"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub differ: Option<u64>,
+    /// Instead of solving: the best-scored values of this variable (a crossword
+    /// slot, such as xw[5]), each with its exact number of solutions.
+    #[arg(long, value_name = "VAR", conflicts_with_all = ["all", "count", "each", "part", "differ"])]
+    pub suggest: Option<String>,
+    /// With --suggest: how many values to count.
+    #[arg(long, value_name = "N", default_value_t = 10, requires = "suggest")]
+    pub top: usize,
+    /// Instead of solving: the crossword's fillability map, the fewest words
+    /// each cell's entries keep after propagation.
+    #[arg(long, conflicts_with_all = ["all", "count", "each", "part", "differ"])]
+    pub fillability: bool,
+    /// Instead of solving: draw the fillability map as SVG in FILE.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "count", "each", "part", "differ"])]
+    pub fillability_svg: Option<PathBuf>,
     /// Draw the search tree in FILE: SVG (`.svg`) or Graphviz (`.dot`); one thread,
     /// and at most a few hundred nodes are drawn (docs/cli.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "each_data", "threads", "part"])]
@@ -334,6 +360,18 @@ pub struct StrategyArgs {
     /// Seed of the random generator (random heuristics, tie-breaking).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Learn nogoods from failures (lazy clause generation, docs/learning.md).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub learning: Option<bool>,
+}
+
+/// `on` or `off`.
+fn on_off(s: &str) -> Result<bool, String> {
+    match s {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("expected `on` or `off`, not `{s}`")),
+    }
 }
 
 pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {

@@ -71,6 +71,9 @@ impl StrategyArgs {
         if let Some(s) = self.seed {
             spec.seed = s;
         }
+        if let Some(l) = self.learning {
+            spec.learning = l;
+        }
     }
 }
 

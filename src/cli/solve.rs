@@ -126,6 +126,7 @@ impl<'a> Runner<'a> {
         let end = RunEnd {
             status: Status::Unknown,
             objective: None,
+            lex: None,
             stats: &stats,
             totals: &[],
             stopped_by: Some(by),
@@ -136,7 +137,7 @@ impl<'a> Runner<'a> {
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
         if args.stats {
-            eprint(&human::stats(&stats));
+            eprint(&human::stats(&stats, None));
         }
         self.exit_code(false)
     }
@@ -158,6 +159,13 @@ impl<'a> Runner<'a> {
         }
         if let Some(names) = &args.project {
             model.projection = projection(&model, names)?;
+        }
+        if args.ipuz.is_some() && !crate::output::ipuz::drawable(&model) {
+            return Err(Diags::from(
+                Diag::new("cspi::ipuz", "--ipuz: this model outputs no crossword")
+                    .help("the crossword is written from an output item naming it: `output xw;`")
+                    .usage(),
+            ));
         }
         if args.svg.is_some() && !crate::output::svg::drawable(&model) {
             return Err(Diags::from(
@@ -215,6 +223,14 @@ impl<'a> Runner<'a> {
                 .map(|t| t.saturating_sub(self.started.elapsed())),
             stop: Some(Arc::clone(&self.interrupt.stop)),
         };
+        if args.suggest.is_some() || args.fillability || args.fillability_svg.is_some() {
+            let text = super::suggest::run(args, &model, &options.limits)?;
+            self.out.write(&text);
+            return Ok(Ended {
+                status: Status::Unknown,
+                rejected: false,
+            });
+        }
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some(),
@@ -230,8 +246,8 @@ impl<'a> Runner<'a> {
             .collect();
         let (reporter, out) = (&mut self.reporter, &mut self.out);
         let mut last: Option<Vec<i64>> = None;
-        let mut summary = solve::solve(&model, &options, |values| {
-            if args.svg.is_some() {
+        let on_solution = |values: &[i64]| {
+            if args.svg.is_some() || args.ipuz.is_some() {
                 last = Some(values.to_vec());
             }
             let mut k = 0;
@@ -250,7 +266,17 @@ impl<'a> Runner<'a> {
             } else {
                 Next::Stop
             }
-        });
+        };
+        let mut summary = match args.differ {
+            Some(k) => super::differ::solve(
+                &model,
+                &options,
+                k,
+                args.solutions.unwrap_or(1),
+                on_solution,
+            ),
+            None => solve::solve(&model, &options, on_solution),
+        };
         if options.limits.progress.is_some() {
             eprint("\r\x1b[2K");
         }
@@ -266,9 +292,11 @@ impl<'a> Runner<'a> {
         } else {
             Some(StoppedBy::TimeLimit)
         };
+        let lex = model.objective.as_ref().filter(|o| !o.lex.is_empty());
         let end = RunEnd {
             status: summary.status,
             objective: summary.objective,
+            lex,
             stats: &summary.stats,
             totals: &totals,
             stopped_by,
@@ -283,7 +311,7 @@ impl<'a> Runner<'a> {
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
         if args.stats {
-            eprint(&human::stats(&summary.stats));
+            eprint(&human::stats(&summary.stats, lex));
         }
         if args.thread_stats {
             eprint(&human::thread_stats(
@@ -298,6 +326,15 @@ impl<'a> Runner<'a> {
             {
                 Some(svg) => write_picture(path, "--svg", &svg)?,
                 None => eprint("cspi: no solution, so nothing to draw for --svg\n"),
+            }
+        }
+        if let Some(path) = &args.ipuz {
+            match last
+                .as_deref()
+                .and_then(|v| crate::output::ipuz::solution(&model, v))
+            {
+                Some(text) => write_picture(path, "--ipuz", &text)?,
+                None => eprint("cspi: no solution, so nothing to write for --ipuz\n"),
             }
         }
         if let (Some(path), Some(log)) = (&args.tree, &summary.tree) {

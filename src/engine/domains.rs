@@ -13,6 +13,7 @@
 //! records the variable in `changed`, from which the engine wakes the
 //! propagators that subscribed to the event.
 
+use super::learn::{Cause, Conflict, Kind, Lit, LitTrail};
 use super::trail::{Checkpoint, RevInt, RevWords, Trail};
 use crate::model::VarId;
 
@@ -57,6 +58,9 @@ pub struct Domains {
     /// Hold every integer range by its bounds only, however narrow (tests
     /// use it to check that interval domains lose no answers).
     pub bounds_only: bool,
+    /// The literal trail, when learning is on (`learn/mod.rs`): every change
+    /// below is recorded there as atomic literals with its cause.
+    pub learn: Option<Box<LitTrail>>,
 }
 
 impl Domains {
@@ -232,7 +236,7 @@ impl Domains {
 
     /// Removes one value. `Ok(true)` if the domain changed; removing a value
     /// inside the bounds of an interval domain changes nothing.
-    pub fn remove(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    fn remove_raw(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if !self.contains(v, x) {
             return Ok(false);
         }
@@ -240,9 +244,9 @@ impl Domains {
         let (min, max) = (self.trail.int(l.min), self.trail.int(l.max));
         if l.words.is_empty() {
             return if x == min {
-                self.set_min(v, x + 1)
+                self.set_min_raw(v, x + 1)
             } else if x == max {
-                self.set_max(v, x - 1)
+                self.set_max_raw(v, x - 1)
             } else {
                 Ok(false)
             };
@@ -274,7 +278,7 @@ impl Domains {
     }
 
     /// Reduces the domain to one value.
-    pub fn fix(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    fn fix_raw(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if !self.contains(v, x) {
             self.empty(v);
             return Err(Fail);
@@ -300,7 +304,7 @@ impl Domains {
     }
 
     /// Removes every value below `x`.
-    pub fn set_min(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    fn set_min_raw(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if x <= self.min(v) {
             return Ok(false);
         }
@@ -337,7 +341,7 @@ impl Domains {
     }
 
     /// Removes every value above `x`.
-    pub fn set_max(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    fn set_max_raw(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if x >= self.max(v) {
             return Ok(false);
         }
@@ -384,7 +388,7 @@ impl Domains {
 
     /// Keeps only the values whose bits are set in `mask` (a bitset domain,
     /// same layout as [`Self::bits`]).
-    pub fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
+    fn intersect_raw(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
         let l = self.layout[v];
         debug_assert!(!l.words.is_empty(), "intersect needs a bitset domain");
         let old_lo = (self.trail.int(l.min) - l.offset) as usize;
@@ -438,7 +442,7 @@ impl Domains {
     /// Removes the values whose bits are set in `mask`, read as a
     /// [`Self::window`] from bit position `pos` (a bitset domain), in one
     /// update of size, bounds and events.
-    pub fn remove_window(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
+    fn remove_window_raw(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
         let l = self.layout[v];
         debug_assert!(!l.words.is_empty(), "remove_window needs a bitset domain");
         let old_lo = (self.trail.int(l.min) - l.offset) as usize;
@@ -553,12 +557,181 @@ impl Domains {
     }
 
     pub fn checkpoint(&mut self) -> Checkpoint {
-        self.trail.checkpoint()
+        let mut cp = self.trail.checkpoint();
+        if let Some(l) = &mut self.learn {
+            cp.lits = l.len() as u32;
+            cp.level = l.level;
+            l.level += 1;
+        }
+        cp
     }
 
     pub fn restore(&mut self, cp: Checkpoint) {
         self.trail.restore(cp);
+        if let Some(l) = &mut self.learn {
+            l.truncate(cp.lits as usize);
+            l.level = cp.level;
+        }
         self.clear_changes();
+    }
+
+    /// Starts recording every change as literals (learning): the domains as
+    /// they are now become the root.
+    pub fn start_learning(&mut self) {
+        if self.learn.is_none() {
+            self.learn = Some(Box::new(LitTrail::new(self)));
+        }
+    }
+
+    /// Sets the cause of the changes to come (learning only).
+    #[inline]
+    pub fn set_cause(&mut self, cause: Cause) {
+        if let Some(l) = &mut self.learn {
+            l.cause = cause;
+        }
+    }
+
+    /// Removes one value. `Ok(true)` if the domain changed; removing a value
+    /// inside the bounds of an interval domain changes nothing.
+    #[inline]
+    pub fn remove(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.remove_raw(v, x);
+        }
+        self.logged(v, Lit::ne(v, x), |d| d.remove_raw(v, x))
+    }
+
+    /// Fixes the variable to `x`; fails if `x` is not in the domain.
+    #[inline]
+    pub fn fix(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.fix_raw(v, x);
+        }
+        self.logged(v, Lit::eq(v, x), |d| d.fix_raw(v, x))
+    }
+
+    /// Removes every value below `x`.
+    #[inline]
+    pub fn set_min(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.set_min_raw(v, x);
+        }
+        self.logged(v, Lit::ge(v, x), |d| d.set_min_raw(v, x))
+    }
+
+    /// Removes every value above `x`.
+    #[inline]
+    pub fn set_max(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.set_max_raw(v, x);
+        }
+        self.logged(v, Lit::le(v, x), |d| d.set_max_raw(v, x))
+    }
+
+    /// Keeps only the values whose bits are set in `mask` (a bitset domain,
+    /// same layout as [`Self::bits`]).
+    #[inline]
+    pub fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.intersect_raw(v, mask);
+        }
+        self.logged_set(v, |d| d.intersect_raw(v, mask))
+    }
+
+    /// Removes the values whose bits are set in `mask`, read as a
+    /// [`Self::window`] from bit position `pos` (a bitset domain), in one
+    /// update of size, bounds and events.
+    #[inline]
+    pub fn remove_window(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
+        if self.learn.is_none() {
+            return self.remove_window_raw(v, pos, mask);
+        }
+        self.logged_set(v, |d| d.remove_window_raw(v, pos, mask))
+    }
+
+    /// Runs a change asked as `asked` and records what became true.
+    fn logged(
+        &mut self,
+        v: VarId,
+        asked: Lit,
+        op: impl FnOnce(&mut Self) -> Result<bool, Fail>,
+    ) -> Result<bool, Fail> {
+        let (lo, hi) = (self.min(v), self.max(v));
+        let r = op(self);
+        let (nlo, nhi) = (self.min(v), self.max(v));
+        let Some(l) = &mut self.learn else {
+            return r;
+        };
+        let cause = l.cause;
+        match r {
+            Ok(true) => match asked.kind {
+                Kind::Eq => l.push(asked, asked, lo, cause),
+                Kind::Ge => l.push(Lit::ge(v, nlo), asked, lo, cause),
+                Kind::Le => l.push(Lit::le(v, nhi), asked, hi, cause),
+                Kind::Ne => {
+                    // The removal, then the bounds it moved, implied by it.
+                    l.push(asked, asked, 0, cause);
+                    if nlo > lo {
+                        l.push(Lit::ge(v, nlo), asked, lo, Cause::Implied);
+                    }
+                    if nhi < hi {
+                        l.push(Lit::le(v, nhi), asked, hi, Cause::Implied);
+                    }
+                }
+            },
+            Err(Fail) => {
+                l.conflict = Some(Conflict {
+                    cause,
+                    asked: Some(asked),
+                });
+            }
+            Ok(false) => {}
+        }
+        r
+    }
+
+    /// Runs a bitset operation and records each removed value, then the
+    /// bounds it moved (implied by those removals).
+    fn logged_set(
+        &mut self,
+        v: VarId,
+        op: impl FnOnce(&mut Self) -> Result<bool, Fail>,
+    ) -> Result<bool, Fail> {
+        let (lo, hi) = (self.min(v), self.max(v));
+        let before: Vec<i64> = self.values(v).collect();
+        let r = op(self);
+        match r {
+            Ok(true) => {
+                let (nlo, nhi) = (self.min(v), self.max(v));
+                let gone: Vec<i64> = before
+                    .into_iter()
+                    .filter(|&x| !self.contains(v, x))
+                    .collect();
+                let Some(l) = &mut self.learn else {
+                    return r;
+                };
+                let cause = l.cause;
+                for x in gone {
+                    l.push(Lit::ne(v, x), Lit::ne(v, x), 0, cause);
+                }
+                if nlo > lo {
+                    l.push(Lit::ge(v, nlo), Lit::ge(v, nlo), lo, Cause::Implied);
+                }
+                if nhi < hi {
+                    l.push(Lit::le(v, nhi), Lit::le(v, nhi), hi, Cause::Implied);
+                }
+            }
+            Err(Fail) => {
+                if let Some(l) = &mut self.learn {
+                    l.conflict = Some(Conflict {
+                        cause: l.cause,
+                        asked: None,
+                    });
+                }
+            }
+            Ok(false) => {}
+        }
+        r
     }
 
     pub fn clear_changes(&mut self) {

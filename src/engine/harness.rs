@@ -189,11 +189,28 @@ fn run_trial(
     };
     let holds = |t: &[i64]| holds(&of_position.iter().map(|&i| t[i]).collect::<Vec<_>>());
     let mut before = snapshot(&h, &vars);
+    // With learning on, every literal the propagator sets is explained
+    // (`check_explanations`) against the root domains.
+    h.engine.start_learning();
+    let root = before.clone();
+    let mut checked = 0;
     let mut result = h.try_post_boxed(p);
     for step in 0..6 {
         verify(
             name, trial, step, strength, &h, &vars, &before, result, &holds,
         );
+        if trial < 100 {
+            checked = check_explanations(
+                name,
+                (trial, step),
+                &h,
+                &vars,
+                &root,
+                checked,
+                result,
+                &holds,
+            );
+        }
         if result.is_ok()
             && let Some(complaint) = extra(&snapshot(&h, &vars))
         {
@@ -208,6 +225,7 @@ fn run_trial(
         let pick: Vec<i64> = h.values(x);
         let v = pick[rng.random_range(0..pick.len())];
         let doms = &mut h.engine.doms;
+        doms.checkpoint();
         let decided = match rng.random_range(0..4) {
             0 => doms.fix(x, v),
             1 => doms.set_min(x, v),
@@ -220,6 +238,84 @@ fn run_trial(
         before = snapshot(&h, &vars);
         result = h.engine.fixpoint();
     }
+}
+
+/// Learning: every literal on the trail that the propagator (number 0) set
+/// follows from its explanation — no solution of the constraint within the
+/// root domains satisfies the explanation but not the literal — and a
+/// failure's explanation has no solution at all. Skipped when the root
+/// has too many tuples or a literal names a variable of the propagator's
+/// own making.
+#[expect(clippy::too_many_arguments, reason = "a test helper's whole context")]
+fn check_explanations(
+    name: &str,
+    (trial, step): (usize, usize),
+    h: &Harness,
+    vars: &[VarId],
+    root: &[Vec<i64>],
+    from: usize,
+    result: PResult,
+    holds: &impl Fn(&[i64]) -> bool,
+) -> usize {
+    use super::learn::analysis::{contradiction, explain_cause, explain_entry};
+    use super::learn::{Cause, Lit};
+    let (Some(trail), Some(nogoods)) = (h.engine.doms.learn.as_deref(), &h.engine.nogoods) else {
+        return 0;
+    };
+    if root.iter().map(Vec::len).product::<usize>() > 2048 {
+        return trail.len();
+    }
+    let solutions: Vec<Vec<i64>> = tuples(root).into_iter().filter(|t| holds(t)).collect();
+    let index = |l: &Lit| vars.iter().position(|&v| v == l.var);
+    let all_hold =
+        |t: &[i64], lits: &[Lit]| lits.iter().all(|l| index(l).is_some_and(|k| l.holds(t[k])));
+    let known = |lits: &[Lit]| lits.iter().all(|l| index(l).is_some());
+    let props = &h.engine.props;
+    for i in from.min(trail.len())..trail.len() {
+        let e = *trail.entry(i);
+        if !matches!(e.cause, Cause::Prop(_) | Cause::Implied) {
+            continue;
+        }
+        let mut expl = Vec::new();
+        assert!(explain_entry(trail, props, nogoods, i, &mut expl));
+        if !known(&expl) || index(&e.lit).is_none() {
+            continue;
+        }
+        for t in &solutions {
+            assert!(
+                !all_hold(t, &expl) || all_hold(t, &[e.lit]),
+                "{name}: trial {trial}, step {step}: {} explained by {expl:?}, but {t:?} is a solution",
+                e.lit
+            );
+        }
+    }
+    if result.is_err()
+        && let Some(c) = trail.conflict
+        && matches!(c.cause, Cause::Prop(_))
+    {
+        let mut expl = Vec::new();
+        assert!(explain_cause(
+            trail,
+            props,
+            nogoods,
+            c.cause,
+            c.asked,
+            trail.len(),
+            &mut expl
+        ));
+        if let Some(a) = c.asked {
+            contradiction(trail, a, trail.len(), &mut expl);
+        }
+        if known(&expl) {
+            for t in &solutions {
+                assert!(
+                    !all_hold(t, &expl),
+                    "{name}: trial {trial}, step {step}: failure explained by {expl:?}, but {t:?} is a solution"
+                );
+            }
+        }
+    }
+    trail.len()
 }
 
 fn snapshot(h: &Harness, vars: &[VarId]) -> Vec<Vec<i64>> {

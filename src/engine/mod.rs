@@ -12,6 +12,7 @@ pub(crate) mod crossings;
 pub(crate) mod domains;
 #[cfg(test)]
 pub(crate) mod harness;
+pub(crate) mod learn;
 pub(crate) mod propagator;
 pub(crate) mod props;
 pub(crate) mod queue;
@@ -24,6 +25,9 @@ pub(crate) mod trail;
 pub(crate) mod tree;
 
 use domains::{Domains, Fail, PResult};
+use learn::analysis::{Analyser, Learned};
+use learn::nogoods::Nogoods;
+use learn::{Cause, Conflict};
 use propagator::{Priority, Propagator, Subscriptions};
 use queue::Queue;
 use stats::Stats;
@@ -55,6 +59,10 @@ pub struct Engine {
     /// The propagator whose failure ended the last propagation, for the
     /// heuristics that learn from failures (dom/wdeg).
     pub failed: Option<PropId>,
+    /// Learned nogoods and the analysis that makes them, when learning is
+    /// on (`learn/`).
+    pub nogoods: Option<Box<Nogoods>>,
+    analyser: Analyser,
 }
 
 /// The size of an engine under construction, to roll back to when a
@@ -80,6 +88,58 @@ impl Engine {
             level,
             stats: Stats::default(),
             failed: None,
+            nogoods: None,
+            analyser: Analyser::default(),
+        }
+    }
+
+    /// Turns learning on: from now on every domain change is recorded as a
+    /// literal with its cause, failures are analysed ([`Self::analyse`]) and
+    /// the nogoods learned are propagated.
+    pub fn start_learning(&mut self) {
+        if self.nogoods.is_none() {
+            self.doms.start_learning();
+            self.nogoods = Some(Box::new(Nogoods::new(self.doms.num_vars())));
+        }
+    }
+
+    /// Turns learning off and forgets the nogoods.
+    pub fn stop_learning(&mut self) {
+        self.nogoods = None;
+        self.doms.learn = None;
+    }
+
+    pub fn learning(&self) -> bool {
+        self.nogoods.is_some()
+    }
+
+    /// Analyses the failure of the last propagation (learning only) and
+    /// adds the nogood learned; returns it, or `None` when there is nothing
+    /// to learn from (learning off, no conflict recorded, level 0, or a
+    /// cause that cannot be explained).
+    pub fn analyse(&mut self) -> Option<Learned> {
+        let nogoods = self.nogoods.as_mut()?;
+        let trail = self.doms.learn.as_mut()?;
+        let conflict = trail.conflict.take()?;
+        self.stats.conflicts += 1;
+        let start = std::time::Instant::now();
+        let learned = self.analyser.analyse(trail, &self.props, nogoods, conflict);
+        self.stats.analysis_time += start.elapsed();
+        let learned = learned?;
+        if nogoods.full() {
+            nogoods.reduce(trail);
+        }
+        self.stats.learned += 1;
+        self.stats.learned_literals += learned.clause.len() as u64;
+        nogoods.add(learned.clause.clone(), learned.lbd);
+        Some(learned)
+    }
+
+    /// Propagates the nogoods over the changes since they last looked.
+    fn propagate_nogoods(&mut self) -> PResult {
+        match self.nogoods.as_mut() {
+            Some(n) => n.propagate(&mut self.doms),
+            None => Ok(()),
         }
     }
 
@@ -154,7 +214,32 @@ impl Engine {
 
     fn run(&mut self, p: PropId) -> PResult {
         self.stats.propagations += 1;
+        if self.doms.learn.is_some() {
+            return self.run_learning(p);
+        }
         let r = self.props[p].propagate(&mut self.doms);
+        if r.is_err() {
+            self.failed = Some(p);
+        }
+        r
+    }
+
+    /// [`Self::run`] with the propagator recorded as the cause of its
+    /// changes, and as the conflict when it fails on its own.
+    #[inline(never)]
+    fn run_learning(&mut self, p: PropId) -> PResult {
+        let cause = Cause::Prop(p as u32);
+        if let Some(l) = &mut self.doms.learn {
+            l.cause = cause;
+            l.conflict = None;
+        }
+        let r = self.props[p].propagate(&mut self.doms);
+        if let Some(l) = &mut self.doms.learn {
+            l.cause = Cause::Decision;
+            if r.is_err() && l.conflict.is_none() {
+                l.conflict = Some(Conflict { cause, asked: None });
+            }
+        }
         if r.is_err() {
             self.failed = Some(p);
         }
@@ -243,6 +328,16 @@ impl Engine {
     pub fn fixpoint(&mut self) -> PResult {
         loop {
             self.schedule(None);
+            if self.nogoods.is_some() {
+                if let Err(Fail) = self.propagate_nogoods() {
+                    self.queue.clear();
+                    self.doms.clear_changes();
+                    return Err(Fail);
+                }
+                if !self.doms.changed.is_empty() {
+                    continue;
+                }
+            }
             let Some(p) = self.queue.pop() else {
                 return Ok(());
             };
@@ -272,7 +367,10 @@ impl Engine {
     /// as LCV); the caller restores the domains afterwards.
     pub fn propagate_alone(&mut self, p: PropId) -> PResult {
         self.flush();
-        self.props[p].propagate(&mut self.doms)
+        self.doms.set_cause(Cause::Prop(p as u32));
+        let r = self.props[p].propagate(&mut self.doms);
+        self.doms.set_cause(Cause::Decision);
+        r
     }
 
     /// Tells the propagators that asked of the changes since the last look,

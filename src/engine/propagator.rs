@@ -32,6 +32,7 @@
 //! [`RevWords`]: super::trail::RevWords
 
 use super::domains::{Domains, PResult, event};
+use super::learn::{Lit, Past};
 use crate::model::VarId;
 
 /// Cheap propagators run before expensive ones.
@@ -105,6 +106,17 @@ pub trait Propagator {
     /// gone from the open domains. Counting by components then keys its
     /// cache on domains alone (`components.rs`); the safe default is false.
     fn residual_in_domains(&self) -> bool {
+        false
+    }
+
+    /// Learning (docs/learning.md): pushes onto `out` literals that held at
+    /// `past` (the domains when the propagator acted, not the current ones)
+    /// and imply `lit`, which the propagator made true then, or, with
+    /// `None`, from which it failed. Called lazily, only by conflict
+    /// analysis. Returning false (the default) stands for the domains of all
+    /// its variables at `past`, which is always correct; a tighter
+    /// explanation makes shorter nogoods. Checked by `harness::check_explanations`.
+    fn explain(&self, _lit: Option<Lit>, _past: &Past<'_>, _out: &mut Vec<Lit>) -> bool {
         false
     }
 

@@ -379,6 +379,7 @@ mod tests {
             restarts: Restarts::None,
             seed: 3,
             scope: scope.to_vec(),
+            learning: false,
             phases: Vec::new(),
         }
     }

@@ -19,6 +19,14 @@ pub struct Stats {
     /// Neighbourhoods searched by large-neighbourhood search.
     pub lns_iterations: u64,
     pub time: Duration,
+    /// Learning: failures analysed, nogoods learned, their total length,
+    /// backjumps over more than one level, and the time spent in analysis
+    /// (explanations included).
+    pub conflicts: u64,
+    pub learned: u64,
+    pub learned_literals: u64,
+    pub backjumps: u64,
+    pub analysis_time: Duration,
     /// Optimisation: each better solution's objective and when it was found.
     pub improvements: Vec<Improvement>,
     /// Peak resident memory of the process in bytes, where the OS tells it.
@@ -40,6 +48,16 @@ impl Stats {
             ("restarts", self.restarts),
             ("time_ms", self.time.as_millis() as u64),
         ];
+        if self.conflicts > 0 {
+            f.push(("conflicts", self.conflicts));
+            f.push(("learned", self.learned));
+            f.push((
+                "learned_avg_length",
+                self.learned_literals.checked_div(self.learned).unwrap_or(0),
+            ));
+            f.push(("backjumps", self.backjumps));
+            f.push(("analysis_ms", self.analysis_time.as_millis() as u64));
+        }
         if self.lns_iterations > 0 {
             f.push(("lns_iterations", self.lns_iterations));
         }

@@ -20,9 +20,15 @@ pub struct Trail {
     next_world: u64,
 }
 
-/// A point to come back to: the length of the trail when it was taken.
+/// A point to come back to: the length of the trail when it was taken (and,
+/// filled in by the domains, the length of the literal trail and the decision
+/// level then, for learning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checkpoint(usize);
+pub struct Checkpoint {
+    saved: usize,
+    pub(super) lits: u32,
+    pub(super) level: u32,
+}
 
 /// A reversible `i64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,12 +136,16 @@ impl Trail {
 
     pub fn checkpoint(&mut self) -> Checkpoint {
         self.new_world();
-        Checkpoint(self.saved.len())
+        Checkpoint {
+            saved: self.saved.len(),
+            lits: 0,
+            level: 0,
+        }
     }
 
     /// Undoes every write made since the checkpoint.
     pub fn restore(&mut self, cp: Checkpoint) {
-        while self.saved.len() > cp.0 {
+        while self.saved.len() > cp.saved {
             if let Some((slot, old)) = self.saved.pop() {
                 self.slots[slot as usize] = old;
             }

@@ -66,6 +66,7 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
                 b.model.objective = Some(Objective {
                     maximize: matches!(ast.solve.goal, Goal::Maximize(_)),
                     term,
+                    lex: Vec::new(),
                 })
             }
             Err(e) => diags.push(e),

@@ -420,6 +420,9 @@ impl Builder {
                 ParamKind::Ints => {
                     GlobalArg::Terms(self.ints(e)?.into_iter().map(Term::Const).collect())
                 }
+                ParamKind::Set => {
+                    GlobalArg::Terms(self.set_arg(e)?.into_iter().map(Term::Const).collect())
+                }
                 ParamKind::Mdd | ParamKind::Regex => {
                     return Err(Diag::new(
                         "cspi::fzn::library",

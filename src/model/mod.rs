@@ -50,7 +50,40 @@ pub struct CrosswordLayout {
     pub open: Vec<bool>,
     /// Letters given in a picture grid, row-major.
     pub given: Vec<Option<char>>,
+    /// The cells the fill writes, row-major: every open cell, or only the
+    /// marked region (`*` cells) of a partly filled grid.
+    pub region: Vec<bool>,
     pub slots: Vec<CrosswordSlot>,
+}
+
+impl CrosswordLayout {
+    /// The letter of each cell, row-major: the given letters, and the
+    /// slots' words in the cells the fill writes (`None`: a block, or an
+    /// open cell left empty).
+    pub fn letters(&self, model: &Model, values: &[i64]) -> Vec<Option<char>> {
+        let mut cells = self.given.clone();
+        for s in &self.slots {
+            let word = model.format_value(s.var, values[s.var]);
+            for (i, ch) in word.chars().take(s.len).enumerate() {
+                let c = s.cell(i, self.width);
+                if self.region[c] {
+                    cells[c] = Some(ch);
+                }
+            }
+        }
+        cells
+    }
+}
+
+impl CrosswordSlot {
+    /// The row-major index of the slot's `i`-th cell in a grid `width` wide.
+    pub fn cell(&self, i: usize, width: usize) -> usize {
+        if self.across {
+            self.y * width + self.x + i
+        } else {
+            (self.y + i) * width + self.x
+        }
+    }
 }
 
 /// One slot: the word variable written from `(x, y)` across or down.
@@ -313,6 +346,62 @@ pub trait Render: std::fmt::Debug + Send + Sync {
 pub struct Objective {
     pub maximize: bool,
     pub term: Term,
+    /// A lexicographic objective (`minimize lex(a, b)`), empty for a plain
+    /// one. `term` then combines the components in mixed radix, each
+    /// weighted by the product of the spans of those after it, so that
+    /// ordering by `term` is ordering by the components lexicographically:
+    /// every search mode optimises it unchanged, and proving its optimum
+    /// proves every component's. The components are decoded from it.
+    pub lex: Vec<LexPart>,
+}
+
+/// One component of a lexicographic objective: its term, lowest value,
+/// weight in the combined term and number of values (`weight * span` is the
+/// weight of the component before it).
+#[derive(Clone, Debug)]
+pub struct LexPart {
+    pub term: Term,
+    pub low: i64,
+    pub weight: i64,
+    pub span: i64,
+}
+
+impl Objective {
+    /// The components of a lexicographic objective's combined value, or
+    /// `None` for a plain objective.
+    pub fn components(&self, value: i64) -> Option<Vec<i64>> {
+        if self.lex.is_empty() {
+            return None;
+        }
+        Some(
+            self.lex
+                .iter()
+                .map(|p| p.low + value.div_euclid(p.weight).rem_euclid(p.span))
+                .collect(),
+        )
+    }
+
+    /// The value as people read it: the number, or `lex(3, 5)`.
+    pub fn shown(&self, value: i64) -> String {
+        match self.components(value) {
+            None => value.to_string(),
+            Some(c) => {
+                let c: Vec<String> = c.iter().map(i64::to_string).collect();
+                format!("lex({})", c.join(", "))
+            }
+        }
+    }
+
+    /// `,"objective_lex":[3,5]` after the combined value in JSON, or nothing.
+    pub fn json_components(&self, value: i64) -> String {
+        match self.components(value) {
+            None => String::new(),
+            Some(c) => {
+                let c: Vec<String> = c.iter().map(i64::to_string).collect();
+                format!(",\"objective_lex\":[{}]", c.join(","))
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

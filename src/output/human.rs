@@ -14,7 +14,7 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
     if let Some(o) = &model.objective
         && let Some(v) = o.term.eval(model, values)
     {
-        let _ = writeln!(out, "objective = {v}");
+        let _ = writeln!(out, "objective = {}", o.shown(v));
     }
     out
 }
@@ -182,30 +182,18 @@ fn grid(
 /// A filled crossword, one string per row: letters, `#` for blocks, `.` for
 /// an open cell no slot covers.
 pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -> Vec<String> {
-    let w = layout.width;
-    let mut cells: Vec<char> = (0..w * layout.height)
-        .map(|c| match (layout.open[c], layout.given[c]) {
-            (false, _) => '#',
-            (true, Some(l)) => l,
-            (true, None) => '.',
-        })
-        .collect();
-    for s in &layout.slots {
-        let word = model.format_value(s.var, values[s.var]);
-        for (i, ch) in word.chars().take(s.len).enumerate() {
-            let (x, y) = if s.across {
-                (s.x + i, s.y)
-            } else {
-                (s.x, s.y + i)
-            };
-            cells[y * w + x] = ch;
-        }
-    }
-    cells
-        .chunks(w.max(1))
-        .map(|row| {
-            row.iter()
-                .map(char::to_string)
+    let letters = layout.letters(model, values);
+    (0..layout.height)
+        .map(|y| {
+            (0..layout.width)
+                .map(|x| {
+                    let c = y * layout.width + x;
+                    match (layout.open[c], letters[c]) {
+                        (false, _) => '#'.to_string(),
+                        (true, Some(l)) => l.to_string(),
+                        (true, None) => ".".to_string(),
+                    }
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -228,8 +216,9 @@ pub fn quality_line(q: &FillQuality, below: i64) -> String {
     line
 }
 
-/// Statistics for people, one per line.
-pub fn stats(stats: &Stats) -> String {
+/// Statistics for people, one per line; the improvements of a
+/// lexicographic objective (`lex`) by their components.
+pub fn stats(stats: &Stats, lex: Option<&crate::model::Objective>) -> String {
     let mut out = String::new();
     for (k, v) in stats.fields() {
         let _ = writeln!(out, "{k:>14}: {v}");
@@ -239,7 +228,7 @@ pub fn stats(stats: &Stats) -> String {
             out,
             "{:>14}: {} at {} ms",
             "improvement",
-            i.objective,
+            lex.map_or_else(|| i.objective.to_string(), |l| l.shown(i.objective)),
             i.time.as_millis()
         );
     }
@@ -322,11 +311,11 @@ impl Reporter for Human {
                 ),
             },
             Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
-            Status::Optimal => format!("OPTIMAL: objective {}\n", e.objective.unwrap_or(0)),
+            Status::Optimal => format!("OPTIMAL: objective {}\n", e.shown_objective()),
             _ if e.objective.is_some() => format!(
                 "{}: best objective {} (optimality not proved)\n",
                 e.status.name(),
-                e.objective.unwrap_or(0)
+                e.shown_objective()
             ),
             Status::Unknown if n == 0 => {
                 format!(

@@ -155,7 +155,7 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
     if let Some(o) = &model.objective
         && let Some(v) = o.term.eval(model, values)
     {
-        let _ = write!(out, ",\"objective\":{v}");
+        let _ = write!(out, ",\"objective\":{v}{}", o.json_components(v));
     }
     out.push('}');
     out
@@ -177,7 +177,8 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
     string(&mut out, e.status.name());
     let _ = write!(out, ",\"solutions\":{}", e.stats.solutions);
     if let Some(o) = e.objective {
-        let _ = write!(out, ",\"objective\":{o}");
+        let lex = e.lex.map(|l| l.json_components(o)).unwrap_or_default();
+        let _ = write!(out, ",\"objective\":{o}{lex}");
     }
     if let Some(s) = e.stopped_by {
         out.push_str(",\"stopped_by\":");
@@ -207,7 +208,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
         out.push('}');
     }
     out.push_str(",\"stats\":");
-    stats(&mut out, e.stats);
+    stats(&mut out, e.stats, e.lex);
     if let Some(s) = e.split {
         let _ = write!(
             out,
@@ -215,7 +216,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
             s.subproblems,
             s.busy.as_millis()
         );
-        stats(&mut out, &s.stats);
+        stats(&mut out, &s.stats, e.lex);
         out.push('}');
     }
     if !e.threads.is_empty() {
@@ -230,7 +231,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
                 t.subproblems,
                 t.busy.as_millis()
             );
-            stats(&mut out, &t.stats);
+            stats(&mut out, &t.stats, e.lex);
             out.push('}');
         }
         out.push(']');
@@ -239,8 +240,9 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
     out
 }
 
-/// The statistics as an object, names from `Stats::fields`.
-pub fn stats(out: &mut String, stats: &Stats) {
+/// The statistics as an object, names from `Stats::fields`; the
+/// improvements of a lexicographic objective (`lex`) with their components.
+pub fn stats(out: &mut String, stats: &Stats, lex: Option<&crate::model::Objective>) {
     out.push('{');
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {
         if i > 0 {
@@ -256,8 +258,10 @@ pub fn stats(out: &mut String, stats: &Stats) {
             }
             let _ = write!(
                 out,
-                "{{\"objective\":{},\"time_ms\":{}}}",
+                "{{\"objective\":{}{},\"time_ms\":{}}}",
                 imp.objective,
+                lex.map(|l| l.json_components(imp.objective))
+                    .unwrap_or_default(),
                 imp.time.as_millis()
             );
         }

@@ -10,7 +10,9 @@
 //! arrays are walked once, in `nested.rs`.
 
 pub(crate) mod chart;
+pub(crate) mod fillability;
 pub mod human;
+pub mod ipuz;
 pub mod json;
 pub(crate) mod nested;
 pub mod sink;
@@ -77,6 +79,8 @@ pub struct RunEnd<'a> {
     pub status: Status,
     /// With an objective: the best value found (the optimum when `Optimal`).
     pub objective: Option<i64>,
+    /// The objective, when lexicographic: its components are reported too.
+    pub lex: Option<&'a crate::model::Objective>,
     pub stats: &'a Stats,
     /// The model's `total(...)` outputs, summed over the solutions.
     pub totals: &'a [(String, i64)],
@@ -88,6 +92,15 @@ pub struct RunEnd<'a> {
     pub threads: &'a [crate::run::ThreadStats],
     /// The split into sub-problems before the threads searched, with them.
     pub split: Option<&'a crate::run::ThreadStats>,
+}
+
+impl RunEnd<'_> {
+    /// The best objective as people read it: `lex(3, 5)` for a
+    /// lexicographic one.
+    pub fn shown_objective(&self) -> String {
+        let v = self.objective.unwrap_or(0);
+        self.lex.map_or_else(|| v.to_string(), |o| o.shown(v))
+    }
 }
 
 /// What many instances (`--each`) came to.

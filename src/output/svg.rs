@@ -309,19 +309,10 @@ fn crossword(
 ) -> (f64, f64) {
     let (width, height) = (layout.width, layout.height);
     let x0 = MARGIN;
-    let mut letters: Vec<Option<char>> = layout.given.clone();
+    let letters = layout.letters(model, values);
     let mut starts = vec![false; width * height];
     for s in &layout.slots {
         starts[s.y * width + s.x] = true;
-        let word = model.format_value(s.var, values[s.var]);
-        for (i, ch) in word.chars().take(s.len).enumerate() {
-            let (x, y) = if s.across {
-                (s.x + i, s.y)
-            } else {
-                (s.x, s.y + i)
-            };
-            letters[y * width + x] = Some(ch);
-        }
     }
     c.raw(&format!(
         "<g class=\"crossword\" data-rows=\"{height}\" data-cols=\"{width}\">\n"

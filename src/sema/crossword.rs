@@ -7,7 +7,9 @@
 //! `x y length dir`, x the column and y the row of the first cell (0-based),
 //! dir `A` (across) or `D` (down). Picture grids: one row per line, `.` an
 //! open cell, `#` a block, a letter a pre-filled cell; every run of two or
-//! more open cells across or down is a slot.
+//! more open cells across or down is a slot. A picture may mark a region
+//! with `*` cells: only the slots through it are filled (a partly filled
+//! grid). `.ipuz` files (the open JSON format) are read as pictures.
 
 use super::Checker;
 use super::dict::letter_count;
@@ -39,6 +41,13 @@ struct Geometry {
     height: usize,
     open: Vec<bool>,
     given: Vec<Option<char>>,
+    /// The cells the fill writes: the `*` cells when a picture marks a
+    /// region, else every open cell.
+    region: Vec<bool>,
+    /// Byte offset of each cell in the file (picture grids), for pointing
+    /// at a cell; empty when cells have no place of their own (slot files,
+    /// ipuz).
+    offsets: Vec<usize>,
     slots: Vec<RawSlot>,
 }
 
@@ -205,7 +214,9 @@ fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, D
         width,
         height,
         given: vec![None; width * height],
+        region: open.clone(),
         open,
+        offsets: Vec::new(),
         slots,
     })
 }
@@ -242,6 +253,7 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
     }
     let mut open = Vec::with_capacity(width * height);
     let mut given = Vec::with_capacity(width * height);
+    let mut region = Vec::with_capacity(width * height);
     // Byte offset of each cell in the file, for pointing at slots.
     let mut offsets = Vec::with_capacity(width * height);
     for (r, &(start, row)) in rows.iter().enumerate() {
@@ -265,10 +277,17 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                 '.' => {
                     open.push(true);
                     given.push(None);
+                    region.push(false);
+                }
+                '*' => {
+                    open.push(true);
+                    given.push(None);
+                    region.push(true);
                 }
                 '#' => {
                     open.push(false);
                     given.push(None);
+                    region.push(false);
                 }
                 c if c.is_alphabetic() => {
                     let Some(letter) = super::dict::fold_letter(c) else {
@@ -288,6 +307,7 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                     };
                     open.push(true);
                     given.push(Some(letter));
+                    region.push(false);
                 }
                 c => {
                     return Err(data_error(
@@ -307,8 +327,38 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
             }
         }
     }
-    let mut slots = Vec::new();
+    let geo = Geometry {
+        width,
+        height,
+        open,
+        given,
+        region,
+        offsets,
+        slots: Vec::new(),
+    };
+    with_slots(src, geo)
+}
+
+/// Finds the slots of a grid of cells: every maximal run of two or more
+/// open cells across or down that has a cell in the region (with no region
+/// marked, every run). A marked region (`*` cells) fills only the slots
+/// through it; their cells outside the region are not written, but they
+/// still hold a word of the list, so the rest of the grid stays fillable.
+fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Diag> {
+    const HELP: &str =
+        "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
+    let (width, height) = (geo.width, geo.height);
+    if !geo.region.iter().any(|&r| r) {
+        geo.region = geo.open.clone();
+    }
+    let open = &geo.open;
     let is_open = |x: usize, y: usize| open[y * width + x];
+    let cell_span = |c: usize| {
+        geo.offsets
+            .get(c)
+            .map_or(Span::new(0, 0), |&at| Span::new(at, at + 1))
+    };
+    let mut slots = Vec::new();
     for y in 0..height {
         for x in 0..width {
             if !is_open(x, y) {
@@ -331,12 +381,19 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                 } {
                     len += 1;
                 }
-                if len >= 2 {
-                    let first = offsets[y * width + x];
-                    let span = if across {
-                        Span::new(first, offsets[y * width + x + len - 1] + 1)
+                let cell = |i: usize| {
+                    if across {
+                        y * width + x + i
                     } else {
-                        Span::new(first, first + 1)
+                        (y + i) * width + x
+                    }
+                };
+                if len >= 2 && (0..len).any(|i| geo.region[cell(i)]) {
+                    let first = cell_span(cell(0));
+                    let span = if across {
+                        first.to(cell_span(cell(len - 1)))
+                    } else {
+                        first
                     };
                     slots.push(RawSlot {
                         x,
@@ -350,22 +407,179 @@ fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
         }
     }
     if slots.is_empty() {
+        let why = if geo.region == geo.open {
+            "no two open cells are adjacent"
+        } else {
+            "no run of two or more open cells passes through the region (`*`)"
+        };
         return Err(Diag::new(
             "cspi::data::grid",
-            format!(
-                "the grid `{}` has no slot: no two open cells are adjacent",
-                src.name
-            ),
+            format!("the grid `{}` has no slot: {why}", src.name),
         )
         .help(HELP));
     }
-    Ok(Geometry {
+    geo.slots = slots;
+    Ok(geo)
+}
+
+/// Checks that the blocks are symmetric under a 180° turn, as published
+/// grids are; the first cell whose partner differs is pointed at.
+fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> {
+    let n = geo.width * geo.height;
+    let Some(c) = (0..n).find(|&c| geo.open[c] != geo.open[n - 1 - c]) else {
+        return Ok(());
+    };
+    let (w, p) = (geo.width, n - 1 - c);
+    let what = |c: usize| if geo.open[c] { "open" } else { "a block" };
+    let span = geo
+        .offsets
+        .get(c)
+        .map_or(Span::new(0, 0), |&at| Span::new(at, at + 1));
+    let mut d = Diag::new(
+        "cspi::data::grid::symmetry",
+        format!(
+            "the grid `{}` is not symmetric under a 180° turn: row {}, column {} is {} but row {}, column {} is {}",
+            src.name,
+            c / w + 1,
+            c % w + 1,
+            what(c),
+            p / w + 1,
+            p % w + 1,
+            what(p)
+        ),
+    )
+    .help("make the two cells alike, or do not ask for symmetry (picture(path, dict, false))");
+    if !geo.offsets.is_empty() {
+        let other = Span::new(geo.offsets[p], geo.offsets[p] + 1);
+        d = d
+            .label(span, "this cell")
+            .label(other, "and its partner")
+            .in_source(src);
+    }
+    Err(d)
+}
+
+/// Reads an `.ipuz` crossword (the open JSON format): `dimensions`, the
+/// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
+/// cell, read as a block; anything else an open cell) and, when present,
+/// the `solution` grid's letters as given letters (a partly filled grid).
+fn parse_ipuz(src: &Source) -> Result<Geometry, Diag> {
+    use serde_json::Value as J;
+    const HELP: &str = "an ipuz crossword is a JSON object with `dimensions` {width, height} and a `puzzle` array of rows; see ipuz.org";
+    let bad = |message: String| Diag::new("cspi::data::grid", message).help(HELP);
+    let doc: J = serde_json::from_str(&src.text).map_err(|e| {
+        // serde_json counts lines and columns from 1.
+        let line_start: usize = src
+            .text
+            .split('\n')
+            .take(e.line().saturating_sub(1))
+            .map(|l| l.len() + 1)
+            .sum();
+        let at = (line_start + e.column().saturating_sub(1)).min(src.text.len());
+        Diag::new(
+            "cspi::data::grid",
+            format!("`{}` is not valid JSON: {e}", src.name),
+        )
+        .label(Span::new(at, at), "here")
+        .help(HELP)
+        .in_source(src)
+    })?;
+    let dim = |k: &str| {
+        doc.get("dimensions")
+            .and_then(|d| d.get(k))
+            .and_then(J::as_u64)
+            .filter(|&n| n > 0)
+            .map(|n| n as usize)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{}` has no `dimensions.{k}` (a positive number)",
+                    src.name
+                ))
+            })
+    };
+    let (width, height) = (dim("width")?, dim("height")?);
+    if width.saturating_mul(height) > MAX_CELLS {
+        return Err(bad(format!(
+            "the grid `{}` is too large ({width}×{height})",
+            src.name
+        )));
+    }
+    let block = doc
+        .get("block")
+        .and_then(J::as_str)
+        .unwrap_or("#")
+        .to_string();
+    let rows = |key: &str| -> Result<Option<&Vec<J>>, Diag> {
+        let Some(v) = doc.get(key) else {
+            return Ok(None);
+        };
+        let rows = v
+            .as_array()
+            .filter(|r| {
+                r.len() == height
+                    && r.iter()
+                        .all(|row| row.as_array().is_some_and(|c| c.len() == width))
+            })
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{key}` in `{}` is not {height} rows of {width} cells",
+                    src.name
+                ))
+            })?;
+        Ok(Some(rows))
+    };
+    let puzzle =
+        rows("puzzle")?.ok_or_else(|| bad(format!("`{}` has no `puzzle` grid", src.name)))?;
+    let solution = rows("solution")?;
+    // A cell may be written as itself or as {"cell": .., "style": ..}.
+    let plain = |c: &J| -> J { c.get("cell").cloned().unwrap_or_else(|| c.clone()) };
+    let is_block = |c: &J| c.is_null() || c.as_str() == Some(block.as_str());
+    let mut open = Vec::with_capacity(width * height);
+    let mut given = Vec::with_capacity(width * height);
+    for y in 0..height {
+        for x in 0..width {
+            let cell = plain(&puzzle[y][x]);
+            let sol = solution.map(|s| plain(&s[y][x]));
+            let blocked = is_block(&cell)
+                || sol
+                    .as_ref()
+                    .is_some_and(|s| s.as_str() == Some(block.as_str()));
+            open.push(!blocked);
+            let letter = sol
+                .as_ref()
+                .and_then(J::as_str)
+                .filter(|_| !blocked)
+                .and_then(|t| {
+                    let mut cs = t.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) if c.is_alphabetic() => Some(c),
+                        _ => None,
+                    }
+                });
+            given.push(match letter {
+                None => None,
+                Some(c) => Some(super::dict::fold_letter(c).ok_or_else(|| {
+                    bad(format!(
+                        "row {}, column {} of `{}` has {}",
+                        y + 1,
+                        x + 1,
+                        src.name,
+                        super::dict::unfoldable(c)
+                    ))
+                })?),
+            });
+        }
+    }
+    let geo = Geometry {
         width,
         height,
+        region: vec![false; width * height],
         open,
         given,
-        slots,
-    })
+        offsets: Vec::new(),
+        slots: Vec::new(),
+    };
+    with_slots(src, geo)
 }
 
 impl Checker<'_> {
@@ -375,7 +589,7 @@ impl Checker<'_> {
         let usage = || {
             Diag::new(
                 "cspi::crossword",
-                "a crossword is `slots(path, dict)`, `slots(path, dict, width, height)` or `picture(path, dict)`",
+                "a crossword is `slots(path, dict)`, `slots(path, dict, width, height)` or `picture(path, dict [, symmetric])`",
             )
             .label(value.span, "here")
             .help("for example: crossword xw = picture(\"grid.txt\", dictionary(\"words.txt\"));")
@@ -390,8 +604,13 @@ impl Checker<'_> {
         if args.iter().any(|(v, _)| matches!(v, Value::Poison)) {
             return Ok(());
         }
+        let mut symmetric = false;
         let size = match (kind.name.as_str(), &args[..]) {
             ("slots", [_, _]) | ("picture", [_, _]) => None,
+            ("picture", [_, _, (Value::Bool(b), _)]) => {
+                symmetric = *b;
+                None
+            }
             ("slots", [_, _, (Value::Int(w), _), (Value::Int(h), _)]) if *w > 0 && *h > 0 => {
                 Some((*w as usize, *h as usize))
             }
@@ -411,9 +630,14 @@ impl Checker<'_> {
         let src = self.read_file(path, *pspan)?;
         let geo = if kind.name == "slots" {
             parse_slots(&src, size)?
+        } else if path.to_ascii_lowercase().ends_with(".ipuz") {
+            parse_ipuz(&src)?
         } else {
             parse_picture(&src)?
         };
+        if symmetric {
+            check_symmetric(&src, &geo)?;
+        }
         self.spend(geo.slots.len() as u64, name.span)?;
         self.declare_crossword(name, &geo, dict, &src)
     }
@@ -551,6 +775,7 @@ impl Checker<'_> {
             height: geo.height,
             open: geo.open.clone(),
             given: geo.given.clone(),
+            region: geo.region.clone(),
             slots,
         });
         let n = vars.len() as i64;
@@ -611,5 +836,60 @@ mod tests {
         assert!(e("..\n.1\n").contains("not a cell"));
         assert!(e("").contains("empty"));
         assert!(e(".#\n#.\n").contains("no slot"));
+    }
+
+    #[test]
+    fn a_region_fills_only_the_slots_through_it() {
+        // Only row 3 and the three columns cross the `*` cells.
+        let g = parse_picture(&src("...\n.a.\n**.\n")).unwrap();
+        let names: Vec<(usize, usize, bool)> =
+            g.slots.iter().map(|s| (s.x, s.y, s.across)).collect();
+        assert_eq!(names, vec![(0, 0, false), (1, 0, false), (0, 2, true)]);
+        assert!(g.region[6] && g.region[7] && !g.region[8] && !g.region[0]);
+        let e = parse_picture(&src(".#*\n..#\n")).err().unwrap().message;
+        assert!(e.contains("region"), "{e}");
+        // No `*`: the region is every open cell.
+        let g = parse_picture(&src("..\n.#\n")).unwrap();
+        assert_eq!(g.region, vec![true, true, true, false]);
+    }
+
+    #[test]
+    fn symmetry_is_checked_when_asked() {
+        let g = parse_picture(&src("#..\n...\n..#\n")).unwrap();
+        assert!(check_symmetric(&src(""), &g).is_ok());
+        let text = "#..\n...\n...\n";
+        let g = parse_picture(&src(text)).unwrap();
+        let e = check_symmetric(&src(text), &g).err().unwrap();
+        assert!(
+            e.message
+                .contains("row 1, column 1 is a block but row 3, column 3 is open"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.labels[0].0, Span::new(0, 1));
+        assert_eq!(e.labels[1].0, Span::new(10, 11));
+    }
+
+    #[test]
+    fn ipuz_grids() {
+        let text = r##"{"version":"http://ipuz.org/v2","kind":["http://ipuz.org/crossword#1"],
+            "dimensions":{"width":3,"height":2},
+            "puzzle":[[1,2,"#"],[3,0,{"cell":4,"style":{}}]],
+            "solution":[["C",null,"#"],[null,"A",null]]}"##;
+        let g = parse_ipuz(&src(text)).unwrap();
+        assert_eq!(g.open, vec![true, true, false, true, true, true]);
+        assert_eq!(g.given[0], Some('c'));
+        assert_eq!(g.given[4], Some('a'));
+        // Across (0,0)2 (0,1)3; down (0,0)2 (1,0)2.
+        assert_eq!(g.slots.len(), 4);
+        let e = |t: &str| parse_ipuz(&src(t)).err().unwrap().message;
+        assert!(e("{\"dimensions\":{\"width\":2}}").contains("dimensions.height"));
+        assert!(
+            e("{\"dimensions\":{\"width\":2,\"height\":1},\"puzzle\":[[0]]}")
+                .contains("1 rows of 2")
+        );
+        assert!(e("{\"dimensions\"").contains("not valid JSON"));
+        let e = parse_ipuz(&src("{\n  \"a\": x}")).err().unwrap();
+        assert_eq!(e.labels[0].0, Span::new(9, 9));
     }
 }

@@ -20,6 +20,23 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 impl Dictionary {
+    /// Leaves out `never` (normalised words, sorted as parsing sorts them):
+    /// an exclusion list, the words a constructor never wants in a grid.
+    pub(crate) fn exclude(&mut self, never: &[String]) {
+        let keep: Vec<bool> = self
+            .words
+            .iter()
+            .map(|w| never.binary_search(w).is_err())
+            .collect();
+        let mut k = keep.iter();
+        self.words.retain(|_| *k.next().unwrap_or(&true));
+        if !self.scores.is_empty() {
+            let mut k = keep.iter();
+            self.scores.retain(|_| *k.next().unwrap_or(&true));
+        }
+        self.by_length.borrow_mut().clear();
+    }
+
     /// The words of `len` letters, as one shared list (built once per length).
     pub(crate) fn words_of_length(&self, len: usize) -> Arc<WordList> {
         if let Some(list) = self.by_length.borrow().get(&len) {
@@ -234,20 +251,39 @@ impl Checker<'_> {
         args: &[(Value, Span)],
         span: Span,
     ) -> Result<Value, Diag> {
-        let (path, pspan, min_score) = match args {
-            [(Value::Str(p), s)] => (p.clone(), *s, None),
-            [(Value::Str(p), s), (Value::Int(m), _)] => (p.clone(), *s, Some(*m)),
+        let (path, pspan, min_score, exclude) = match args {
+            [(Value::Str(p), s)] => (p.clone(), *s, None, None),
+            [(Value::Str(p), s), (Value::Int(m), _)] => (p.clone(), *s, Some(*m), None),
+            [(Value::Str(p), s), (Value::Int(m), _), (Value::Str(x), xs)] => {
+                (p.clone(), *s, Some(*m), Some((x.clone(), *xs)))
+            }
             _ => {
                 return Err(Diag::new(
                     "cspi::call",
                     "dictionary(path) takes the path of a word list",
                 )
                 .label(span, "here")
-                .help("an optional second argument is the minimum score: dictionary(path, 10)"));
+                .help("an optional second argument is the minimum score, a third the path of a list of words never to use (\"\" for none): dictionary(path, 10, \"never.txt\")"));
             }
         };
         let src = self.read_file(&path, pspan)?;
-        Ok(Value::Dict(Rc::new(parse_dictionary(&src, min_score)?)))
+        let mut dict = parse_dictionary(&src, min_score)?;
+        if let Some((x, xspan)) = exclude.filter(|(x, _)| !x.is_empty()) {
+            let never = parse_dictionary(&self.read_file(&x, xspan)?, None)?;
+            dict.exclude(&never.words);
+            if dict.words.is_empty() {
+                return Err(Diag::new(
+                    "cspi::data::dictionary",
+                    format!(
+                        "the dictionary `{}` holds no words once `{}` is left out",
+                        dict.name, never.name
+                    ),
+                )
+                .label(xspan, "this exclusion list")
+                .help("an exclusion list names the words never to use"));
+            }
+        }
+        Ok(Value::Dict(Rc::new(dict)))
     }
 
     /// `words(dict, n)`: the set of the dictionary's words of `n` letters.
@@ -392,6 +428,15 @@ mod tests {
             (d.words.clone(), d.scores.clone()),
             (vec!["cat".to_string()], vec![7])
         );
+    }
+
+    #[test]
+    fn an_exclusion_list_leaves_words_out() {
+        let mut d = parse("cat;3\ndog;10\nemu;4\nA LOT;5\n").unwrap();
+        let never = parse("DOG\na-lot\nzebra\n").unwrap();
+        d.exclude(&never.words);
+        assert_eq!(d.words, vec!["cat", "emu"]);
+        assert_eq!(d.scores, vec![3, 4]);
     }
 
     #[test]

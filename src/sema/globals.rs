@@ -79,6 +79,31 @@ impl Checker<'_> {
                     }
                     GlobalArg::Term(t)
                 }
+                ParamKind::Set => {
+                    let set = match v {
+                        Value::Set(set) | Value::EnumSet(_, set) => Some(set.clone()),
+                        _ => None,
+                    };
+                    let members = match set {
+                        Some(set) if set.len() > SET_MEMBERS => {
+                            return Err(wrong(&format!("a set of at most {SET_MEMBERS} integers")));
+                        }
+                        Some(set) => set.iter().collect(),
+                        None if matches!(v, Value::Array(_)) => {
+                            let items = self.flatten(v, *s)?;
+                            items
+                                .iter()
+                                .map(|i| i.as_term().and_then(|t| t.as_const()))
+                                .collect::<Option<Vec<i64>>>()
+                                .ok_or_else(|| wrong("a set of integers known at load time"))?
+                        }
+                        None => return Err(wrong("a set of integers known at load time")),
+                    };
+                    let mut members = members;
+                    members.sort_unstable();
+                    members.dedup();
+                    GlobalArg::Terms(members.into_iter().map(Term::Const).collect())
+                }
                 ParamKind::Terms | ParamKind::Ints => {
                     if !matches!(v, Value::Array(_)) {
                         return Err(wrong("an array"));
@@ -222,6 +247,9 @@ impl Checker<'_> {
     }
 }
 
+/// The most members a set argument may list (`among(n, x, 1..10^9)` is refused).
+const SET_MEMBERS: u64 = 1 << 24;
+
 const REGEX_HELP: &str = "symbols are integers separated by spaces; `|` or; `*` `+` `?` \
 `{n}` `{n,}` `{n,m}` repeat; `( )` group; `[1 3-5]` one of, `[^1 2]` none of; `.` any value \
 (docs/globals.md, `regular`)";
@@ -239,6 +267,7 @@ fn signature(g: &dyn Global) -> String {
                 ParamKind::Ints => "an array of integers known at load time",
                 ParamKind::Mdd => "a trie(...) of words, or rows of a table",
                 ParamKind::Regex => "a regular expression (a string known at load time)",
+                ParamKind::Set => "a set of integers known at load time",
             };
             format!("`{}`: {kind}", p.name)
         })

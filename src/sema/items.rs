@@ -6,7 +6,9 @@ use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
-use crate::model::{Domain, Formula, Objective, OutputItem, Term, VarGroup, VarKind, Variable};
+use crate::model::{
+    Domain, Formula, LexPart, Objective, OutputItem, Term, VarGroup, VarKind, Variable,
+};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span, VarDomain};
 use std::rc::Rc;
 
@@ -380,6 +382,13 @@ impl Checker<'_> {
             "restarts" => self.model.search.restarts = strategy::<Restarts>(value)?,
             "lns" => self.model.search.lns = strategy::<LnsKind>(value)?,
             "guide" => self.model.search.guide = strategy::<Guide>(value)?,
+            "learning" => {
+                self.model.search.learning = match value.name.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(unknown_name(value, "learning", &["on", "off"])),
+                }
+            }
             "ties" => {
                 self.model.search.random_ties = match value.name.as_str() {
                     "random" => true,
@@ -407,6 +416,7 @@ impl Checker<'_> {
                         "restarts",
                         "lns",
                         "guide",
+                        "learning",
                         "ties",
                         "seed",
                     ],
@@ -598,6 +608,12 @@ impl Checker<'_> {
                     }
                 }
                 ExprKind::Call(f, args) if f.name == "quality" => {
+                    // A crossword already reported as broken is not reported again.
+                    let broken = matches!(args.first().map(|a| &a.kind),
+                        Some(ExprKind::Name(n)) if matches!(self.globals.get(n), Some(Value::Poison)));
+                    if broken {
+                        return Ok(None);
+                    }
                     self.quality_item(args, e.span)?
                 }
                 ExprKind::Name(n) if self.crosswords.contains_key(n) => OutputItem::Crossword {
@@ -652,6 +668,23 @@ impl Checker<'_> {
             )
             .label(span, "a second objective"));
         }
+        if let ExprKind::Call(name, args) = &e.kind
+            && name.name == "lex"
+            && !self.functions.contains_key("lex")
+        {
+            return self.lex_objective(maximize, args, e.span);
+        }
+        let term = self.objective_term(e)?;
+        self.model.objective = Some(Objective {
+            maximize,
+            term,
+            lex: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// An integer expression to optimise, within 64 bits.
+    fn objective_term(&mut self, e: &Expr) -> Result<Term, Diag> {
         let v = self.eval(e)?;
         let term = v.as_term().ok_or_else(|| {
             Diag::new(
@@ -664,7 +697,73 @@ impl Checker<'_> {
             .label(e.span, "here")
         })?;
         super::range::bounds(&term, &self.model).map_err(|w| too_wide(w, e.span))?;
-        self.model.objective = Some(Objective { maximize, term });
+        Ok(term)
+    }
+
+    /// `minimize lex(a, b, ...)`: the components combined in mixed radix
+    /// (see [`Objective::lex`]), the first weighing most.
+    fn lex_objective(&mut self, maximize: bool, args: &[Expr], span: Span) -> Result<(), Diag> {
+        if args.is_empty() {
+            return Err(Diag::new(
+                "cspi::objective::lex",
+                "a lexicographic objective needs at least one component",
+            )
+            .label(span, "no components")
+            .help("write `minimize lex(a, b, ...)`: `a` first, then `b` among the best `a`"));
+        }
+        let mut parts = Vec::with_capacity(args.len());
+        for a in args {
+            let term = self.objective_term(a)?;
+            let (lo, hi) =
+                super::range::bounds(&term, &self.model).map_err(|w| too_wide(w, a.span))?;
+            parts.push((term, lo, hi, a.span));
+        }
+        // Weights from the last component back: each the product of the
+        // spans after it; the whole must fit the engine's 64 bits.
+        const MAX_COMBINED: i128 = 1 << 62;
+        let mut weight: i128 = 1;
+        let mut lex = Vec::with_capacity(parts.len());
+        for (term, lo, hi, at) in parts.into_iter().rev() {
+            let span_of = hi - lo + 1;
+            let total = weight.checked_mul(span_of).filter(|&t| t <= MAX_COMBINED);
+            let Some(total) = total else {
+                return Err(Diag::new(
+                    "cspi::objective::lex",
+                    "the components of this lexicographic objective have too many values to \
+                     combine in 64 bits",
+                )
+                .label(at, format!("this component ranges over {lo}..{hi}"))
+                .help(
+                    "the product of the components' ranges must stay below 2^62: narrow the \
+                     domains of the variables they read",
+                ));
+            };
+            lex.push(LexPart {
+                term,
+                low: lo as i64,
+                weight: weight as i64,
+                span: span_of as i64,
+            });
+            weight = total;
+        }
+        lex.reverse();
+        let low: i128 = lex.iter().map(|p| p.weight as i128 * p.low as i128).sum();
+        let Ok(low) = i64::try_from(-low) else {
+            return Err(Diag::new(
+                "cspi::objective::lex",
+                "the components of this lexicographic objective lie too far from 0 to combine \
+                 in 64 bits",
+            )
+            .label(span, "this objective")
+            .help("shift the components nearer 0 (`lex(a - 1000000, b)`)"));
+        };
+        let sum = lex.iter().map(|p| (p.weight, p.term.clone())).collect();
+        let term = Term::Linear(sum, low);
+        self.model.objective = Some(Objective {
+            maximize,
+            term,
+            lex,
+        });
         Ok(())
     }
 

@@ -320,7 +320,9 @@ fn brute_fills(grid: &str, words: &[&str], distinct: bool, f: &mut dyn FnMut(&[S
                     cx += dx;
                     cy += dy;
                 }
-                if cells.len() >= 2 {
+                // A grid marking a region (`*`) fills only the slots through it.
+                let region = !grid.contains('*') || cells.iter().any(|&(x, y)| rows[y][x] == '*');
+                if cells.len() >= 2 && region {
                     slots.push(cells);
                 }
             }
@@ -348,7 +350,8 @@ fn brute_fills(grid: &str, words: &[&str], distinct: bool, f: &mut dyn FnMut(&[S
             }
             let fits = slots[k].iter().zip(&chars).all(|(&(x, y), &c)| {
                 let given = rows[y][x];
-                (given == '.' || given == c) && grid.get(&(x, y)).is_none_or(|&g| g == c)
+                (given == '.' || given == '*' || given == c)
+                    && grid.get(&(x, y)).is_none_or(|&g| g == c)
             });
             if !fits {
                 continue;
@@ -728,4 +731,290 @@ fn theme_entries_lock_their_slot() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`grapes` is not a word"), "{err}");
+}
+
+/// The `xw` entries of each solution line of `--format json` output.
+fn json_fills(stdout: &[u8]) -> Vec<Vec<String>> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .filter(|l| l.starts_with("{\"type\":\"solution\""))
+        .map(|l| json_words(l, "xw"))
+        .collect()
+}
+
+/// A marked region (`*`) fills only the slots through it: the fills are the
+/// brute-force fills of those slots, and cells outside it are not written.
+#[test]
+fn region_fills_match_brute_force() {
+    let words = [
+        "at", "to", "on", "no", "an", "ta", "oat", "tan", "ant", "not", "ton", "nat", "toa", "tot",
+        "tat", "noon", "onto", "into", "iota", "tin", "nit", "ion",
+    ];
+    let grids = ["**.\n*#.\n...\n", "..t\n.#*\n..*\n", "....\n.**.\n....\n"];
+    let s = Scratch::new("region");
+    let dict = s.file("words.txt", words.join("\n").as_bytes());
+    let model = s.file(
+        "m.csp",
+        b"param grid = \"\"; param dict = \"\";\nlet w = dictionary(dict);\ncrossword xw = picture(grid, w);\nconstraint alldifferent(xw);\noutput xw;\n",
+    );
+    for (g, grid) in grids.iter().enumerate() {
+        let gpath = s.file(&format!("g{g}.txt"), grid.as_bytes());
+        let overrides = [param("grid", &gpath), param("dict", &dict)];
+        let m = Arc::new(
+            load(&model, &LoadOptions::with_params(&overrides)).unwrap_or_else(|e| panic!("{e:?}")),
+        );
+        let mut fills = std::collections::BTreeSet::new();
+        brute_fills(grid, &words, true, &mut |f| {
+            fills.insert(f.to_vec());
+        });
+        assert!(!fills.is_empty(), "grid {g}");
+        let o = Options {
+            count_only: true,
+            ..Options::default()
+        };
+        assert_eq!(
+            solve(&m, &o, |_| Next::Continue).stats.solutions,
+            fills.len() as u64,
+            "grid {g}"
+        );
+        // The printed grid writes the region and keeps the rest as it was.
+        let out = cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", gpath.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--format",
+            "json",
+        ]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let drawn = json_words(&text, "xw_grid");
+        for (row, want) in drawn.iter().zip(grid.lines()) {
+            for (c, w) in row.chars().zip(want.chars()) {
+                match w {
+                    '*' => assert!(c.is_alphabetic(), "grid {g}: {text}"),
+                    w => assert_eq!(c, w, "grid {g}: {text}"),
+                }
+            }
+        }
+        assert!(fills.contains(&json_words(&text, "xw")), "grid {g}: {text}");
+    }
+}
+
+/// `--differ K` with `-n N`: every fill is a fill, each pair differs in at
+/// least K entries, and when fewer than N come, brute force agrees that no
+/// other fill differs enough from all of them. An exclusion list removes its
+/// words from every slot.
+#[test]
+fn differing_fills_and_exclusion_lists_match_brute_force() {
+    let words = [
+        "at", "to", "on", "no", "an", "ta", "oat", "tan", "ant", "not", "ton", "nat", "toa", "tot",
+        "tat", "tin", "nit", "ion", "oi", "it", "ti", "in",
+    ];
+    let s = Scratch::new("differ");
+    let scored: Vec<String> = words.iter().map(|w| format!("{w};5")).collect();
+    let dict = s.file("words.txt", scored.join("\n").as_bytes());
+    let grid = "...\n.#.\n...\n";
+    let gpath = s.file("g.txt", grid.as_bytes());
+    let mut all = Vec::new();
+    brute_fills(grid, &words, true, &mut |f| all.push(f.to_vec()));
+    let model = root().join("models/crossword.csp").display().to_string();
+    let differs = |a: &[String], b: &[String]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+    for k in [1usize, 2, 3, 4] {
+        let out = cspi(&[
+            "solve",
+            &model,
+            "--param",
+            &format!("grid={}", gpath.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--format",
+            "json",
+            "-n",
+            "6",
+            "--differ",
+            &k.to_string(),
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        let fills = json_fills(&out.stdout);
+        assert!(!fills.is_empty());
+        for (i, f) in fills.iter().enumerate() {
+            assert!(all.contains(f), "k {k}: {f:?} is not a fill");
+            for g in &fills[..i] {
+                assert!(differs(f, g) >= k, "k {k}: {f:?} and {g:?}");
+            }
+        }
+        if fills.len() < 6 {
+            assert!(
+                !all.iter().any(|f| fills.iter().all(|g| differs(f, g) >= k)),
+                "k {k}: a further fill differs enough"
+            );
+        }
+    }
+    // The exclusion list: the same count as brute force without its words.
+    let never = s.file("never.txt", b"TON\nnot\nzebra\n");
+    let kept: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !["ton", "not"].contains(w))
+        .collect();
+    let m = Arc::new(
+        load(
+            &root().join("models/crossword.csp"),
+            &LoadOptions::with_params(&[
+                param("grid", &gpath),
+                param("dict", &dict),
+                param("exclude", &never),
+            ]),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}")),
+    );
+    let o = Options {
+        count_only: true,
+        ..Options::default()
+    };
+    assert_eq!(
+        solve(&m, &o, |_| Next::Continue).stats.solutions,
+        brute_count(grid, &kept, true)
+    );
+}
+
+/// `--ipuz` writes the fill as ipuz; read back as the grid, its letters are
+/// given, so the one fill is the same. A grid asked to be symmetric and not
+/// is refused with the cells named.
+#[test]
+fn ipuz_round_trip_and_symmetry() {
+    let s = Scratch::new("ipuz");
+    let out_path = s.0.join("fill.ipuz");
+    let model = root().join("models/crossword.csp").display().to_string();
+    let first = cspi(&[
+        "solve",
+        &model,
+        "--param",
+        "grid=models/data/crossword-empty.txt",
+        "--format",
+        "json",
+        "--ipuz",
+        &out_path.display().to_string(),
+    ]);
+    assert_eq!(first.status.code(), Some(0));
+    let fill = json_fills(&first.stdout).remove(0);
+    let ipuz: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    assert_eq!(ipuz["dimensions"]["width"], 5);
+    assert_eq!(ipuz["puzzle"][0][0], 1);
+    assert_eq!(ipuz["puzzle"][1][1], "#");
+    assert_eq!(ipuz["clues"]["Across"].as_array().unwrap().len(), 3);
+    let row0: String = ipuz["solution"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(row0, fill[0].to_uppercase());
+    let again = cspi(&[
+        "solve",
+        &model,
+        "--param",
+        &format!("grid={}", out_path.display()),
+        "--format",
+        "json",
+        "--all",
+    ]);
+    assert_eq!(json_fills(&again.stdout), vec![fill]);
+    let (code, err) = diag_of(
+        &s,
+        "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w, true); output xw;",
+        &[("w.txt", b"ab\ncd\n"), ("g.txt", b"#..\n...\n...\n")],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("not symmetric under a 180° turn: row 1, column 1 is a block but row 3, column 3 is open"), "{err}");
+}
+
+/// `--suggest`: every candidate of a slot, ranked by score, with its exact
+/// number of fills, against brute force; the domain sizes of the map keep
+/// every word some fill uses.
+#[test]
+fn suggestions_count_exactly() {
+    let words = [
+        ("at", 9),
+        ("to", 3),
+        ("on", 7),
+        ("no", 2),
+        ("an", 5),
+        ("ta", 1),
+        ("oat", 4),
+        ("tan", 8),
+        ("ant", 6),
+        ("not", 2),
+        ("ton", 3),
+        ("nat", 1),
+        ("toa", 5),
+        ("tot", 2),
+        ("tat", 7),
+        ("tin", 1),
+        ("nit", 4),
+        ("ion", 6),
+        ("oi", 3),
+        ("it", 8),
+        ("ti", 2),
+        ("in", 4),
+    ];
+    let s = Scratch::new("suggest");
+    let lines: Vec<String> = words.iter().map(|(w, n)| format!("{w};{n}")).collect();
+    let dict = s.file("words.txt", lines.join("\n").as_bytes());
+    let plain: Vec<&str> = words.iter().map(|e| e.0).collect();
+    for (g, grid) in ["...\n.#.\n...\n", "#..\n...\n..#\n", "t..\n.#.\n...\n"]
+        .iter()
+        .enumerate()
+    {
+        let gpath = s.file("g.txt", grid.as_bytes());
+        let m = Arc::new(
+            load(
+                &root().join("models/crossword.csp"),
+                &LoadOptions::with_params(&[param("grid", &gpath), param("dict", &dict)]),
+            )
+            .unwrap_or_else(|e| panic!("{e:?}")),
+        );
+        let xw = m.groups["xw"].vars.clone();
+        let mut fills = Vec::new();
+        brute_fills(grid, &plain, true, &mut |f| fills.push(f.to_vec()));
+        for (k, &var) in xw.iter().enumerate() {
+            let r = cspi::suggest::suggest(&m, Some(var), 1000, &Limits::default());
+            let mut last_score = i64::MAX;
+            let mut total = 0;
+            for c in &r.candidates {
+                let word = m.format_value(var, c.value);
+                let expected = fills.iter().filter(|f| f[k] == word).count() as u64;
+                assert_eq!(c.count, Some(expected), "grid {g}, slot {k}, {word}");
+                assert!(c.score.unwrap() <= last_score, "ranked by score");
+                last_score = c.score.unwrap();
+                total += expected;
+            }
+            assert_eq!(total, fills.len() as u64, "grid {g}, slot {k}");
+            let used: std::collections::BTreeSet<&String> = fills.iter().map(|f| &f[k]).collect();
+            assert!(r.sizes[var] >= used.len() as u64 && r.sizes[var] == r.left);
+        }
+    }
+    // The command line: the ranked list and the map.
+    let out = cspi(&[
+        "solve",
+        "models/crossword.csp",
+        "--param",
+        "grid=models/data/crossword-theme.txt",
+        "--suggest",
+        "xw[1]",
+        "--top",
+        "3",
+        "--fillability",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.starts_with("xw[1] (5 across, row 1, column 1): "),
+        "{text}"
+    );
+    assert!(text.contains("fillability: "), "{text}");
+    assert!(text.lines().any(|l| l == "g r a p e"), "{text}");
 }

@@ -348,3 +348,61 @@ fn ft06_is_proved_optimal_at_55() {
     let m = load("jobshop.csp", &[("instance", "ft06")], &[]);
     check_schedule(&m, &tasks, 55);
 }
+
+/// Car sequencing (CSPLib prob001's first example, models/car-sequencing.csp)
+/// with `exactly` and `sequence`: every solution equals an enumeration of
+/// the distinct orders of the cars (226,800 of them) checked window by
+/// window here; the known sequence 1 2 6 3 5 4 4 5 3 6 is among them.
+#[test]
+fn car_sequencing_equals_an_enumeration_of_the_orders() {
+    let m = load("car-sequencing.csp", &[], &[]);
+    let (got, status) = solutions(&m, "class");
+    assert_eq!(status, Status::AllSolutions);
+    let demand = [1, 1, 2, 2, 2, 2];
+    let (cap, window) = ([1, 2, 1, 2, 1], [2, 3, 3, 5, 5]);
+    let needs = [
+        [1, 0, 1, 1, 0],
+        [0, 0, 0, 1, 0],
+        [0, 1, 0, 0, 1],
+        [0, 1, 0, 1, 0],
+        [1, 0, 1, 0, 0],
+        [1, 1, 0, 0, 0],
+    ];
+    let ok = |order: &[i64]| {
+        (0..5).all(|o| {
+            order
+                .windows(window[o])
+                .all(|w| w.iter().map(|&c| needs[c as usize - 1][o]).sum::<i64>() <= cap[o])
+        })
+    };
+    // Orders of the multiset, by placing the remaining cars one at a time.
+    fn orders(
+        left: &mut [i64; 6],
+        prefix: &mut Vec<i64>,
+        out: &mut Vec<Vec<i64>>,
+        ok: &dyn Fn(&[i64]) -> bool,
+    ) {
+        if left.iter().all(|&l| l == 0) {
+            if ok(prefix) {
+                out.push(prefix.clone());
+            }
+            return;
+        }
+        for c in 0..6 {
+            if left[c] > 0 {
+                left[c] -= 1;
+                prefix.push(c as i64 + 1);
+                orders(left, prefix, out, ok);
+                prefix.pop();
+                left[c] += 1;
+            }
+        }
+    }
+    let mut expected = Vec::new();
+    orders(&mut demand.clone(), &mut Vec::new(), &mut expected, &ok);
+    let got: BTreeSet<Vec<i64>> = got.into_iter().collect();
+    let expected: BTreeSet<Vec<i64>> = expected.into_iter().collect();
+    assert_eq!(got, expected);
+    assert_eq!(got.len(), 6);
+    assert!(got.contains(&vec![1, 2, 6, 3, 5, 4, 4, 5, 3, 6]));
+}

@@ -247,6 +247,12 @@ conformance! {
         constraint count(x, 2) = c /\\ c >= 1;
         constraint nvalue(n, x) /\\ n <= 2;
         solve satisfy;";
+    among: "
+        include \"globals.mzn\";
+        array[1..4] of var 1..5: x; var 0..4: n;
+        constraint among(n, x, {2, 4}) /\\ n >= 2;
+        constraint among(1, [x[1], x[2]], 3..5);
+        solve satisfy;";
     global_cardinality: "
         include \"globals.mzn\";
         array[1..4] of var 1..4: x;

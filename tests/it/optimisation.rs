@@ -117,13 +117,16 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                         options.search.restarts = restarts;
                         options.search.var = var;
                         options.search.seed = case;
+                        // Half the cases learn nogoods (docs/learning.md).
+                        options.search.learning = case % 2 == 1;
                         let s = solve(&model, &options, |_| Next::Continue);
                         let what = format!(
-                            "case {case} ({} / {} / {} / {}):\n{src}",
+                            "case {case} ({} / {} / {} / {}, learning {}):\n{src}",
                             lns.name(),
                             guide.name(),
                             restarts.name(),
-                            var.name()
+                            var.name(),
+                            options.search.learning
                         );
                         assert!(s.rejected.is_empty(), "{what}: {:?}", s.rejected);
                         match best {
@@ -144,5 +147,145 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                 }
             }
         }
+    }
+}
+
+/// A random model over x0..x{n-1} (a disjunctive resource) with a
+/// lexicographic objective of 2 or 3 random linear components, and its
+/// optimal components by brute force (`None` without a solution).
+fn random_lex_model(rng: &mut Xoshiro256PlusPlus) -> (String, Option<Vec<i64>>) {
+    let n = rng.random_range(2..=4usize);
+    let doms: Vec<Vec<i64>> = (0..n)
+        .map(|_| (0..=5).filter(|_| rng.random_range(0..4) > 0).collect())
+        .map(|d: Vec<i64>| if d.is_empty() { vec![0] } else { d })
+        .collect();
+    let p: Vec<i64> = (0..n).map(|_| rng.random_range(0..=2)).collect();
+    let maximize = rng.random_range(0..2) == 1;
+    let parts = rng.random_range(2..=3usize);
+    let w: Vec<Vec<i64>> = (0..parts)
+        .map(|_| (0..n).map(|_| rng.random_range(-2..=2)).collect())
+        .collect();
+    let mut src = String::new();
+    for (i, d) in doms.iter().enumerate() {
+        let vals: Vec<String> = d.iter().map(i64::to_string).collect();
+        src += &format!("var x{i} in {{{}}};\n", vals.join(", "));
+    }
+    let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let xs: Vec<String> = (0..n).map(|i| format!("x{i}")).collect();
+    src += &format!(
+        "constraint disjunctive([{}], [{}]);\n",
+        xs.join(", "),
+        list(&p)
+    );
+    let comps: Vec<String> = w
+        .iter()
+        .map(|wk| {
+            let t: Vec<String> = (0..n).map(|i| format!("{} * x{i}", wk[i])).collect();
+            t.join(" + ")
+        })
+        .collect();
+    let sense = if maximize { "maximize" } else { "minimize" };
+    src += &format!("{sense} lex({});\n", comps.join(", "));
+    let holds = |v: &[i64]| {
+        (0..n).all(|i| {
+            (i + 1..n).all(|j| p[i] == 0 || p[j] == 0 || v[i] + p[i] <= v[j] || v[j] + p[j] <= v[i])
+        })
+    };
+    let mut best: Option<Vec<i64>> = None;
+    for v in crate::differential::product(&doms) {
+        if !holds(&v) {
+            continue;
+        }
+        let c: Vec<i64> = w
+            .iter()
+            .map(|wk| (0..n).map(|i| wk[i] * v[i]).sum())
+            .collect();
+        let better = best
+            .as_ref()
+            .is_none_or(|b| if maximize { c > *b } else { c < *b });
+        if better {
+            best = Some(c);
+        }
+    }
+    (src, best)
+}
+
+/// `minimize lex(...)` / `maximize lex(...)` prove the brute-force optimum
+/// component by component on one thread, on three, with LNS and as the best
+/// of the parts of a split; each improvement is lexicographically better.
+#[test]
+fn lexicographic_objectives_prove_the_brute_force_optimum_in_every_mode() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(26);
+    for case in 0..60 {
+        let (src, best) = random_lex_model(&mut rng);
+        let model = Arc::new(
+            load(ModelSource::text("lex.csp", &src), &LoadOptions::default()).expect("loads"),
+        );
+        let objective = model.objective.clone().expect("an objective");
+        let base = Options {
+            search: model.search.clone(),
+            check: true,
+            ..Options::default()
+        };
+        let mut modes: Vec<(String, Options)> = vec![("one thread".into(), base.clone())];
+        modes.push((
+            "3 threads".into(),
+            Options {
+                threads: 3,
+                ..base.clone()
+            },
+        ));
+        let mut lns = base.clone();
+        lns.search.lns = LnsKind::Mixed;
+        lns.search.seed = case;
+        modes.push(("lns".into(), lns));
+        for (mode, options) in modes {
+            let s = solve(&model, &options, |_| Next::Continue);
+            let what = format!("case {case} ({mode}):\n{src}");
+            assert!(s.rejected.is_empty(), "{what}: {:?}", s.rejected);
+            match &best {
+                None => assert_eq!(s.status, Status::Unsatisfiable, "{what}"),
+                Some(b) => {
+                    assert_eq!(s.status, Status::Optimal, "{what}");
+                    let got = s.objective.and_then(|o| objective.components(o));
+                    assert_eq!(got.as_ref(), Some(b), "{what}");
+                }
+            }
+            let seen: Vec<Vec<i64>> = s
+                .stats
+                .improvements
+                .iter()
+                .filter_map(|i| objective.components(i.objective))
+                .collect();
+            let improving = seen.windows(2).all(|w| {
+                if objective.maximize {
+                    w[1] > w[0]
+                } else {
+                    w[1] < w[0]
+                }
+            });
+            assert!(improving, "{what}: {seen:?}");
+        }
+        // The parts of a split: the best of their optima is the optimum.
+        let n = 3;
+        let parts: Vec<_> = (1..=n)
+            .map(|k| {
+                let options = Options {
+                    part: Some(cspi::part::Part { k, n }),
+                    ..base.clone()
+                };
+                solve(&model, &options, |_| Next::Continue)
+            })
+            .collect();
+        let found = parts
+            .iter()
+            .filter_map(|s| s.objective)
+            .map(|o| objective.components(o).expect("components"));
+        let found = if objective.maximize {
+            found.max()
+        } else {
+            found.min()
+        };
+        assert_eq!(found, best, "case {case} (parts):\n{src}");
     }
 }

@@ -8,6 +8,7 @@
 //! all terms runs only when some term's span exceeds the slack (`span bound`).
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::engine::trail::{RevInt, RevWide, RevWords};
 use crate::model::VarId;
@@ -347,6 +348,10 @@ impl Propagator for Linear {
             Some(k) => d.trail.int(k.open) == 0,
             None => self.vars.iter().all(|&x| d.is_fixed(x)),
         }
+    }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let constant = self.constant;
+        super::linear_explain::explain(&self.coefs, &self.vars, constant, self.op, lit, past, out)
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         match self.op {

@@ -3,6 +3,7 @@
 pub(crate) mod alldiff;
 pub(crate) mod alldiff_bits;
 pub(crate) mod alldiff_gac;
+pub(crate) mod among;
 pub(crate) mod arith;
 pub(crate) mod bin_packing;
 pub(crate) mod circuit;
@@ -19,6 +20,7 @@ pub(crate) mod inverse;
 pub(crate) mod ite;
 pub(crate) mod lex;
 pub(crate) mod linear;
+pub(crate) mod linear_explain;
 pub(crate) mod mdd;
 pub(crate) mod member;
 pub(crate) mod nvalue;

@@ -38,6 +38,7 @@ use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
 use super::crossings::Crossings;
+use super::learn::Cause;
 use super::restart::Restarter;
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
@@ -106,6 +107,9 @@ pub struct Strategy {
     /// Variables to branch on first, in this order; the other primary
     /// variables follow.
     pub scope: Vec<VarId>,
+    /// Learn nogoods from failures (`learn/`, docs/learning.md); only under
+    /// `ac`, and not when counting by components.
+    pub learning: bool,
     /// Phases searched before the rest, in order, each with its own choices
     /// (a sequential search: FlatZinc's `seq_search`).
     pub phases: Vec<Phase>,
@@ -195,6 +199,10 @@ pub struct Search<'e> {
     tree: Option<TreeLog>,
     /// Large-neighbourhood search, once branch and bound has a solution.
     lns: Option<LnsDriver>,
+    /// Learning asked for (see [`Strategy::learning`]).
+    learning: bool,
+    /// The level the last nogood learned asserts at: where a backjump goes.
+    jump: Option<usize>,
 }
 
 impl<'e> Search<'e> {
@@ -264,6 +272,8 @@ impl<'e> Search<'e> {
             trace: None,
             tree: None,
             lns: None,
+            learning: strategy.learning,
+            jump: None,
         }
     }
 
@@ -398,11 +408,18 @@ impl<'e> Search<'e> {
         self.trace.as_ref().map_or(&[], |t| &t.1)
     }
 
-    /// Imposes the objective's bound (part of every node's propagation).
+    /// Imposes the objective's bound (part of every node's propagation);
+    /// for learning, a fact that holds for the rest of the search.
     #[inline]
     fn enforce_bound(&mut self) -> bool {
         let doms = &mut self.engine.doms;
-        self.objective.as_ref().is_none_or(|o| o.enforce(doms))
+        let Some(o) = self.objective.as_ref() else {
+            return true;
+        };
+        doms.set_cause(Cause::Bound);
+        let ok = o.enforce(doms);
+        doms.set_cause(Cause::Decision);
+        ok
     }
 
     /// Only count solutions: `on_solution` is never called. With `product`,
@@ -485,11 +502,6 @@ impl<'e> Search<'e> {
 
     /// Runs the search, calling `on_solution` with every variable's value.
     pub fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
-        if !self.propagated && self.engine.propagate_root().is_err() {
-            self.failed();
-            return Outcome::Exhausted;
-        }
-        let mut values = vec![0i64; self.engine.doms.num_vars()];
         let by_product = self.count_only
             && self.product_count
             && counts_by_components(
@@ -498,6 +510,17 @@ impl<'e> Search<'e> {
                 self.objective.is_some(),
                 self.budget.limits.solutions.is_some(),
             );
+        // Learning starts afresh at the node the search starts from (the
+        // root, or a replayed sub-problem): its nogoods hold below it.
+        if self.learning && !by_product && self.engine.level == Propagation::Ac {
+            self.engine.stop_learning();
+            self.engine.start_learning();
+        }
+        if !self.propagated && self.engine.propagate_root().is_err() {
+            self.failed();
+            return Outcome::Exhausted;
+        }
+        let mut values = vec![0i64; self.engine.doms.num_vars()];
         if by_product {
             return self.count_by_components();
         }
@@ -631,7 +654,8 @@ impl<'e> Search<'e> {
         self.backtrack()
     }
 
-    /// Counts a failure and tells the heuristics which propagator failed.
+    /// Counts a failure and tells the heuristics which propagator failed;
+    /// with learning, analyses it.
     fn failed(&mut self) {
         self.engine.stats.failures += 1;
         if let Some(p) = self.engine.failed.take() {
@@ -640,6 +664,46 @@ impl<'e> Search<'e> {
                 phase.var.on_failure(self.engine, p);
             }
         }
+        self.jump = None;
+        if self.engine.learning() {
+            let learned = self.engine.analyse();
+            if self.may_backjump() {
+                self.jump = learned.map(|l| l.assert_level as usize);
+            }
+        }
+    }
+
+    /// Whether a failure may jump back over several levels, skipping the
+    /// right branches of the decisions between: not when enumerating
+    /// solutions, where a right branch says its left one was explored (a
+    /// jump over it would find those solutions again), only when one
+    /// solution is wanted or a better one (branch and bound excludes the
+    /// solutions found).
+    fn may_backjump(&self) -> bool {
+        self.objective.is_some() || self.budget.limits.solutions == Some(1)
+    }
+
+    /// Jumps back to `level` after a failure whose nogood asserts there, and
+    /// propagates (the nogood asserts its literal). `None` when a jump
+    /// cannot be made (a replayed or neighbourhood frame in the way);
+    /// `Some(false)` when the propagation failed again.
+    fn backjump(&mut self, level: usize) -> Option<bool> {
+        let depth = self.stack.len();
+        if level < self.replayed || level >= depth || self.stack[level..].iter().any(|f| f.floor) {
+            return None;
+        }
+        while self.stack.len() > level {
+            self.pop_frame();
+        }
+        if depth - level > 1 {
+            self.engine.stats.backjumps += 1;
+        }
+        self.engine.stats.backtracks += 1;
+        let ok = self.enforce_bound() && self.engine.fixpoint().is_ok();
+        if !ok {
+            self.failed();
+        }
+        Some(ok)
     }
 
     /// Back to the root, to search again with what the heuristics learned.
@@ -707,6 +771,13 @@ impl<'e> Search<'e> {
     /// false when the whole tree is explored.
     fn backtrack(&mut self) -> bool {
         loop {
+            if let Some(level) = self.jump.take() {
+                match self.backjump(level) {
+                    Some(true) => return true,
+                    Some(false) => continue,
+                    None => {}
+                }
+            }
             let Some(f) = self.pop_frame() else {
                 return false;
             };
@@ -720,8 +791,11 @@ impl<'e> Search<'e> {
             self.engine.stats.nodes += 1;
             let (var, branch) = (f.var, f.branch);
             self.record(var, branch, true);
+            // A checkpoint of its own (the same trail position), so that the
+            // right branch is a decision level of its own for learning.
+            let checkpoint = self.engine.doms.checkpoint();
             self.stack.push(Frame {
-                checkpoint: f.checkpoint,
+                checkpoint,
                 var,
                 branch,
                 right: true,
@@ -791,5 +865,15 @@ impl<'e> Search<'e> {
     /// The component counter, if one was made, to use again.
     pub fn take_components(&mut self) -> Option<Box<Components>> {
         self.components.take()
+    }
+}
+
+impl Drop for Search<'_> {
+    /// The nogoods hold below the node the search started from: they go
+    /// with it, so that a later search on the same engine starts clean.
+    fn drop(&mut self) {
+        if self.learning {
+            self.engine.stop_learning();
+        }
     }
 }

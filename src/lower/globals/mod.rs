@@ -5,6 +5,7 @@
 //! the registry without a lowering does not compile (see the guide in
 //! `model/globals/mod.rs`).
 
+mod among;
 mod assignment;
 mod circuit;
 mod cumulative;
@@ -18,7 +19,7 @@ use super::Lower;
 use crate::engine::propagator::Propagator;
 use crate::model::GlobalArg;
 pub(crate) use crate::model::globals::consts;
-use crate::model::globals::{Global, Kind};
+use crate::model::globals::{Bound, Global, Kind};
 
 /// How a global constraint is posted.
 pub(crate) trait Lowering: Sync {
@@ -56,6 +57,11 @@ pub(crate) fn lowering(def: &dyn Global) -> &'static dyn Lowering {
         Kind::Mdd => &mdd::MddGlobal,
         Kind::Regular => &regular::Regular,
         Kind::RegularRegex => &regular::RegularRegex,
+        Kind::Among => &among::Among,
+        Kind::AtMost => &among::CountBound(Bound::AtMost),
+        Kind::AtLeast => &among::CountBound(Bound::AtLeast),
+        Kind::Exactly => &among::CountBound(Bound::Exactly),
+        Kind::Sequence => &among::Sequence,
     }
 }
 

@@ -24,6 +24,7 @@
 //! parameters, `--check-solutions` checks it, reification works through
 //! evaluation, and the differential tests can compare it with a decomposition.
 
+mod among;
 mod bin_packing;
 mod circuit;
 mod cumulative;
@@ -36,6 +37,7 @@ mod mdd;
 mod nvalue;
 mod regular;
 
+pub use among::{AT_LEAST, AT_MOST, Among, Bound, CountBound, EXACTLY, Sequence};
 pub use bin_packing::BinPacking;
 pub use circuit::{Circuit, Subcircuit};
 pub use cumulative::Cumulative;
@@ -51,6 +53,8 @@ pub use regular::{Regular, RegularRegex};
 /// The meanings on fixed values, which the propagators' tests and the
 /// differential tests use as their oracle.
 pub mod holds {
+    pub use super::among::holds as among;
+    pub use super::among::sequence_holds as sequence;
     pub use super::bin_packing::holds as bin_packing;
     pub use super::circuit::holds as circuit;
     pub use super::cumulative::holds as cumulative;
@@ -79,6 +83,9 @@ pub enum ParamKind {
     Mdd,
     /// A regular expression: a string known at load time, compiled.
     Regex,
+    /// A set of integers known at load time (`{1, 3}`, `2..5`, an enum's
+    /// members, or an array of them), held as its sorted distinct members.
+    Set,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -132,6 +139,11 @@ pub enum Kind {
     Mdd,
     Regular,
     RegularRegex,
+    Among,
+    AtMost,
+    AtLeast,
+    Exactly,
+    Sequence,
 }
 
 /// The definition of a global constraint: what a call looks like and what
@@ -255,6 +267,11 @@ pub static REGISTRY: &[&dyn Global] = &[
     &MddGlobal,
     &Regular,
     &RegularRegex,
+    &Among,
+    &AT_MOST,
+    &AT_LEAST,
+    &EXACTLY,
+    &Sequence,
 ];
 
 /// The global constraint called `name` that takes `args` arguments, or
@@ -290,7 +307,7 @@ mod tests {
         kinds.sort_by_key(|k| *k as u8);
         kinds.dedup();
         assert_eq!(kinds.len(), REGISTRY.len());
-        assert_eq!(kinds.len(), Kind::RegularRegex as usize + 1);
+        assert_eq!(kinds.len(), Kind::Sequence as usize + 1);
         for g in REGISTRY {
             let same = forms(g.name()).filter(|h| h.params().len() == g.params().len());
             assert_eq!(same.count(), 1, "{}", g.name());

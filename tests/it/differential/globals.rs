@@ -551,3 +551,93 @@ pub(super) fn regular_regex(d: &mut Draw) -> Case {
         holds: Box::new(move |w| re.matches(w)),
     }
 }
+
+/// `x{i}` lies in `set`, as a plain formula (`false` for an empty set).
+fn member(i: usize, set: &[i64]) -> String {
+    if set.is_empty() {
+        return "false".to_string();
+    }
+    let each: Vec<String> = set.iter().map(|v| format!("x{i} == {v}")).collect();
+    format!("({})", each.join(" || "))
+}
+
+/// A random set of values in `lo..=hi`, written `{a, b}` (possibly empty).
+fn draw_set(d: &mut Draw, lo: i64, hi: i64) -> (Vec<i64>, String) {
+    let set: Vec<i64> = (lo..=hi).filter(|_| d.int(0, 2) == 0).collect();
+    let shown: Vec<String> = set.iter().map(i64::to_string).collect();
+    let text = format!("{{{}}}", shown.join(", "));
+    (set, text)
+}
+
+/// `among(n, x, S)`: `n` is the sum of the memberships.
+pub(super) fn among(d: &mut Draw) -> Case {
+    let n = d.int(1, 4) as usize;
+    let mut domains = vec![d.domain(-1, 4)];
+    domains.extend(d.domains(n, -2, 3, 300));
+    let (set, text) = draw_set(d, -2, 3);
+    let sum: Vec<String> = (1..=n).map(|i| member(i, &set)).collect();
+    Case {
+        domains,
+        global: format!("constraint among(x0, {}, {text});\n", xs(1..n + 1)),
+        decomposition: decomposition(vec![format!("x0 == {}", sum.join(" + "))]),
+        holds: Box::new(move |v| cspi::model::globals::holds::among(v[0], &v[1..], &set)),
+    }
+}
+
+/// `at_most`, `at_least`, `exactly(n, x, v)`: a count compared with `n`.
+pub(super) fn count_bound(d: &mut Draw) -> Case {
+    let n = d.int(1, 4) as usize;
+    let mut domains = vec![d.domain(-1, 4)];
+    domains.extend(d.domains(n, -1, 2, 300));
+    let v = d.int(-1, 2);
+    let (name, op) =
+        [("at_most", "<="), ("at_least", ">="), ("exactly", "==")][d.int(0, 2) as usize];
+    let sum: Vec<String> = (1..=n).map(|i| format!("(x{i} == {v})")).collect();
+    // Half the time `n` is a constant.
+    let (bound, held) = if d.int(0, 1) == 0 {
+        ("x0".to_string(), None)
+    } else {
+        let k = d.int(-1, n as i64 + 1);
+        (k.to_string(), Some(k))
+    };
+    Case {
+        domains,
+        global: format!("constraint {name}({bound}, {}, {v});\n", xs(1..n + 1)),
+        decomposition: decomposition(vec![format!("{} {op} {bound}", sum.join(" + "))]),
+        holds: Box::new(move |u| {
+            let count = u[1..].iter().filter(|&&x| x == v).count() as i64;
+            let n = held.unwrap_or(u[0]);
+            match op {
+                "<=" => count <= n,
+                ">=" => count >= n,
+                _ => count == n,
+            }
+        }),
+    }
+}
+
+/// `sequence(x, S, k, low, high)`: each window's memberships summed.
+pub(super) fn sequence(d: &mut Draw) -> Case {
+    let n = d.int(1, 6) as usize;
+    let domains = d.domains(n, 0, 3, 400);
+    let (set, text) = draw_set(d, 0, 3);
+    let k = d.int(1, 4);
+    let low = d.int(-1, 2);
+    let high = d.int(low, 3);
+    let parts = (0..n)
+        .filter(|&i| i + k as usize <= n)
+        .map(|i| {
+            let sum: Vec<String> = (i..i + k as usize).map(|j| member(j, &set)).collect();
+            format!("{} in {low}..{high}", sum.join(" + "))
+        })
+        .collect();
+    Case {
+        domains,
+        global: format!(
+            "constraint sequence({}, {text}, {k}, {low}, {high});\n",
+            xs(0..n)
+        ),
+        decomposition: decomposition(parts),
+        holds: Box::new(move |v| cspi::model::globals::holds::sequence(v, &set, k, low, high)),
+    }
+}

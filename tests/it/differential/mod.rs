@@ -14,6 +14,7 @@
 //! `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
+//! `CSPI_DIFF_LEARNING=on` runs every search with learning (nogoods).
 
 mod components;
 mod expr;
@@ -47,6 +48,13 @@ fn cases(percent: u64) -> u64 {
         .and_then(|s| s.parse().ok())
         .unwrap_or(DEFAULT_CASES);
     (total * percent).div_ceil(100)
+}
+
+/// Whether to solve with learning (`CSPI_DIFF_LEARNING=on`, see
+/// docs/learning.md): nogoods must never cut a solution, so every
+/// comparison must hold either way.
+pub(crate) fn learning() -> bool {
+    std::env::var("CSPI_DIFF_LEARNING").is_ok_and(|v| v == "on" || v == "1")
 }
 
 /// The seed of one case: the generator's own stream, moved by
@@ -178,6 +186,7 @@ pub(crate) fn check_every_strategy<T: Ord + Debug>(
                 options.search.val = val;
                 options.search.propagation = level;
                 options.search.seed = seed;
+                options.search.learning = learning();
                 let mut found = Vec::new();
                 let summary = solve(model, &options, |values| {
                     found.push(read(values));
@@ -330,6 +339,9 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         ("mdd", globals::mdd),
         ("regular", globals::regular),
         ("regular (expression)", globals::regular_regex),
+        ("among", globals::among),
+        ("at_most/at_least/exactly", globals::count_bound),
+        ("sequence", globals::sequence),
     ];
     let per_global = cases(1).max(8);
     run_cases(per_global * generators.len() as u64, |k| {

@@ -1,0 +1,113 @@
+//! `solve --suggest VAR` and `--fillability`: the candidates of one variable
+//! with their exact counts, and the crossword's fillability map, instead of
+//! a search for solutions (the computation is `crate::suggest`).
+
+use super::SolveArgs;
+use crate::diag::{Diag, Diags};
+use crate::engine::search::Limits;
+use crate::model::{Model, OutputItem};
+use crate::output::fillability;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// Runs the suggestions and the map the flags ask for; the text to print.
+pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Result<String, Diags> {
+    let var = match &args.suggest {
+        None => None,
+        Some(name) => Some(
+            (0..model.vars.len())
+                .find(|&v| !model.vars[v].aux && model.vars[v].name == *name)
+                .ok_or_else(|| {
+                    let names = model
+                        .vars
+                        .iter()
+                        .filter(|v| !v.aux)
+                        .map(|v| v.name.as_str());
+                    let d = Diag::new(
+                        "cspi::suggest",
+                        format!("--suggest: the model has no variable `{name}`"),
+                    )
+                    .usage();
+                    Diags::from(match crate::diag::did_you_mean(name, names) {
+                        Some(s) => d.help(format!("did you mean `{s}`?")),
+                        None => d.help("name one variable as the output writes it, such as xw[5]"),
+                    })
+                })?,
+        ),
+    };
+    let layout = model.output.iter().find_map(|o| match o {
+        OutputItem::Crossword { layout, .. } => Some(Arc::clone(layout)),
+        _ => None,
+    });
+    let wants_map = args.fillability || args.fillability_svg.is_some();
+    if wants_map && layout.is_none() {
+        return Err(Diags::from(
+            Diag::new(
+                "cspi::suggest",
+                "--fillability: this model outputs no crossword",
+            )
+            .help("the map is drawn from an output item naming the crossword: `output xw;`")
+            .usage(),
+        ));
+    }
+    let s = crate::suggest::suggest(model, var, args.top, limits);
+    let mut out = String::new();
+    if let Some(v) = var {
+        let _ = write!(out, "{}", model.vars[v].name);
+        if let Some(slot) = layout
+            .as_ref()
+            .and_then(|l| l.slots.iter().find(|s| s.var == v))
+        {
+            let _ = write!(
+                out,
+                " ({} {}, row {}, column {})",
+                slot.len,
+                if slot.across { "across" } else { "down" },
+                slot.y + 1,
+                slot.x + 1
+            );
+        }
+        let _ = writeln!(
+            out,
+            ": {} left after propagation; {}:",
+            crate::output::plural(s.left, "value", "values"),
+            if s.candidates.len() as u64 == s.left {
+                "each with its exact number of solutions".to_string()
+            } else {
+                format!(
+                    "the {} best-scored, each with its exact number of solutions",
+                    s.candidates.len()
+                )
+            }
+        );
+        let words: Vec<String> = s
+            .candidates
+            .iter()
+            .map(|c| model.format_value(v, c.value))
+            .collect();
+        let width = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+        for (c, w) in s.candidates.iter().zip(&words) {
+            let score = c.score.map_or(String::new(), |s| format!("  score {s:>3}"));
+            let count = match c.count {
+                Some(0) => "0 (no solution: the rest cannot be filled)".to_string(),
+                Some(u64::MAX) => "more than 18446744073709551614".to_string(),
+                Some(n) => n.to_string(),
+                None => "not counted: a limit stopped the count".to_string(),
+            };
+            let _ = writeln!(out, "  {w:<width$}{score}  {count}");
+        }
+    }
+    if let Some(layout) = layout.filter(|_| wants_map) {
+        if args.fillability {
+            out.push_str(&fillability::text(model, &layout, &s.sizes, 5));
+        }
+        if let Some(path) = &args.fillability_svg {
+            super::solve::write_picture(
+                path,
+                "--fillability-svg",
+                &fillability::svg(&layout, &s.sizes),
+            )?;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,513 @@
+//! Learning (lazy clause generation, docs/learning.md): every domain change
+//! is an atomic literal (`[x >= v]`, `[x <= v]`, `[x = v]`, `[x != v]`) on a
+//! literal trail beside the slot trail, with its decision level and its
+//! cause; conflict analysis (`analysis.rs`) explains literals lazily and
+//! learns nogoods, which `nogoods.rs` propagates.
+//!
+//! The literal trail is kept only when learning is on (`Domains::learn`), so
+//! a search without learning pays one test of an `Option` per domain change.
+//!
+//! Each change records what became true, with the *actual* new bound: a
+//! propagator asking `x >= 3` of `{1, 2, 5}` records `[x >= 5]`, its cause
+//! and the literal it asked, so that the explanation is the propagator's
+//! explanation of what it asked plus the holes between (`bridge`). Values
+//! removed by a bitset operation (`intersect`) are each an `[x != v]` entry
+//! (cause: the propagator), and the bounds they move follow as entries whose
+//! cause is `Implied` by the older bound and those removals.
+
+pub(crate) mod analysis;
+pub(crate) mod nogoods;
+
+use crate::model::VarId;
+
+/// The kind of an atomic literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Ge,
+    Le,
+    Eq,
+    Ne,
+}
+
+/// An atomic literal about one variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit {
+    pub var: VarId,
+    pub kind: Kind,
+    pub val: i64,
+}
+
+impl Lit {
+    pub fn ge(var: VarId, val: i64) -> Lit {
+        Lit {
+            var,
+            kind: Kind::Ge,
+            val,
+        }
+    }
+    pub fn le(var: VarId, val: i64) -> Lit {
+        Lit {
+            var,
+            kind: Kind::Le,
+            val,
+        }
+    }
+    pub fn eq(var: VarId, val: i64) -> Lit {
+        Lit {
+            var,
+            kind: Kind::Eq,
+            val,
+        }
+    }
+    pub fn ne(var: VarId, val: i64) -> Lit {
+        Lit {
+            var,
+            kind: Kind::Ne,
+            val,
+        }
+    }
+
+    /// The literal that holds exactly when this one does not.
+    pub fn negate(self) -> Lit {
+        match self.kind {
+            Kind::Ge => Lit::le(self.var, self.val.saturating_sub(1)),
+            Kind::Le => Lit::ge(self.var, self.val.saturating_add(1)),
+            Kind::Eq => Lit::ne(self.var, self.val),
+            Kind::Ne => Lit::eq(self.var, self.val),
+        }
+    }
+
+    /// Whether the literal holds for the value `x` of its variable.
+    pub fn holds(self, x: i64) -> bool {
+        match self.kind {
+            Kind::Ge => x >= self.val,
+            Kind::Le => x <= self.val,
+            Kind::Eq => x == self.val,
+            Kind::Ne => x != self.val,
+        }
+    }
+
+    /// Whether this literal alone implies `other` (same variable).
+    pub fn implies(self, other: Lit) -> bool {
+        if self.var != other.var {
+            return false;
+        }
+        use Kind::*;
+        match (self.kind, other.kind) {
+            (Eq, _) => other.holds(self.val),
+            (Ge, Ge) => self.val >= other.val,
+            (Le, Le) => self.val <= other.val,
+            (Ge, Ne) => self.val > other.val,
+            (Le, Ne) => self.val < other.val,
+            (Ne, Ne) => self.val == other.val,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Display for Lit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let op = match self.kind {
+            Kind::Ge => ">=",
+            Kind::Le => "<=",
+            Kind::Eq => "=",
+            Kind::Ne => "!=",
+        };
+        write!(f, "[x{} {} {}]", self.var, op, self.val)
+    }
+}
+
+/// Why a literal became true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Cause {
+    /// A search decision (or an LNS fixing): no explanation.
+    #[default]
+    Decision,
+    /// The branch-and-bound bound on the objective: a fact for the rest of
+    /// the search (bounds only tighten), so recorded at level 0.
+    Bound,
+    /// A propagator, explained lazily by `Propagator::explain`.
+    Prop(u32),
+    /// A learned nogood (its index in the database).
+    Nogood(u32),
+    /// Implied by the previous bound and the removals between (a bound that
+    /// moved because a bitset operation removed the old one).
+    Implied,
+}
+
+/// One literal on the trail.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub lit: Lit,
+    pub level: u32,
+    /// The previous entry of the same variable (`NONE` if none).
+    prev: u32,
+    pub cause: Cause,
+    /// What the cause asked for (the entry's literal may be stronger).
+    pub asked: Lit,
+    /// The bound before the change (bound entries).
+    pub from: i64,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// A domain as it was when learning began: the facts true at level 0.
+#[derive(Clone, Debug)]
+struct Root {
+    min: i64,
+    max: i64,
+    offset: i64,
+    bits: Vec<u64>,
+}
+
+impl Root {
+    fn contains(&self, x: i64) -> bool {
+        if x < self.min || x > self.max {
+            return false;
+        }
+        if self.bits.is_empty() {
+            return true;
+        }
+        let i = (x - self.offset) as usize;
+        self.bits[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// A failure that conflict analysis starts from.
+#[derive(Clone, Copy, Debug)]
+pub struct Conflict {
+    pub cause: Cause,
+    /// The variable and the literal its change would have made true, or
+    /// `None` when the cause failed on its own (a propagator's check, or a
+    /// bitset operation that emptied a domain).
+    pub asked: Option<Lit>,
+}
+
+/// The literal trail.
+#[derive(Debug, Default)]
+pub struct LitTrail {
+    entries: Vec<Entry>,
+    head: Vec<u32>,
+    root: Vec<Root>,
+    /// The cause of the changes being made now.
+    pub cause: Cause,
+    /// The failure of the last propagation, if one was recorded.
+    pub conflict: Option<Conflict>,
+    /// The current decision level (the nesting of checkpoints).
+    pub level: u32,
+    /// How far the nogoods have looked at the entries (`nogoods.rs`).
+    pub processed: usize,
+}
+
+impl LitTrail {
+    /// A trail over domains as they are now (they become level 0).
+    pub(crate) fn new(doms: &super::domains::Domains) -> Self {
+        let n = doms.num_vars();
+        let root = (0..n)
+            .map(|v| Root {
+                min: doms.min(v),
+                max: doms.max(v),
+                offset: doms.offset(v),
+                bits: doms.bits(v).to_vec(),
+            })
+            .collect();
+        LitTrail {
+            entries: Vec::new(),
+            head: vec![NONE; n],
+            root,
+            cause: Cause::Decision,
+            conflict: None,
+            level: 0,
+            processed: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn entry(&self, i: usize) -> &Entry {
+        &self.entries[i]
+    }
+
+    /// Records that `lit` became true, asked as `asked`, from bound `from`.
+    pub(crate) fn push(&mut self, lit: Lit, asked: Lit, from: i64, cause: Cause) {
+        let level = if cause == Cause::Bound { 0 } else { self.level };
+        debug_assert!(
+            level > 0 || cause != Cause::Decision,
+            "a decision at level 0 would be taken for a fact"
+        );
+        let v = lit.var;
+        self.entries.push(Entry {
+            lit,
+            level,
+            prev: self.head[v],
+            cause,
+            asked,
+            from,
+        });
+        self.head[v] = (self.entries.len() - 1) as u32;
+    }
+
+    /// Forgets the entries from `len` on (backtracking).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.entries.len() > len {
+            if let Some(e) = self.entries.pop() {
+                self.head[e.lit.var] = e.prev;
+            }
+        }
+        self.processed = self.processed.min(len);
+    }
+
+    /// The entries of `v` before position `pos`, latest first.
+    fn chain(&self, v: VarId, pos: usize) -> Chain<'_> {
+        let mut i = self.head[v];
+        while i != NONE && i as usize >= pos {
+            i = self.entries[i as usize].prev;
+        }
+        Chain { trail: self, i }
+    }
+
+    /// Whether `x` was in the domain of `v` when learning began.
+    pub fn root_contains(&self, v: VarId, x: i64) -> bool {
+        self.root[v].contains(x)
+    }
+
+    /// The first entry before `pos` from which `lit` holds, or `None` when
+    /// it holds at the root. The caller knows it holds at `pos`.
+    pub fn reason_entry(&self, lit: Lit, pos: usize) -> Option<usize> {
+        let r = &self.root[lit.var];
+        let at_root = match lit.kind {
+            Kind::Ge => r.min >= lit.val,
+            Kind::Le => r.max <= lit.val,
+            Kind::Ne => !r.contains(lit.val),
+            Kind::Eq => r.min == lit.val && r.max == lit.val,
+        };
+        if at_root {
+            return None;
+        }
+        let mut first = None;
+        for i in self.chain(lit.var, pos) {
+            let e = &self.entries[i];
+            if e.lit.implies(lit) {
+                first = Some(i);
+            } else if matches!(
+                (e.lit.kind, lit.kind),
+                (Kind::Ge, Kind::Ge) | (Kind::Le, Kind::Le)
+            ) {
+                // Bounds only tighten: older ones are weaker still.
+                break;
+            }
+        }
+        first
+    }
+
+    /// The domain of `v` at position `pos`, as literals (those not true at
+    /// the root): the bounds and the holes between them.
+    pub fn domain_at(&self, v: VarId, pos: usize, out: &mut Vec<Lit>) {
+        let r = &self.root[v];
+        let (mut lo, mut hi) = (None, None);
+        let start = out.len();
+        for i in self.chain(v, pos) {
+            let e = &self.entries[i];
+            match e.lit.kind {
+                Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
+                Kind::Le if hi.is_none() => hi = Some(e.lit.val),
+                Kind::Eq => {
+                    lo.get_or_insert(e.lit.val);
+                    hi.get_or_insert(e.lit.val);
+                }
+                Kind::Ne => out.push(e.lit),
+                _ => {}
+            }
+        }
+        let (l, h) = (lo.unwrap_or(r.min), hi.unwrap_or(r.max));
+        // Holes outside the bounds are implied by them.
+        let mut k = start;
+        for j in start..out.len() {
+            if out[j].val > l && out[j].val < h {
+                out[k] = out[j];
+                k += 1;
+            }
+        }
+        out.truncate(k);
+        if let Some(l) = lo {
+            out.push(Lit::ge(v, l));
+        }
+        if let Some(h) = hi {
+            out.push(Lit::le(v, h));
+        }
+    }
+
+    /// The bounds of `v` at position `pos`.
+    pub fn bounds_at(&self, v: VarId, pos: usize) -> (i64, i64) {
+        let r = &self.root[v];
+        let (mut lo, mut hi) = (None, None);
+        for i in self.chain(v, pos) {
+            let e = &self.entries[i];
+            match e.lit.kind {
+                Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
+                Kind::Le if hi.is_none() => hi = Some(e.lit.val),
+                Kind::Eq => {
+                    lo.get_or_insert(e.lit.val);
+                    hi.get_or_insert(e.lit.val);
+                }
+                _ => {}
+            }
+            if lo.is_some() && hi.is_some() {
+                break;
+            }
+        }
+        (lo.unwrap_or(r.min), hi.unwrap_or(r.max))
+    }
+
+    /// The literals, true before entry `i`, that together with what its
+    /// cause asked imply its literal (the holes a bound jumped over).
+    pub fn bridge(&self, i: usize, out: &mut Vec<Lit>) {
+        let e = self.entries[i];
+        let v = e.lit.var;
+        let r = &self.root[v];
+        let implied = e.cause == Cause::Implied;
+        match e.lit.kind {
+            Kind::Ge => {
+                let from = if implied { e.from } else { e.asked.val };
+                if implied && e.from > r.min {
+                    out.push(Lit::ge(v, e.from));
+                }
+                out.extend(
+                    (from..e.lit.val)
+                        .filter(|&j| r.contains(j))
+                        .map(|j| Lit::ne(v, j)),
+                );
+            }
+            Kind::Le => {
+                let from = if implied { e.from } else { e.asked.val };
+                if implied && e.from < r.max {
+                    out.push(Lit::le(v, e.from));
+                }
+                out.extend(
+                    (e.lit.val + 1..=from)
+                        .filter(|&j| r.contains(j))
+                        .map(|j| Lit::ne(v, j)),
+                );
+            }
+            Kind::Eq | Kind::Ne => {}
+        }
+    }
+}
+
+struct Chain<'a> {
+    trail: &'a LitTrail,
+    i: u32,
+}
+
+impl Iterator for Chain<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.i == NONE {
+            return None;
+        }
+        let i = self.i as usize;
+        self.i = self.trail.entries[i].prev;
+        Some(i)
+    }
+}
+
+/// The domains as they were at one position of the literal trail: what a
+/// propagator's lazy explanation reads (never the current domains, which
+/// have moved on since it propagated).
+pub struct Past<'a> {
+    pub trail: &'a LitTrail,
+    pub pos: usize,
+}
+
+impl Past<'_> {
+    pub fn min(&self, v: VarId) -> i64 {
+        self.trail.bounds_at(v, self.pos).0
+    }
+    pub fn max(&self, v: VarId) -> i64 {
+        self.trail.bounds_at(v, self.pos).1
+    }
+    pub fn bounds(&self, v: VarId) -> (i64, i64) {
+        self.trail.bounds_at(v, self.pos)
+    }
+    /// The literals describing the domain of `v` then (bounds and holes).
+    pub fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
+        self.trail.domain_at(v, self.pos, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::domains::Domains;
+
+    fn lits(d: &Domains) -> Vec<Lit> {
+        let l = d.learn.as_ref().unwrap();
+        (0..l.len()).map(|i| l.entry(i).lit).collect()
+    }
+
+    #[test]
+    fn changes_are_recorded_as_literals_with_bridges() {
+        let mut d = Domains::default();
+        let x = d.add_var(&(1..=10).collect::<Vec<_>>());
+        d.start_learning();
+        let cp = d.checkpoint();
+        d.remove(x, 3).unwrap();
+        d.remove(x, 4).unwrap();
+        d.set_min(x, 3).unwrap();
+        assert_eq!(lits(&d), vec![Lit::ne(x, 3), Lit::ne(x, 4), Lit::ge(x, 5)]);
+        let l = d.learn.as_ref().unwrap();
+        let mut out = Vec::new();
+        l.bridge(2, &mut out);
+        assert_eq!(out, vec![Lit::ne(x, 3), Lit::ne(x, 4)]);
+        assert_eq!(l.reason_entry(Lit::ne(x, 2), 3), Some(2));
+        assert_eq!(l.reason_entry(Lit::ne(x, 4), 3), Some(1));
+        // A bitset operation: each removal, then the bound it moved.
+        let mut mask = vec![0u64; 1];
+        for v in [5, 9] {
+            mask[0] |= 1 << (v - 1);
+        }
+        d.intersect(x, &mask).unwrap();
+        let got = lits(&d);
+        assert_eq!(
+            got[3..],
+            [
+                Lit::ne(x, 6),
+                Lit::ne(x, 7),
+                Lit::ne(x, 8),
+                Lit::ne(x, 10),
+                Lit::le(x, 9)
+            ]
+        );
+        let l = d.learn.as_ref().unwrap();
+        let mut out = Vec::new();
+        l.bridge(7, &mut out);
+        assert_eq!(out, vec![Lit::ne(x, 10)]);
+        let mut dom = Vec::new();
+        l.domain_at(x, l.len(), &mut dom);
+        dom[..3].sort();
+        assert_eq!(
+            dom,
+            vec![
+                Lit::ne(x, 6),
+                Lit::ne(x, 7),
+                Lit::ne(x, 8),
+                Lit::ge(x, 5),
+                Lit::le(x, 9)
+            ]
+        );
+        d.set_max(x, 8).unwrap();
+        let l = d.learn.as_ref().unwrap();
+        let mut out = Vec::new();
+        l.bridge(l.len() - 1, &mut out);
+        assert_eq!(l.entry(l.len() - 1).lit, Lit::le(x, 5));
+        assert_eq!(out, vec![Lit::ne(x, 6), Lit::ne(x, 7), Lit::ne(x, 8)]);
+        d.restore(cp);
+        assert!(d.learn.as_ref().unwrap().is_empty());
+    }
+}
