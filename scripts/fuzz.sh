@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Runs each fuzz target (parse, pipeline) for the given number of seconds
-# (default 60), starting from the bundled models, the fuzz regressions and
-# any corpus kept in fuzz/corpus/<target>/ from earlier runs.
+# Runs each fuzz target for the given number of seconds (default 60),
+# starting from the bundled models (FlatZinc: fuzz/seeds/fzn/), the fuzz
+# regressions and any corpus kept in fuzz/corpus/<target>/ from earlier runs.
+# Targets: parse (the .csp parser), pipeline (.csp text to checked
+# solutions), fzn (FlatZinc text to checked solutions; not in the default
+# list, which CI runs for a minute each: CSPI_FUZZ_TARGETS="fzn").
 #
 # Uses cargo-fuzz when installed; otherwise builds the targets with plain
 # cargo and the same coverage flags (stable toolchain, no sanitizers), so
@@ -18,7 +21,11 @@ flags=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1
 
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target" "artifacts/$target"
-  cp -n ../models/*.csp ../tests/fuzz-regressions/*.csp "corpus/$target/" 2>/dev/null || true
+  if [ "$target" = fzn ]; then
+    cp -n seeds/fzn/*.fzn ../tests/fuzz-regressions/*.fzn "corpus/$target/" 2>/dev/null || true
+  else
+    cp -n ../models/*.csp ../tests/fuzz-regressions/*.csp "corpus/$target/" 2>/dev/null || true
+  fi
 done
 
 if command -v cargo-fuzz >/dev/null 2>&1; then

@@ -15,15 +15,16 @@ arithmetic formulas, and global constraints whose arguments repeat
 variables and mix a variable with its views (`[a, b + 1, a - 2, a]`):
 alldifferent, lex_less and lex_lesseq, global_cardinality, nvalue,
 inverse, circuit, subcircuit, element, bin_packing, cumulative,
-disjunctive, count, table, mdd and regular. A third of the models minimise
-an expression.
+disjunctive, count, table, mdd, regular, among, at_most, at_least, exactly
+and sequence. A third of the models minimise an expression.
 
 cspi solves each model twice: a count (`--count`, or `--all` with the
 solutions counted) under a random variable selection, value selection,
 propagation level and counting mode, and one of: the count on two threads,
 the count in three parts (`--part K/3`, then `cspi merge`), every solution
 under another strategy, or, with an objective, the optimum under random
-restarts, LNS and value guidance. Every run uses `--check-solutions`.
+restarts, LNS and value guidance. About a quarter of the runs learn
+(`--learning on`). Every run uses `--check-solutions`.
 
 MiniZinc solves `K` models in one run (one `which` variable picks the
 model, each model's constraints hold when it is picked, its variables are
@@ -433,13 +434,51 @@ def g_regular(m, r):
     )
 
 
+def in_set(item, values):
+    """MiniZinc's 0/1 for `item` lying in the constant set `values`."""
+    return f"bool2int({item.mzn} in {{{', '.join(map(str, values))}}})"
+
+
+def g_among(m, r):
+    items = m.views(r.randint(2, 5))
+    n, xs = items[0], both_list(items[1:])
+    values = sorted(set(r.randint(-2, 3) for _ in range(r.randint(1, 3))))
+    total = " + ".join(in_set(i, values) for i in items[1:])
+    s = ", ".join(map(str, values))
+    return Both(f"among({n.csp}, {xs.csp}, {{{s}}})", f"{n.mzn} = ({total})")
+
+
+def g_at_most(m, r):
+    items = m.views(r.randint(2, 5))
+    n, xs, v = items[0], both_list(items[1:]), r.randint(-1, 3)
+    name, op = r.choice([("at_most", "<="), ("at_least", ">="), ("exactly", "=")])
+    total = " + ".join(f"bool2int({i.mzn} = {v})" for i in items[1:])
+    return Both(f"{name}({n.csp}, {xs.csp}, {v})", f"({total}) {op} {n.mzn}")
+
+
+def g_sequence(m, r):
+    items = m.views(r.randint(1, 5))
+    xs = both_list(items)
+    values = sorted(set(r.randint(-2, 3) for _ in range(r.randint(1, 3))))
+    k = r.randint(1, 3)
+    low = r.randint(0, k)
+    high = r.randint(low, k)
+    windows = [
+        "(" + " + ".join(in_set(i, values) for i in items[j:j + k]) + f") in {low}..{high}"
+        for j in range(len(items) - k + 1)
+    ]
+    s = ", ".join(map(str, values))
+    return Both(f"sequence({xs.csp}, {{{s}}}, {k}, {low}, {high})",
+                " /\\ ".join(windows) if windows else "true")
+
+
 # `--only alldifferent,lex`: those globals alone.
 ONLY = []
 
 GLOBALS = [
     g_alldifferent, g_alldifferent, g_lex, g_gcc, g_nvalue, g_inverse, g_circuit,
     g_element, g_bin_packing, g_cumulative, g_disjunctive, g_count, g_table, g_mdd,
-    g_regular,
+    g_regular, g_among, g_at_most, g_sequence,
 ]
 
 INCLUDES = "\n".join(
@@ -539,11 +578,14 @@ def summary(out):
     return None
 
 
-def strategy(r, counting=True):
-    args = ["--var", r.choice(VARS), "--val", r.choice(VALS), "--propagation", r.choice(LEVELS),
-            "--seed", str(r.randint(0, 999))]
+def strategy(r, counting=True, seed=True):
+    args = ["--var", r.choice(VARS), "--val", r.choice(VALS), "--propagation", r.choice(LEVELS)]
+    if seed:
+        args += ["--seed", str(r.randint(0, 999))]
     if counting and r.random() < 0.2:
         args.append("--no-product-count")
+    if r.random() < 0.25:
+        args += ["--learning", "on"]
     return args
 
 
@@ -587,13 +629,15 @@ def run_count(r, path, d, mode):
 
 
 def run_optimum(r, path):
-    args = strategy(r, False)[:-2] if r.random() < 0.5 else []
+    args = strategy(r, False, False) if r.random() < 0.5 else []
     args += ["--restarts", r.choice(["none", "luby", "geometric"]),
              "--lns", r.choice(["none", "random", "propagation", "mixed"]),
              "--guide", r.choice(["auto", "none", "solution", "phase"]),
              "--seed", str(r.randint(0, 999))]
     if r.random() < 0.25:
         args += ["--threads", "2"]
+    if "--learning" not in args and r.random() < 0.25:
+        args += ["--learning", "on"]
     out = cspi(args + ["--format", "json"], path)
     s = summary(out)
     if out.returncode != 0 or s is None:

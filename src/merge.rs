@@ -316,6 +316,9 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         out,
         ",\"status\":\"{status}\",\"solutions\":{solutions_field}"
     );
+    if solutions_field == crate::engine::stats::SATURATED {
+        out.push_str(",\"solutions_at_least\":true");
+    }
     if let Some((o, lex)) = &objective {
         let _ = write!(out, ",\"objective\":{o}");
         // A lexicographic objective's components, as the best part gave them.

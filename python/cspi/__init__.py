@@ -76,16 +76,25 @@ def _overrides(params: Optional[Mapping[str, Any]], data: Any) -> Tuple[List[Tup
     return pairs, files
 
 
-def load(path: PathLike, params: Optional[Mapping[str, Any]] = None, data: Any = None) -> "Model":
+def load(
+    path: PathLike,
+    params: Optional[Mapping[str, Any]] = None,
+    data: Any = None,
+    memory_limit: Union[int, str, None] = None,
+) -> "Model":
     """Reads and checks a model file.
 
     ``params`` gives parameters their values (as ``--param``); ``data`` is a
     dict of parameter values too (``params`` wins), or the path of a JSON
-    data file, or a list of them (as ``--data``). A wrong model or wrong data
-    raises :class:`ModelError` with cspi's rendered diagnostic.
+    data file, or a list of them (as ``--data``). ``memory_limit`` (bytes,
+    or a size such as ``"512M"``, as ``--memory-limit``) bounds the heap cspi
+    may hold in this process while the model and its data are built (models
+    loaded before and still alive count too; default: no limit).
+    A wrong model or wrong data, or a model past the memory limit, raises
+    :class:`ModelError` with cspi's rendered diagnostic.
     """
     pairs, files = _overrides(params, data)
-    return Model(_cspi.load_file(os.fspath(path), pairs, files))
+    return Model(_cspi.load_file(os.fspath(path), pairs, files, memory_limit))
 
 
 def loads(
@@ -94,11 +103,13 @@ def loads(
     data: Any = None,
     name: str = "<string>",
     dir: PathLike = ".",
+    memory_limit: Union[int, str, None] = None,
 ) -> "Model":
     """Checks model text; file names in it resolve against ``dir``.
-    ``name`` is what diagnostics call the text."""
+    ``name`` is what diagnostics call the text; the other arguments are
+    :func:`load`'s."""
     pairs, files = _overrides(params, data)
-    return Model(_cspi.load_text(text, name, os.fspath(dir), pairs, files))
+    return Model(_cspi.load_text(text, name, os.fspath(dir), pairs, files, memory_limit))
 
 
 class Solution(dict):
@@ -258,9 +269,15 @@ class Model:
     def count(self, **options: Any) -> int:
         """The number of solutions (by components and products where sound,
         without listing them). ``status`` is ``ALL_SOLUTIONS`` when the count is
-        complete, ``UNKNOWN`` when a limit stopped it (the count so far)."""
+        complete, ``UNKNOWN`` when a limit stopped it (the count so far).
+        Raises ``OverflowError`` when the count reaches 2**64 (cspi counts in
+        64 bits)."""
         self._finish(self._loaded.start("count", None, options))
-        return self.stats["solutions"]
+        n = self.stats["solutions"]
+        if n == 2**64 - 1:
+            # cspi counts in 64 bits: this value means "at least".
+            raise OverflowError(f"the count does not fit 64 bits: at least {n} solutions")
+        return n
 
     def optimize(self, **options: Any) -> Optimum:
         """Branch and bound on the model's objective: the best solution found

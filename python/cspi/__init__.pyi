@@ -13,6 +13,7 @@ def load(
     path: PathLike,
     params: Optional[Mapping[str, Any]] = None,
     data: Union[Mapping[str, Any], PathLike, Sequence[PathLike], None] = None,
+    memory_limit: Union[int, str, None] = None,
 ) -> Model: ...
 def loads(
     text: str,
@@ -20,6 +21,7 @@ def loads(
     data: Union[Mapping[str, Any], PathLike, Sequence[PathLike], None] = None,
     name: str = "<string>",
     dir: PathLike = ".",
+    memory_limit: Union[int, str, None] = None,
 ) -> Model: ...
 
 class Solution(Dict[str, Value]):

@@ -26,6 +26,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// Rust's allocations in the extension counted, as in the binary, so that a
+/// load's `memory_limit` bounds what building the model really takes.
+#[global_allocator]
+static ALLOCATOR: cspi::memory::Counting = cspi::memory::Counting;
+
 pyo3::create_exception!(
     cspi,
     ModelError,
@@ -52,14 +57,19 @@ enum Text {
     },
 }
 
+/// `memory_limit`: the most heap bytes cspi may hold in this process while
+/// the model is built (as the command line counts them; models loaded
+/// before and still alive count too).
 fn load_on_thread(
     text: &Text,
     overrides: &[ParamOverride],
     data_files: &[PathBuf],
+    memory_limit: Option<u64>,
 ) -> Result<Model, String> {
     let options = LoadOptions {
         params: overrides.to_vec(),
         data_files: data_files.to_vec(),
+        memory_limit,
         ..LoadOptions::default()
     };
     let text = text.clone();
@@ -94,6 +104,7 @@ struct Loaded {
     text: Text,
     overrides: Vec<ParamOverride>,
     data_files: Vec<PathBuf>,
+    memory_limit: Option<u64>,
     model: Arc<Model>,
 }
 
@@ -109,32 +120,60 @@ fn loaded(
     text: Text,
     overrides: Vec<ParamOverride>,
     data_files: Vec<PathBuf>,
+    memory_limit: Option<u64>,
 ) -> PyResult<Loaded> {
     let model = py
-        .detach(|| load_on_thread(&text, &overrides, &data_files))
+        .detach(|| load_on_thread(&text, &overrides, &data_files, memory_limit))
         .map_err(ModelError::new_err)?;
     Ok(Loaded {
         text,
         overrides,
         data_files,
+        memory_limit,
         model: Arc::new(model),
     })
 }
 
+/// A memory limit as bytes (an int) or as the command line writes it ("512M").
+fn memory_limit(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(limit) = limit.filter(|l| !l.is_none()) else {
+        return Ok(None);
+    };
+    let bytes = match limit.extract::<u64>() {
+        Ok(b) => b,
+        Err(_) => {
+            let text: String = limit.extract().map_err(|_| {
+                PyValueError::new_err("memory_limit: give bytes (an int) or a size such as \"512M\"")
+            })?;
+            cspi::memory::parse_size(&text)
+                .map_err(|e| PyValueError::new_err(format!("memory_limit: {e}")))?
+        }
+    };
+    if bytes == 0 {
+        return Err(PyValueError::new_err("memory_limit: give a size above 0"));
+    }
+    Ok(Some(bytes))
+}
+
 /// Reads and checks a model file; `params` are `(name, value)` pairs as
-/// `--param` takes them, `data` JSON data files as `--data` does.
+/// `--param` takes them, `data` JSON data files as `--data` does,
+/// `memory_limit` as `--memory-limit` (bytes or "512M").
 #[pyfunction]
+#[pyo3(signature = (path, params, data, memory_limit=None))]
 fn load_file(
     py: Python<'_>,
     path: PathBuf,
     params: Vec<(String, String)>,
     data: Vec<PathBuf>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Loaded> {
-    loaded(py, Text::File(path), overrides_of(params), data)
+    let limit = self::memory_limit(memory_limit)?;
+    loaded(py, Text::File(path), overrides_of(params), data, limit)
 }
 
 /// Checks model text; relative paths in it resolve against `dir`.
 #[pyfunction]
+#[pyo3(signature = (text, name, dir, params, data, memory_limit=None))]
 fn load_text(
     py: Python<'_>,
     text: String,
@@ -142,12 +181,15 @@ fn load_text(
     dir: PathBuf,
     params: Vec<(String, String)>,
     data: Vec<PathBuf>,
+    memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Loaded> {
+    let limit = self::memory_limit(memory_limit)?;
     loaded(
         py,
         Text::Str { name, text, dir },
         overrides_of(params),
         data,
+        limit,
     )
 }
 
@@ -512,7 +554,13 @@ impl Loaded {
     fn with_params(&self, py: Python<'_>, params: Vec<(String, String)>) -> PyResult<Loaded> {
         let mut overrides = self.overrides.clone();
         overrides.extend(overrides_of(params));
-        loaded(py, self.text.clone(), overrides, self.data_files.clone())
+        loaded(
+            py,
+            self.text.clone(),
+            overrides,
+            self.data_files.clone(),
+            self.memory_limit,
+        )
     }
 
     /// Starts a search. `kind`: "solutions", "count" or "optimize";

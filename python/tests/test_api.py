@@ -260,3 +260,40 @@ def test_bad_parameter_types():
         cspi.load("models/n-queens.csp", params={"n": 2.5})
     with pytest.raises(cspi.ModelError, match="expected an integer"):
         cspi.load("models/n-queens.csp", params={"n": "eight"})
+
+
+BIG = "param n = 200;\nvar x[1..n] in 0..n;\nconstraint forall i in 1..n, j in 1..n where i < j: x[i] != x[j] + i - j;\n"
+
+
+def test_memory_limit_refuses_a_model_past_it():
+    # The same model loads without a limit, and under a generous one.
+    cspi.loads(BIG)
+    cspi.loads(BIG, memory_limit="1G")
+    with pytest.raises(cspi.ModelError, match="takes more than 1 MiB of memory"):
+        cspi.loads(BIG, memory_limit="1M")
+    with pytest.raises(cspi.ModelError, match="memory"):
+        cspi.loads(BIG, memory_limit=1 << 20)
+
+
+def test_memory_limit_holds_for_with_params_and_files(tmp_path):
+    small = cspi.loads(BIG, params={"n": 3}, memory_limit="1M")
+    with pytest.raises(cspi.ModelError, match="memory"):
+        small.with_params(n=200)
+    path = tmp_path / "big.csp"
+    path.write_text(BIG)
+    with pytest.raises(cspi.ModelError, match="memory"):
+        cspi.load(path, memory_limit="1M")
+
+
+def test_memory_limit_must_be_a_size():
+    for bad in ["lots", 0, -5, 1.5]:
+        with pytest.raises((ValueError, OverflowError)):
+            cspi.loads("var x in 0..1;", memory_limit=bad)
+
+
+def test_a_count_past_64_bits_raises_instead_of_wrapping():
+    # 70 free booleans: 2^70 solutions, counted by components.
+    m = cspi.loads("var x[1..70] in 0..1;\n")
+    with pytest.raises(OverflowError, match="at least 18446744073709551615"):
+        m.count(threads=1)
+    assert cspi.loads("var x[1..63] in 0..1;\n").count(threads=1) == 2**63

@@ -46,10 +46,7 @@ fn human(m: &merge::Merged) -> String {
         ("OPTIMAL", Some(o)) => format!("OPTIMAL: objective {o}"),
         (s, Some(o)) => format!("{s}: best objective {o} (optimality not proved)"),
         ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
-        (s, None) => format!(
-            "{} ({s})",
-            crate::output::plural(m.count, "solution", "solutions")
-        ),
+        (s, None) => format!("{} ({s})", crate::output::count_text(m.count)),
     };
     format!("{head}\nmerged {} parts\n", m.parts)
 }

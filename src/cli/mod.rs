@@ -39,6 +39,8 @@ pub struct Cli {
     pub command: Command,
 }
 
+// Parsed once per run: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve a model: print the first solution, N solutions, all, or the count.
@@ -195,6 +197,10 @@ pub struct SolveArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// With --format json, add to each solution the text it prints for people
+    /// (`"text"`), its `output` included.
+    #[arg(long)]
+    pub json_text: bool,
     /// Print search statistics on stderr.
     #[arg(long)]
     pub stats: bool,

@@ -121,6 +121,7 @@ impl<'a> Runner<'a> {
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1),
+            text: args.json_text,
         };
         let stats = Stats::default();
         let end = RunEnd {
@@ -234,6 +235,7 @@ impl<'a> Runner<'a> {
         let mode = Mode {
             count: args.count,
             many: args.all || args.solutions.is_some_and(|n| n > 1) || model.objective.is_some(),
+            text: args.json_text,
         };
         // The model's `total(...)` outputs, summed over the solutions.
         let mut totals: Vec<(String, i64)> = model
@@ -427,7 +429,7 @@ fn progress(stats: &Stats, elapsed: Duration) {
     let secs = elapsed.as_secs_f64().max(1e-9);
     eprint(&format!(
         "\r\x1b[2K{}, {} ({:.0} nodes/s), {:.1} s",
-        plural(stats.solutions, "solution", "solutions"),
+        crate::output::count_text(stats.solutions),
         plural(stats.nodes, "node", "nodes"),
         stats.nodes as f64 / secs,
         secs

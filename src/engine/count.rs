@@ -21,6 +21,7 @@ use super::crossings::Crossings;
 use super::props::wordcross::Crossing;
 use super::{Engine, PropId};
 use crate::model::VarId;
+use std::collections::HashMap;
 
 /// Scratch space kept between calls.
 #[derive(Default)]
@@ -86,10 +87,20 @@ impl Counter {
         let s = wc.side(rv);
         let msg = self.message(engine, cs, child, p, root, done);
         let idx = wc.letters_on(s);
-        let bits = engine.doms.bits(rv);
-        (0..idx.num_letters())
-            .map(|k| u128::from(idx.count(k, bits)).saturating_mul(msg[k]))
-            .fold(0u128, u128::saturating_add)
+        match msg {
+            Message::Dense(msg) => idx
+                .counts(engine.doms.bits(rv))
+                .iter()
+                .zip(&msg)
+                .map(|(&c, &m)| u128::from(c).saturating_mul(m))
+                .fold(0u128, u128::saturating_add),
+            // A huge alphabet: one pass over the root's words.
+            Message::Sparse(msg) => engine
+                .doms
+                .values(rv)
+                .filter_map(|w| msg.get(&idx.letter_of(w)?).copied())
+                .fold(0u128, u128::saturating_add),
+        }
     }
 
     /// For each letter of `parent`'s crossing position on propagator `via`:
@@ -102,7 +113,7 @@ impl Counter {
         via: usize,
         parent: usize,
         done: &mut [bool],
-    ) -> Vec<u128> {
+    ) -> Message {
         done[x] = true;
         let d = &engine.doms;
         let xv = self.open[x];
@@ -115,41 +126,80 @@ impl Counter {
             .copied()
             .filter(|&(p, y)| !(p == via && y == parent))
             .collect();
+        let subs: Vec<(&Crossing, usize, Message)> = children
+            .iter()
+            .map(|&(p, y)| {
+                let c = cross(cs, p);
+                (c, c.side(xv), self.message(engine, cs, y, p, x, done))
+            })
+            .collect();
+        // The product of the children's messages at word `w`'s letters.
+        let product = |w: i64| {
+            let mut prod: u128 = 1;
+            for (c, s, m) in &subs {
+                prod = match c.letters_on(*s).letter_of(w) {
+                    Some(k) => prod.saturating_mul(m.get(k)),
+                    None => 0,
+                };
+                if prod == 0 {
+                    break;
+                }
+            }
+            prod
+        };
+        if !(pidx.dense() && xidx.dense()) {
+            // A huge alphabet: only the letters x's words carry, one pass
+            // over its domain, never a pass over the alphabet.
+            let mut msg = HashMap::new();
+            for w in d.values(xv) {
+                let Some(kp) = xidx.letter_of(w).and_then(|kx| wc.map(sx, kx)) else {
+                    continue;
+                };
+                let prod = product(w);
+                if prod > 0 {
+                    let e: &mut u128 = msg.entry(kp).or_default();
+                    *e = e.saturating_add(prod);
+                }
+            }
+            return Message::Sparse(msg);
+        }
         // Weight of each of x's letters (at the crossing with the parent).
         let mut weight = vec![0u128; xidx.num_letters()];
-        if children.is_empty() {
-            let bits = d.bits(xv);
-            for (k, w) in weight.iter_mut().enumerate() {
-                *w = u128::from(xidx.count(k, bits));
+        if subs.is_empty() {
+            let counts = xidx.counts(d.bits(xv));
+            for (w, c) in weight.iter_mut().zip(counts) {
+                *w = u128::from(c);
             }
         } else {
-            let subs: Vec<(&Crossing, usize, Vec<u128>)> = children
-                .iter()
-                .map(|&(p, y)| {
-                    let c = cross(cs, p);
-                    (c, c.side(xv), self.message(engine, cs, y, p, x, done))
-                })
-                .collect();
             for w in d.values(xv) {
                 let Some(kx) = xidx.letter_of(w) else {
                     continue;
                 };
-                let mut prod: u128 = 1;
-                for (c, s, m) in &subs {
-                    prod = match c.letters_on(*s).letter_of(w) {
-                        Some(k) => prod.saturating_mul(m[k]),
-                        None => 0,
-                    };
-                    if prod == 0 {
-                        break;
-                    }
-                }
-                weight[kx] = weight[kx].saturating_add(prod);
+                weight[kx] = weight[kx].saturating_add(product(w));
             }
         }
-        (0..pidx.num_letters())
-            .map(|k| wc.map(sp, k).map_or(0, |kx| weight[kx]))
-            .collect()
+        Message::Dense(
+            (0..pidx.num_letters())
+                .map(|k| wc.map(sp, k).map_or(0, |kx| weight[kx]))
+                .collect(),
+        )
+    }
+}
+
+/// What a subtree sends its parent: a count per letter of the parent's
+/// crossing position, for every letter, or (a huge alphabet) for the
+/// letters with a non-zero count only.
+enum Message {
+    Dense(Vec<u128>),
+    Sparse(HashMap<usize, u128>),
+}
+
+impl Message {
+    fn get(&self, k: usize) -> u128 {
+        match self {
+            Message::Dense(m) => m.get(k).copied().unwrap_or(0),
+            Message::Sparse(m) => m.get(&k).copied().unwrap_or(0),
+        }
     }
 }
 

@@ -14,6 +14,9 @@ pub struct Stats {
     pub max_depth: u64,
     /// Propagator executions.
     pub propagations: u64,
+    /// Solutions found or counted, saturating at [`SATURATED`]: that value
+    /// means "at least that many" (a count of `2^64` or more, which counting
+    /// by components reaches on a few dozen free variables).
     pub solutions: u64,
     pub restarts: u64,
     /// Neighbourhoods searched by large-neighbourhood search.
@@ -67,6 +70,10 @@ impl Stats {
         f
     }
 }
+
+/// A solution count that reached it does not fit 64 bits: it reads "at
+/// least this many", never as exact.
+pub const SATURATED: u64 = u64::MAX;
 
 /// A better solution found while optimising.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

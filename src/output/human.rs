@@ -2,8 +2,9 @@
 //! a separator line per solution when there may be several, and one summary
 //! line at the end.
 
+use super::count_text;
 use super::{Mode, Reporter, RunEnd, StoppedBy, Tally, plural};
-use crate::engine::stats::Stats;
+use crate::engine::stats::{SATURATED, Stats};
 use crate::model::{CrosswordLayout, FillQuality, Model, OutputItem, VarGroup};
 use crate::run::Status;
 use std::fmt::Write;
@@ -17,6 +18,11 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
         let _ = writeln!(out, "objective = {}", o.shown(v));
     }
     out
+}
+
+/// The text of one solution's `output` (or its variables), as people see it.
+pub fn text(model: &Model, values: &[i64]) -> String {
+    body(model, values)
 }
 
 fn body(model: &Model, values: &[i64]) -> String {
@@ -259,7 +265,7 @@ pub fn thread_stats(
             t.busy.as_millis(),
             plural(t.stats.nodes, "node", "nodes"),
             plural(t.stats.failures, "failure", "failures"),
-            plural(t.stats.solutions, "solution", "solutions")
+            count_text(t.stats.solutions)
         );
     }
     out
@@ -301,14 +307,15 @@ impl Reporter for Human {
             _ if mode.count => match e.stopped_by {
                 Some(s) if e.status == Status::Unknown => format!(
                     "{} so far (UNKNOWN: stopped by {})\n",
-                    plural(n, "solution", "solutions"),
+                    count_text(n),
                     why(Some(s))
                 ),
-                _ => format!(
-                    "{} ({})\n",
-                    plural(n, "solution", "solutions"),
+                _ if n == SATURATED => format!(
+                    "{} ({}; the count does not fit 64 bits)\n",
+                    count_text(n),
                     e.status.name()
                 ),
+                _ => format!("{} ({})\n", count_text(n), e.status.name()),
             },
             Status::Unsatisfiable => "UNSATISFIABLE\n".to_string(),
             Status::Optimal => format!("OPTIMAL: objective {}\n", e.shown_objective()),

@@ -176,6 +176,10 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
     out.push_str(",\"status\":");
     string(&mut out, e.status.name());
     let _ = write!(out, ",\"solutions\":{}", e.stats.solutions);
+    if e.stats.solutions == crate::engine::stats::SATURATED {
+        // "solutions" is a lower bound: the count does not fit 64 bits.
+        out.push_str(",\"solutions_at_least\":true");
+    }
     if let Some(o) = e.objective {
         let lex = e.lex.map(|l| l.json_components(o)).unwrap_or_default();
         let _ = write!(out, ",\"objective\":{o}{lex}");
@@ -293,9 +297,17 @@ impl Reporter for JsonLines {
         String::new()
     }
 
-    fn solution(&mut self, model: &Model, values: &[i64], _mode: Mode) -> String {
+    fn solution(&mut self, model: &Model, values: &[i64], mode: Mode) -> String {
         self.records += 1;
-        solution(model, values, self.instance.as_deref()) + "\n"
+        let mut record = solution(model, values, self.instance.as_deref());
+        if mode.text {
+            // The values stay as they are; the printed text is one more member.
+            record.pop();
+            record.push_str(",\"text\":");
+            string(&mut record, &super::human::text(model, values));
+            record.push('}');
+        }
+        record + "\n"
     }
 
     fn end(&mut self, e: &RunEnd, _mode: Mode) -> String {

@@ -71,6 +71,8 @@ pub struct Mode {
     /// Several solutions may be printed (`-n N`, `--all`, optimisation):
     /// each gets a separator for people.
     pub many: bool,
+    /// `--json-text`: JSON solution records carry the text people would see.
+    pub text: bool,
 }
 
 /// The end of one run.
@@ -142,3 +144,14 @@ pub trait Reporter {
 }
 
 pub use crate::diag::plural;
+
+/// A solution count in words: `n solutions`, or `at least n solutions` when
+/// it saturated.
+pub fn count_text(n: u64) -> String {
+    let words = crate::diag::plural(n, "solution", "solutions");
+    if n == crate::engine::stats::SATURATED {
+        format!("at least {words}")
+    } else {
+        words
+    }
+}

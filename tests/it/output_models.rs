@@ -275,3 +275,27 @@ fn the_timetable_counts_as_the_brute_force_and_draws_its_solution() {
         assert_eq!(cells[1..], grid[d * 3..d * 3 + 3], "{}", human.stdout);
     }
 }
+
+#[test]
+fn json_text_carries_the_printed_routes_and_the_values_stay() {
+    let human = cspi(&["solve", "models/vrp.csp", "-n", "1"]);
+    let plain = cspi(&["solve", "models/vrp.csp", "-n", "1", "--format", "json"]);
+    let with = cspi(&[
+        "solve",
+        "models/vrp.csp",
+        "-n",
+        "1",
+        "--format",
+        "json",
+        "--json-text",
+    ]);
+    assert_eq!(with.code, 0, "{}", with.stderr);
+    let first = |r: &crate::common::Run| r.stdout.lines().next().expect("a record").to_string();
+    let record = crate::common::json::parse(&first(&with)).expect("JSON");
+    let values = crate::common::json::parse(&first(&plain)).expect("JSON");
+    assert_eq!(record.get("values"), values.get("values"));
+    let text = record.get("text").str();
+    assert!(text.starts_with("vehicle 1: "), "{text}");
+    // The human run prints the same text (then the objective and the status).
+    assert!(human.stdout.contains(text), "{}\n{text}", human.stdout);
+}

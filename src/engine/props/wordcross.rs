@@ -12,6 +12,12 @@
 //! Revising `b` from `a` and then `a` from `b` reaches the arc-consistent
 //! fixpoint of the pair (afterwards both sides hold the same letters), so the
 //! propagator is idempotent.
+//!
+//! One bitset per letter costs letters × words: quadratic when the alphabet
+//! is huge (a dictionary of tens of thousands of distinct symbols). Past
+//! [`DENSE_MAX_LETTERS`] an index keeps, per letter, the list of its words
+//! instead (linear in the list), and a revise walks the smaller of the
+//! domain and the live letters' lists.
 
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
@@ -21,17 +27,28 @@ use std::sync::Arc;
 
 const NONE: u16 = u16::MAX;
 
+/// The most letters an index keeps one bitset each for: the bitsets then
+/// take at most four 64-bit words per word of the list.
+pub const DENSE_MAX_LETTERS: usize = 256;
+
 /// The words of one list by their letter at one position, as bitsets in the
 /// layout of a domain starting at value `offset` with `nwords` bitset words.
 pub struct LetterIndex {
     /// The distinct letters (code points) at the position, sorted.
     letters: Vec<u32>,
-    /// `nwords` words per letter: bit `k` is set when the word `offset + k` has that letter.
+    /// `nwords` words per letter: bit `k` is set when the word `offset + k`
+    /// has that letter. Empty (sparse index) past [`DENSE_MAX_LETTERS`].
     supports: Vec<u64>,
     nwords: usize,
     offset: i64,
     /// The letter (index in `letters`) of each bit, `NONE` outside the list.
     letter_of: Vec<u16>,
+    /// `supports` holds one bitset per letter.
+    dense: bool,
+    /// A sparse index: letter `k`'s words (bit positions, ascending) are
+    /// `members[starts[k]..starts[k + 1]]`.
+    starts: Vec<u32>,
+    members: Vec<u32>,
 }
 
 /// Letter indexes already built, by (list address, position, offset, nwords).
@@ -58,13 +75,33 @@ impl LetterIndex {
         if letters.len() >= NONE as usize {
             return None;
         }
-        let mut supports = vec![0u64; letters.len() * nwords];
+        let dense = letters.len() <= DENSE_MAX_LETTERS;
+        let mut supports = vec![0u64; if dense { letters.len() * nwords } else { 0 }];
         let mut letter_of = vec![NONE; nwords * 64];
+        let mut starts = vec![0u32; if dense { 0 } else { letters.len() + 1 }];
         for (bit, c) in raw.iter().enumerate() {
             if let Some(c) = c {
                 let k = letters.binary_search(c).unwrap_or(0);
                 letter_of[bit] = k as u16;
-                supports[k * nwords + bit / 64] |= 1 << (bit % 64);
+                if dense {
+                    supports[k * nwords + bit / 64] |= 1 << (bit % 64);
+                } else {
+                    starts[k + 1] += 1;
+                }
+            }
+        }
+        let mut members = Vec::new();
+        if !dense {
+            for k in 0..letters.len() {
+                starts[k + 1] += starts[k];
+            }
+            let mut next = starts.clone();
+            members = vec![0u32; starts[letters.len()] as usize];
+            for (bit, &k) in letter_of.iter().enumerate() {
+                if k != NONE {
+                    members[next[k as usize] as usize] = bit as u32;
+                    next[k as usize] += 1;
+                }
             }
         }
         Some(LetterIndex {
@@ -73,6 +110,9 @@ impl LetterIndex {
             nwords,
             offset,
             letter_of,
+            dense,
+            starts,
+            members,
         })
     }
 
@@ -94,18 +134,37 @@ impl LetterIndex {
         Some(idx)
     }
 
+    /// Letter `k`'s bitset (a dense index only).
     #[inline]
-    pub fn support(&self, k: usize) -> &[u64] {
+    fn support(&self, k: usize) -> &[u64] {
         &self.supports[k * self.nwords..(k + 1) * self.nwords]
     }
 
-    /// Whether value `x` has its bit set in `bits` (a set in this index's layout).
+    /// Whether the index keeps one bitset per letter.
     #[inline]
-    fn has(&self, bits: &[u64], x: i64) -> bool {
-        usize::try_from(x - self.offset)
-            .ok()
-            .and_then(|i| bits.get(i / 64).map(|w| w >> (i % 64) & 1 != 0))
-            .unwrap_or(false)
+    pub fn dense(&self) -> bool {
+        self.dense
+    }
+
+    /// Letter `k`'s words as bit positions (a sparse index only).
+    #[inline]
+    fn members(&self, k: usize) -> &[u32] {
+        &self.members[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+
+    /// The heap bytes the index takes (for tests that bound it).
+    pub fn heap_bytes(&self) -> usize {
+        self.letters.len() * 4
+            + self.supports.len() * 8
+            + self.letter_of.len() * 2
+            + (self.starts.len() + self.members.len()) * 4
+    }
+
+    /// The letter index (in this index's letters) of bit position `i`.
+    #[inline]
+    pub fn letter_at(&self, i: usize) -> Option<usize> {
+        let k = *self.letter_of.get(i)?;
+        (k != NONE).then_some(k as usize)
     }
 
     /// How many distinct letters occur at the position.
@@ -120,13 +179,40 @@ impl LetterIndex {
         (k != NONE).then_some(k as usize)
     }
 
-    /// How many values of `bits` (a domain in this index's layout) have letter `k`.
-    pub fn count(&self, k: usize, bits: &[u64]) -> u64 {
-        self.support(k)
-            .iter()
-            .zip(bits)
-            .map(|(s, b)| u64::from((s & b).count_ones()))
-            .sum()
+    /// For each letter, how many values of `bits` (a domain in this index's
+    /// layout) have it: a popcount per letter when dense, one pass over the
+    /// domain when sparse.
+    pub fn counts(&self, bits: &[u64]) -> Vec<u64> {
+        if self.dense() {
+            return (0..self.letters.len())
+                .map(|k| {
+                    self.support(k)
+                        .iter()
+                        .zip(bits)
+                        .map(|(s, b)| u64::from((s & b).count_ones()))
+                        .sum()
+                })
+                .collect();
+        }
+        let mut counts = vec![0u64; self.letters.len()];
+        for_each_bit(bits, 0, bits.len().saturating_sub(1), |i| {
+            if let Some(&k) = self.letter_of.get(i).filter(|&&k| k != NONE) {
+                counts[k as usize] += 1;
+            }
+        });
+        counts
+    }
+}
+
+/// Calls `f` with the position of every set bit of `bits[lo..=hi]`.
+#[inline]
+fn for_each_bit(bits: &[u64], lo: usize, hi: usize, mut f: impl FnMut(usize)) {
+    for (w, &word) in bits.iter().enumerate().take(hi + 1).skip(lo) {
+        let mut word = word;
+        while word != 0 {
+            f(w * 64 + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
     }
 }
 
@@ -197,6 +283,12 @@ pub(crate) struct WordCross {
     residue: [Vec<u32>; 2],
     /// For each side, how many letters the last letter-by-letter revise found dead.
     dead: [u32; 2],
+    /// Sparse revise: `marks[k] == stamp` when letter `k` of the revised
+    /// side is still possible (a stamp, so nothing is cleared per revise).
+    marks: [Vec<u32>; 2],
+    stamp: u32,
+    /// Sparse revise: the marked letters.
+    live_letters: Vec<u16>,
 }
 
 impl WordCross {
@@ -207,14 +299,102 @@ impl WordCross {
                 vec![0; c.idx[1].letters.len()],
             ],
             dead: [0; 2],
+            marks: [
+                vec![0; c.idx[0].letters.len()],
+                vec![0; c.idx[1].letters.len()],
+            ],
+            stamp: 0,
+            live_letters: Vec::new(),
             c: c.clone(),
             mask: Vec::new(),
             live: Vec::new(),
         }
     }
 
+    /// [`Self::revise`] over a sparse index (a huge alphabet): the letters
+    /// of `vars[s]`'s words marked in one pass over its domain, then the
+    /// other variable's words kept by their letter, walking whichever is
+    /// shorter: its domain, or the word lists of the live letters.
+    fn revise_sparse(&mut self, d: &mut Domains, s: usize) -> PResult {
+        let WordCross {
+            c,
+            mask,
+            marks,
+            stamp,
+            live_letters,
+            ..
+        } = self;
+        let (va, vb) = (c.vars[s], c.vars[1 - s]);
+        let (ia, ib) = (&c.idx[s], &c.idx[1 - s]);
+        let (map, marks) = (&c.map[s], &mut marks[1 - s]);
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            marks.fill(0);
+            *stamp = 1;
+        }
+        let stamp = *stamp;
+        let range = |v: VarId, idx: &LetterIndex| {
+            let lo = ((d.min(v) - idx.offset) / 64) as usize;
+            let hi = ((d.max(v) - idx.offset) / 64) as usize;
+            (lo, hi)
+        };
+        let (lo, hi) = range(va, ia);
+        live_letters.clear();
+        let mut listed = 0usize;
+        for_each_bit(d.bits(va), lo, hi, |i| {
+            let k = ia.letter_of[i];
+            if k != NONE {
+                let kb = map[k as usize];
+                if kb != NONE && marks[kb as usize] != stamp {
+                    marks[kb as usize] = stamp;
+                    live_letters.push(kb);
+                    listed += ib.members(kb as usize).len();
+                }
+            }
+        });
+        if live_letters.is_empty() {
+            return Err(Fail);
+        }
+        let (blo, bhi) = range(vb, ib);
+        if mask.len() != ib.nwords {
+            mask.clear();
+            mask.resize(ib.nwords, 0);
+        }
+        let by_lists = listed <= d.size(vb) as usize;
+        if by_lists {
+            for &kb in live_letters.iter() {
+                for &i in ib.members(kb as usize) {
+                    mask[i as usize / 64] |= 1 << (i % 64);
+                }
+            }
+        } else {
+            for_each_bit(d.bits(vb), blo, bhi, |i| {
+                let k = ib.letter_of[i];
+                if k != NONE && marks[k as usize] == stamp {
+                    mask[i / 64] |= 1 << (i % 64);
+                }
+            });
+        }
+        let r = d.intersect(vb, mask);
+        // The mask goes back to all zeros, at the words that were set.
+        if by_lists {
+            for &kb in live_letters.iter() {
+                for &i in ib.members(kb as usize) {
+                    mask[i as usize / 64] = 0;
+                }
+            }
+        } else {
+            mask[blo..=bhi].fill(0);
+        }
+        r?;
+        Ok(())
+    }
+
     /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
     fn revise(&mut self, d: &mut Domains, s: usize) -> PResult {
+        if !(self.c.idx[0].dense() && self.c.idx[1].dense()) {
+            return self.revise_sparse(d, s);
+        }
         let c = &self.c;
         let (va, vb) = (c.vars[s], c.vars[1 - s]);
         let (ia, ib) = (&c.idx[s], &c.idx[1 - s]);
@@ -228,7 +408,7 @@ impl WordCross {
             let support = ib.support(kb as usize);
             // Both fixed, as at most revisions near the leaves: one bit to
             // test, no call (the intersection would remove nothing).
-            if d.is_fixed(vb) && ib.has(support, d.min(vb)) {
+            if d.is_fixed(vb) && ib.letter_of(d.min(vb)) == Some(kb as usize) {
                 return Ok(());
             }
             d.intersect(vb, support)?;
@@ -257,16 +437,13 @@ impl WordCross {
         // and a scan of the range per dead one (as many as last time, we guess).
         let range = hi - lo + 1;
         if d.size(va) as usize + range <= ia.letters.len().max(self.dead[s] as usize * range) {
-            for (w, &word) in bits.iter().enumerate().take(hi + 1).skip(lo) {
-                let mut word = word;
-                while word != 0 {
-                    let k = ia.letter_of[w * 64 + word.trailing_zeros() as usize];
-                    word &= word - 1;
-                    if k != NONE {
-                        self.live[k as usize] = true;
-                    }
+            let live = &mut self.live;
+            for_each_bit(bits, lo, hi, |i| {
+                let k = ia.letter_of[i];
+                if k != NONE {
+                    live[k as usize] = true;
                 }
-            }
+            });
         } else {
             let mut dead = 0;
             let residue = &mut self.residue[s];
@@ -316,8 +493,12 @@ impl Propagator for WordCross {
         Priority::Binary
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
-        self.revise(d, 0)?;
-        self.revise(d, 1)
+        // Either order reaches the fixpoint; from the smaller domain first,
+        // the second revise walks a domain the first one shrank.
+        let sparse = !(self.c.idx[0].dense() && self.c.idx[1].dense());
+        let first = usize::from(sparse && d.size(self.c.vars[1]) < d.size(self.c.vars[0]));
+        self.revise(d, first)?;
+        self.revise(d, 1 - first)
     }
     /// After a revise from a fixed side, every word left on the other side
     /// has the fixed word's letter.
@@ -391,6 +572,91 @@ mod tests {
         // a[1] == b[2] with b = "cd": a must start with d; none does.
         let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
         assert!(p.propagate(&mut d).is_err());
+    }
+
+    /// Two-letter words over `n` distinct letters (CJK ideographs of plane 2), each
+    /// letter starting one word and ending another.
+    fn huge_alphabet(n: u32) -> Arc<WordList> {
+        let letter = |i: u32| char::from_u32(0x20000 + i % n).unwrap();
+        let words: Vec<String> = (0..n)
+            .map(|i| format!("{}{}", letter(i), letter(i * 7 + 1)))
+            .collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        list(&words)
+    }
+
+    /// Past `DENSE_MAX_LETTERS` the index keeps no bitset per letter, and
+    /// the sparse revise gives the arc-consistent domains on random ones.
+    #[test]
+    fn a_huge_alphabet_revises_sparsely_and_exactly() {
+        let l = huge_alphabet(600);
+        let n = l.words.len() as i64;
+        let ch = |x: i64, p: usize| l.words[x as usize].chars().nth(p);
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        for trial in 0..40 {
+            let keep = 1 + trial % 5;
+            let mut pick = || (0..n).filter(|_| next() % 6 < keep).collect::<Vec<_>>();
+            let (da, db) = (pick(), pick());
+            if da.is_empty() || db.is_empty() {
+                continue;
+            }
+            let mut d = Domains::default();
+            let a = d.add_var(&da);
+            let b = d.add_var(&db);
+            let mut cache = IndexCache::new();
+            let ia = LetterIndex::shared(&mut cache, &l, 1, &d, a).unwrap();
+            let ib = LetterIndex::shared(&mut cache, &l, 0, &d, b).unwrap();
+            assert!(!ia.dense() && !ib.dense());
+            // a[2] == b[1].
+            let ea: Vec<i64> = da
+                .iter()
+                .copied()
+                .filter(|&x| db.iter().any(|&y| ch(x, 1) == ch(y, 0)))
+                .collect();
+            let eb: Vec<i64> = db
+                .iter()
+                .copied()
+                .filter(|&y| da.iter().any(|&x| ch(x, 1) == ch(y, 0)))
+                .collect();
+            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+            let r = p.propagate(&mut d);
+            if ea.is_empty() {
+                assert!(r.is_err(), "trial {trial}");
+                continue;
+            }
+            assert!(r.is_ok(), "trial {trial}");
+            assert_eq!(d.values(a).collect::<Vec<_>>(), ea, "a, trial {trial}");
+            assert_eq!(d.values(b).collect::<Vec<_>>(), eb, "b, trial {trial}");
+            let counts = p.c.letters_on(1).counts(d.bits(b));
+            let by_brute = |k: usize| {
+                eb.iter()
+                    .filter(|&&y| ch(y, 0).map(u32::from) == Some(p.c.idx[1].letters[k]))
+                    .count() as u64
+            };
+            assert!(counts.iter().enumerate().all(|(k, &c)| c == by_brute(k)));
+        }
+    }
+
+    /// The index of a 40,000-letter alphabet takes memory linear in the
+    /// list (one bitset per letter took 200 MB).
+    #[test]
+    fn a_huge_alphabet_index_is_linear_in_the_list() {
+        let l = huge_alphabet(40_000);
+        let mut d = Domains::default();
+        let a = d.add_var(&(0..40_000).collect::<Vec<_>>());
+        let idx = LetterIndex::new(&l, 0, d.offset(a), d.bits(a).len()).unwrap();
+        assert_eq!(idx.num_letters(), 40_000);
+        assert!(
+            idx.heap_bytes() <= 16 * 40_000,
+            "{} bytes",
+            idx.heap_bytes()
+        );
     }
 
     /// Both sides fixed (the revision that skips the intersection): words
