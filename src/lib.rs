@@ -6,8 +6,9 @@
 //! the Python package, the benches, the fuzz targets and the integration
 //! tests use: [`solve`] (`load`, `solve`, their options and answers),
 //! [`model`], [`diag`], [`source`], [`explain`], [`part`], [`memory`], the
-//! solution printers of [`output`], the parser entry of [`syntax`], and the
-//! engine types the tests reach into ([`engine`], [`lower::lower`]).
+//! solution printers of [`output`], the parser entry of [`syntax`], the
+//! FlatZinc reader of [`flatzinc`] (its fuzz target), and the engine types
+//! the tests reach into ([`engine`], [`lower::lower`]).
 //! Everything else is `pub(crate)`; the `unreachable_pub` lint (Cargo.toml)
 //! keeps it so, and lets `dead_code` see every item nothing calls.
 
@@ -19,7 +20,7 @@ pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod explain;
-pub(crate) mod flatzinc;
+pub mod flatzinc;
 #[cfg(test)]
 mod layering;
 pub mod lower;

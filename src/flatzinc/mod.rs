@@ -11,11 +11,11 @@ pub(crate) mod ast;
 mod build;
 mod builtins;
 mod detect;
-pub(crate) mod output;
+pub mod output;
 mod parse;
 mod search;
 
-pub(crate) use search::default_spec as default_search;
+pub use search::default_spec as default_search;
 
 use crate::diag::{Diag, Diags, Source};
 use crate::model::{Model, VarId};
@@ -26,14 +26,14 @@ const MAX_FZN_BYTES: u64 = 1 << 30;
 
 /// A value MiniZinc asked to see: a variable or a constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OutValue {
+pub enum OutValue {
     Var(VarId),
     Const(i64),
 }
 
 /// One `output_var` or `output_array` item.
 #[derive(Clone, Debug)]
-pub(crate) struct Output {
+pub struct Output {
     pub name: String,
     /// Printed as `true`/`false`.
     pub bool: bool,
@@ -44,7 +44,7 @@ pub(crate) struct Output {
 
 /// A FlatZinc model read: the model, and what to print of each solution.
 #[derive(Debug)]
-pub(crate) struct FznModel {
+pub struct FznModel {
     pub model: Model,
     pub outputs: Vec<Output>,
     /// The solve item had a search annotation (`-f` lets cspi ignore it).
@@ -70,7 +70,7 @@ pub(crate) fn load_file(path: &Path) -> Result<FznModel, Diags> {
 }
 
 /// Reads FlatZinc text; `name` names it in diagnostics.
-pub(crate) fn load_str(name: &str, text: &str) -> Result<FznModel, Diags> {
+pub fn load_str(name: &str, text: &str) -> Result<FznModel, Diags> {
     let source = Source::new(name, text);
     let in_source = |ds: Diags| Diags(ds.0.into_iter().map(|d| d.in_source(&source)).collect());
     let ast = parse::parse(text).map_err(|d| in_source(Diags::from(d)))?;

@@ -12,7 +12,7 @@ pub(crate) const UNSATISFIABLE: &str = "=====UNSATISFIABLE=====";
 pub(crate) const UNKNOWN: &str = "=====UNKNOWN=====";
 
 /// The text of one solution, `----------` included.
-pub(crate) fn solution(outputs: &[Output], values: &[i64]) -> String {
+pub fn solution(outputs: &[Output], values: &[i64]) -> String {
     let mut s = String::new();
     for o in outputs {
         let show = |v: &OutValue| {

@@ -19,7 +19,7 @@ pub(super) struct Read {
 }
 
 /// Our default without annotations: dom/wdeg, smallest value first.
-pub(crate) fn default_spec() -> SearchSpec {
+pub fn default_spec() -> SearchSpec {
     SearchSpec {
         var: VarSelect::DomWdeg,
         val: ValSelect::Min,

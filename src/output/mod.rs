@@ -148,7 +148,7 @@ pub use crate::diag::plural;
 /// A solution count in words: `n solutions`, or `at least n solutions` when
 /// it saturated.
 pub fn count_text(n: u64) -> String {
-    let words = crate::diag::plural(n, "solution", "solutions");
+    let words = plural(n, "solution", "solutions");
     if n == crate::engine::stats::SATURATED {
         format!("at least {words}")
     } else {

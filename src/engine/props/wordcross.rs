@@ -29,7 +29,7 @@ const NONE: u16 = u16::MAX;
 
 /// The most letters an index keeps one bitset each for: the bitsets then
 /// take at most four 64-bit words per word of the list.
-pub const DENSE_MAX_LETTERS: usize = 256;
+pub(crate) const DENSE_MAX_LETTERS: usize = 256;
 
 /// The words of one list by their letter at one position, as bitsets in the
 /// layout of a domain starting at value `offset` with `nwords` bitset words.
