@@ -5,7 +5,7 @@
 //! This file is the façade. The public API is what the binary (`cli`),
 //! the Python package, the benches, the fuzz targets and the integration
 //! tests use: [`solve`] (`load`, `solve`, their options and answers),
-//! [`model`], [`diag`], [`source`], [`explain`], [`part`], [`memory`], the
+//! [`model`], [`diag`], [`source`], [`explain`], [`part`], [`memory`], [`run`] (a run as plain data), the
 //! solution printers of [`output`], the parser entry of [`syntax`], the
 //! FlatZinc reader of [`flatzinc`] (its fuzz target), and the engine types
 //! the tests reach into ([`engine`], [`lower::lower`]).
@@ -32,7 +32,7 @@ pub mod output;
 pub(crate) mod parallel;
 pub mod part;
 pub(crate) mod reader;
-pub(crate) mod run;
+pub mod run;
 pub(crate) mod sema;
 pub(crate) mod setup;
 pub mod solve;
