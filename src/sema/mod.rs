@@ -23,6 +23,7 @@ mod output;
 mod params;
 mod range;
 mod records;
+mod rounding;
 mod sets;
 mod strings;
 pub(crate) use origin::walk_names;

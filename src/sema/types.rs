@@ -70,6 +70,12 @@ impl Type {
                 (Type::Int, Value::Term(_)) => v.enum_type(model).is_none(),
                 (Type::Bool, Value::BoolTerm(_) | Value::Formula(_)) => true,
                 (Type::Enum(e), Value::Term(_)) => v.enum_type(model).as_ref() == Some(e),
+                // `var set of int`: a set variable (or a set built from them).
+                (Type::Set(elem), Value::SetVar(s)) => match (&**elem, &s.of_enum) {
+                    (Type::Int, None) => true,
+                    (Type::Enum(e), Some(f)) => e == f,
+                    _ => false,
+                },
                 (inner, v) => inner.accepts(v, model),
             },
             _ => false,
