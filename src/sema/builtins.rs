@@ -52,7 +52,7 @@ const BUILTINS: &[&str] = &[
 /// Whether `name` is a built-in function (or an output form), which a
 /// user function may not redefine. (`sqrt`, `floor`, `ceil` and `round`
 /// came later: a user function of one of those names takes its place.)
-pub fn is_builtin(name: &str) -> bool {
+pub(super) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
         || super::strings::STRING_BUILTINS.contains(&name)
         || matches!(

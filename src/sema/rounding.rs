@@ -12,7 +12,7 @@ use crate::diag::Diag;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Span};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
+pub(super) enum Rounding {
     Floor,
     Ceil,
     /// To the nearest integer, halves away from zero.
@@ -20,7 +20,7 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    pub fn of_name(name: &str) -> Option<Rounding> {
+    pub(super) fn of_name(name: &str) -> Option<Rounding> {
         Some(match name {
             "floor" => Rounding::Floor,
             "ceil" => Rounding::Ceil,
@@ -32,7 +32,7 @@ impl Rounding {
 
 /// `a / b` rounded as `mode` says, exactly; `None` when `b` is 0 or the
 /// result leaves 64 bits.
-pub fn quotient(a: i64, b: i64, mode: Rounding) -> Option<i64> {
+pub(super) fn quotient(a: i64, b: i64, mode: Rounding) -> Option<i64> {
     if b == 0 {
         return None;
     }
@@ -53,7 +53,7 @@ pub fn quotient(a: i64, b: i64, mode: Rounding) -> Option<i64> {
 }
 
 /// √x rounded as `mode` says; `None` for a negative `x`.
-pub fn square_root(x: i64, mode: Rounding) -> Option<i64> {
+pub(super) fn square_root(x: i64, mode: Rounding) -> Option<i64> {
     let r = u64::try_from(x).ok()?.isqrt();
     let (r, x) = (r as i128, x as i128);
     let up = match mode {
@@ -158,7 +158,7 @@ impl Checker<'_> {
     }
 }
 
-pub fn sqrt_arity(span: Span) -> Diag {
+pub(super) fn sqrt_arity(span: Span) -> Diag {
     Diag::new("cspi::call::arity", "sqrt(x) takes one argument").label(span, "here")
 }
 

@@ -22,7 +22,7 @@ use crate::model::VarId;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-pub struct Sequence {
+pub(crate) struct Sequence {
     vars: Vec<VarId>,
     /// `S`, sorted and distinct.
     set: Vec<i64>,
@@ -36,7 +36,13 @@ pub struct Sequence {
 impl Sequence {
     /// `None` for windows longer than the sequence or an empty window
     /// (the decomposition says all there is), or an empty count range.
-    pub fn new(xs: &[VarId], mut set: Vec<i64>, k: usize, low: i64, high: i64) -> Option<Self> {
+    pub(crate) fn new(
+        xs: &[VarId],
+        mut set: Vec<i64>,
+        k: usize,
+        low: i64,
+        high: i64,
+    ) -> Option<Self> {
         set.sort_unstable();
         set.dedup();
         let (low, high) = (low.max(0), high.min(k as i64));
