@@ -7,7 +7,7 @@
 //! shop's disjunctive), `search.rs` reads the search annotations and `output.rs` writes
 //! solutions as MiniZinc expects them. docs/minizinc.md.
 
-pub mod ast;
+pub(crate) mod ast;
 mod build;
 mod builtins;
 mod detect;
@@ -15,7 +15,6 @@ pub mod output;
 mod parse;
 mod search;
 
-pub use build::INT_BOUND;
 pub use search::default_spec as default_search;
 
 use crate::diag::{Diag, Diags, Source};
@@ -55,7 +54,7 @@ pub struct FznModel {
 }
 
 /// Reads a FlatZinc file.
-pub fn load_file(path: &Path) -> Result<FznModel, Diags> {
+pub(crate) fn load_file(path: &Path) -> Result<FznModel, Diags> {
     let shown = crate::reader::shown(path);
     let text = crate::reader::read_text(path, MAX_FZN_BYTES, None).map_err(|r| {
         Diags::from(

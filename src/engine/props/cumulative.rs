@@ -21,7 +21,7 @@ use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Cumulative {
+pub(crate) struct Cumulative {
     /// The start variables of the tasks that use the resource, then the capacity.
     vars: Vec<VarId>,
     dur: Vec<i64>,
@@ -42,7 +42,7 @@ struct Segment {
 impl Cumulative {
     /// Tasks `(start, duration, height)` and the capacity; durations and
     /// heights must not be negative.
-    pub fn new(tasks: &[(VarId, i64, i64)], cap: VarId) -> Self {
+    pub(crate) fn new(tasks: &[(VarId, i64, i64)], cap: VarId) -> Self {
         let used: Vec<_> = tasks.iter().filter(|t| t.1 > 0 && t.2 > 0).collect();
         let mut vars: Vec<VarId> = used.iter().map(|t| t.0).collect();
         vars.push(cap);

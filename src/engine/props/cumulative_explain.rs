@@ -90,7 +90,7 @@ impl Tasks<'_> {
 /// Explains `lit` of the cumulative over tasks `(starts, dur, height)` and
 /// capacity `cap`; false when it cannot (the caller falls back to the
 /// default).
-pub fn explain(
+pub(crate) fn explain(
     starts: &[VarId],
     dur: &[i64],
     height: &[i64],

@@ -28,7 +28,7 @@ use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Disjunctive {
+pub(crate) struct Disjunctive {
     /// Start variables of the tasks of positive duration.
     starts: Vec<VarId>,
     dur: Vec<i64>,
@@ -37,7 +37,7 @@ pub struct Disjunctive {
 
 impl Disjunctive {
     /// Tasks `(start, duration)`; durations must not be negative.
-    pub fn new(tasks: &[(VarId, i64)]) -> Self {
+    pub(crate) fn new(tasks: &[(VarId, i64)]) -> Self {
         let (starts, dur) = tasks.iter().filter(|&&(_, p)| p > 0).copied().unzip();
         Disjunctive {
             starts,

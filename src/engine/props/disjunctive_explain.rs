@@ -45,7 +45,7 @@ impl View<'_> {
 
 /// Explains `lit` (or, with `None`, a failure) of the disjunctive over
 /// `starts` with durations `dur`; false when no rule does.
-pub fn explain(
+pub(crate) fn explain(
     starts: &[VarId],
     dur: &[i64],
     lit: Option<Lit>,
