@@ -37,21 +37,35 @@ PEERS = os.path.join(SHARED, "peers")
 PEERS_PY = os.path.join(os.environ.get("PEERS_VENV", os.path.expanduser("~/.cache/cspi-peers-venv")), "bin/python")
 
 
-def queens(reps):
+def cli_run(args):
+    """Runs the binary; its stdout, wall time and CPU time (user + system, all threads)."""
+    t = time.perf_counter()
+    p = subprocess.Popen([BIN, *args], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    out = p.stdout.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t
+    assert status == 0, out
+    return out, wall, usage.ru_utime + usage.ru_stime
+
+
+def queens(reps, threads):
     m = cspi.load(os.path.join(ROOT, "models/n-queens.csp"), params={"n": 12})
-    py, cli = [], []
+    py, cli, py_cpu, cli_cpu = [], [], [], []
     for _ in range(reps):
-        t = time.perf_counter()
-        assert m.count() == 14200
+        t, c = time.perf_counter(), time.process_time()
+        assert m.count(threads=threads) == 14200
         py.append(time.perf_counter() - t)
-        t = time.perf_counter()
-        out = subprocess.run([BIN, "solve", "models/n-queens.csp", "--param", "n=12", "--count"],
-                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
-        cli.append(time.perf_counter() - t)
+        py_cpu.append(time.process_time() - c)
+        out, wall, cpu = cli_run(["solve", "models/n-queens.csp", "--param", "n=12", "--count",
+                                  "--threads", str(threads)])
         assert out.startswith("14200 solutions"), out
+        cli.append(wall)
+        cli_cpu.append(cpu)
     a, b = statistics.median(py), statistics.median(cli)
-    print(f"n-queens 12 count: Python {a * 1000:.1f} ms, cspi solve --count {b * 1000:.1f} ms "
-          f"(whole process); Python / CLI = {a / b:.3f}  (medians of {reps})")
+    ac, bc = statistics.median(py_cpu), statistics.median(cli_cpu)
+    print(f"n-queens 12 count, {threads} thread(s): Python {a * 1000:.1f} ms, cspi solve --count "
+          f"{b * 1000:.1f} ms (whole process); Python / CLI = {a / b:.3f} wall, {ac / bc:.3f} CPU "
+          f"(medians of {reps}, alternated)")
 
 
 def norvig(reps, budget):
@@ -114,6 +128,7 @@ if __name__ == "__main__":
                     help="seconds a peer may take for the 95 sudokus (default 120)")
     a = ap.parse_args()
     svg(a.reps)
-    queens(a.reps)
+    for threads in (1, 2):
+        queens(a.reps, threads)
     norvig(a.reps, a.budget)
     sys.exit(0)

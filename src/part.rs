@@ -41,7 +41,7 @@ fn describe(h: &mut Fnv, model: &Model, options: &Options, n: usize) -> fmt::Res
         }
     }
     for (name, g) in &model.groups {
-        write!(h, "group {name} {:?} {:?}|", g.dims, g.vars)?;
+        write!(h, "group {name} {:?} {:?} {:?}|", g.dims, g.vars, g.set)?;
     }
     for c in &model.constraints {
         write!(h, "constraint {c:?}|")?;

@@ -95,7 +95,7 @@ fn exprs(item: &Item) -> Vec<&Expr> {
             index_sets, domain, ..
         } => {
             let domain = match domain {
-                VarDomain::In(e) => Some(e),
+                VarDomain::In(e) | VarDomain::SetOf(e) => Some(e),
                 VarDomain::Type(_) => None,
             };
             index_sets.iter().chain(domain).collect()

@@ -178,16 +178,69 @@ pub struct Variable {
 pub struct VarGroup {
     /// One `(low, high)` index range per dimension; empty for a single variable.
     pub dims: Vec<(i64, i64)>,
-    /// Row-major.
+    /// Row-major. For set variables, each set's membership variables one
+    /// after the other (see [`SetLayout`]).
     pub vars: Vec<VarId>,
     /// For each dimension indexed by an enum, the enum (its indices are printed by name).
     pub index_enums: Vec<Option<Arc<EnumType>>>,
+    /// Set variables (`var s: set of 1..n;`): the values each set may hold.
+    pub set: Option<Arc<SetLayout>>,
+}
+
+/// How set variables are represented: one 0/1 variable per value a set may
+/// hold (its upper bound), 1 when the value is in the set. So a set's
+/// value is one vector of these, and counting the vectors counts the sets.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SetLayout {
+    /// The values a set may hold, increasing.
+    pub elems: Vec<i64>,
+    /// The enum whose members the values are, if any.
+    pub of_enum: Option<Arc<EnumType>>,
+}
+
+impl SetLayout {
+    /// The values in one set of a solution, given its membership variables.
+    pub fn members(&self, vars: &[VarId], values: &[i64]) -> Vec<i64> {
+        self.elems
+            .iter()
+            .zip(vars)
+            .filter(|&(_, &v)| values[v] != 0)
+            .map(|(&e, _)| e)
+            .collect()
+    }
+
+    /// How one value of the set is written: a number or an enum member.
+    pub fn shown(&self, e: i64) -> Shown {
+        match &self.of_enum {
+            Some(en) => Shown::Text(en.member(e)),
+            None => Shown::Int(e),
+        }
+    }
 }
 
 impl VarGroup {
     /// The enum indexing dimension `d`, if any.
     pub fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
         self.index_enums.get(d).and_then(Option::as_ref)
+    }
+
+    /// The variables of item `k` (row-major) of the group: one variable, or
+    /// a set's membership variables.
+    pub fn item_vars(&self, k: usize) -> &[VarId] {
+        match &self.set {
+            None => &self.vars[k..k + 1],
+            Some(s) => &self.vars[k * s.elems.len()..(k + 1) * s.elems.len()],
+        }
+    }
+
+    /// The text of item `k` of a set group for people: `{1, 3, 5}`.
+    pub fn set_text(&self, layout: &SetLayout, k: usize, values: &[i64]) -> String {
+        let shown: Vec<String> = layout
+            .members(self.item_vars(k), values)
+            .into_iter()
+            .map(|e| layout.shown(e).to_string())
+            .collect();
+        format!("{{{}}}", shown.join(", "))
     }
 }
 

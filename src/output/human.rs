@@ -132,8 +132,9 @@ fn group_text(model: &Model, g: &VarGroup, values: &[i64]) -> String {
         &g.index_enums,
         false,
         ", ",
-        &mut |o, k| {
-            o.push_str(&model.format_value(g.vars[k], values[g.vars[k]]));
+        &mut |o, k| match &g.set {
+            Some(layout) => o.push_str(&g.set_text(layout, k, values)),
+            None => o.push_str(&model.format_value(g.vars[k], values[g.vars[k]])),
         },
     );
     out

@@ -45,7 +45,29 @@ fn value(out: &mut String, model: &Model, var: usize, values: &[i64]) {
 /// (an object keyed by name for a dimension indexed by an enum).
 fn group(out: &mut String, model: &Model, g: &VarGroup, values: &[i64]) {
     super::nested::nested_named(out, &g.dims, &g.index_enums, true, ",", &mut |o, k| {
-        value(o, model, g.vars[k], values)
+        match &g.set {
+            // A set: its values as a sorted array.
+            Some(layout) => {
+                o.push('[');
+                for (i, e) in layout
+                    .members(g.item_vars(k), values)
+                    .into_iter()
+                    .enumerate()
+                {
+                    if i > 0 {
+                        o.push(',');
+                    }
+                    match layout.shown(e) {
+                        Shown::Text(t) => string(o, &t),
+                        shown => {
+                            let _ = write!(o, "{shown}");
+                        }
+                    }
+                }
+                o.push(']');
+            }
+            None => value(o, model, g.vars[k], values),
+        }
     });
 }
 

@@ -44,6 +44,9 @@ const BUILTINS: &[&str] = &[
     "lines",
     "starts_with",
     "ends_with",
+    "all_disjoint",
+    "disjoint",
+    "partition_set",
 ];
 
 /// Whether `name` is a built-in function (or an output form), which a
@@ -72,6 +75,9 @@ impl Checker<'_> {
             return r;
         }
         if let Some(r) = self.string_builtin(&name.name, &args, span) {
+            return r;
+        }
+        if let Some(r) = self.set_builtin(&name.name, &args, span) {
             return r;
         }
         match name.name.as_str() {

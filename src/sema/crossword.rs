@@ -785,6 +785,7 @@ impl Checker<'_> {
                 dims: vec![(1, n)],
                 vars: vars.clone(),
                 index_enums: vec![None],
+                set: None,
             },
         );
         self.crosswords.insert(name.name.clone(), layout);

@@ -112,6 +112,14 @@ impl Checker<'_> {
                 out.0.push(FormatPiece::Value(term, display));
             }
             Value::Poison => {}
+            Value::SetVar(_) => {
+                return Err(Diag::new(
+                    "cspi::output",
+                    "a set variable is written as text only in `output`",
+                )
+                .label(span, "a set over variables")
+                .help("`output` writes it from each solution; elsewhere use card(s) or `x in s`"));
+            }
             other => {
                 return Err(Diag::new(
                     "cspi::type",

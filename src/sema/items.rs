@@ -101,6 +101,9 @@ impl Checker<'_> {
         });
         let count = count.unwrap_or(u64::MAX);
         self.spend(count, name.span)?;
+        if let VarDomain::SetOf(of) = domain {
+            return self.set_var(name, dims, index_enums, count, of);
+        }
         let Some((values, kind, span)) = self.var_domain(name, domain)? else {
             return Ok(());
         };
@@ -163,6 +166,7 @@ impl Checker<'_> {
                 dims,
                 vars,
                 index_enums,
+                set: None,
             },
         );
         self.globals.insert(name.name.clone(), value);
@@ -173,7 +177,7 @@ impl Checker<'_> {
     /// `None` when the domain failed earlier.
     fn var_domain(&mut self, name: &Ident, domain: &VarDomain) -> Result<Option<DomainOf>, Diag> {
         let (span, value) = match domain {
-            VarDomain::In(e) => (e.span, self.eval(e)?),
+            VarDomain::In(e) | VarDomain::SetOf(e) => (e.span, self.eval(e)?),
             VarDomain::Type(t) => {
                 return Ok(Some(match self.resolve_type(t)? {
                     Type::Bool => (Domain::Range(0, 1), VarKind::Bool, t.span),
@@ -793,6 +797,14 @@ impl Checker<'_> {
                 Term::Var(x) => Ok(vec![x]),
                 _ => Err(not_vars()),
             },
+            // A set variable: its membership variables.
+            Value::SetVar(s) => {
+                let mut out = Vec::new();
+                for m in &s.members {
+                    out.extend(self.vars_of(m, span)?);
+                }
+                Ok(out)
+            }
             Value::Array(a) => {
                 let mut out = Vec::new();
                 for item in &a.items {
@@ -806,10 +818,11 @@ impl Checker<'_> {
 
     fn group_of(&self, v: &Value, span: Span) -> Result<VarGroup, Diag> {
         match v {
-            Value::Array(a) => Ok(VarGroup {
+            Value::Array(a) if !super::sets::mentions_set_var(v) => Ok(VarGroup {
                 dims: a.dims.clone(),
                 vars: self.vars_of(v, span)?,
                 index_enums: a.index_enums.clone(),
+                set: None,
             }),
             _ => Err(Diag::new("cspi::type", "expected an array of variables").label(span, "here")),
         }

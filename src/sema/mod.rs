@@ -23,6 +23,7 @@ mod output;
 mod params;
 mod range;
 mod records;
+mod sets;
 mod strings;
 pub use origin::walk_names;
 mod tables;

@@ -63,7 +63,25 @@ impl Checker<'_> {
         {
             return r;
         }
+        let is_set = |v: &Value| matches!(v, Value::Set(_) | Value::EnumSet(..) | Value::SetVar(_));
+        let set_var = matches!(a, Value::SetVar(_)) || matches!(b, Value::SetVar(_));
+        if matches!(op, BinOp::Eq | BinOp::Ne) && (set_var || (is_set(&a) && is_set(&b))) {
+            return self.set_binary(op, a, b, sa, sb);
+        }
         match op {
+            BinOp::Subset
+            | BinOp::Superset
+            | BinOp::Union
+            | BinOp::Diff
+            | BinOp::Symdiff
+            | BinOp::Intersect => self.set_binary(op, a, b, sa, sb),
+            BinOp::In | BinOp::NotIn if matches!(b, Value::SetVar(_)) => {
+                let Value::SetVar(s) = &b else {
+                    return Err(type_error(op, &a, &b, span));
+                };
+                let s = s.clone();
+                self.member_of_set_var(a, &s, op == BinOp::In, sa, sb)
+            }
             BinOp::Range => match (&a, &b) {
                 (Value::Int(lo), Value::Int(hi)) => Ok(Value::Set(IntSet::Range(*lo, *hi))),
                 (Value::Enum(e, lo), Value::Enum(f, hi)) if e == f => {
@@ -473,6 +491,13 @@ pub(super) fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
         .label(span, "here")
         .help("`+` adds numbers; join texts with `++` (`\"a\" ++ \"b\"`) or write the values into one string: `\"\\(a)\\(b)\"`");
     }
+    let set = |v: &Value| matches!(v, Value::Set(_) | Value::EnumSet(..) | Value::SetVar(_));
+    let help = if set(a) || set(b) {
+        "sets combine with `union`, `intersect`, `diff` and `symdiff`, compare with `==`, \
+         `!=`, `subset` and `superset`; `card(s)` counts their members"
+    } else {
+        "both sides must be integers (or integer expressions over variables), or both booleans"
+    };
     Diag::new(
         "cspi::type",
         format!(
@@ -483,7 +508,7 @@ pub(super) fn type_error(op: BinOp, a: &Value, b: &Value, span: Span) -> Diag {
         ),
     )
     .label(span, "here")
-    .help("both sides must be integers (or integer expressions over variables), or both booleans")
+    .help(help)
 }
 
 fn overflow(span: Span) -> Diag {

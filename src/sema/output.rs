@@ -12,7 +12,7 @@
 //! printed solution, and nothing when solutions are only counted or written
 //! as JSON values.
 
-use super::value::{Array, Value};
+use super::value::{Array, IntSet, Value};
 use super::{Checker, Input, LoadOptions, ParamOverride};
 use crate::diag::Diag;
 use crate::model::{Model, OutputItem, Render, VarKind};
@@ -121,12 +121,26 @@ fn fixed_values(model: &Model, values: &[i64]) -> HashMap<String, Value> {
         .groups
         .iter()
         .map(|(name, g)| {
+            let item = |k: usize| match &g.set {
+                // A set variable: the constant set of its members.
+                Some(layout) => {
+                    let set = IntSet::from_values(layout.members(g.item_vars(k), values));
+                    match &layout.of_enum {
+                        Some(e) => Value::EnumSet(e.clone(), set),
+                        None => Value::Set(set),
+                    }
+                }
+                None => value(g.vars[k]),
+            };
+            let items = g.dims.iter().try_fold(1usize, |n, &(lo, hi)| {
+                n.checked_mul(usize::try_from(hi - lo + 1).unwrap_or(0))
+            });
             let v = if g.dims.is_empty() {
-                value(g.vars[0])
+                item(0)
             } else {
                 Value::Array(Rc::new(Array {
                     dims: g.dims.clone(),
-                    items: g.vars.iter().map(|&v| value(v)).collect(),
+                    items: (0..items.unwrap_or(0)).map(item).collect(),
                     index_enums: g.index_enums.clone(),
                 }))
             };

@@ -112,6 +112,8 @@ pub enum Value {
     Term(Rc<Term>),
     /// A truth value over variables kept as a 0/1 term: a `bool` variable, `!b`.
     BoolTerm(Rc<Term>),
+    /// A set whose members depend on variables (`var s: set of 1..n;`).
+    SetVar(Rc<super::sets::SetVar>),
     /// Text that depends on the solution (an interpolated string over variables).
     Format(Rc<Vec<FormatPiece>>),
     /// A constraint that mentions variables.
@@ -142,6 +144,7 @@ impl Value {
             Value::EnumSet(..) => "a set of enum values",
             Value::Term(_) => "an integer expression over variables",
             Value::BoolTerm(_) => "a truth value over variables",
+            Value::SetVar(_) => "a set over variables",
             Value::Format(_) => "a text over variables",
             Value::Formula(_) => "a constraint",
             Value::Dict(_) => "a dictionary",

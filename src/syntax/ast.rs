@@ -64,11 +64,13 @@ pub enum Item {
     },
 }
 
-/// What a variable ranges over: `in` a set, or `:` a type (`bool`, an enum).
+/// What a variable ranges over: `in` a set, or `:` a type (`bool`, an enum),
+/// or `: set of S` (a set variable, any subset of `S`).
 #[derive(Clone, Debug)]
 pub enum VarDomain {
     In(Expr),
     Type(TypeExpr),
+    SetOf(Expr),
 }
 
 /// A user-defined predicate or function.
@@ -132,6 +134,13 @@ pub enum BinOp {
     Gt,
     Ge,
     Range,
+    /// Set operators: `subset`, `superset`, `union`, `diff`, `symdiff`, `intersect`.
+    Subset,
+    Superset,
+    Union,
+    Diff,
+    Symdiff,
+    Intersect,
     /// `++`: strings and lists joined.
     Concat,
     Add,
@@ -159,6 +168,12 @@ impl BinOp {
             BinOp::Gt => ">",
             BinOp::Ge => ">=",
             BinOp::Range => "..",
+            BinOp::Subset => "subset",
+            BinOp::Superset => "superset",
+            BinOp::Union => "union",
+            BinOp::Diff => "diff",
+            BinOp::Symdiff => "symdiff",
+            BinOp::Intersect => "intersect",
             BinOp::Concat => "++",
             BinOp::Add => "+",
             BinOp::Sub => "-",

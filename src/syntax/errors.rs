@@ -254,6 +254,8 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         Rule::expr_list => "an expression",
         Rule::implies | Rule::or | Rule::and | Rule::iff | Rule::xor => "an operator",
         Rule::in_op | Rule::not_in => "an operator",
+        Rule::subset | Rule::superset | Rule::union | Rule::diff | Rule::symdiff => "an operator",
+        Rule::intersect => "an operator",
         Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => "an operator",
         Rule::add
         | Rule::sub

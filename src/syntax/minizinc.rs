@@ -12,6 +12,7 @@ use crate::diag::Diag;
 pub(super) fn habit(text: &str, at: usize, expected: &[&str]) -> Option<Diag> {
     operator(text, at, expected)
         .or_else(|| item_habit(text, at))
+        .or_else(|| set_before_name(text, at))
         .or_else(|| domain_before_name(text, at))
         .or_else(|| quantifier_as_call(text, at))
         .or_else(|| aggregate_with_body_outside(text, at))
@@ -197,6 +198,41 @@ fn domain_before_name(text: &str, at: usize) -> Option<Diag> {
             "MiniZinc's order: the domain, then the name",
         )
         .help(format!("write `var {name} in {domain};`")),
+    )
+}
+
+/// `var set of 1..n: s;`, MiniZinc's order for a set variable: cspi names
+/// the variable first, `var s: set of 1..n;`.
+fn set_before_name(text: &str, at: usize) -> Option<Diag> {
+    let (start, end) = item_around(text, at);
+    let begin = skip_trivia(text, start);
+    let item = text
+        .get(begin..end)?
+        .trim_end()
+        .trim_end_matches(';')
+        .trim_end();
+    let words: Vec<&str> = item.splitn(3, char::is_whitespace).collect();
+    if words.len() < 3 || words[0] != "var" || words[1] != "set" || !words[2].starts_with("of") {
+        return None;
+    }
+    let colon = top_level_colon(item)?;
+    let (domain, name) = (item[4..colon].trim(), item[colon + 1..].trim());
+    let name_len = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(name.len());
+    if name_len == 0 {
+        return None;
+    }
+    Some(
+        Diag::new(
+            "cspi::syntax",
+            "syntax error: the variable's name comes first",
+        )
+        .label(
+            Span::new(begin + 4, begin + colon),
+            "MiniZinc's order: the type, then the name",
+        )
+        .help(format!("write `var {}: {domain};`", &name[..name_len])),
     )
 }
 

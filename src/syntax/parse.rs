@@ -109,6 +109,10 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
             }
             let domain = match part.as_rule() {
                 Rule::kw_in => VarDomain::In(expr(next()?)?),
+                Rule::var_set_of => {
+                    let of = part.into_inner().nth(2).ok_or_else(|| malformed(span))?;
+                    VarDomain::SetOf(expr(of)?)
+                }
                 _ => VarDomain::Type(type_expr(part)?),
             };
             if let VarDomain::Type(ty) = &domain {
@@ -283,13 +287,19 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::gt, Assoc::Left)
                 | Op::infix(Rule::ge, Assoc::Left)
                 | Op::infix(Rule::in_op, Assoc::Left)
-                | Op::infix(Rule::not_in, Assoc::Left))
+                | Op::infix(Rule::not_in, Assoc::Left)
+                | Op::infix(Rule::subset, Assoc::Left)
+                | Op::infix(Rule::superset, Assoc::Left))
+            .op(Op::infix(Rule::union, Assoc::Left)
+                | Op::infix(Rule::diff, Assoc::Left)
+                | Op::infix(Rule::symdiff, Assoc::Left))
             .op(Op::infix(Rule::range_op, Assoc::Left))
             .op(Op::infix(Rule::concat, Assoc::Left))
             .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
             .op(Op::infix(Rule::mul, Assoc::Left)
                 | Op::infix(Rule::div, Assoc::Left)
-                | Op::infix(Rule::modulo, Assoc::Left))
+                | Op::infix(Rule::modulo, Assoc::Left)
+                | Op::infix(Rule::intersect, Assoc::Left))
             .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
             .op(Op::infix(Rule::pow, Assoc::Right))
             .op(Op::postfix(Rule::index) | Op::postfix(Rule::field))
@@ -364,6 +374,12 @@ fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
                 Rule::gt => BinOp::Gt,
                 Rule::ge => BinOp::Ge,
                 Rule::range_op => BinOp::Range,
+                Rule::subset => BinOp::Subset,
+                Rule::superset => BinOp::Superset,
+                Rule::union => BinOp::Union,
+                Rule::diff => BinOp::Diff,
+                Rule::symdiff => BinOp::Symdiff,
+                Rule::intersect => BinOp::Intersect,
                 Rule::concat => BinOp::Concat,
                 Rule::add => BinOp::Add,
                 Rule::sub => BinOp::Sub,

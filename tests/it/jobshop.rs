@@ -119,7 +119,11 @@ fn solve(name: &str, extra: &[&str]) -> Option<(Value, Vec<i64>)> {
 }
 
 fn proves(name: &str) {
-    let Some((summary, makespans)) = solve(name, &[]) else {
+    proves_with(name, &[]);
+}
+
+fn proves_with(name: &str, extra: &[&str]) {
+    let Some((summary, makespans)) = solve(name, extra) else {
         return;
     };
     let best = optimum(name);
@@ -145,6 +149,15 @@ fn ft06_is_proved_optimal() {
 fn la01_and_la05_are_proved_optimal() {
     proves("la01");
     proves("la05");
+}
+
+/// With learning (docs/learning.md): the same optima, proved, on one
+/// thread (backjumps, nogoods under the fixings of neighbourhoods).
+#[test]
+fn learning_proves_the_same_optima() {
+    for name in ["ft06", "la01", "la02", "la05"] {
+        proves_with(name, &["--learning", "on", "--threads", "1"]);
+    }
 }
 
 #[test]

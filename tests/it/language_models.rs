@@ -2,8 +2,9 @@
 //! files, predicates and functions), checked against answers worked out
 //! here: brute force for magic sequences and all-interval series, the known
 //! optimal Golomb rulers, the zebra puzzle's unique answer checked clue by
-//! clue, KenKen cages, and job-shop schedules against an enumeration of
-//! machine orders (ft06's proven makespan 55).
+//! clue, KenKen cages, job-shop schedules against an enumeration of
+//! machine orders (ft06's proven makespan 55), and social golfers' schedules
+//! (set variables) checked golfer by golfer and counted by brute force.
 
 use crate::common;
 
@@ -405,4 +406,138 @@ fn car_sequencing_equals_an_enumeration_of_the_orders() {
     assert_eq!(got, expected);
     assert_eq!(got.len(), 6);
     assert!(got.contains(&vec![1, 2, 6, 3, 5, 4, 4, 5, 3, 6]));
+}
+
+/// Every week of `g` groups of `s` golfers as masks of golfers 1..=g*s
+/// (bit `i` for golfer `i`), groups in order; with `symmetry`, golfers
+/// 1..=min(s, g) in groups 1..=min(s, g).
+fn golfer_weeks(g: usize, s: usize, symmetry: bool) -> Vec<Vec<u64>> {
+    fn place(i: usize, n: usize, s: usize, groups: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
+        if i > n {
+            out.push(groups.clone());
+            return;
+        }
+        for k in 0..groups.len() {
+            if (groups[k].count_ones() as usize) < s {
+                groups[k] |= 1 << i;
+                place(i + 1, n, s, groups, out);
+                groups[k] &= !(1 << i);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    place(1, g * s, s, &mut vec![0; g], &mut out);
+    if symmetry {
+        out.retain(|week| (1..=s.min(g)).all(|i| week[i - 1] >> i & 1 == 1));
+    }
+    out
+}
+
+/// The number of schedules of `w` weeks by brute force: weeks chosen one
+/// after another, any two groups of different weeks sharing at most one
+/// golfer; with `symmetry`, week 1 is `{1..s}, {s+1..2s}, ...`.
+fn golfer_schedules(g: usize, s: usize, w: usize, symmetry: bool) -> u64 {
+    let weeks = golfer_weeks(g, s, symmetry);
+    let apart = |a: &[u64], b: &[u64]| {
+        a.iter()
+            .all(|x| b.iter().all(|y| (x & y).count_ones() <= 1))
+    };
+    fn extend(
+        chosen: &mut Vec<usize>,
+        w: usize,
+        weeks: &[Vec<u64>],
+        apart: &dyn Fn(&[u64], &[u64]) -> bool,
+    ) -> u64 {
+        if chosen.len() == w {
+            return 1;
+        }
+        let mut total = 0;
+        for k in 0..weeks.len() {
+            if chosen.iter().all(|&c| apart(&weeks[c], &weeks[k])) {
+                chosen.push(k);
+                total += extend(chosen, w, weeks, apart);
+                chosen.pop();
+            }
+        }
+        total
+    }
+    if symmetry {
+        let first: Vec<u64> = (0..g)
+            .map(|k| (1..=s).fold(0u64, |m, i| m | 1 << (k * s + i)))
+            .collect();
+        let compatible: Vec<Vec<u64>> = weeks.into_iter().filter(|wk| apart(&first, wk)).collect();
+        let mut chosen = Vec::new();
+        extend(&mut chosen, w - 1, &compatible, &apart)
+    } else {
+        extend(&mut Vec::new(), w, &weeks, &apart)
+    }
+}
+
+/// Social golfers (models/golfers.csp, set variables): every schedule of
+/// the default 3 groups of 3 over 4 weeks is checked here golfer by golfer
+/// (each week a partition into groups of 3, no pair twice), and their
+/// number equals a brute force over the weeks; a fifth week is
+/// unsatisfiable; without symmetry breaking, the count of a small instance
+/// equals the brute force too, also on two threads.
+#[test]
+fn golfers_schedules_are_checked_and_counted_by_brute_force() {
+    let (g, s, w) = (3usize, 3usize, 4usize);
+    let m = load("golfers.csp", &[], &[]);
+    let (got, status) = solutions(&m, "group");
+    assert_eq!(status, Status::AllSolutions);
+    let n = g * s;
+    let mut distinct = BTreeSet::new();
+    for sol in &got {
+        // Membership vectors: week by week, group by group, golfer 1..n.
+        let groups: Vec<u64> = sol
+            .chunks(n)
+            .map(|c| {
+                (0..n)
+                    .filter(|&i| c[i] == 1)
+                    .fold(0u64, |m, i| m | 1 << (i + 1))
+            })
+            .collect();
+        assert_eq!(groups.len(), w * g);
+        for week in groups.chunks(g) {
+            assert!(
+                week.iter().all(|x| x.count_ones() as usize == s),
+                "{week:?}"
+            );
+            let union = week.iter().fold(0u64, |m, x| m | x);
+            assert_eq!(union, ((1u64 << n) - 1) << 1, "a partition of 1..{n}");
+        }
+        for (a, x) in groups.iter().enumerate() {
+            for (b, y) in groups.iter().enumerate() {
+                if a / g < b / g {
+                    assert!((x & y).count_ones() <= 1, "a pair meets twice: {groups:?}");
+                }
+            }
+        }
+        distinct.insert(groups);
+    }
+    assert_eq!(distinct.len(), got.len());
+    assert_eq!(got.len() as u64, golfer_schedules(g, s, w, true));
+    let five = load("golfers.csp", &[("w", "5")], &[]);
+    assert_eq!(solutions(&five, "group").1, Status::Unsatisfiable);
+    // 4 golfers, 2 groups of 2, 3 weeks, no symmetry breaking: 48.
+    let small = load(
+        "golfers.csp",
+        &[("g", "2"), ("s", "2"), ("w", "3"), ("symmetry", "false")],
+        &[],
+    );
+    let expected = golfer_schedules(2, 2, 3, false);
+    assert_eq!(expected, 48);
+    for threads in [1, 2] {
+        let o = Options {
+            search: small.search.clone(),
+            count_only: true,
+            threads,
+            ..Options::default()
+        };
+        assert_eq!(
+            solve(&small, &o, |_| Next::Continue).stats.solutions,
+            expected
+        );
+    }
+    assert_eq!(solutions(&small, "group").0.len() as u64, expected);
 }

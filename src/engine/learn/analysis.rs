@@ -53,19 +53,12 @@ impl Analyser {
         nogoods: &Nogoods,
         conflict: Conflict,
     ) -> Option<Learned> {
-        let current = trail.level;
-        if current == 0 {
+        if trail.level == 0 {
             return None;
         }
         if self.seen.len() < trail.len() {
             self.seen.resize(trail.len(), false);
         }
-        let mut run = Run {
-            trail,
-            current,
-            counter: 0,
-            lower: Vec::new(),
-        };
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         let end = trail.len();
@@ -85,6 +78,25 @@ impl Analyser {
         if let Some(a) = conflict.asked {
             contradiction(trail, a, end, &mut buf);
         }
+        // The conflict's level: the highest among its literals. It may be
+        // below the current one (the objective's bound, tightened by a
+        // solution, fails against facts of lower levels): the analysis then
+        // runs at that level, and the nogood asserts below it.
+        let current = buf
+            .iter()
+            .map(|&q| super::nogoods::level_of(trail, q))
+            .max()
+            .unwrap_or(0);
+        if current == 0 {
+            self.buf = buf;
+            return None;
+        }
+        let mut run = Run {
+            trail,
+            current,
+            counter: 0,
+            lower: Vec::new(),
+        };
         for &q in &buf {
             self.add(&mut run, q, end);
         }

@@ -688,14 +688,26 @@ impl<'e> Search<'e> {
     /// cannot be made (a replayed or neighbourhood frame in the way);
     /// `Some(false)` when the propagation failed again.
     fn backjump(&mut self, level: usize) -> Option<bool> {
+        // The frames that opened a level above `level`, down to (not
+        // past) a replayed or neighbourhood frame: the fixings of a
+        // neighbourhood each open a level of their own without a frame, so
+        // levels are read from the checkpoints, not from the stack's depth.
         let depth = self.stack.len();
-        if level < self.replayed || level >= depth || self.stack[level..].iter().any(|f| f.floor) {
+        let mut keep = depth;
+        while keep > self.replayed {
+            let f = &self.stack[keep - 1];
+            if f.floor || (f.checkpoint.level as usize) < level {
+                break;
+            }
+            keep -= 1;
+        }
+        if keep == depth {
             return None;
         }
-        while self.stack.len() > level {
+        while self.stack.len() > keep {
             self.pop_frame();
         }
-        if depth - level > 1 {
+        if depth - keep > 1 {
             self.engine.stats.backjumps += 1;
         }
         self.engine.stats.backtracks += 1;

@@ -22,6 +22,7 @@ mod globals;
 mod ints;
 mod logic;
 mod repeats;
+mod sets;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -353,6 +354,83 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         // The same constraint with repeated variables and views (`repeats.rs`).
         let case = repeats::with_repeats(make(&mut draw), &mut draw);
         case.check(seed, &format!("{name} with repeated variables, case {k}"));
+    });
+}
+
+/// Set variables (`sets.rs`): the same solution sets as brute force under
+/// every strategy and on three threads, the same counts when counting (by
+/// components), in parts (three, summed) and on two threads, and the brute
+/// force's optimum when maximising.
+#[test]
+fn set_models_agree_with_brute_force_in_every_mode() {
+    run_cases(cases(2), |case_no| {
+        let seed = case_seed(7, case_no);
+        let m = sets::Gen::model(seed);
+        let src = m.text();
+        let what = format!("case {case_no}, seed {seed}:\n{src}");
+        let expected = m.brute_force();
+        let model = load(ModelSource::text("sets.csp", &src), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("does not load: {e:?}\n{what}"));
+        let model = Arc::new(model);
+        let mut ids: Vec<usize> = Vec::new();
+        for i in 0..m.ranges.len() {
+            ids.extend(&model.groups[&format!("s{i}")].vars);
+        }
+        ids.push(model.groups["x"].vars[0]);
+        let read = |values: &[i64]| ids.iter().map(|&i| values[i]).collect::<Vec<i64>>();
+        let vals = [ValSelect::Min, ValSelect::Max];
+        check_every_strategy(&model, &vals, &expected, read, seed, &what);
+        let counting = Options {
+            search: model.search.clone(),
+            count_only: true,
+            ..Options::default()
+        };
+        let two = solve(
+            &model,
+            &Options {
+                threads: 2,
+                ..counting.clone()
+            },
+            |_| Next::Continue,
+        );
+        assert_eq!(
+            two.stats.solutions,
+            expected.len() as u64,
+            "2 threads\n{what}"
+        );
+        let parts: u64 = (1..=3)
+            .map(|k| {
+                let part = Some(cspi::run::Part { k, n: 3 });
+                let o = Options {
+                    part,
+                    ..counting.clone()
+                };
+                solve(&model, &o, |_| Next::Continue).stats.solutions
+            })
+            .sum();
+        assert_eq!(parts, expected.len() as u64, "3 parts\n{what}");
+        // Maximising a weighted sum of the cards: the brute force's optimum.
+        let src = format!("{src}maximize {};\n", m.objective());
+        let model = load(ModelSource::text("sets.csp", &src), &LoadOptions::default())
+            .unwrap_or_else(|e| panic!("does not load: {e:?}\n{src}"));
+        let model = Arc::new(model);
+        for threads in [1, 2] {
+            let o = Options {
+                search: model.search.clone(),
+                check: true,
+                threads,
+                ..Options::default()
+            };
+            let s = solve(&model, &o, |_| Next::Continue);
+            assert!(s.rejected.is_empty(), "rejected {:?}\n{src}", s.rejected);
+            match m.brute_force_max() {
+                Some(best) => {
+                    assert_eq!(s.status, Status::Optimal, "{threads} threads\n{src}");
+                    assert_eq!(s.objective, Some(best), "{threads} threads\n{src}");
+                }
+                None => assert_eq!(s.status, Status::Unsatisfiable, "{threads} threads\n{src}"),
+            }
+        }
     });
 }
 
