@@ -14,8 +14,8 @@ interpreter and `cargo build --release` done):
 
     python benches/python_targets.py [--reps 5]
 
-The peers come from ../shared/peers (SHARED names another ../shared; PEERS_VENV,
-default ~/.cache/cspi-peers-venv).
+CSPI names another binary. The peers come from ../shared/peers (SHARED names
+another ../shared; PEERS_VENV, default ~/.cache/cspi-peers-venv).
 """
 
 import argparse
@@ -29,7 +29,7 @@ import time
 import cspi
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target/release/cspi")
+BIN = os.environ.get("CSPI", os.path.join(ROOT, "target/release/cspi"))
 # ../shared beside the checkout; SHARED names it from elsewhere (a worktree).
 SHARED = os.environ.get("SHARED", os.path.join(ROOT, "../shared"))
 NORVIG = os.path.join(SHARED, "data/sudoku/norvig-top95.txt")

@@ -16,7 +16,7 @@
 use cspi::engine::search::Next;
 use cspi::model::Model;
 use cspi::part::Part;
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, load as load_model, solve};
 use std::path::Path;
 use std::sync::Arc;

@@ -10,13 +10,17 @@ propagators.
 (default 300 cases, seed 1, 40 models per MiniZinc run, every global)
 
 A model has integer variables (ranges and listed sets), now and then a
-boolean and an enum variable (an integer 1..n on the MiniZinc side),
+boolean, an enum variable (an integer 1..n on the MiniZinc side) and one or
+two set variables,
 arithmetic formulas, and global constraints whose arguments repeat
 variables and mix a variable with its views (`[a, b + 1, a - 2, a]`):
 alldifferent, lex_less and lex_lesseq, global_cardinality, nvalue,
 inverse, circuit, subcircuit, element, bin_packing, cumulative,
 disjunctive, count, table, mdd, regular, among, at_most, at_least, exactly
-and sequence. A third of the models minimise an expression.
+and sequence, and set variables (`card`, `in`, `union`, `intersect`, `diff`,
+`symdiff`, `subset`, `superset`, equality, `disjoint`, `all_disjoint`,
+`partition_set`; `--only set` for those alone). A third of the models
+minimise an expression.
 
 cspi solves each model twice: a count (`--count`, or `--all` with the
 solutions counted) under a random variable selection, value selection,
@@ -126,6 +130,16 @@ class Model:
                 self.decls_mzn.append(f"var 1..{k}: {m};")
                 self.fixed.append(f"{m} = 1")
                 self.enums.append(Both(n, m))
+        self.sets = []  # (name as Both, lo, hi)
+        if r.random() < (0.6 if "set" in ONLY else 0.2):
+            for n in ["s", "t"][: r.randint(1, 2)]:
+                m = prefix + n
+                lo = r.randint(-1, 1)
+                hi = lo + r.randint(0, 3)
+                self.decls_csp.append(f"var {n}: set of {lo}..{hi};")
+                self.decls_mzn.append(f"var set of {lo}..{hi}: {m};")
+                self.fixed.append(f"{m} = {{}}")
+                self.sets.append((Both(n, m), lo, hi))
 
     # -- terms -------------------------------------------------------------
 
@@ -260,10 +274,38 @@ class Model:
         return " /\\ ".join(f"({c.batch})" for c in self.cons) or "true"
 
     def outputs(self):
-        """Every MiniZinc variable, as integers."""
+        """Every MiniZinc variable, as integers (a set as its members' 0/1)."""
         return [v.mzn for v, _, _ in self.ints] + [e.mzn for e in self.enums] + [
             f"bool2int({b.mzn})" for b in self.bools
-        ]
+        ] + [f"bool2int({k} in {v.mzn})" for v, lo, hi in self.sets for k in range(lo, hi + 1)]
+
+    def set_term(self):
+        """A set variable or a constant set."""
+        r = self.r
+        if r.random() < 0.8:
+            return r.choice(self.sets)[0]
+        lo = r.randint(-1, 2)
+        if r.random() < 0.5:
+            text = f"({lo}..{lo + r.randint(-1, 2)})"
+        else:
+            text = "{" + ", ".join(map(str, sorted(set(r.randint(-1, 3) for _ in range(r.randint(0, 3)))))) + "}"
+            if text == "{}":
+                # MiniZinc cannot type an empty literal in some calls.
+                return Both(text, "(1..0)")
+        return Both(text, text)
+
+    def set_expr(self):
+        """A set term, or two combined by a set operation."""
+        r = self.r
+        a = self.set_term()
+        if r.random() < 0.5:
+            return a
+        b, op = self.set_term(), r.choice(["union", "intersect", "diff", "symdiff"])
+        if op == "symdiff":
+            # MiniZinc 2.6.4 cannot bound the cardinality of a `symdiff`.
+            return Both(f"({a.csp} symdiff {b.csp})",
+                        f"(({a.mzn} diff {b.mzn}) union ({b.mzn} diff {a.mzn}))")
+        return Both(f"({a.csp} {op} {b.csp})", f"({a.mzn} {op} {b.mzn})")
 
     def mzn_alone(self):
         lines = [INCLUDES] + self.decls_mzn
@@ -472,13 +514,50 @@ def g_sequence(m, r):
                 " /\\ ".join(windows) if windows else "true")
 
 
+def g_set(m, r):
+    """A set constraint over the model's set variables (a count when it has none)."""
+    if not m.sets:
+        return g_count(m, r)
+    kind = r.randrange(8)
+    if kind == 0:
+        a, v, op = m.set_expr(), m.view(), r.choice(OPS)
+        return Both(f"card({a.csp}) {op} {v.csp}", f"card({a.mzn}) {MZN_OP[op]} {v.mzn}")
+    if kind == 1:
+        v, a = m.view(), m.set_expr()
+        if r.random() < 0.5:
+            return Both(f"{v.csp} in {a.csp}", f"{v.mzn} in {a.mzn}")
+        return Both(f"{v.csp} not in {a.csp}", f"not ({v.mzn} in {a.mzn})")
+    if kind == 2:
+        a, b, op = m.set_expr(), m.set_expr(), r.choice(["subset", "superset"])
+        return Both(f"{a.csp} {op} {b.csp}", f"{a.mzn} {op} {b.mzn}")
+    if kind == 3:
+        a, b, op = m.set_term(), m.set_expr(), r.choice(["==", "!="])
+        return Both(f"{a.csp} {op} {b.csp}", f"{a.mzn} {MZN_OP[op]} {b.mzn}")
+    if kind == 4:
+        a, b = m.set_term(), m.set_term()
+        return Both(f"disjoint({a.csp}, {b.csp})", f"disjoint({a.mzn}, {b.mzn})")
+    if kind == 5:
+        xs = [m.set_term() for _ in range(r.randint(1, 3))]
+        return Both(f"all_disjoint([{', '.join(x.csp for x in xs)}])",
+                    f"all_disjoint([{', '.join(x.mzn for x in xs)}])")
+    if kind == 6:
+        xs = [m.set_term() for _ in range(r.randint(1, 3))]
+        lo = r.randint(-1, 1)
+        u = f"{lo}..{lo + r.randint(0, 3)}"
+        return Both(f"partition_set([{', '.join(x.csp for x in xs)}], {u})",
+                    f"partition_set([{', '.join(x.mzn for x in xs)}], {u})")
+    # A set variable's membership in a formula with the integers.
+    v, a, c = m.view(), m.set_expr(), m.comparison(0)
+    return Both(f"({v.csp} in {a.csp}) -> ({c.csp})", f"({v.mzn} in {a.mzn}) -> ({c.mzn})")
+
+
 # `--only alldifferent,lex`: those globals alone.
 ONLY = []
 
 GLOBALS = [
     g_alldifferent, g_alldifferent, g_lex, g_gcc, g_nvalue, g_inverse, g_circuit,
     g_element, g_bin_packing, g_cumulative, g_disjunctive, g_count, g_table, g_mdd,
-    g_regular, g_among, g_at_most, g_sequence,
+    g_regular, g_among, g_at_most, g_sequence, g_set, g_set,
 ]
 
 INCLUDES = "\n".join(
@@ -486,7 +565,7 @@ INCLUDES = "\n".join(
     for f in [
         "alldifferent", "lex_less", "lex_lesseq", "global_cardinality", "nvalue",
         "inverse", "circuit", "subcircuit", "bin_packing_load", "cumulative",
-        "disjunctive", "table", "regular",
+        "disjunctive", "table", "regular", "disjoint", "all_disjoint", "partition_set",
     ]
 )
 

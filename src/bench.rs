@@ -5,7 +5,7 @@
 
 use crate::engine::search::{Limits, Next};
 use crate::model::search::Named;
-use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
+use crate::model::{Model, Propagation, ValSelect, VarSelect};
 use crate::solve::{self, Options, Status};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -14,22 +14,15 @@ use std::time::Duration;
 
 /// One combination of strategies.
 #[derive(Clone, Copy, Debug)]
-pub struct Combo {
+pub(crate) struct Combo {
     pub var: VarSelect,
     pub val: ValSelect,
     pub propagation: Propagation,
 }
 
-impl Combo {
-    /// Whether repeated runs can differ (a random choice is involved).
-    pub fn is_random(&self, spec: &SearchSpec) -> bool {
-        self.var == VarSelect::Random || self.val == ValSelect::Random || spec.random_ties
-    }
-}
-
 /// The measurements of one run.
 #[derive(Clone, Debug)]
-pub struct Run {
+pub(crate) struct Run {
     pub status: Status,
     /// The best objective found (the optimum when the status is `OPTIMAL`).
     pub objective: Option<i64>,
@@ -43,12 +36,12 @@ pub struct Run {
 
 /// All runs of one combination.
 #[derive(Clone, Debug)]
-pub struct Row {
+pub(crate) struct Row {
     pub combo: Combo,
     pub runs: Vec<Run>,
 }
 
-pub struct Plan {
+pub(crate) struct Plan {
     pub combos: Vec<Combo>,
     pub runs: u32,
     pub seed: u64,
@@ -66,7 +59,7 @@ pub struct Plan {
 /// line); each finished row goes to `on_row` at once, so long benches show
 /// their table as it grows. A stop request ends the bench after the run in
 /// progress, which stops as at a limit.
-pub fn run(
+pub(crate) fn run(
     model: &Arc<Model>,
     plan: &Plan,
     mut on_start: impl FnMut(&Combo, u32),
@@ -131,7 +124,7 @@ pub fn run(
 /// What the complete runs disagree on, when they do (a bug): the solution
 /// counts, the existence of a solution (`first_only`), or the optimum of an
 /// optimisation model (only runs that proved it count).
-pub fn disagreement(rows: &[Row], first_only: bool, optimising: bool) -> Option<String> {
+pub(crate) fn disagreement(rows: &[Row], first_only: bool, optimising: bool) -> Option<String> {
     let runs = rows.iter().flat_map(|r| &r.runs);
     let mut seen: Vec<String> = if optimising {
         runs.filter_map(|r| match r.status {
@@ -178,11 +171,11 @@ fn cell(xs: impl Iterator<Item = f64>, runs: usize, decimals: usize) -> String {
 }
 
 /// The head of the Markdown table.
-pub const MARKDOWN_HEADER: &str = "| var | val | propagation | runs | status | solutions | objective | nodes | failures | max depth | propagations | time (ms) |\n\
+pub(crate) const MARKDOWN_HEADER: &str = "| var | val | propagation | runs | status | solutions | objective | nodes | failures | max depth | propagations | time (ms) |\n\
      |---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n";
 
 /// One row of the Markdown table.
-pub fn markdown_row(row: &Row) -> String {
+pub(crate) fn markdown_row(row: &Row) -> String {
     let n = row.runs.len();
     let mut statuses: Vec<&str> = row.runs.iter().map(|r| r.status.name()).collect();
     statuses.sort_unstable();
@@ -216,7 +209,7 @@ pub fn markdown_row(row: &Row) -> String {
 
 /// One JSON object per run of a row, for machines; `"objective"` when the
 /// model has one.
-pub fn json_lines(row: &Row) -> String {
+pub(crate) fn json_lines(row: &Row) -> String {
     let mut out = String::new();
     for (k, r) in row.runs.iter().enumerate() {
         let c = &row.combo;

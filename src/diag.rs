@@ -306,7 +306,7 @@ fn clip_label(text: &[u8], start: usize, end: usize) -> (usize, usize) {
 impl SourceCode for Source {
     fn read_span<'a>(
         &'a self,
-        span: &miette::SourceSpan,
+        span: &SourceSpan,
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {

@@ -6,7 +6,7 @@
 
 /// Each top-level module of `src/` and the modules it may name, lowest
 /// layers first. A module may always name itself.
-pub const ALLOWED: &[(&str, &[&str])] = &[
+pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     // Leaves: they name no other module.
     ("layering", &[]),
     ("source", &[]),
@@ -72,7 +72,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
 /// The modules that `text` (Rust source) names by a path from the crate's
 /// root: `crate::x` and, with `outside` (the binary), `cspi::x`; comments,
 /// strings and character literals are skipped. Each with its line.
-pub fn named_modules(text: &str, outside: bool) -> Vec<(usize, String)> {
+pub(crate) fn named_modules(text: &str, outside: bool) -> Vec<(usize, String)> {
     let code = code_only(text);
     let mut out = Vec::new();
     for (i, line) in code.lines().enumerate() {

@@ -1,11 +1,21 @@
 //! cspi: a constraint-programming tool. Text flows one way:
 //! `syntax::parse` → `sema::check` → [`model::Model`] → `lower::lower` →
 //! `engine::search` → output. See docs/ARCHITECTURE.md.
+//!
+//! This file is the façade. The public API is what the binary (`cli`),
+//! the Python package, the benches, the fuzz targets and the integration
+//! tests use: [`solve`] (`load`, `solve`, their options and answers),
+//! [`model`], [`diag`], [`source`], [`explain`], [`part`], [`memory`], [`run`] (a run as plain data), the
+//! solution printers of [`output`], the parser entry of [`syntax`], the
+//! FlatZinc reader of [`flatzinc`] (its fuzz target), and the engine types
+//! the tests reach into ([`engine`], [`lower::lower`]).
+//! Everything else is `pub(crate)`; the `unreachable_pub` lint (Cargo.toml)
+//! keeps it so, and lets `dead_code` see every item nothing calls.
 
 // No panics on user input: library code may not unwrap or expect (tests may).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
-pub mod bench;
+pub(crate) mod bench;
 pub mod cli;
 pub mod diag;
 pub mod engine;
@@ -15,16 +25,16 @@ pub mod flatzinc;
 mod layering;
 pub mod lower;
 pub mod memory;
-pub mod merge;
+pub(crate) mod merge;
 pub mod model;
-pub mod num;
+pub(crate) mod num;
 pub mod output;
-pub mod parallel;
+pub(crate) mod parallel;
 pub mod part;
-pub mod reader;
+pub(crate) mod reader;
 pub mod run;
-pub mod sema;
-pub mod setup;
+pub(crate) mod sema;
+pub(crate) mod setup;
 pub mod solve;
 pub mod source;
 pub mod suggest;

@@ -14,25 +14,22 @@ use std::fmt::Write;
 
 /// One part's output: where it came from, its solution records (as read),
 /// its summary.
-pub struct PartOutput {
+pub(crate) struct PartOutput {
     pub file: String,
     pub solutions: Vec<String>,
     /// The line of each solution record, from 1.
     pub lines: Vec<usize>,
     pub summary: Map<String, Value>,
-    /// The line of the summary record.
-    pub summary_line: usize,
 }
 
 /// The combined result.
-pub struct Merged {
+pub(crate) struct Merged {
     /// The solution records to print: every part's, or the best one.
     pub solutions: Vec<String>,
     /// The merged summary record (one JSON line, no newline).
     pub summary: String,
     pub status: &'static str,
     pub count: u64,
-    pub objective: Option<i64>,
     /// The best objective as people read it: `lex(3, 5)` for a
     /// lexicographic one (its components as the best part gave them).
     pub objective_shown: Option<String>,
@@ -41,7 +38,7 @@ pub struct Merged {
 
 /// Reads one part's JSON Lines: each line must be a JSON object; exactly
 /// one summary record, which must carry a `part`.
-pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
+pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
     let mut solutions = Vec::new();
     let mut lines = Vec::new();
     let mut summary = None;
@@ -153,7 +150,6 @@ pub fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
         solutions,
         lines,
         summary,
-        summary_line,
     })
 }
 
@@ -189,7 +185,7 @@ fn int(v: Option<&Value>) -> Option<u64> {
 }
 
 /// Checks that the parts belong together and combines them.
-pub fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
+pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
     let first = parts.first().ok_or("no parts to merge")?;
     let print = |p: &PartOutput| p.file.clone();
     let fp = |p: &PartOutput| {
@@ -354,7 +350,6 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
             }
             _ => o.to_string(),
         }),
-        objective: objective.map(|o| o.0),
         parts: parts.len(),
     }
 }

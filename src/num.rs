@@ -3,7 +3,7 @@
 //! values never overflow.
 
 /// `a / b` rounded toward negative infinity (`b != 0`).
-pub fn floor_div(a: i128, b: i128) -> i128 {
+pub(crate) fn floor_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && ((a < 0) != (b < 0)) {
         q - 1
@@ -13,7 +13,7 @@ pub fn floor_div(a: i128, b: i128) -> i128 {
 }
 
 /// `a / b` rounded toward positive infinity (`b != 0`).
-pub fn ceil_div(a: i128, b: i128) -> i128 {
+pub(crate) fn ceil_div(a: i128, b: i128) -> i128 {
     let q = a / b;
     if a % b != 0 && ((a < 0) == (b < 0)) {
         q + 1
@@ -23,7 +23,7 @@ pub fn ceil_div(a: i128, b: i128) -> i128 {
 }
 
 /// The smallest and largest of the four products of two intervals' ends.
-pub fn product_bounds((al, ah): (i128, i128), (bl, bh): (i128, i128)) -> (i128, i128) {
+pub(crate) fn product_bounds((al, ah): (i128, i128), (bl, bh): (i128, i128)) -> (i128, i128) {
     let p = [al * bl, al * bh, ah * bl, ah * bh];
     (
         p.iter().copied().min().unwrap_or(0),

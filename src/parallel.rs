@@ -43,7 +43,7 @@ use crate::lower::lower_with;
 use crate::model::search::LnsKind;
 use crate::model::{Model, VarId};
 use crate::part::{SUBPROBLEMS_PER_PART, fingerprint};
-pub use crate::run::ThreadStats;
+pub(crate) use crate::run::ThreadStats;
 use crate::run::{self, Options, PartInfo, Summary};
 use crate::setup::{self, Reception};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
@@ -52,7 +52,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Sub-problems per thread that the split aims at (EPS: 30 or more).
-pub const PER_THREAD: usize = 32;
+pub(crate) const PER_THREAD: usize = 32;
 
 /// Workers lower and search models as the main pipeline thread does, with
 /// as much stack (the virtual reservation only).
@@ -88,7 +88,7 @@ struct Shared {
 
 /// Solves `model` on `options.threads` threads, or the part `options.part`
 /// of a split; see the module doc.
-pub fn solve(
+pub(crate) fn solve(
     model: &Arc<Model>,
     options: &Options,
     on_solution: impl FnMut(&[i64]) -> Next,
@@ -99,7 +99,7 @@ pub fn solve(
 /// [`solve`] for a run that began at `start` (before a one-thread probe,
 /// `solve::Probe`): its time, the times of its improvements and its time
 /// limit count from there.
-pub fn solve_from(
+pub(crate) fn solve_from(
     model: &Arc<Model>,
     options: &Options,
     start: Instant,
@@ -516,7 +516,7 @@ fn worker(
 }
 
 /// Adds one thread's statistics to the total (the deepest depth, not a sum).
-pub fn add(total: &mut Stats, s: &Stats) {
+pub(crate) fn add(total: &mut Stats, s: &Stats) {
     total.nodes += s.nodes;
     total.failures += s.failures;
     total.backtracks += s.backtracks;

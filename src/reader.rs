@@ -112,7 +112,7 @@ impl Refusal {
 }
 
 /// A size in bytes for people: `512 MiB`, `64 KiB`, `100 bytes`.
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     if n >= 1 << 30 && n.is_multiple_of(1 << 30) {
         format!("{} GiB", n >> 30)
     } else if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
@@ -306,7 +306,7 @@ fn openat2_beneath(
             dir,
             name.as_ptr(),
             &how as *const libc::open_how,
-            std::mem::size_of::<libc::open_how>(),
+            size_of::<libc::open_how>(),
         )
     };
     if fd < 0 {
@@ -337,14 +337,22 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// Reads the UTF-8 text file at `path`, at most `limit` bytes, confined to
 /// `sandbox` if one is given. A leading byte-order mark is dropped.
-pub fn read_text(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<String, Refusal> {
+pub(crate) fn read_text(
+    path: &Path,
+    limit: u64,
+    sandbox: Option<&Sandbox>,
+) -> Result<String, Refusal> {
     decode(read_bytes(path, limit, sandbox)?)
 }
 
 /// The bytes of the regular file at `path`, at most `limit`, confined to
 /// `sandbox` if one is given: [`read_text`] without the decoding, for
 /// binary files (the dictionary cache), with the same refusals.
-pub fn read_bytes(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<Vec<u8>, Refusal> {
+pub(crate) fn read_bytes(
+    path: &Path,
+    limit: u64,
+    sandbox: Option<&Sandbox>,
+) -> Result<Vec<u8>, Refusal> {
     let admitted = match sandbox {
         Some(s) => Some(s.admit(path)?),
         None => None,
@@ -378,7 +386,7 @@ pub fn read_bytes(path: &Path, limit: u64, sandbox: Option<&Sandbox>) -> Result<
 }
 
 /// UTF-8 text without a leading byte-order mark.
-pub fn decode(mut buf: Vec<u8>) -> Result<String, Refusal> {
+pub(crate) fn decode(mut buf: Vec<u8>) -> Result<String, Refusal> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let skipped = if buf.starts_with(BOM) {
         buf.drain(..BOM.len());
@@ -478,14 +486,14 @@ const MAX_SHOWN: usize = 160;
 /// A path as messages show it: control characters escaped, and a path longer
 /// than [`MAX_SHOWN`] characters cut in the middle, so that a value mistaken
 /// for a path cannot flood the terminal.
-pub fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     let text = path.to_string_lossy();
     shorten(&text, MAX_SHOWN)
 }
 
 /// `text` with control characters escaped, cut in the middle (with `…` and
 /// the number of characters left out) when longer than `max` characters.
-pub fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     let escape = |s: &str| -> String {
         s.chars()
             .flat_map(|c| {

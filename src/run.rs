@@ -116,12 +116,12 @@ impl Probe {
 
 /// Whether a search only counts (never reads solutions): optimisation
 /// and checking read every solution.
-pub fn counts_only(model: &Model, options: &Options) -> bool {
+pub(crate) fn counts_only(model: &Model, options: &Options) -> bool {
     options.count_only && !options.check && model.objective.is_none()
 }
 
 /// The status of a run from how its search ended.
-pub fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
+pub(crate) fn status(outcome: Outcome, solutions: u64, optimising: bool) -> Status {
     match (outcome, solutions) {
         (Outcome::Exhausted, 0) => Status::Unsatisfiable,
         (Outcome::Exhausted, _) if optimising => Status::Optimal,

@@ -12,7 +12,7 @@ use std::time::Instant;
 /// The variables the search branches on: the solution variables, or with an
 /// objective every declared variable (a projection must not hide better
 /// completions).
-pub fn primary(model: &Model) -> Vec<VarId> {
+pub(crate) fn primary(model: &Model) -> Vec<VarId> {
     if model.objective.is_some() {
         (0..model.vars.len())
             .filter(|&v| !model.vars[v].aux)
@@ -24,7 +24,7 @@ pub fn primary(model: &Model) -> Vec<VarId> {
 
 /// The branching strategy of a search specification; `optimising` when
 /// the objective was lowered to a variable (branch and bound runs).
-pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
+pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy {
     let guide = match spec.guide {
         Guide::Auto
             if optimising && (spec.restarts != Restarts::None || spec.lns != LnsKind::None) =>
@@ -56,7 +56,7 @@ pub fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> Strategy 
 /// The solutions a search hands over, kept or skipped before the caller
 /// sees them: with an objective only strictly better ones pass; with
 /// `check` each is checked by the independent checker.
-pub struct Reception<'m> {
+pub(crate) struct Reception<'m> {
     model: &'m Model,
     check: bool,
     start: Instant,
@@ -70,7 +70,7 @@ pub struct Reception<'m> {
 
 impl<'m> Reception<'m> {
     /// `start`: when the run began, for the improvements' times.
-    pub fn new(model: &'m Model, check: bool, start: Instant) -> Self {
+    pub(crate) fn new(model: &'m Model, check: bool, start: Instant) -> Self {
         Reception {
             model,
             check,
@@ -83,7 +83,7 @@ impl<'m> Reception<'m> {
     }
 
     /// Whether to pass `values` on to the caller.
-    pub fn take(&mut self, values: &[i64]) -> bool {
+    pub(crate) fn take(&mut self, values: &[i64]) -> bool {
         if let Some(g) = &self.model.objective {
             // The objective's value; when it was not lowered to a variable,
             // solutions that do not improve are skipped here.

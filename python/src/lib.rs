@@ -14,7 +14,7 @@ use cspi::diag::Diags;
 use cspi::engine::search::{Limits, Next};
 use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, ModelSource, Options, Probe};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;

@@ -13,7 +13,7 @@ use crate::solve;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-pub fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let options = args.model.load_options()?;
     let model = Arc::new(solve::load(&args.model.model, &options)?);
     let spec = &model.search;

@@ -22,7 +22,7 @@ use crate::syntax::ast::{Expr, ExprKind, Ident, Item, VarDomain};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
+pub(super) fn command(args: &CheckArgs) -> Result<i32, Diags> {
     let options = args.model.load_options()?;
     let parsed = solve::parse(&args.model.model)?;
     let model = solve::load(&parsed, &options)?;
@@ -60,7 +60,7 @@ pub fn command(args: &CheckArgs) -> Result<i32, Diags> {
 }
 
 /// Every warning, in source order.
-pub fn warnings(parsed: &Parsed, model: &Model) -> Vec<Diag> {
+pub(super) fn warnings(parsed: &Parsed, model: &Model) -> Vec<Diag> {
     let mut out = Vec::new();
     unused(parsed, &mut out);
     unused_functions(parsed, &mut out);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// "At least `k` of `vars` differ from `values`".
-pub fn nogood(vars: &[usize], values: &[i64], k: u64) -> Formula {
+pub(super) fn nogood(vars: &[usize], values: &[i64], k: u64) -> Formula {
     let differs = |&v: &usize| Formula::Cmp(CmpOp::Ne, Term::Var(v), Term::Const(values[v]));
     if k == 1 {
         return Formula::Or(vars.iter().map(differs).collect());
@@ -42,7 +42,7 @@ pub fn nogood(vars: &[usize], values: &[i64], k: u64) -> Formula {
 
 /// Up to `n` solutions pairwise differing in at least `k` primary variables,
 /// each handed to `on_solution`; the summary adds up the searches.
-pub fn solve(
+pub(super) fn solve(
     model: &Arc<Model>,
     options: &Options,
     k: u64,

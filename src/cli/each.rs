@@ -30,7 +30,7 @@ struct Instance {
     data: Option<PathBuf>,
 }
 
-pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i32, Diags> {
     let (name, path) = match spec.split_once('=') {
         Some((name, path)) => (Some(name.trim()), path),
         None => (None, spec),
@@ -53,7 +53,7 @@ pub fn command(args: &SolveArgs, spec: &str, interrupt: &Interrupt) -> Result<i3
 }
 
 /// `--each-data FILE...`: one instance per data file.
-pub fn data_command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn data_command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let mut files = Vec::new();
     for path in &args.each_data {
         if path.is_dir() {

@@ -16,7 +16,7 @@ use crate::solve;
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-pub fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let options = solve::LoadOptions {
         params: model_overrides(&args.model)?,
         data_files: args.model.data.clone(),

@@ -17,7 +17,7 @@ use crate::solve::{self, Options, Status};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let started = Instant::now();
     let fzn = flatzinc::load_file(&args.file)?;
     let init_time = started.elapsed();
@@ -250,7 +250,7 @@ const LIBRARY: &[(&str, &str)] = &[
 
 const MSC: &str = include_str!("../../share/minizinc/cspi.msc");
 
-pub fn install(args: &MinizincInstallArgs) -> Result<i32, Diags> {
+pub(super) fn install(args: &MinizincInstallArgs) -> Result<i32, Diags> {
     let fail = |what: String, e: std::io::Error| {
         Diags::from(Diag::new("cspi::install", format!("{what}: {e}")).usage())
     };

@@ -7,7 +7,7 @@ use crate::merge::{self, PartOutput};
 use crate::output::Format;
 use crate::output::sink::Stdout;
 
-pub fn command(args: &MergeArgs) -> Result<i32, Diags> {
+pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
     let fail = |msg: String, help: &str| Diags::from(Diag::new("cspi::merge", msg).help(help));
     let mut parts: Vec<PartOutput> = Vec::new();
     for path in &args.parts {

@@ -8,7 +8,7 @@ use crate::sema::ParamOverride;
 use std::time::Duration;
 
 /// Parses a time limit: a positive number of seconds, at most a year.
-pub fn seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn seconds(s: &str) -> Result<Duration, String> {
     const YEAR: f64 = 365.0 * 24.0 * 3600.0;
     match s.parse::<f64>() {
         Ok(t) if t > 0.0 && t <= YEAR => Ok(Duration::from_secs_f64(t)),
@@ -23,7 +23,7 @@ pub fn seconds(s: &str) -> Result<Duration, String> {
 
 /// Parses a strategy name, naming ours for another solver's and listing the
 /// valid ones on error.
-pub fn named<T: Named>(s: &str) -> Result<T, String> {
+pub(super) fn named<T: Named>(s: &str) -> Result<T, String> {
     T::from_name(s).ok_or_else(|| {
         let hint = match T::synonym(s) {
             Some(ours) => format!(" (cspi calls it `{ours}`)"),
@@ -40,7 +40,7 @@ pub fn named<T: Named>(s: &str) -> Result<T, String> {
 }
 
 /// The help line of a strategy flag, listing the valid names.
-pub fn strategy_help<T: Named>(what: &str) -> String {
+pub(super) fn strategy_help<T: Named>(what: &str) -> String {
     format!("{what}: {}", T::names().join(", "))
 }
 
@@ -78,7 +78,7 @@ impl StrategyArgs {
 }
 
 /// The variables named by `--project a,b,c` (variables or whole arrays).
-pub fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>, Diags> {
+pub(super) fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>, Diags> {
     let mut vars = Vec::new();
     for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
         let Some(g) = model.groups.get(name) else {
@@ -114,7 +114,7 @@ pub fn projection(model: &crate::model::Model, names: &str) -> Result<Vec<usize>
 
 /// The parameters given as `NAME=@path`, with their files, so that
 /// messages name the file rather than repeat its text.
-pub fn param_files(raw: &[String]) -> Vec<(String, std::path::PathBuf)> {
+pub(super) fn param_files(raw: &[String]) -> Vec<(String, std::path::PathBuf)> {
     raw.iter()
         .filter_map(|p| {
             let (name, value) = p.split_once('=')?;

@@ -17,7 +17,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     if let Some(spec) = &args.each {
         return super::each::command(args, spec, interrupt);
     }
@@ -44,7 +44,7 @@ pub fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
 
 /// What stopped a load that ended in `d`, if a limit or a signal did (an
 /// answer, `UNKNOWN`, rather than a model error).
-pub fn stopped_loading(d: &Diags) -> Option<StoppedBy> {
+pub(super) fn stopped_loading(d: &Diags) -> Option<StoppedBy> {
     match d.0.first().map(|d| d.code) {
         Some(crate::sema::TIME_LIMIT) => Some(StoppedBy::TimeLimit),
         Some(crate::sema::INTERRUPTED) => Some(StoppedBy::Interrupt),
@@ -53,7 +53,7 @@ pub fn stopped_loading(d: &Diags) -> Option<StoppedBy> {
 }
 
 /// The `--param` overrides, after reporting stray words on the command line.
-pub fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
+pub(super) fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
     if let Some(word) = args.stray.first() {
         let bare = args.params.iter().find(|p| !p.contains('='));
         // `--param n 8 MODEL`: the `8` was taken for the model, the model for a stray word.
@@ -80,14 +80,14 @@ pub fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
 }
 
 /// How one run ended, for the caller's exit code and tally.
-pub struct Ended {
+pub(super) struct Ended {
     pub status: Status,
     /// The independent checker rejected a solution (a bug).
     pub rejected: bool,
 }
 
 /// Runs models and reports them, keeping the output and what stopped it.
-pub struct Runner<'a> {
+pub(super) struct Runner<'a> {
     args: &'a SolveArgs,
     interrupt: &'a Interrupt,
     pub reporter: Box<dyn Reporter>,
@@ -98,7 +98,7 @@ pub struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    pub fn new(args: &'a SolveArgs, interrupt: &'a Interrupt) -> Self {
+    pub(super) fn new(args: &'a SolveArgs, interrupt: &'a Interrupt) -> Self {
         Runner {
             args,
             interrupt,
@@ -110,7 +110,7 @@ impl<'a> Runner<'a> {
 
     /// The time limit ran out while the model was loading: no answer, as when
     /// it runs out during the search (status UNKNOWN, exit 0).
-    pub fn stopped_loading(&mut self, by: StoppedBy) -> i32 {
+    pub(super) fn stopped_loading(&mut self, by: StoppedBy) -> i32 {
         eprint(match by {
             StoppedBy::TimeLimit => {
                 "cspi: the time limit ran out while the model was being built\n"
@@ -144,12 +144,12 @@ impl<'a> Runner<'a> {
     }
 
     /// Whether to go on with more work: output works and no signal came.
-    pub fn going(&self) -> bool {
+    pub(super) fn going(&self) -> bool {
         self.out.ok() && !self.interrupt.stopped()
     }
 
     /// Solves one loaded model and reports it.
-    pub fn run(&mut self, mut model: Model) -> Result<Ended, Diags> {
+    pub(super) fn run(&mut self, mut model: Model) -> Result<Ended, Diags> {
         let args = self.args;
         if !self.out.ok() {
             // Nobody can read the results (a closed stdout): do not search.
@@ -370,7 +370,7 @@ impl<'a> Runner<'a> {
 
     /// The exit code once the work is done: a lost output first, then a bug,
     /// then an interrupt, else 0.
-    pub fn exit_code(&self, rejected: bool) -> i32 {
+    pub(super) fn exit_code(&self, rejected: bool) -> i32 {
         if let Some(code) = output_exit(&self.out) {
             return code;
         }
@@ -382,10 +382,10 @@ impl<'a> Runner<'a> {
 }
 
 /// The most branches `--tree` draws: a tree a person can still read.
-pub const TREE_CAP: usize = 400;
+pub(super) const TREE_CAP: usize = 400;
 
 /// Writes a picture (or any generated file) for `flag`, saying why it could not.
-pub fn write_picture(path: &std::path::Path, flag: &str, text: &str) -> Result<(), Diags> {
+pub(super) fn write_picture(path: &std::path::Path, flag: &str, text: &str) -> Result<(), Diags> {
     std::fs::write(path, text).map_err(|e| {
         Diags::from(Diag::new(
             "cspi::file",
@@ -412,7 +412,7 @@ fn threads(args: &SolveArgs, optimising: bool) -> usize {
 
 /// The exit code an output failure calls for, after saying what happened: a
 /// reader that went away is a quiet success, lost results an error.
-pub fn output_exit(out: &Stdout) -> Option<i32> {
+pub(super) fn output_exit(out: &Stdout) -> Option<i32> {
     match out.failure()? {
         Failure::ReaderGone => Some(exit::OK),
         Failure::Lost(e) => {

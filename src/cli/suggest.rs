@@ -11,7 +11,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// Runs the suggestions and the map the flags ask for; the text to print.
-pub fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Result<String, Diags> {
+pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Result<String, Diags> {
     let var = match &args.suggest {
         None => None,
         Some(name) => Some(

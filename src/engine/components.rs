@@ -58,7 +58,7 @@ use crate::model::VarId;
 use rustc_hash::FxHashMap;
 
 /// The most memory the cache of one counter may hold.
-pub const CACHE_BYTES: usize = 64 << 20;
+pub(crate) const CACHE_BYTES: usize = 64 << 20;
 
 /// Lookups of one component size before its hit rate is judged: few, since
 /// every worker and every part of a split judges afresh (n-queens 13, a
@@ -583,7 +583,7 @@ mod tests {
 
     /// Counts the solutions of the harness's problem over `vars`.
     fn count(h: &mut Harness, c: &mut Components, vars: &[VarId]) -> Counted {
-        let order = var::Order::new(&[], vars, h.engine.doms.num_vars());
+        let order = Order::new(&[], vars, h.engine.doms.num_vars());
         let ctx = Ctx {
             engine: &mut h.engine,
             var_select: &mut var::build(VarSelect::Input),

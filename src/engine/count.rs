@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 /// Scratch space kept between calls.
 #[derive(Default)]
-pub struct Counter {
+pub(crate) struct Counter {
     open: Vec<VarId>,
     /// Per local id: the adjacent (propagator, other local id) edges.
     adj: Vec<Vec<(usize, usize)>>,
@@ -35,7 +35,7 @@ impl Counter {
     /// The number of solutions of the tree whose vertices are `vars` (open,
     /// bitset domains) and whose edges are the crossings `edges`
     /// (propagator, endpoints): `vars.len() - 1` of them, connected.
-    pub fn tree(
+    pub(crate) fn tree(
         &mut self,
         engine: &Engine,
         crossings: &Crossings,

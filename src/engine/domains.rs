@@ -21,9 +21,9 @@ use crate::model::VarId;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fail;
 
-pub type PResult = Result<(), Fail>;
+pub(crate) type PResult = Result<(), Fail>;
 
-pub use crate::model::domain::{MAX_BITSET_SPAN, RANGE_BITSET_SPAN};
+pub(crate) use crate::model::domain::{MAX_BITSET_SPAN, RANGE_BITSET_SPAN};
 
 #[derive(Clone, Copy, Debug)]
 struct Layout {
@@ -39,13 +39,13 @@ struct Layout {
 }
 
 /// What happened to a variable: a set of these bits.
-pub mod event {
+pub(crate) mod event {
     /// Some value was removed.
-    pub const REMOVE: u8 = 1;
+    pub(crate) const REMOVE: u8 = 1;
     /// The minimum or the maximum changed.
-    pub const BOUNDS: u8 = 2;
+    pub(crate) const BOUNDS: u8 = 2;
     /// The domain became a single value.
-    pub const FIX: u8 = 4;
+    pub(crate) const FIX: u8 = 4;
 }
 
 #[derive(Debug, Default)]
@@ -743,7 +743,7 @@ impl Domains {
 
 /// The number of values in `lo..=hi`, saturating.
 #[inline]
-pub fn span(lo: i64, hi: i64) -> u64 {
+pub(crate) fn span(lo: i64, hi: i64) -> u64 {
     if hi < lo {
         return 0;
     }

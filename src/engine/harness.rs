@@ -16,7 +16,7 @@ use crate::model::{Propagation, VarId};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-pub struct Harness {
+pub(crate) struct Harness {
     pub engine: Engine,
 }
 
@@ -27,31 +27,31 @@ impl Default for Harness {
 }
 
 impl Harness {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Harness {
             engine: Engine::new(Propagation::Ac),
         }
     }
 
-    pub fn range(&mut self, lo: i64, hi: i64) -> VarId {
+    pub(crate) fn range(&mut self, lo: i64, hi: i64) -> VarId {
         self.engine.add_range(lo, hi)
     }
 
-    pub fn var(&mut self, values: &[i64]) -> VarId {
+    pub(crate) fn var(&mut self, values: &[i64]) -> VarId {
         self.engine.add_var(values)
     }
 
     /// Posts the propagator and runs it to a fixpoint; panics if that fails.
-    pub fn post(&mut self, p: impl Propagator + 'static) {
+    pub(crate) fn post(&mut self, p: impl Propagator + 'static) {
         self.try_post(p).expect("propagation failed");
     }
 
     /// Posts the propagator and runs everything to a fixpoint.
-    pub fn try_post(&mut self, p: impl Propagator + 'static) -> PResult {
+    pub(crate) fn try_post(&mut self, p: impl Propagator + 'static) -> PResult {
         self.try_post_boxed(Box::new(p))
     }
 
-    pub fn try_post_boxed(&mut self, p: Box<dyn Propagator>) -> PResult {
+    pub(crate) fn try_post_boxed(&mut self, p: Box<dyn Propagator>) -> PResult {
         self.engine.add_prop(p);
         self.engine.propagate_root()
     }
@@ -61,34 +61,34 @@ impl Harness {
         self.engine.fixpoint()
     }
 
-    pub fn set_min(&mut self, x: VarId, v: i64) -> PResult {
+    pub(crate) fn set_min(&mut self, x: VarId, v: i64) -> PResult {
         let r = self.engine.doms.set_min(x, v);
         self.after(r)
     }
-    pub fn set_max(&mut self, x: VarId, v: i64) -> PResult {
+    pub(crate) fn set_max(&mut self, x: VarId, v: i64) -> PResult {
         let r = self.engine.doms.set_max(x, v);
         self.after(r)
     }
-    pub fn fix(&mut self, x: VarId, v: i64) -> PResult {
+    pub(crate) fn fix(&mut self, x: VarId, v: i64) -> PResult {
         let r = self.engine.doms.fix(x, v);
         self.after(r)
     }
-    pub fn remove(&mut self, x: VarId, v: i64) -> PResult {
+    pub(crate) fn remove(&mut self, x: VarId, v: i64) -> PResult {
         let r = self.engine.doms.remove(x, v);
         self.after(r)
     }
 
-    pub fn values(&self, x: VarId) -> Vec<i64> {
+    pub(crate) fn values(&self, x: VarId) -> Vec<i64> {
         self.engine.doms.values(x).collect()
     }
-    pub fn bounds(&self, x: VarId) -> (i64, i64) {
+    pub(crate) fn bounds(&self, x: VarId) -> (i64, i64) {
         (self.engine.doms.min(x), self.engine.doms.max(x))
     }
 }
 
 /// How much a propagator promises to prune at its fixpoint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strength {
+pub(crate) enum Strength {
     /// Generalised arc consistency: every value left has a support.
     Domain,
     /// Bounds(Z) consistency: each bound has a support in which every other
@@ -109,7 +109,7 @@ pub enum Strength {
 /// Then the same with repeated variables: the propagator's positions drawn
 /// from fewer variables (`x` in two positions, as in `alldifferent([x, y,
 /// x])`), where it must stay correct and checking (no strength is claimed).
-pub fn check_random(
+pub(crate) fn check_random(
     name: &str,
     strength: Strength,
     arity: usize,
@@ -122,7 +122,7 @@ pub fn check_random(
 /// [`check_random`] with an extra check of the domains after each
 /// successful propagation (for strengths the enum does not name, such as
 /// bounds(R) consistency); it returns a complaint or `None`.
-pub fn check_random_with(
+pub(crate) fn check_random_with(
     name: &str,
     strength: Strength,
     arity: usize,

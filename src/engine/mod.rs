@@ -5,24 +5,24 @@
 //! The engine knows no concrete constraint: lowering (`src/lower/`) turns the
 //! model into variables and propagators; search is in `search.rs`.
 
-pub mod budget;
-pub mod components;
-pub mod count;
-pub mod crossings;
-pub mod domains;
+pub(crate) mod budget;
+pub(crate) mod components;
+pub(crate) mod count;
+pub(crate) mod crossings;
+pub(crate) mod domains;
 #[cfg(test)]
-pub mod harness;
-pub mod learn;
-pub mod propagator;
-pub mod props;
-pub mod queue;
-pub mod restart;
+pub(crate) mod harness;
+pub(crate) mod learn;
+pub(crate) mod propagator;
+pub(crate) mod props;
+pub(crate) mod queue;
+pub(crate) mod restart;
 pub mod search;
 pub mod select;
-pub mod split;
+pub(crate) mod split;
 pub mod stats;
-pub mod trail;
-pub mod tree;
+pub(crate) mod trail;
+pub(crate) mod tree;
 
 use domains::{Domains, Fail, PResult};
 use learn::analysis::{Analyser, Learned};

@@ -6,7 +6,7 @@ use super::propagator::Priority;
 use std::collections::VecDeque;
 
 #[derive(Default)]
-pub struct Queue {
+pub(crate) struct Queue {
     /// `pop` tries them in turn: five predictable tests of lengths that
     /// do not depend on one another. A mask of the non-empty levels, tried
     /// before, made each pop wait for a chain of dependent reads (the mask,
@@ -16,13 +16,13 @@ pub struct Queue {
 }
 
 impl Queue {
-    pub fn grow(&mut self, n: usize) {
+    pub(crate) fn grow(&mut self, n: usize) {
         if self.queued.len() < n {
             self.queued.resize(n, false);
         }
     }
 
-    pub fn push(&mut self, p: PropId, priority: Priority) {
+    pub(crate) fn push(&mut self, p: PropId, priority: Priority) {
         if !self.queued[p] {
             self.queued[p] = true;
             self.fifos[priority as usize].push_back(p);
@@ -30,7 +30,7 @@ impl Queue {
     }
 
     #[inline]
-    pub fn pop(&mut self) -> Option<PropId> {
+    pub(crate) fn pop(&mut self) -> Option<PropId> {
         for fifo in &mut self.fifos {
             if let Some(p) = fifo.pop_front() {
                 self.queued[p] = false;
@@ -40,7 +40,7 @@ impl Queue {
         None
     }
 
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         for fifo in &mut self.fifos {
             for p in fifo.drain(..) {
                 self.queued[p] = false;

@@ -12,7 +12,7 @@ const SCALE: u64 = 100;
 /// Growth of the geometric policy.
 const GROWTH: f64 = 1.5;
 
-pub struct Restarter {
+pub(crate) struct Restarter {
     policy: Restarts,
     /// Restarts done so far.
     count: u64,
@@ -21,7 +21,7 @@ pub struct Restarter {
 }
 
 impl Restarter {
-    pub fn new(policy: Restarts) -> Self {
+    pub(crate) fn new(policy: Restarts) -> Self {
         let mut r = Restarter {
             policy,
             count: 0,
@@ -32,12 +32,12 @@ impl Restarter {
     }
 
     /// Whether to restart now, given the failures so far.
-    pub fn due(&self, failures: u64) -> bool {
+    pub(crate) fn due(&self, failures: u64) -> bool {
         self.policy != Restarts::None && failures >= self.next_at
     }
 
     /// Records a restart made at `failures` and sets the next budget.
-    pub fn restarted(&mut self, failures: u64) {
+    pub(crate) fn restarted(&mut self, failures: u64) {
         self.count += 1;
         self.next_at = failures + self.budget();
     }
@@ -59,7 +59,7 @@ impl Restarter {
 }
 
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ... (1-based).
-pub fn luby(i: u64) -> u64 {
+pub(crate) fn luby(i: u64) -> u64 {
     let mut i = i;
     loop {
         // Smallest k with 2^k - 1 >= i.

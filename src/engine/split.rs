@@ -47,11 +47,11 @@ use crate::model::VarId;
 use rand::SeedableRng;
 
 /// The decisions leading from the root to a sub-problem.
-pub type Path = Vec<Decision>;
+pub(crate) type Path = Vec<Decision>;
 
 /// How the split branches: as the search that solves the sub-problems will.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Branching {
+pub(crate) enum Branching {
     /// The search's: `x = v`, then `x != v` and the variable chosen again.
     Binary,
     /// Counting by components' (`components.rs`): `x = v` for every value of
@@ -63,7 +63,7 @@ pub enum Branching {
 /// The split was stopped by the time or node limit or the stop flag
 /// (`budget`) before it was done.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Stopped;
+pub(crate) struct Stopped;
 
 /// Splits the search below the current node (propagated, consistent) into
 /// at least `target` sub-problems where the tree allows, each a path of
@@ -72,7 +72,7 @@ pub struct Stopped;
 /// The domains are as before when it returns. A node gives at most the
 /// children the target still needs (and one more, the rest of it), however
 /// wide its variable's domain; the budget is read at every child.
-pub fn split(
+pub(crate) fn split(
     engine: &mut Engine,
     strategy: &dyn Fn() -> Strategy,
     primary: &[VarId],
@@ -173,7 +173,7 @@ impl Reached {
 /// Applies and propagates the decisions of `path` from the current node;
 /// false when one fails, counted as a failure: the split took the last
 /// decision without propagating it.
-pub fn replay(engine: &mut Engine, path: &[Decision]) -> bool {
+pub(crate) fn replay(engine: &mut Engine, path: &[Decision]) -> bool {
     let ok = path.iter().all(|&dec| {
         apply(&mut engine.doms, dec).is_ok() && engine.propagate_decision(dec.var).is_ok()
     });

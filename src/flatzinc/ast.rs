@@ -3,7 +3,7 @@
 use crate::source::Span;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Bool(bool),
     Int(i64),
     Float(f64),
@@ -22,14 +22,14 @@ pub enum ExprKind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Expr {
+pub(crate) struct Expr {
     pub kind: ExprKind,
     pub span: Span,
 }
 
 /// The element type of a declaration.
 #[derive(Clone, Debug, PartialEq)]
-pub enum BaseType {
+pub(crate) enum BaseType {
     Bool,
     Int,
     /// `lo..hi` as a type: `var 1..9`.
@@ -43,7 +43,7 @@ pub enum BaseType {
 }
 
 #[derive(Clone, Debug)]
-pub struct Decl {
+pub(crate) struct Decl {
     /// `array [1..n] of`: its length.
     pub array: Option<usize>,
     pub var: bool,
@@ -57,7 +57,7 @@ pub struct Decl {
 }
 
 #[derive(Clone, Debug)]
-pub struct Constraint {
+pub(crate) struct Constraint {
     pub name: String,
     pub name_span: Span,
     pub args: Vec<Expr>,
@@ -66,21 +66,20 @@ pub struct Constraint {
 }
 
 #[derive(Clone, Debug)]
-pub enum Goal {
+pub(crate) enum Goal {
     Satisfy,
     Minimize(Expr),
     Maximize(Expr),
 }
 
 #[derive(Clone, Debug)]
-pub struct Solve {
+pub(crate) struct Solve {
     pub annotations: Vec<Expr>,
     pub goal: Goal,
-    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct FznAst {
+pub(crate) struct FznAst {
     pub decls: Vec<Decl>,
     pub constraints: Vec<Constraint>,
     pub solve: Solve,

@@ -13,11 +13,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The bounds of `var int` without a domain: Gecode's integer limits, so
 /// that both read the same FlatZinc the same way.
-pub const INT_BOUND: i64 = 2_147_483_646;
+pub(crate) const INT_BOUND: i64 = 2_147_483_646;
 
 /// The value a name stands for.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Val {
+pub(super) enum Val {
     Int(i64),
     Bool(bool),
     Float,
@@ -32,7 +32,7 @@ pub enum Val {
 }
 
 /// Builds the model from the parsed items; every error of every item.
-pub fn build(ast: &FznAst) -> Result<FznModel, Diags> {
+pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
     let mut b = Builder::default();
     let mut diags = Diags::default();
     let definitions = super::views::definitions(ast);
@@ -96,7 +96,7 @@ pub fn build(ast: &FznAst) -> Result<FznModel, Diags> {
 }
 
 #[derive(Default)]
-pub struct Builder {
+pub(super) struct Builder {
     pub model: Model,
     names: FxHashMap<String, Val>,
     outputs: Vec<Output>,
@@ -326,7 +326,7 @@ impl Builder {
     }
 
     /// Narrows the initial domain of `v` to the values also in `domain`.
-    pub fn intersect(&mut self, v: VarId, domain: &Domain, span: Span) {
+    pub(super) fn intersect(&mut self, v: VarId, domain: &Domain, span: Span) {
         let current = &self.model.vars[v].domain;
         let next = match (current, domain) {
             (Domain::Range(a, b), Domain::Range(c, d)) => {
@@ -436,7 +436,7 @@ impl Builder {
     }
 
     /// The value of an expression in a constraint or declaration.
-    pub fn value(&self, e: &Expr) -> Result<Val, Diag> {
+    pub(super) fn value(&self, e: &Expr) -> Result<Val, Diag> {
         Ok(match &e.kind {
             ExprKind::Bool(b) => Val::Bool(*b),
             ExprKind::Int(k) => Val::Int(*k),
@@ -508,7 +508,7 @@ impl Builder {
     }
 
     /// An integer or truth-valued term: a constant or a variable.
-    pub fn term(&self, e: &Expr) -> Result<Term, Diag> {
+    pub(super) fn term(&self, e: &Expr) -> Result<Term, Diag> {
         match self.value(e)? {
             Val::Int(k) => Ok(Term::Const(k)),
             Val::Bool(b) => Ok(Term::Const(i64::from(b))),
@@ -519,7 +519,7 @@ impl Builder {
     }
 
     /// An array of terms.
-    pub fn terms(&self, e: &Expr) -> Result<Vec<Term>, Diag> {
+    pub(super) fn terms(&self, e: &Expr) -> Result<Vec<Term>, Diag> {
         match self.value(e)? {
             Val::Array(items) => items
                 .into_iter()
@@ -538,7 +538,7 @@ impl Builder {
     }
 
     /// An integer known at load time.
-    pub fn int(&self, e: &Expr) -> Result<i64, Diag> {
+    pub(super) fn int(&self, e: &Expr) -> Result<i64, Diag> {
         match self.term(e)? {
             Term::Const(k) => Ok(k),
             _ => Err(
@@ -549,7 +549,7 @@ impl Builder {
     }
 
     /// An array of integers known at load time.
-    pub fn ints(&self, e: &Expr) -> Result<Vec<i64>, Diag> {
+    pub(super) fn ints(&self, e: &Expr) -> Result<Vec<i64>, Diag> {
         self.terms(e)?
             .into_iter()
             .map(|t| {
@@ -565,7 +565,7 @@ impl Builder {
     }
 
     /// A set of integers known at load time.
-    pub fn set(&self, e: &Expr) -> Result<Vec<i64>, Diag> {
+    pub(super) fn set(&self, e: &Expr) -> Result<Vec<i64>, Diag> {
         match self.value(e)? {
             Val::Set(v) => Ok(v),
             other => Err(self.type_error(e, &other, "a constant set of integers")),
@@ -624,7 +624,7 @@ fn length_error(d: &Decl, found: usize, declared: usize) -> Diag {
 }
 
 /// A FlatZinc construct cspi does not solve (floats, set variables).
-pub fn unsupported(span: Span, what: String) -> Diag {
+pub(super) fn unsupported(span: Span, what: String) -> Diag {
     Diag::new("cspi::fzn::unsupported", format!("{what}: cspi solves integer and boolean models only"))
         .label(span, "not supported")
         .help("floats and set variables are not supported; MiniZinc's nosets library (share/minizinc/cspi/redefinitions.mzn) removes set variables where it can")

@@ -12,7 +12,7 @@ use crate::model::{CmpOp, Domain, Formula, GlobalArg, GlobalCall, Term};
 use std::sync::Arc;
 
 /// `t` is in the sorted set `values`.
-pub fn member(t: Term, values: &[i64]) -> Formula {
+pub(super) fn member(t: Term, values: &[i64]) -> Formula {
     match (values.first(), values.last()) {
         (None, _) | (_, None) => Formula::Const(false),
         (Some(&lo), Some(&hi)) if (hi as i128 - lo as i128 + 1) == values.len() as i128 => {
@@ -98,7 +98,7 @@ enum Form {
 
 impl Builder {
     /// The formula of one constraint item.
-    pub fn constraint(&mut self, c: &Constraint) -> Result<Formula, Diag> {
+    pub(super) fn constraint(&mut self, c: &Constraint) -> Result<Formula, Diag> {
         let name = c.name.as_str();
         if name.starts_with("float_") || name.contains("_float_") || name == "int2float" {
             return Err(unsupported(

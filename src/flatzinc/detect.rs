@@ -22,7 +22,7 @@ type Task = (VarId, i64);
 
 /// The redundant disjunctives of the model, with the span of a constraint
 /// of each to point at.
-pub fn disjunctives(b: &Builder, ast: &FznAst) -> Vec<(Formula, Span)> {
+pub(super) fn disjunctives(b: &Builder, ast: &FznAst) -> Vec<(Formula, Span)> {
     // Truth value -> the precedence it stands for (or implies): `before`
     // ends before `after` starts.
     let mut precedence: FxHashMap<VarId, (Task, VarId)> = FxHashMap::default();

@@ -8,7 +8,7 @@
 //! of two variables defines into views, `search.rs` reads the search annotations and `output.rs` writes
 //! solutions as MiniZinc expects them. docs/minizinc.md.
 
-pub mod ast;
+pub(crate) mod ast;
 mod build;
 mod builtins;
 mod detect;
@@ -17,7 +17,6 @@ mod parse;
 mod search;
 mod views;
 
-pub use build::INT_BOUND;
 pub use search::default_spec as default_search;
 
 use crate::diag::{Diag, Diags, Source};
@@ -59,7 +58,7 @@ pub struct FznModel {
 }
 
 /// Reads a FlatZinc file.
-pub fn load_file(path: &Path) -> Result<FznModel, Diags> {
+pub(crate) fn load_file(path: &Path) -> Result<FznModel, Diags> {
     let shown = crate::reader::shown(path);
     let text = crate::reader::read_text(path, MAX_FZN_BYTES, None).map_err(|r| {
         Diags::from(

@@ -6,10 +6,10 @@
 use super::{OutValue, Output};
 use std::fmt::Write as _;
 
-pub const SOLUTION_END: &str = "----------";
-pub const COMPLETE: &str = "==========";
-pub const UNSATISFIABLE: &str = "=====UNSATISFIABLE=====";
-pub const UNKNOWN: &str = "=====UNKNOWN=====";
+pub(crate) const SOLUTION_END: &str = "----------";
+pub(crate) const COMPLETE: &str = "==========";
+pub(crate) const UNSATISFIABLE: &str = "=====UNSATISFIABLE=====";
+pub(crate) const UNKNOWN: &str = "=====UNKNOWN=====";
 
 /// The text of one solution, `----------` included.
 pub fn solution(outputs: &[Output], values: &[i64]) -> String {

@@ -16,7 +16,7 @@ struct FznParser;
 const MAX_NESTING: usize = 100;
 
 /// Parses a FlatZinc text, or reports where its syntax is wrong.
-pub fn parse(text: &str) -> Result<FznAst, Diag> {
+pub(super) fn parse(text: &str) -> Result<FznAst, Diag> {
     nesting(text)?;
     let mut pairs = FznParser::parse(Rule::model, text).map_err(|e| syntax_error(&e))?;
     let model = next(&mut pairs, "the model rule matched")?;
@@ -252,7 +252,6 @@ fn constraint(pair: Pair<Rule>) -> Result<Constraint, Diag> {
 }
 
 fn solve_item(pair: Pair<Rule>) -> Result<Solve, Diag> {
-    let span = span_of(&pair);
     let mut it = pair.into_inner();
     let annotations = exprs_of(next(&mut it, "annotations")?)?;
     let mut g = next(&mut it, "goal")?.into_inner();
@@ -262,11 +261,7 @@ fn solve_item(pair: Pair<Rule>) -> Result<Solve, Diag> {
         Rule::minimize => Goal::Minimize(expr(next(&mut g, "objective")?)?),
         _ => Goal::Maximize(expr(next(&mut g, "objective")?)?),
     };
-    Ok(Solve {
-        annotations,
-        goal,
-        span,
-    })
+    Ok(Solve { annotations, goal })
 }
 
 /// The expressions of an `exprs` or `annotations` pair.

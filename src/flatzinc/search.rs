@@ -12,7 +12,7 @@ use super::build::{Builder, Val};
 use crate::diag::Diags;
 use crate::model::{Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect};
 
-pub struct Read {
+pub(super) struct Read {
     pub spec: SearchSpec,
     pub annotated: bool,
     pub restarts: bool,
@@ -27,7 +27,7 @@ pub fn default_spec() -> SearchSpec {
     }
 }
 
-pub fn read(b: &mut Builder, annotations: &[Expr], diags: &mut Diags) -> Read {
+pub(super) fn read(b: &mut Builder, annotations: &[Expr], diags: &mut Diags) -> Read {
     let mut r = Read {
         spec: default_spec(),
         annotated: false,
@@ -115,7 +115,7 @@ fn ident(e: &Expr) -> Option<&str> {
 }
 
 /// Our selector for a FlatZinc variable choice.
-pub fn var_choice(name: &str) -> Option<VarSelect> {
+pub(super) fn var_choice(name: &str) -> Option<VarSelect> {
     Some(match name {
         "input_order" => VarSelect::Input,
         "first_fail" => VarSelect::Mrv,
@@ -128,7 +128,7 @@ pub fn var_choice(name: &str) -> Option<VarSelect> {
 }
 
 /// Our selector for a FlatZinc value choice.
-pub fn val_choice(name: &str) -> Option<ValSelect> {
+pub(super) fn val_choice(name: &str) -> Option<ValSelect> {
     Some(match name {
         "indomain_min" | "indomain" => ValSelect::Min,
         "indomain_max" => ValSelect::Max,

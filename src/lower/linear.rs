@@ -9,7 +9,7 @@ use crate::model::{CmpOp, Formula, Term, VarId};
 
 /// `sum(coef * var) + constant`, each variable once; the constant is wide,
 /// as folded sums of wide values may need (`6 * (t - 1.7e18)`).
-pub type Lin = (Vec<(i64, VarId)>, i128);
+pub(super) type Lin = (Vec<(i64, VarId)>, i128);
 
 /// Sums with this many `x == v` terms (one coefficient, one constant `v`)
 /// count them with one [`CountEq`] propagator instead of one reified
@@ -165,7 +165,7 @@ fn counted(t: &Term) -> Option<(&Term, i64)> {
 }
 
 /// more than reading it.
-pub fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
+pub(super) fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
     let narrow = |&(c, v): &(i128, VarId)| Some((i64::try_from(c).ok()?, v));
     // Sums over an array list its variables in increasing order: distinct
     // already, no hashing needed.
@@ -190,7 +190,7 @@ pub fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
 }
 
 /// `sum + k op 0` and its negation, as linear propagators.
-pub fn linear_pair(coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> (Linear, Linear) {
+pub(super) fn linear_pair(coefs: Vec<(i64, VarId)>, k: i128, op: CmpOp) -> (Linear, Linear) {
     let neg: Vec<(i64, VarId)> = coefs.iter().map(|&(c, v)| (-c, v)).collect();
     let le = |c: Vec<(i64, VarId)>, k: i128| Linear::new(c, k, LinOp::Le);
     match op {

@@ -24,13 +24,13 @@
 
 mod constraints;
 mod element2d;
-pub mod globals;
+pub(crate) mod globals;
 mod linear;
 mod objective;
 mod reify;
 mod terms;
 mod unary;
-pub mod words;
+pub(crate) mod words;
 
 use crate::engine::Engine;
 use crate::engine::crossings::Crossings;

@@ -15,7 +15,7 @@ const MAX_FILTERED: u64 = 1 << 20;
 /// Adds the model's variables to the engine with their domains filtered by
 /// the unary constraints, and returns the constraints left to post; `None`
 /// when some domain becomes empty or a constant formula is false.
-pub fn root_domains<'m>(model: &'m Model, engine: &mut Engine) -> Option<Vec<&'m Formula>> {
+pub(super) fn root_domains<'m>(model: &'m Model, engine: &mut Engine) -> Option<Vec<&'m Formula>> {
     let mut domains: Vec<Domain> = model.vars.iter().map(|v| v.domain.clone()).collect();
     let mut rest = Vec::new();
     for f in &model.constraints {

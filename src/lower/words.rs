@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 /// Letter indexes already built, shared by every crossing on the same list
 /// and position.
-pub type LetterCache = IndexCache;
+pub(crate) type LetterCache = IndexCache;
 
 impl Lower<'_> {
     /// `a[i] == b[j]` for word variables `a` and `b`.

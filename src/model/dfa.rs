@@ -14,7 +14,7 @@
 use super::mdd::{Mdd, TERMINAL};
 
 /// No transition.
-pub const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// States `0..states()`; `next[state * classes + class]` is the state after
 /// reading a value of `class` in `state`, or [`NONE`].

@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 /// The engine keeps a whole range of at most this many values as a bitset
 /// (every value represented), a wider one as its bounds only.
-pub const RANGE_BITSET_SPAN: u64 = 1 << 16;
+pub(crate) const RANGE_BITSET_SPAN: u64 = 1 << 16;
 
 /// A domain with holes is a bitset up to this span; beyond it, bounds only
 /// (and membership is enforced by a constraint).
-pub const MAX_BITSET_SPAN: u64 = 1 << 24;
+pub(crate) const MAX_BITSET_SPAN: u64 = 1 << 24;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Domain {

@@ -11,7 +11,7 @@ use super::{Formula, Model, Term, VarKind};
 use crate::model::GlobalArg;
 
 /// Whether `f` holds under the complete assignment `a`, exactly.
-pub fn holds(f: &Formula, m: &Model, a: &[i64]) -> bool {
+pub(crate) fn holds(f: &Formula, m: &Model, a: &[i64]) -> bool {
     formula(f, m, a).unwrap_or(false)
 }
 

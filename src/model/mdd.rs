@@ -41,7 +41,7 @@ impl std::fmt::Debug for Mdd {
     }
 }
 
-pub const TERMINAL: u32 = 0;
+pub(crate) const TERMINAL: u32 = 0;
 
 impl Mdd {
     /// The diagram of `rows`, each of `arity` values (duplicates are merged).

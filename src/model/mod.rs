@@ -6,14 +6,14 @@
 //! without an engine; `lower::lower` is the one place that lowers it.
 
 pub mod check;
-pub mod dfa;
-pub mod domain;
-pub mod exact;
+pub(crate) mod dfa;
+pub(crate) mod domain;
+pub(crate) mod exact;
 pub mod globals;
-pub mod mdd;
+pub(crate) mod mdd;
 pub mod regex;
 pub mod search;
-pub mod term;
+pub(crate) mod term;
 
 pub use domain::Domain;
 pub use search::{

@@ -2,7 +2,7 @@
 //! direct evaluator: the meaning of every constraint, independent of how the
 //! engine propagates it.
 
-pub use super::globals::{ArgValue, Global};
+pub(crate) use super::globals::{ArgValue, Global};
 use super::{Model, VarId, VarKind};
 use std::sync::Arc;
 
@@ -122,9 +122,9 @@ pub enum GlobalArg {
     Term(Term),
     Terms(Vec<Term>),
     /// A decision diagram (a compiled dictionary or table), known at load time.
-    Mdd(std::sync::Arc<super::mdd::Mdd>),
+    Mdd(Arc<super::mdd::Mdd>),
     /// A regular expression, compiled at load time.
-    Regex(std::sync::Arc<super::regex::Regex>),
+    Regex(Arc<super::regex::Regex>),
 }
 
 impl GlobalArg {

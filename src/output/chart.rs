@@ -7,7 +7,7 @@ use super::svg::Canvas;
 
 /// One bar pair: the strategy's name, its nodes and its time.
 #[derive(Clone, Debug)]
-pub struct Bar {
+pub(crate) struct Bar {
     pub label: String,
     pub nodes: f64,
     pub time_ms: f64,
@@ -20,7 +20,7 @@ const GAP: f64 = 70.0;
 const TOP: f64 = 62.0;
 
 /// Whether values this far apart need a log scale.
-pub fn log_scaled(values: &[f64]) -> bool {
+pub(crate) fn log_scaled(values: &[f64]) -> bool {
     let pos: Vec<f64> = values.iter().copied().filter(|&v| v > 0.0).collect();
     let (lo, hi) = pos.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| {
         (lo.min(v), hi.max(v))
@@ -29,7 +29,7 @@ pub fn log_scaled(values: &[f64]) -> bool {
 }
 
 /// The chart; `title` names the model.
-pub fn svg(bars: &[Bar], title: &str) -> String {
+pub(crate) fn svg(bars: &[Bar], title: &str) -> String {
     let mut c = Canvas::new();
     let height = TOP + bars.len() as f64 * ROW + 40.0;
     c.fit(LABEL + 2.0 * PANEL + GAP + 40.0, height);

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// The fewest values among the slots through each cell (`None`: a block or
 /// a cell no slot covers); `sizes` holds every variable's domain size.
-pub fn cell_counts(layout: &CrosswordLayout, sizes: &[u64]) -> Vec<Option<u64>> {
+pub(crate) fn cell_counts(layout: &CrosswordLayout, sizes: &[u64]) -> Vec<Option<u64>> {
     let mut cells = vec![None; layout.width * layout.height];
     for s in &layout.slots {
         for i in 0..s.len {
@@ -28,7 +28,7 @@ fn digit(n: u64) -> char {
 }
 
 /// The map as text, then the `worst` slots with the fewest words.
-pub fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst: usize) -> String {
+pub(crate) fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst: usize) -> String {
     let cells = cell_counts(layout, sizes);
     let mut out = String::from(
         "fillability: each cell shows how many digits the word count of its tightest entry has (0: no word fits)\n",
@@ -71,7 +71,7 @@ pub fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst: usize
 
 /// The map as an SVG picture: each open cell shaded by its count (red for
 /// none or few, green for many) with the count written in it.
-pub fn svg(layout: &CrosswordLayout, sizes: &[u64]) -> String {
+pub(crate) fn svg(layout: &CrosswordLayout, sizes: &[u64]) -> String {
     const MARGIN: f64 = 8.0;
     let cells = cell_counts(layout, sizes);
     let mut c = Canvas::new();

@@ -9,15 +9,15 @@
 //! Statistics are named once, in `engine::stats::Stats::fields`; nested
 //! arrays are walked once, in `nested.rs`.
 
-pub mod chart;
-pub mod fillability;
+pub(crate) mod chart;
+pub(crate) mod fillability;
 pub mod human;
 pub mod ipuz;
 pub mod json;
-pub mod nested;
+pub(crate) mod nested;
 pub mod sink;
 pub mod svg;
-pub mod tree;
+pub(crate) mod tree;
 
 use crate::engine::stats::Stats;
 use crate::model::Model;
@@ -148,7 +148,7 @@ pub use crate::diag::plural;
 /// A solution count in words: `n solutions`, or `at least n solutions` when
 /// it saturated.
 pub fn count_text(n: u64) -> String {
-    let words = crate::diag::plural(n, "solution", "solutions");
+    let words = plural(n, "solution", "solutions");
     if n == crate::engine::stats::SATURATED {
         format!("at least {words}")
     } else {

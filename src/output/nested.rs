@@ -7,7 +7,8 @@
 use crate::model::EnumType;
 use std::sync::Arc;
 
-pub fn nested(
+#[cfg(test)]
+pub(crate) fn nested(
     out: &mut String,
     dims: &[(i64, i64)],
     sep: &str,
@@ -19,7 +20,7 @@ pub fn nested(
 /// Like [`nested`], with the dimensions indexed by an enum (`names[d]`)
 /// keyed by their members' names: `[red: 1, green: 2]` for people,
 /// `{"red":1,"green":2}` in JSON.
-pub fn nested_named(
+pub(crate) fn nested_named(
     out: &mut String,
     dims: &[(i64, i64)],
     names: &[Option<Arc<EnumType>>],

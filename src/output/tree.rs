@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 /// What became of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Its propagation failed, or the completion below it did.
     Failed,
     Solution,
@@ -25,7 +25,7 @@ pub enum Kind {
 
 /// One node of the tree: the root (no parent) or a branch.
 #[derive(Clone, Debug)]
-pub struct Node {
+pub(crate) struct Node {
     pub parent: Option<usize>,
     /// The decision on the edge from the parent.
     pub label: String,
@@ -36,14 +36,14 @@ pub struct Node {
 }
 
 /// The tree rebuilt from the events: node 0 is the root.
-pub struct Tree {
+pub(crate) struct Tree {
     pub nodes: Vec<Node>,
     /// Some events were not recorded (over the cap).
     pub truncated: bool,
 }
 
 impl Tree {
-    pub fn new(model: &Model, log: &TreeLog) -> Tree {
+    pub(crate) fn new(model: &Model, log: &TreeLog) -> Tree {
         let mut nodes = vec![Node {
             parent: None,
             label: String::new(),
@@ -101,7 +101,7 @@ impl Tree {
         }
     }
 
-    pub fn count(&self, kind: Kind) -> usize {
+    pub(crate) fn count(&self, kind: Kind) -> usize {
         self.nodes.iter().filter(|n| n.kind == kind).count()
     }
 }
@@ -168,7 +168,7 @@ fn colours(kind: Kind) -> (&'static str, &'static str) {
 }
 
 /// The tree as SVG, with `title` (the model and strategy) and a legend.
-pub fn svg(tree: &Tree, title: &str) -> String {
+pub(crate) fn svg(tree: &Tree, title: &str) -> String {
     let x = layout(tree);
     let depth = tree.nodes.iter().map(|n| n.depth).max().unwrap_or(0);
     let mut c = Canvas::new();
@@ -278,7 +278,7 @@ fn legend(c: &mut Canvas, width: f64) {
 }
 
 /// The tree in Graphviz's language (`dot -Tsvg`).
-pub fn dot(tree: &Tree, title: &str) -> String {
+pub(crate) fn dot(tree: &Tree, title: &str) -> String {
     let mut out = String::from("digraph search {\n");
     let _ = writeln!(out, "  label={};\n  labelloc=t;", quoted(title));
     out.push_str("  node [shape=circle, width=0.25, fixedsize=true, label=\"\", style=filled];\n");

@@ -50,8 +50,9 @@ const BUILTINS: &[&str] = &[
 ];
 
 /// Whether `name` is a built-in function (or an output form), which a
-/// user function may not redefine.
-pub fn is_builtin(name: &str) -> bool {
+/// user function may not redefine. (`sqrt`, `floor`, `ceil` and `round`
+/// came later: a user function of one of those names takes its place.)
+pub(super) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(&name)
         || super::strings::STRING_BUILTINS.contains(&name)
         || matches!(
@@ -92,6 +93,11 @@ impl Checker<'_> {
                     alldifferent(terms)
                 }))
             }
+            // ⌊√x⌋ of a constant (`round(sqrt(x))` in `rounding.rs`).
+            "sqrt" if !self.functions.contains_key("sqrt") => match args.as_slice() {
+                [(v, s)] => self.sqrt_of(v.clone(), super::rounding::Rounding::Floor, *s),
+                _ => Err(super::rounding::sqrt_arity(span)),
+            },
             "abs" => {
                 let [(v, s)] = args.as_slice() else {
                     return Err(arity(name, 1, span));
@@ -271,6 +277,7 @@ impl Checker<'_> {
                     .iter()
                     .copied()
                     .chain(super::strings::STRING_BUILTINS.iter().copied())
+                    .chain(["sqrt", "floor", "ceil", "round"])
                     .chain(crate::model::globals::names());
                 Err(match did_you_mean(&name.name, names) {
                     Some(s) => d.help(format!("did you mean `{s}`?")),

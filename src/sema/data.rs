@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 /// The largest data file cspi reads.
-pub const MAX_FILE_BYTES: u64 = 512 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 512 << 20;
 
 /// Symbols for 1, 2, ... in grids larger than 9×9 (`A` is 10), unless the model
 /// passes its own alphabet.

@@ -22,7 +22,7 @@ use std::sync::Arc;
 impl Dictionary {
     /// Leaves out `never` (normalised words, sorted as parsing sorts them):
     /// an exclusion list, the words a constructor never wants in a grid.
-    pub fn exclude(&mut self, never: &[String]) {
+    pub(crate) fn exclude(&mut self, never: &[String]) {
         let keep: Vec<bool> = self
             .words
             .iter()
@@ -38,7 +38,7 @@ impl Dictionary {
     }
 
     /// The words of `len` letters, as one shared list (built once per length).
-    pub fn words_of_length(&self, len: usize) -> Arc<WordList> {
+    pub(crate) fn words_of_length(&self, len: usize) -> Arc<WordList> {
         if let Some(list) = self.by_length.borrow().get(&len) {
             return list.clone();
         }
@@ -67,7 +67,7 @@ impl Dictionary {
 /// dot). Dictionaries, given letters of grids and comparisons such as
 /// `w[1] == "A"` all fold letters with this one function, so a word keeps its
 /// length and its letters match wherever they are written.
-pub fn fold_letter(c: char) -> Option<char> {
+pub(crate) fn fold_letter(c: char) -> Option<char> {
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
         (Some(l), None) => Some(l),
@@ -77,7 +77,7 @@ pub fn fold_letter(c: char) -> Option<char> {
 
 /// Why a letter without a one-letter lowercase form is refused, to follow
 /// "has": "has `İ`, whose lowercase form `i̇` is 2 letters, ...".
-pub fn unfoldable(c: char) -> String {
+pub(crate) fn unfoldable(c: char) -> String {
     let lower: String = c.to_lowercase().collect();
     format!(
         "`{c}`, whose lowercase form `{lower}` is {} letters, so words with it cannot be matched letter by letter",
@@ -86,7 +86,7 @@ pub fn unfoldable(c: char) -> String {
 }
 
 /// A word's length in letters.
-pub fn letter_count(w: &str) -> usize {
+pub(crate) fn letter_count(w: &str) -> usize {
     if w.is_ascii() {
         w.len()
     } else {
@@ -96,7 +96,7 @@ pub fn letter_count(w: &str) -> usize {
 
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
-pub fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
+pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
     let text: &str = &src.text;
     // Words borrow the file's text unless lowercasing changes them.
     let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
@@ -345,7 +345,7 @@ impl Checker<'_> {
 }
 
 /// The dictionary has no word of length `n`.
-pub fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
+pub(crate) fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
     let mut lengths: Vec<usize> = d.words.iter().map(|w| letter_count(w)).collect();
     lengths.sort_unstable();
     lengths.dedup();

@@ -10,7 +10,7 @@ use super::json::{Kind, Node, ParseError};
 use crate::syntax::ast::Span;
 
 /// Parses a whole `.dzn` text into an object of its items.
-pub fn parse(text: &str) -> Result<Node, ParseError> {
+pub(super) fn parse(text: &str) -> Result<Node, ParseError> {
     let mut p = Parser { text, at: 0 };
     let mut members = Vec::new();
     loop {

@@ -52,6 +52,10 @@ impl Checker<'_> {
                 self.index(b, &idx, base.span, e.span)?
             }
             ExprKind::Call(name, args) => {
+                // `round(sqrt(d))`, `ceil(a / b)`: rounded from the exact value.
+                if let Some(r) = self.rounding_call(&name.name, args, e.span) {
+                    return r;
+                }
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push((self.eval(a)?, a.span));

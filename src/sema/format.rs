@@ -29,7 +29,7 @@ impl Pieces {
     }
 
     /// The value: a plain string when nothing depends on the solution.
-    pub fn into_value(self) -> Value {
+    pub(super) fn into_value(self) -> Value {
         match self.0.as_slice() {
             [] => Value::Str("".into()),
             [FormatPiece::Text(t)] => Value::Str(t.as_str().into()),

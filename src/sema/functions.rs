@@ -23,14 +23,14 @@ use indexmap::IndexMap;
 use std::rc::Rc;
 
 /// A checked definition: the syntax and the parameters' types.
-pub struct Function {
+pub(crate) struct Function {
     pub def: Rc<FunctionDef>,
     pub types: Vec<Option<Type>>,
 }
 
 /// Every function name defined in the model, with the names its body calls,
 /// in definition order: read before checking, to explain recursion.
-pub fn call_graph(items: &[Item]) -> IndexMap<String, (Rc<FunctionDef>, Vec<Ident>)> {
+pub(super) fn call_graph(items: &[Item]) -> IndexMap<String, (Rc<FunctionDef>, Vec<Ident>)> {
     let mut out = IndexMap::new();
     for item in items {
         if let Item::Function(f) = item {
@@ -364,7 +364,7 @@ const MEMO_MAX: usize = 1 << 16;
 /// value (numbers, strings) or by the address of their shared contents
 /// (arrays, records, sets), which stay alive in the memo entry.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct MemoKey(String, Vec<ArgKey>);
+pub(crate) struct MemoKey(String, Vec<ArgKey>);
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum ArgKey {

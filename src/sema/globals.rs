@@ -60,9 +60,7 @@ impl Checker<'_> {
                         let rows = self.rows(v, *s, arity).map_err(|d| {
                             d.help(format!("`{}` takes rows of {arity} values, one per item of the array before it", g.name()))
                         })?;
-                        GlobalArg::Mdd(std::sync::Arc::new(crate::model::mdd::Mdd::from_rows(
-                            arity, &rows,
-                        )))
+                        GlobalArg::Mdd(Arc::new(crate::model::mdd::Mdd::from_rows(arity, &rows)))
                     }
                     _ => return Err(wrong("a trie(...) or the rows of a table")),
                 },

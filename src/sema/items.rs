@@ -910,7 +910,7 @@ fn perfect_square_root(n: i64) -> Option<usize> {
 }
 
 /// Parses an integer as written on a command line: optional sign, digits, `_` separators.
-pub fn parse_int(s: &str) -> Option<i64> {
+pub(super) fn parse_int(s: &str) -> Option<i64> {
     let cleaned: String = s.trim().chars().filter(|c| *c != '_').collect();
     cleaned.parse().ok()
 }

@@ -14,20 +14,20 @@ use crate::syntax::ast::Span;
 
 /// The deepest nesting of arrays and objects a JSON value may have: data
 /// nests two or three deep, and the checker walks values recursively.
-pub const MAX_DEPTH: usize = 256;
+pub(super) const MAX_DEPTH: usize = 256;
 
 /// How many values are parsed between two calls of the caller's check.
 const CHECK_EVERY: u64 = 4096;
 
 /// A JSON value and where it is.
 #[derive(Debug)]
-pub struct Node {
+pub(crate) struct Node {
     pub span: Span,
     pub kind: Kind,
 }
 
 #[derive(Debug)]
-pub enum Kind {
+pub(crate) enum Kind {
     Null,
     Bool(bool),
     Int(i64),
@@ -40,7 +40,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub fn what(&self) -> &'static str {
+    pub(crate) fn what(&self) -> &'static str {
         match self {
             Kind::Null => "null",
             Kind::Bool(_) => "a boolean",
@@ -54,7 +54,7 @@ impl Kind {
 }
 
 /// A syntax error: where, and what; or a limit the caller's check reported.
-pub struct ParseError {
+pub(super) struct ParseError {
     pub span: Span,
     pub message: String,
     /// Set when the caller's check stopped the parse (time, memory, signal).
@@ -63,13 +63,13 @@ pub struct ParseError {
 
 /// Parses a whole JSON text.
 #[cfg(test)]
-pub fn parse(text: &str) -> Result<Node, ParseError> {
+pub(super) fn parse(text: &str) -> Result<Node, ParseError> {
     parse_checked(text, &mut |_| Ok(()))
 }
 
 /// Parses a whole JSON text, calling `check` with the current span every
 /// few thousand values; its error stops the parse.
-pub fn parse_checked(
+pub(super) fn parse_checked(
     text: &str,
     check: &mut dyn FnMut(Span) -> Result<(), Diag>,
 ) -> Result<Node, ParseError> {

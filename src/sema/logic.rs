@@ -28,7 +28,7 @@ const MAX_INTERVALS: usize = 64;
 /// a formula is a truth value (under `!`, `||`, `->`, `<->`, `xor`, or as 0/1).
 /// The rewriting keeps the meaning, undefined terms included: all-different
 /// is split only over terms that are always defined.
-pub fn reifiable(f: Formula) -> Formula {
+pub(super) fn reifiable(f: Formula) -> Formula {
     match f {
         Formula::AllDifferent(ts) if ts.len() <= MAX_PAIRWISE && ts.iter().all(Term::is_total) => {
             let mut pairs = Vec::new();
@@ -122,7 +122,7 @@ fn truth(v: Value) -> Term {
 }
 
 /// `!v` for a truth value (`as_written`: see [`super::Checker::as_written`]).
-pub fn not(v: Value, as_written: bool) -> Option<Value> {
+pub(super) fn not(v: Value, as_written: bool) -> Option<Value> {
     Some(match v {
         Value::Bool(b) => Value::Bool(!b),
         // Moved out when unshared, so that `!!!...` chains cost linear time.
@@ -139,7 +139,7 @@ pub fn not(v: Value, as_written: bool) -> Option<Value> {
 }
 
 /// `&&`, `||`, `->`, `<->` and `xor` of two truth values.
-pub fn connective(
+pub(super) fn connective(
     op: BinOp,
     a: Value,
     b: Value,
@@ -263,7 +263,7 @@ fn flatten_and(f: Formula) -> Vec<Formula> {
 }
 
 /// `exists` over truth values that are all `bool` variables: `sum >= 1`.
-pub fn exists_of_bools(items: &[Value], as_written: bool) -> Option<Value> {
+pub(super) fn exists_of_bools(items: &[Value], as_written: bool) -> Option<Value> {
     let terms: Vec<(i64, Term)> = items
         .iter()
         .map(|v| match v {

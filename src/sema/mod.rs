@@ -6,7 +6,7 @@ mod builtins;
 mod crossword;
 mod data;
 mod datafiles;
-pub mod dict;
+pub(crate) mod dict;
 mod dzn;
 mod enums;
 mod eval;
@@ -23,16 +23,17 @@ mod output;
 mod params;
 mod range;
 mod records;
+mod rounding;
 mod sets;
 mod strings;
-pub use origin::walk_names;
+pub(crate) use origin::walk_names;
 mod tables;
 mod text;
 mod trie;
 mod types;
-pub mod value;
+pub(crate) mod value;
 
-pub use data::MAX_FILE_BYTES;
+pub(crate) use data::MAX_FILE_BYTES;
 
 use crate::diag::{Diag, Diags, Source, did_you_mean};
 use crate::model::{Formula, Model};
@@ -45,18 +46,18 @@ use std::rc::Rc;
 use value::Value;
 
 /// The most values one variable's domain may hold.
-pub const MAX_DOMAIN: u64 = 1 << 24;
+pub(crate) const MAX_DOMAIN: u64 = 1 << 24;
 /// The most 64-bit bitset words all declared domains may take together
 /// (128 MiB, twice that with the trail's bookkeeping).
-pub const MAX_DOMAIN_WORDS: u64 = 1 << 24;
+pub(crate) const MAX_DOMAIN_WORDS: u64 = 1 << 24;
 /// The most elements (variables, array items, comprehension steps) one model may create.
-pub const MAX_ELEMENTS: u64 = 50_000_000;
+pub(crate) const MAX_ELEMENTS: u64 = 50_000_000;
 
 /// The code of the diagnostic for a time limit reached while loading: an
 /// answer (`UNKNOWN`), not a model error.
-pub const TIME_LIMIT: &str = "cspi::time-limit";
+pub(crate) const TIME_LIMIT: &str = "cspi::time-limit";
 /// The code of the diagnostic that ends loading on SIGINT or SIGTERM.
-pub const INTERRUPTED: &str = "cspi::interrupted";
+pub(crate) const INTERRUPTED: &str = "cspi::interrupted";
 
 /// A `--param NAME=VALUE` from the command line.
 #[derive(Clone, Debug)]
@@ -183,7 +184,7 @@ impl LoadOptions {
 }
 
 /// Everything the checker needs besides the syntax tree.
-pub struct Input<'a> {
+pub(crate) struct Input<'a> {
     pub source: &'a Source,
     /// The directory that relative paths written in the model are resolved against.
     pub model_dir: PathBuf,
@@ -194,7 +195,7 @@ pub struct Input<'a> {
 }
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
-pub fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
+pub(crate) fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut model = check_once(input, syntax, false)?;
     model.render = output::program(input, &model);
     if input.options.as_written {
@@ -239,7 +240,7 @@ pub(crate) fn is_echo_of_poison(d: &Diag) -> bool {
 
 /// The state of one run of the checker.
 /// An array value and the table rows converted from it.
-type RowsMemo = (std::rc::Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
+type RowsMemo = (Rc<value::Array>, std::sync::Arc<Vec<Vec<i64>>>);
 
 pub(crate) struct Checker<'a> {
     pub input: &'a Input<'a>,
@@ -282,13 +283,13 @@ pub(crate) struct Checker<'a> {
     /// Crossword layouts by name, for drawing them in output.
     pub crosswords: IndexMap<String, std::sync::Arc<crate::model::CrosswordLayout>>,
     /// User-defined predicates and functions, as they are defined.
-    pub functions: IndexMap<String, std::rc::Rc<functions::Function>>,
+    pub functions: IndexMap<String, Rc<functions::Function>>,
     /// Every function of the model and the names its body calls, read before
     /// checking, to explain recursion.
-    pub call_graph: IndexMap<String, (std::rc::Rc<ast::FunctionDef>, Vec<ast::Ident>)>,
+    pub call_graph: IndexMap<String, (Rc<ast::FunctionDef>, Vec<ast::Ident>)>,
     /// Where every name of the file is declared, to explain a use before
     /// the declaration.
-    pub declared: std::collections::HashMap<String, ast::Span>,
+    pub declared: HashMap<String, ast::Span>,
     /// Functions whose definition was rejected: their calls are poison.
     pub failed_functions: HashSet<String>,
     /// Enums by name.
@@ -344,7 +345,7 @@ impl<'a> Checker<'a> {
             functions: IndexMap::new(),
             failed_functions: HashSet::new(),
             call_graph: IndexMap::new(),
-            declared: std::collections::HashMap::new(),
+            declared: HashMap::new(),
             enums: IndexMap::new(),
             types: IndexMap::new(),
             data: Vec::new(),
@@ -428,7 +429,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Counts `n` new elements against the model-wide budget.
-    pub fn spend(&mut self, n: u64, span: ast::Span) -> Result<(), Diag> {
+    pub(crate) fn spend(&mut self, n: u64, span: ast::Span) -> Result<(), Diag> {
         let before = self.elements;
         self.elements = self.elements.saturating_add(n);
         self.within_limits(before, span)?;
@@ -454,13 +455,13 @@ impl<'a> Checker<'a> {
     /// Whether `text` is, or is part of, the text of a `--param NAME=@path`
     /// file: a message shows such text never, not even a part of it (a
     /// line, a word, a member of a JSON array).
-    pub fn is_param_file_text(&self, text: &str) -> bool {
+    pub(crate) fn is_param_file_text(&self, text: &str) -> bool {
         !text.is_empty() && self.secret_texts.iter().any(|t| t.contains(text))
     }
 
     /// A step of loading that creates no element (an operator of a chain, a
     /// value of a data file): the same limits, read every 4,096 steps.
-    pub fn tick(&mut self, span: ast::Span) -> Result<(), Diag> {
+    pub(crate) fn tick(&mut self, span: ast::Span) -> Result<(), Diag> {
         self.ticks += 1;
         if self.ticks.is_multiple_of(4096) {
             let options = self.input.options;
@@ -471,7 +472,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The text of the model at a span, for labels in output.
-    pub fn text(&self, span: ast::Span) -> &str {
+    pub(crate) fn text(&self, span: ast::Span) -> &str {
         self.input
             .source
             .text

@@ -9,7 +9,7 @@ use crate::syntax::ast::{Item, Span};
 use std::collections::HashMap;
 
 /// Where each name of the model is declared (the first declaration of a name).
-pub fn declarations(items: &[Item]) -> HashMap<String, Span> {
+pub(super) fn declarations(items: &[Item]) -> HashMap<String, Span> {
     let mut out = HashMap::new();
     let mut add = |name: &str, span: Span| {
         out.entry(name.to_string()).or_insert(span);

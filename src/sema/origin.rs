@@ -59,7 +59,7 @@ impl Checker<'_> {
 }
 
 /// Calls `f` with every name `e` mentions (comprehension variables included).
-pub fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
+pub(crate) fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
     let gens = |g: &Generators, f: &mut dyn FnMut(&str)| {
         for (_, source) in &g.gens {
             walk_names(source, f);

@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// What the checker needs to run again over a solution: the model's text
 /// and everything it was loaded with.
 #[derive(Debug)]
-pub struct Program {
+pub(super) struct Program {
     source: Source,
     model_dir: PathBuf,
     overrides: Vec<ParamOverride>,
@@ -35,7 +35,7 @@ pub struct Program {
 }
 
 /// The renderer of `model`'s deferred output items, when it has any.
-pub fn program(input: &Input, model: &Model) -> Option<Arc<dyn Render>> {
+pub(super) fn program(input: &Input, model: &Model) -> Option<Arc<dyn Render>> {
     let deferred = model
         .output
         .iter()

@@ -25,13 +25,13 @@ use std::sync::Arc;
 /// One dimension of an array parameter: its index range (any length from 1
 /// when the declaration does not fix it) and the enum that indexes it.
 #[derive(Clone, Debug)]
-pub struct Dim {
+pub(super) struct Dim {
     pub range: Option<(i64, i64)>,
     pub index: Option<Arc<EnumType>>,
 }
 
 /// A data file, parsed, and the parameters it gives.
-pub struct DataFile {
+pub(crate) struct DataFile {
     pub source: Source,
     pub members: Vec<(String, Span, Node)>,
 }
@@ -336,7 +336,7 @@ impl Checker<'_> {
                     };
                 }
                 Type::Str => {
-                    let text: std::rc::Rc<str> = o.value.as_str().into();
+                    let text: Rc<str> = o.value.as_str().into();
                     self.cli_strings.insert(text.clone());
                     if let Some(file) = self.input.options.param_file(&o.name) {
                         self.file_texts

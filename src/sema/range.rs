@@ -11,18 +11,18 @@ use crate::num::product_bounds;
 
 /// A term whose values may leave i64: what it is, and a value it may reach.
 #[derive(Debug)]
-pub struct TooWide {
+pub(super) struct TooWide {
     pub what: &'static str,
     pub reaches: i128,
 }
 
-pub type Bounds = (i128, i128);
+pub(super) type Bounds = (i128, i128);
 
 const LO: i128 = i64::MIN as i128;
 const HI: i128 = i64::MAX as i128;
 
 /// Checks every term of `f`.
-pub fn check_formula(f: &Formula, m: &Model) -> Result<(), TooWide> {
+pub(super) fn check_formula(f: &Formula, m: &Model) -> Result<(), TooWide> {
     match f {
         Formula::Const(_) => Ok(()),
         Formula::Cmp(_, a, b) => {
@@ -51,7 +51,12 @@ pub fn check_formula(f: &Formula, m: &Model) -> Result<(), TooWide> {
 
 /// The bounds of `x * y`, as [`bounds`] gives them, with those of `x` known
 /// already when `left` holds them.
-pub fn product(left: Option<Bounds>, x: &Term, y: &Term, m: &Model) -> Result<Bounds, TooWide> {
+pub(super) fn product(
+    left: Option<Bounds>,
+    x: &Term,
+    y: &Term,
+    m: &Model,
+) -> Result<Bounds, TooWide> {
     let left = match left {
         Some(b) => b,
         None => bounds(x, m)?,
@@ -60,7 +65,7 @@ pub fn product(left: Option<Bounds>, x: &Term, y: &Term, m: &Model) -> Result<Bo
 }
 
 /// The bounds of every value `t` can take, or the first part that may leave i64.
-pub fn bounds(t: &Term, m: &Model) -> Result<Bounds, TooWide> {
+pub(super) fn bounds(t: &Term, m: &Model) -> Result<Bounds, TooWide> {
     let b = match t {
         Term::Const(k) => (*k as i128, *k as i128),
         Term::Var(v) => {
@@ -201,7 +206,7 @@ fn pow_bounds((al, ah): Bounds, (_, bh): Bounds) -> Result<Bounds, TooWide> {
 }
 
 /// Shows a bound that left i64, and which end of i64 it passed.
-pub fn shown(v: i128) -> String {
+pub(super) fn shown(v: i128) -> String {
     match v {
         i128::MAX => "beyond 2^127".into(),
         i128::MIN => "below -2^127".into(),

@@ -22,7 +22,7 @@ use std::sync::Arc;
 /// A set whose members depend on variables: for each value it may hold,
 /// whether it holds it (a constant `Bool`, a `BoolTerm` or a `Formula`).
 #[derive(Clone, Debug)]
-pub struct SetVar {
+pub(crate) struct SetVar {
     /// The values the set may hold, increasing.
     pub elems: Vec<i64>,
     /// `members[i]`: whether `elems[i]` is in the set.
@@ -33,7 +33,7 @@ pub struct SetVar {
 
 impl SetVar {
     /// Whether `e` is in the set, as a truth value.
-    pub fn has(&self, e: i64) -> Value {
+    pub(crate) fn has(&self, e: i64) -> Value {
         match self.elems.binary_search(&e) {
             Ok(i) => self.members[i].clone(),
             Err(_) => Value::Bool(false),
@@ -58,14 +58,14 @@ impl SetVar {
     }
 
     /// The value: a constant set when it folded to one.
-    pub fn into_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         self.constant()
             .unwrap_or_else(|| Value::SetVar(Rc::new(self)))
     }
 }
 
 /// Whether a value is a set over variables (or an array holding one).
-pub fn mentions_set_var(v: &Value) -> bool {
+pub(super) fn mentions_set_var(v: &Value) -> bool {
     match v {
         Value::SetVar(_) => true,
         Value::Array(a) => a.items.iter().any(mentions_set_var),

@@ -18,7 +18,7 @@ use crate::syntax::ast::Span;
 use std::rc::Rc;
 
 /// The names of this module's built-ins.
-pub const STRING_BUILTINS: &[&str] = &[
+pub(super) const STRING_BUILTINS: &[&str] = &[
     "join", "concat", "show", "show_int", "format", "fix", "follow",
 ];
 

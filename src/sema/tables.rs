@@ -325,9 +325,7 @@ impl Checker<'_> {
             }
         }
         self.spend(out.len() as u64, span)?;
-        Ok(Value::Array(std::rc::Rc::new(super::value::Array::list(
-            out,
-        ))))
+        Ok(Value::Array(Rc::new(Array::list(out))))
     }
 
     /// `digits(text)`: the decimal digits of a string, in order, as a list.
@@ -355,8 +353,6 @@ impl Checker<'_> {
             out.push(Value::Int(i64::from(d)));
         }
         self.spend(out.len() as u64, span)?;
-        Ok(Value::Array(std::rc::Rc::new(super::value::Array::list(
-            out,
-        ))))
+        Ok(Value::Array(Rc::new(Array::list(out))))
     }
 }

@@ -88,7 +88,11 @@ impl Checker<'_> {
 }
 
 /// The diagram of the words (see the module doc).
-pub fn compile<'a>(words: impl Iterator<Item = &'a str>, symbols: &[String], max: usize) -> Mdd {
+pub(super) fn compile<'a>(
+    words: impl Iterator<Item = &'a str>,
+    symbols: &[String],
+    max: usize,
+) -> Mdd {
     let cutter = Symbols::new(symbols);
     let mut rows: Vec<Vec<i64>> = Vec::new();
     let mut width = 0;

@@ -12,7 +12,7 @@ use crate::syntax::ast::{TypeExpr, TypeKind};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Type {
+pub(crate) enum Type {
     Int,
     Bool,
     Str,
@@ -47,7 +47,7 @@ impl std::fmt::Display for Type {
 
 impl Type {
     /// Whether `v` is a value of this type.
-    pub fn accepts(&self, v: &Value, model: &crate::model::Model) -> bool {
+    pub(crate) fn accepts(&self, v: &Value, model: &crate::model::Model) -> bool {
         match (self, v) {
             (_, Value::Poison) => true,
             (Type::Int, Value::Int(_))
@@ -70,6 +70,12 @@ impl Type {
                 (Type::Int, Value::Term(_)) => v.enum_type(model).is_none(),
                 (Type::Bool, Value::BoolTerm(_) | Value::Formula(_)) => true,
                 (Type::Enum(e), Value::Term(_)) => v.enum_type(model).as_ref() == Some(e),
+                // `var set of int`: a set variable (or a set built from them).
+                (Type::Set(elem), Value::SetVar(s)) => match (&**elem, &s.of_enum) {
+                    (Type::Int, None) => true,
+                    (Type::Enum(e), Some(f)) => e == f,
+                    _ => false,
+                },
                 (inner, v) => inner.accepts(v, model),
             },
             _ => false,
@@ -78,7 +84,7 @@ impl Type {
 
     /// The type of a parameter's default value, for reading a new value of
     /// the same type (arrays of any length, with as many dimensions).
-    pub fn of_value(v: &Value) -> Option<(Type, usize)> {
+    pub(crate) fn of_value(v: &Value) -> Option<(Type, usize)> {
         Some(match v {
             Value::Array(a) => {
                 let item = match a.items.first() {
@@ -115,7 +121,7 @@ impl Type {
     }
 
     /// Whether a value of this type may mention variables.
-    pub fn has_var(&self) -> bool {
+    pub(crate) fn has_var(&self) -> bool {
         match self {
             Type::Var(_) => true,
             Type::Array(t) | Type::Set(t) => t.has_var(),
@@ -127,7 +133,7 @@ impl Type {
 }
 
 /// An integer set read from data, of members of `e` if given.
-pub fn set_value(values: Vec<i64>, e: Option<Arc<EnumType>>) -> Value {
+pub(super) fn set_value(values: Vec<i64>, e: Option<Arc<EnumType>>) -> Value {
     let set = IntSet::from_values(values);
     match e {
         Some(e) => Value::EnumSet(e, set),

@@ -7,13 +7,13 @@ use std::sync::Arc;
 /// A set of integers: a range kept as bounds (so `0..10^18` costs nothing), or
 /// an explicit sorted list.
 #[derive(Clone, Debug, PartialEq)]
-pub enum IntSet {
+pub(crate) enum IntSet {
     Range(i64, i64),
     Values(Rc<Vec<i64>>),
 }
 
 impl IntSet {
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         match self {
             IntSet::Range(lo, hi) if hi >= lo => {
                 (*hi as i128 - *lo as i128 + 1).min(u64::MAX as i128) as u64
@@ -22,23 +22,23 @@ impl IntSet {
             IntSet::Values(v) => v.len() as u64,
         }
     }
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    pub fn contains(&self, x: i64) -> bool {
+    pub(crate) fn contains(&self, x: i64) -> bool {
         match self {
             IntSet::Range(lo, hi) => *lo <= x && x <= *hi,
             IntSet::Values(v) => v.binary_search(&x).is_ok(),
         }
     }
     /// The members in increasing order. Callers bound the size first.
-    pub fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
+    pub(crate) fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
         match self {
             IntSet::Range(lo, hi) => Box::new(*lo..=*hi),
             IntSet::Values(v) => Box::new(v.iter().copied()),
         }
     }
-    pub fn from_values(mut v: Vec<i64>) -> IntSet {
+    pub(crate) fn from_values(mut v: Vec<i64>) -> IntSet {
         v.sort_unstable();
         v.dedup();
         IntSet::Values(Rc::new(v))
@@ -47,7 +47,7 @@ impl IntSet {
 
 /// An n-dimensional array with an index range per dimension, row-major.
 #[derive(Clone, Debug)]
-pub struct Array {
+pub(crate) struct Array {
     pub dims: Vec<(i64, i64)>,
     pub items: Vec<Value>,
     /// For each dimension indexed by an enum, the enum; empty when none is.
@@ -56,11 +56,11 @@ pub struct Array {
 
 impl Array {
     /// A one-dimensional list indexed from 1.
-    pub fn list(items: Vec<Value>) -> Array {
+    pub(crate) fn list(items: Vec<Value>) -> Array {
         Array::new(vec![(1, items.len() as i64)], items)
     }
     /// An array indexed by integers.
-    pub fn new(dims: Vec<(i64, i64)>, items: Vec<Value>) -> Array {
+    pub(crate) fn new(dims: Vec<(i64, i64)>, items: Vec<Value>) -> Array {
         Array {
             dims,
             items,
@@ -68,26 +68,26 @@ impl Array {
         }
     }
     /// The enum indexing dimension `d`, if any.
-    pub fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
+    pub(crate) fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
         self.index_enums.get(d).and_then(Option::as_ref)
     }
 }
 
 /// A record: named fields, in declaration order.
 #[derive(Clone, Debug)]
-pub struct Record {
+pub(crate) struct Record {
     pub fields: Vec<(String, Value)>,
 }
 
 impl Record {
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
 }
 
 /// A loaded dictionary: its words, sorted and distinct, with optional scores.
 #[derive(Debug)]
-pub struct Dictionary {
+pub(crate) struct Dictionary {
     pub name: String,
     pub words: Vec<String>,
     pub scores: Vec<i64>,
@@ -96,7 +96,7 @@ pub struct Dictionary {
 }
 
 #[derive(Clone, Debug)]
-pub enum Value {
+pub(crate) enum Value {
     Int(i64),
     Bool(bool),
     Str(Rc<str>),
@@ -131,7 +131,7 @@ pub enum Value {
 }
 
 impl Value {
-    pub fn type_name(&self) -> &'static str {
+    pub(crate) fn type_name(&self) -> &'static str {
         match self {
             Value::Int(_) => "an integer",
             Value::Bool(_) => "a boolean",
@@ -156,7 +156,7 @@ impl Value {
     }
 
     /// The value as an integer term, if it is one.
-    pub fn as_term(&self) -> Option<Term> {
+    pub(crate) fn as_term(&self) -> Option<Term> {
         match self {
             Value::Int(k) | Value::Enum(_, k) => Some(Term::Const(*k)),
             Value::Bool(b) => Some(Term::Const(i64::from(*b))),
@@ -167,7 +167,7 @@ impl Value {
     }
 
     /// Whether [`Value::as_term`] would succeed (without building the term).
-    pub fn is_term(&self) -> bool {
+    pub(crate) fn is_term(&self) -> bool {
         matches!(
             self,
             Value::Int(_)
@@ -180,7 +180,7 @@ impl Value {
     }
 
     /// Whether [`Value::as_formula`] would succeed.
-    pub fn is_formula(&self) -> bool {
+    pub(crate) fn is_formula(&self) -> bool {
         matches!(
             self,
             Value::Bool(_) | Value::Formula(_) | Value::BoolTerm(_)
@@ -188,7 +188,7 @@ impl Value {
     }
 
     /// The enum this value belongs to, when it is a member (constant or variable).
-    pub fn enum_type(&self, model: &crate::model::Model) -> Option<Arc<EnumType>> {
+    pub(crate) fn enum_type(&self, model: &crate::model::Model) -> Option<Arc<EnumType>> {
         match self {
             Value::Enum(e, _) | Value::EnumSet(e, _) => Some(e.clone()),
             Value::Term(t) => term_enum(t, model),
@@ -197,7 +197,7 @@ impl Value {
     }
 
     /// How values of this term are shown in formatted output.
-    pub fn display(&self, model: &crate::model::Model) -> Display {
+    pub(crate) fn display(&self, model: &crate::model::Model) -> Display {
         match self {
             Value::Bool(_) | Value::BoolTerm(_) | Value::Formula(_) => Display::Bool,
             Value::Term(t) => match &**t {
@@ -216,7 +216,7 @@ impl Value {
 
     /// Like [`Value::as_term`], but moves the term out when nothing else
     /// shares it, so chains of operators cost linear, not quadratic, time.
-    pub fn into_term(self) -> Option<Term> {
+    pub(crate) fn into_term(self) -> Option<Term> {
         match self {
             Value::Term(t) | Value::BoolTerm(t) => {
                 Some(Rc::try_unwrap(t).unwrap_or_else(|t| (*t).clone()))
@@ -230,7 +230,7 @@ impl Value {
     }
 
     /// Like [`Value::as_formula`], moving the formula out when unshared.
-    pub fn into_formula(self) -> Option<Formula> {
+    pub(crate) fn into_formula(self) -> Option<Formula> {
         match self {
             Value::Formula(f) => Some(Rc::try_unwrap(f).unwrap_or_else(|f| (*f).clone())),
             other => other.as_formula(),
@@ -238,7 +238,7 @@ impl Value {
     }
 
     /// The value as a formula, if it is truth-valued.
-    pub fn as_formula(&self) -> Option<Formula> {
+    pub(crate) fn as_formula(&self) -> Option<Formula> {
         match self {
             Value::Bool(b) => Some(Formula::Const(*b)),
             Value::Formula(f) => Some((**f).clone()),
@@ -252,14 +252,14 @@ impl Value {
     }
 
     /// Wraps a term, folding constants back to plain integers.
-    pub fn from_term(t: Term) -> Value {
+    pub(crate) fn from_term(t: Term) -> Value {
         match t {
             Term::Const(k) => Value::Int(k),
             t => Value::Term(Rc::new(t)),
         }
     }
 
-    pub fn from_formula(f: Formula) -> Value {
+    pub(crate) fn from_formula(f: Formula) -> Value {
         match f {
             Formula::Const(b) => Value::Bool(b),
             f => Value::Formula(Rc::new(f)),
@@ -268,7 +268,7 @@ impl Value {
 }
 
 /// A formula as a 0/1 term, prepared for reification (see [`super::logic::reifiable`]).
-pub fn truth_term(f: Formula) -> Term {
+pub(crate) fn truth_term(f: Formula) -> Term {
     Term::Ite(
         Box::new(super::logic::reifiable(f)),
         Box::new(Term::Const(1)),

@@ -313,7 +313,7 @@ pub const MAX_NESTING: usize = 200;
 /// How many operator symbols a model may contain. Chains of operators build
 /// deep trees, and the parser and evaluator recurse on them: this bound (with
 /// the large stack `main` gives the pipeline) keeps them from overflowing.
-pub const MAX_OPERATORS: usize = 200_000;
+pub(super) const MAX_OPERATORS: usize = 200_000;
 
 fn expr(pair: Pair<Rule>) -> Result<Expr, Diag> {
     let span = span_of(&pair);

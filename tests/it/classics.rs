@@ -7,7 +7,7 @@
 
 use cspi::engine::search::Next;
 use cspi::model::{Model, Propagation};
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

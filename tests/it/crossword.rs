@@ -5,7 +5,7 @@
 
 use cspi::engine::search::{Limits, Next};
 use cspi::model::{Propagation, VarSelect};
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::{Path, PathBuf};
 use std::process::Command;

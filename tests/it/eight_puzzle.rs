@@ -9,7 +9,7 @@
 
 use cspi::engine::search::Next;
 use cspi::model::Model;
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;

@@ -7,7 +7,7 @@ use crate::common;
 use cspi::engine::search::{Limits, Next};
 use cspi::explain::{Explanation, explain};
 use cspi::model::Model;
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, Options, Status, load};
 use std::sync::Arc;
 use std::time::Duration;

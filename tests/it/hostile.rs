@@ -223,7 +223,7 @@ fn a_ten_megabyte_string_parameter_is_handled() {
 /// must end with an answer or a diagnostic.
 #[test]
 fn fuzz_findings_stay_fixed() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
     let mut seen = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

@@ -10,7 +10,7 @@ use crate::common;
 
 use cspi::engine::search::Next;
 use cspi::model::Model;
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use std::collections::BTreeSet;
 use std::path::PathBuf;

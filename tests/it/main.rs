@@ -44,6 +44,7 @@ mod repository;
 mod roster;
 mod routing_models;
 mod search_order;
+mod set_vars;
 mod sudoku_sets;
 mod table_data;
 mod table_gac;

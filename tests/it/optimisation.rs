@@ -271,7 +271,7 @@ fn lexicographic_objectives_prove_the_brute_force_optimum_in_every_mode() {
         let parts: Vec<_> = (1..=n)
             .map(|k| {
                 let options = Options {
-                    part: Some(cspi::run::Part { k, n }),
+                    part: Some(cspi::part::Part { k, n }),
                     ..base.clone()
                 };
                 solve(&model, &options, |_| Next::Continue)

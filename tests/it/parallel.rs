@@ -8,7 +8,7 @@ use crate::common::json;
 use crate::common::{cspi, shared_data};
 use cspi::engine::search::{Limits, Next};
 use cspi::model::Model;
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;

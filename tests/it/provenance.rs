@@ -55,7 +55,7 @@ fn sudoku_givens_are_data_and_the_rules_are_not() {
 #[test]
 fn a_parameter_from_the_command_line_is_data() {
     let path = common::model("n-queens.csp");
-    let over = [cspi::sema::ParamOverride {
+    let over = [cspi::solve::ParamOverride {
         name: "n".into(),
         value: "5".into(),
     }];

@@ -5,7 +5,7 @@
 use crate::common;
 
 use cspi::engine::search::{Limits, Next};
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -5,7 +5,7 @@
 
 use cspi::lower::lower as post;
 use cspi::model::{Formula, Model, Propagation, VarKind, Variable};
-use cspi::syntax::ast::Span;
+use cspi::source::Span;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;

@@ -31,7 +31,7 @@ pub struct Learned {
 
 /// Scratch space kept between analyses.
 #[derive(Debug, Default)]
-pub struct Analyser {
+pub(crate) struct Analyser {
     seen: Vec<bool>,
     touched: Vec<usize>,
     buf: Vec<Lit>,
@@ -46,7 +46,7 @@ struct Run<'a> {
 
 impl Analyser {
     /// Analyses `conflict`; `None` when nothing can be learned.
-    pub fn analyse(
+    pub(crate) fn analyse(
         &mut self,
         trail: &LitTrail,
         props: &[Box<dyn Propagator>],
@@ -190,7 +190,7 @@ impl Analyser {
 
 /// Why entry `i` holds: its cause's explanation of what it asked, and the
 /// literals that bridge from that to the entry's (stronger) literal.
-pub fn explain_entry(
+pub(crate) fn explain_entry(
     trail: &LitTrail,
     props: &[Box<dyn Propagator>],
     nogoods: &Nogoods,
@@ -209,7 +209,7 @@ pub fn explain_entry(
 
 /// Literals, true at position `pos`, that made `cause` conclude `asked` (or
 /// fail, with `None`).
-pub fn explain_cause(
+pub(crate) fn explain_cause(
     trail: &LitTrail,
     props: &[Box<dyn Propagator>],
     nogoods: &Nogoods,
@@ -249,7 +249,7 @@ pub fn explain_cause(
 
 /// The literals of the domain of `asked`'s variable at `pos` that contradict
 /// `asked` (a change that failed).
-pub fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit>) {
+pub(crate) fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit>) {
     let v = asked.var;
     let (lo, hi) = trail.bounds_at(v, pos);
     match asked.kind {
@@ -267,7 +267,7 @@ pub fn contradiction(trail: &LitTrail, asked: Lit, pos: usize, out: &mut Vec<Lit
 /// Per variable: the strongest lower and upper bounds and the holes.
 type Facts = (Option<i64>, Option<i64>, Vec<i64>);
 
-pub fn minimise(nogood: Vec<Lit>) -> Vec<Lit> {
+pub(crate) fn minimise(nogood: Vec<Lit>) -> Vec<Lit> {
     let mut by_var: BTreeMap<usize, Facts> = BTreeMap::new();
     for l in nogood {
         let e = by_var.entry(l.var).or_default();

@@ -15,8 +15,8 @@
 //! (cause: the propagator), and the bounds they move follow as entries whose
 //! cause is `Implied` by the older bound and those removals.
 
-pub mod analysis;
-pub mod nogoods;
+pub(crate) mod analysis;
+pub(crate) mod nogoods;
 
 use crate::model::VarId;
 

@@ -36,7 +36,7 @@ pub struct Nogoods {
 
 /// Whether `lit` holds for every value left.
 #[inline]
-pub fn is_true(d: &Domains, lit: Lit) -> bool {
+pub(crate) fn is_true(d: &Domains, lit: Lit) -> bool {
     let v = lit.var;
     match lit.kind {
         Kind::Ge => d.min(v) >= lit.val,
@@ -48,7 +48,7 @@ pub fn is_true(d: &Domains, lit: Lit) -> bool {
 
 /// Whether `lit` holds for no value left.
 #[inline]
-pub fn is_false(d: &Domains, lit: Lit) -> bool {
+pub(crate) fn is_false(d: &Domains, lit: Lit) -> bool {
     let v = lit.var;
     match lit.kind {
         Kind::Ge => d.max(v) < lit.val,
@@ -70,7 +70,7 @@ fn make_true(d: &mut Domains, lit: Lit) -> Result<bool, Fail> {
 }
 
 /// The decision level at which the (true) literal became true.
-pub fn level_of(trail: &LitTrail, lit: Lit) -> u32 {
+pub(crate) fn level_of(trail: &LitTrail, lit: Lit) -> u32 {
     if lit.kind == Kind::Eq {
         return level_of(trail, Lit::ge(lit.var, lit.val))
             .max(level_of(trail, Lit::le(lit.var, lit.val)));

@@ -18,7 +18,7 @@ use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
-pub struct AllDifferent {
+pub(crate) struct AllDifferent {
     vars: Vec<VarId>,
     /// Run Régin's matching-based filtering (under `propagation ac`).
     gac: Option<Matching>,
@@ -39,7 +39,7 @@ const MAX_COUNTED_SPAN: i64 = 1 << 16;
 impl AllDifferent {
     /// `x + c` pairwise distinct over the `(x, c)` terms, under the current
     /// domains (which decide the representation); GAC when `gac`.
-    pub fn new(terms: Vec<(VarId, i64)>, gac: bool, d: &Domains) -> Self {
+    pub(crate) fn new(terms: Vec<(VarId, i64)>, gac: bool, d: &Domains) -> Self {
         let (vars, offsets): (Vec<VarId>, Vec<i64>) = terms.into_iter().unzip();
         AllDifferent {
             bits: BitAllDiff::new(d, &vars, &offsets),

@@ -24,12 +24,12 @@ use crate::engine::domains::{Domains, Fail, PResult, span};
 use crate::model::VarId;
 
 /// The most values (and terms) this representation holds.
-pub const MAX_VALUES: usize = 64;
+pub(crate) const MAX_VALUES: usize = 64;
 
 /// No value (or no variable) matched.
 const NONE: u8 = u8::MAX;
 
-pub struct BitAllDiff {
+pub(crate) struct BitAllDiff {
     /// Per term: the bit position, in its variable's bitset, of value index 0.
     pos: Vec<i64>,
     /// The value index matched to each term, or NONE.
@@ -48,7 +48,7 @@ pub struct BitAllDiff {
 impl BitAllDiff {
     /// The bitset form of `vars[i] + offsets[i]` pairwise distinct, when
     /// every term's values fit in one window of 64 and are held as bitsets.
-    pub fn new(d: &Domains, vars: &[VarId], offsets: &[i64]) -> Option<Self> {
+    pub(crate) fn new(d: &Domains, vars: &[VarId], offsets: &[i64]) -> Option<Self> {
         let n = vars.len();
         if n == 0 || n > MAX_VALUES || vars.iter().any(|&v| !d.is_bitset(v)) {
             return None;
@@ -94,7 +94,7 @@ impl BitAllDiff {
     }
 
     /// Régin's generalised arc consistency.
-    pub fn gac(&mut self, d: &mut Domains, vars: &[VarId]) -> PResult {
+    pub(crate) fn gac(&mut self, d: &mut Domains, vars: &[VarId]) -> PResult {
         let n = vars.len();
         let union = self.load(d, vars);
         if (union.count_ones() as usize) < n {
@@ -227,7 +227,7 @@ impl BitAllDiff {
 
     /// Value elimination, then pigeonhole and hidden singles, until nothing
     /// changes: the filtering of `alldiff.rs` without GAC, on bitsets.
-    pub fn eliminate_and_count(&mut self, d: &mut Domains, vars: &[VarId]) -> PResult {
+    pub(crate) fn eliminate_and_count(&mut self, d: &mut Domains, vars: &[VarId]) -> PResult {
         let n = vars.len();
         self.load(d, vars);
         loop {
@@ -289,7 +289,7 @@ impl BitAllDiff {
     }
 
     /// Whether two fixed terms have the same value.
-    pub fn violated(&mut self, d: &Domains, vars: &[VarId]) -> bool {
+    pub(crate) fn violated(&mut self, d: &Domains, vars: &[VarId]) -> bool {
         let mut taken = 0u64;
         for (i, &v) in vars.iter().enumerate() {
             if d.is_fixed(v) {

@@ -17,7 +17,7 @@ const NONE: u32 = u32::MAX;
 /// Scratch state, reused between calls; nothing here needs trailing because
 /// the matching is re-validated against the domains on every call.
 #[derive(Default)]
-pub struct Matching {
+pub(crate) struct Matching {
     /// Value index matched to each variable, or NONE.
     var_match: Vec<u32>,
     /// Variable matched to each value index, or NONE.
@@ -36,7 +36,7 @@ pub struct Matching {
 
 impl Matching {
     /// Filters `vars[i] + offsets[i]` to GAC; the caller bounds the value range.
-    pub fn filter(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64]) -> PResult {
+    pub(crate) fn filter(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64]) -> PResult {
         let n = vars.len();
         let lo = (0..n)
             .map(|i| d.min(vars[i]) + offsets[i])

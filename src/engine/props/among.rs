@@ -15,7 +15,7 @@ use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
-pub struct Among {
+pub(crate) struct Among {
     /// The `x_j`, then `c` last.
     vars: Vec<VarId>,
     /// `S`, sorted and distinct.
@@ -23,7 +23,7 @@ pub struct Among {
 }
 
 impl Among {
-    pub fn new(xs: &[VarId], mut set: Vec<i64>, count: VarId) -> Self {
+    pub(crate) fn new(xs: &[VarId], mut set: Vec<i64>, count: VarId) -> Self {
         set.sort_unstable();
         set.dedup();
         let mut vars = xs.to_vec();

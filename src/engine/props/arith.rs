@@ -18,12 +18,12 @@ const MAX_SCANNED: u64 = 4096;
 const MAX_ABS_SCANNED: u64 = 256;
 
 /// `z = x * y`.
-pub struct Times {
+pub(crate) struct Times {
     vars: [VarId; 3],
 }
 
 impl Times {
-    pub fn new(x: VarId, y: VarId, z: VarId) -> Self {
+    pub(crate) fn new(x: VarId, y: VarId, z: VarId) -> Self {
         Times { vars: [x, y, z] }
     }
 }
@@ -105,12 +105,12 @@ impl Propagator for Times {
 }
 
 /// `z = |x|`.
-pub struct Abs {
+pub(crate) struct Abs {
     vars: [VarId; 2],
 }
 
 impl Abs {
-    pub fn new(x: VarId, z: VarId) -> Self {
+    pub(crate) fn new(x: VarId, z: VarId) -> Self {
         Abs { vars: [x, z] }
     }
 }
@@ -162,7 +162,7 @@ impl Propagator for Abs {
 /// `z = items[i - low]` over variables: indices whose item cannot equal `z`
 /// are removed; `z` keeps the values (or, on large domains, the bounds) that
 /// some possible item can take; once `i` is fixed, `z` and that item are equal.
-pub struct Element {
+pub(crate) struct Element {
     /// `[i, z, items...]`.
     vars: Vec<VarId>,
     low: i64,
@@ -174,14 +174,14 @@ pub struct Element {
 }
 
 impl Element {
-    pub fn new(d: &Domains, index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+    pub(crate) fn new(d: &Domains, index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
         let mut e = Self::general(index, z, items, low);
         e.bits = BitElement::new(d, index, z, &e.vars[2..], low);
         e
     }
 
     /// Without the word form, whatever the domains (tests compare the two).
-    pub fn general(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
+    pub(crate) fn general(index: VarId, z: VarId, items: Vec<VarId>, low: i64) -> Self {
         let mut vars = vec![index, z];
         vars.extend(items);
         Element {
@@ -312,14 +312,14 @@ impl Propagator for Element {
 }
 
 /// `z = max(xs)` (or `min`, with `max` false): bounds consistency.
-pub struct MinMax {
+pub(crate) struct MinMax {
     /// `[z, xs...]`.
     vars: Vec<VarId>,
     max: bool,
 }
 
 impl MinMax {
-    pub fn new(z: VarId, xs: Vec<VarId>, max: bool) -> Self {
+    pub(crate) fn new(z: VarId, xs: Vec<VarId>, max: bool) -> Self {
         let mut vars = vec![z];
         vars.extend(xs);
         MinMax { vars, max }

@@ -16,7 +16,7 @@ use crate::engine::domains::{Domains, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
-pub struct BinPacking {
+pub(crate) struct BinPacking {
     /// `load` then `bin`.
     vars: Vec<VarId>,
     bins: usize,
@@ -28,7 +28,7 @@ pub struct BinPacking {
 
 impl BinPacking {
     /// Weights must not be negative.
-    pub fn new(load: &[VarId], bin: &[VarId], weight: Vec<i64>) -> Self {
+    pub(crate) fn new(load: &[VarId], bin: &[VarId], weight: Vec<i64>) -> Self {
         debug_assert_eq!(bin.len(), weight.len());
         let mut vars = load.to_vec();
         vars.extend_from_slice(bin);

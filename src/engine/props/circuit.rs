@@ -33,7 +33,7 @@ use crate::model::VarId;
 /// Domains wider than this are left to all-different and the no-subtour rule.
 const MAX_GRAPH_NODES: usize = 4096;
 
-pub struct Circuit {
+pub(crate) struct Circuit {
     vars: Vec<VarId>,
     /// `subcircuit`: nodes may be left out.
     sub: bool,
@@ -49,7 +49,7 @@ pub struct Circuit {
 }
 
 impl Circuit {
-    pub fn new(vars: Vec<VarId>, sub: bool) -> Self {
+    pub(crate) fn new(vars: Vec<VarId>, sub: bool) -> Self {
         Circuit {
             vars,
             sub,

@@ -16,7 +16,7 @@ use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::engine::trail::{RevInt, RevWords};
 use crate::model::VarId;
 
-pub struct CountEq {
+pub(crate) struct CountEq {
     /// The `x_j`, then `c` last.
     vars: Vec<VarId>,
     value: i64,
@@ -33,7 +33,7 @@ struct Kept {
 }
 
 impl CountEq {
-    pub fn new(xs: Vec<VarId>, value: i64, count: VarId, d: &mut Domains) -> Self {
+    pub(crate) fn new(xs: Vec<VarId>, value: i64, count: VarId, d: &mut Domains) -> Self {
         let mut words = vec![0u64; (2 * xs.len()).div_ceil(64)];
         let (mut fixed, mut possible) = (0, 0);
         for (j, &x) in xs.iter().enumerate() {

@@ -20,7 +20,7 @@ use crate::engine::domains::{Domains, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Cumulative {
+pub(crate) struct Cumulative {
     /// The start variables of the tasks that use the resource, then the capacity.
     vars: Vec<VarId>,
     dur: Vec<i64>,
@@ -41,7 +41,7 @@ struct Segment {
 impl Cumulative {
     /// Tasks `(start, duration, height)` and the capacity; durations and
     /// heights must not be negative.
-    pub fn new(tasks: &[(VarId, i64, i64)], cap: VarId) -> Self {
+    pub(crate) fn new(tasks: &[(VarId, i64, i64)], cap: VarId) -> Self {
         let used: Vec<_> = tasks.iter().filter(|t| t.1 > 0 && t.2 > 0).collect();
         let mut vars: Vec<VarId> = used.iter().map(|t| t.0).collect();
         vars.push(cap);

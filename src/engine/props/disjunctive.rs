@@ -27,7 +27,7 @@ use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Disjunctive {
+pub(crate) struct Disjunctive {
     /// Start variables of the tasks of positive duration.
     starts: Vec<VarId>,
     dur: Vec<i64>,
@@ -36,7 +36,7 @@ pub struct Disjunctive {
 
 impl Disjunctive {
     /// Tasks `(start, duration)`; durations must not be negative.
-    pub fn new(tasks: &[(VarId, i64)]) -> Self {
+    pub(crate) fn new(tasks: &[(VarId, i64)]) -> Self {
         let (starts, dur) = tasks.iter().filter(|&&(_, p)| p > 0).copied().unzip();
         Disjunctive {
             starts,

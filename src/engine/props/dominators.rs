@@ -8,7 +8,7 @@
 const UNDEF: usize = usize::MAX;
 
 #[derive(Default)]
-pub struct Dominators {
+pub(crate) struct Dominators {
     /// Immediate dominator of each node (`UNDEF` when unreachable).
     idom: Vec<usize>,
     /// Postorder number of each reachable node.
@@ -26,7 +26,7 @@ pub struct Dominators {
 impl Dominators {
     /// Dominators from `root` in the graph with arcs `succ` (and `pred`, the
     /// same arcs reversed).
-    pub fn compute(&mut self, succ: &[Vec<usize>], pred: &[Vec<usize>], root: usize) {
+    pub(crate) fn compute(&mut self, succ: &[Vec<usize>], pred: &[Vec<usize>], root: usize) {
         let n = succ.len();
         self.idom.clear();
         self.idom.resize(n, UNDEF);
@@ -128,12 +128,12 @@ impl Dominators {
     }
 
     /// Whether `v` is reachable from the root.
-    pub fn reached(&self, v: usize) -> bool {
+    pub(crate) fn reached(&self, v: usize) -> bool {
         self.idom[v] != UNDEF
     }
 
     /// Whether `a` dominates `b` (both reachable; a node dominates itself).
-    pub fn dominates(&self, a: usize, b: usize) -> bool {
+    pub(crate) fn dominates(&self, a: usize, b: usize) -> bool {
         self.reached(a)
             && self.reached(b)
             && self.pre[a] <= self.pre[b]

@@ -22,12 +22,12 @@ const MAX_SCANNED: u64 = 4096;
 
 /// A cell of the matrix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cell {
+pub(crate) enum Cell {
     Value(i64),
     Var(VarId),
 }
 
-pub struct Element2d {
+pub(crate) struct Element2d {
     /// `i`, `j`, `z`, then the variable cells.
     vars: Vec<VarId>,
     /// The cells row by row.
@@ -43,7 +43,7 @@ pub struct Element2d {
 }
 
 impl Element2d {
-    pub fn new(
+    pub(crate) fn new(
         i: VarId,
         j: VarId,
         z: VarId,

@@ -13,7 +13,7 @@ const WIDTH: usize = 64;
 
 /// Where each variable's window starts, fixed when the propagator is posted
 /// (domains only shrink from there).
-pub struct BitElement {
+pub(crate) struct BitElement {
     /// Bit position of value index 0 in `z`'s bitset, then each item's.
     pos: Vec<i64>,
     /// Bit position of the first item's index in the index's bitset.
@@ -24,7 +24,7 @@ impl BitElement {
     /// The word form of `z = items[i]`, indices from `low`, when every
     /// domain is a bitset, there are at most 64 items and the values of
     /// `z` and the items lie within 64 of each other.
-    pub fn new(d: &Domains, i: VarId, z: VarId, items: &[VarId], low: i64) -> Option<Self> {
+    pub(crate) fn new(d: &Domains, i: VarId, z: VarId, items: &[VarId], low: i64) -> Option<Self> {
         if items.is_empty() || items.len() > WIDTH {
             return None;
         }
@@ -44,7 +44,7 @@ impl BitElement {
     }
 
     /// Filters `vars = [i, z, items...]`; one call reaches the fixpoint.
-    pub fn propagate(&self, d: &mut Domains, vars: &[VarId]) -> PResult {
+    pub(crate) fn propagate(&self, d: &mut Domains, vars: &[VarId]) -> PResult {
         let (i, z, items) = (vars[0], vars[1], &vars[2..]);
         let n = items.len();
         // Indices outside the items are undefined: the constraint is false

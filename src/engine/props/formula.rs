@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Larger domains are not scanned value by value.
 const MAX_SCANNED: u64 = 4096;
 
-pub struct FormulaProp {
+pub(crate) struct FormulaProp {
     formula: Formula,
     vars: Vec<VarId>,
     model: Arc<Model>,
@@ -32,7 +32,7 @@ impl FormulaProp {
         }
     }
 
-    pub fn new(formula: Formula, model: Arc<Model>) -> Self {
+    pub(crate) fn new(formula: Formula, model: Arc<Model>) -> Self {
         let vars = formula.vars();
         FormulaProp {
             formula,

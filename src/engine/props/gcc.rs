@@ -15,7 +15,7 @@ use crate::engine::domains::{Domains, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct GlobalCardinality {
+pub(crate) struct GlobalCardinality {
     /// `x` then `c`.
     vars: Vec<VarId>,
     n: usize,
@@ -23,7 +23,7 @@ pub struct GlobalCardinality {
 }
 
 impl GlobalCardinality {
-    pub fn new(x: &[VarId], values: Vec<i64>, counts: &[VarId]) -> Self {
+    pub(crate) fn new(x: &[VarId], values: Vec<i64>, counts: &[VarId]) -> Self {
         debug_assert_eq!(values.len(), counts.len());
         let mut vars = x.to_vec();
         vars.extend_from_slice(counts);

@@ -8,12 +8,12 @@ use crate::engine::domains::{Domains, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Increasing {
+pub(crate) struct Increasing {
     vars: Vec<VarId>,
 }
 
 impl Increasing {
-    pub fn new(vars: Vec<VarId>) -> Self {
+    pub(crate) fn new(vars: Vec<VarId>) -> Self {
         Increasing { vars }
     }
 }

@@ -12,14 +12,14 @@ use crate::engine::domains::{Domains, PResult};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
-pub struct Inverse {
+pub(crate) struct Inverse {
     /// `f` then `g`.
     vars: Vec<VarId>,
     n: usize,
 }
 
 impl Inverse {
-    pub fn new(f: &[VarId], g: &[VarId]) -> Self {
+    pub(crate) fn new(f: &[VarId], g: &[VarId]) -> Self {
         debug_assert_eq!(f.len(), g.len());
         let mut vars = f.to_vec();
         vars.extend_from_slice(g);

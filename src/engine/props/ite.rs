@@ -8,13 +8,13 @@ use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct IfThenElse {
+pub(crate) struct IfThenElse {
     /// `[b, a, e, z]`.
     vars: [VarId; 4],
 }
 
 impl IfThenElse {
-    pub fn new(b: VarId, a: VarId, e: VarId, z: VarId) -> Self {
+    pub(crate) fn new(b: VarId, a: VarId, e: VarId, z: VarId) -> Self {
         IfThenElse { vars: [b, a, e, z] }
     }
 }

@@ -17,7 +17,7 @@ use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Lex {
+pub(crate) struct Lex {
     /// `x` then `y`.
     vars: Vec<VarId>,
     n: usize,
@@ -27,7 +27,7 @@ pub struct Lex {
 }
 
 impl Lex {
-    pub fn new(x: &[VarId], y: &[VarId], strict: bool) -> Self {
+    pub(crate) fn new(x: &[VarId], y: &[VarId], strict: bool) -> Self {
         debug_assert_eq!(x.len(), y.len());
         let mut vars = x.to_vec();
         vars.extend_from_slice(y);

@@ -15,13 +15,13 @@ use crate::model::VarId;
 use crate::num::{ceil_div, floor_div};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LinOp {
+pub(crate) enum LinOp {
     Le,
     Eq,
     Ne,
 }
 
-pub struct Linear {
+pub(crate) struct Linear {
     coefs: Vec<i64>,
     vars: Vec<VarId>,
     /// Wide, so that `k + 1` of a strict comparison never overflows.
@@ -56,7 +56,7 @@ struct Bounds {
 }
 
 impl Linear {
-    pub fn new(terms: Vec<(i64, VarId)>, constant: i128, op: LinOp) -> Self {
+    pub(crate) fn new(terms: Vec<(i64, VarId)>, constant: i128, op: LinOp) -> Self {
         let (coefs, vars) = terms.into_iter().unzip();
         Linear {
             coefs,
@@ -68,7 +68,7 @@ impl Linear {
     }
 
     /// Whether no variable occurs twice (needed to keep sums).
-    pub fn has_distinct_vars(&self) -> bool {
+    pub(crate) fn has_distinct_vars(&self) -> bool {
         let mut v = self.vars.clone();
         v.sort_unstable();
         v.windows(2).all(|w| w[0] != w[1])
@@ -76,7 +76,7 @@ impl Linear {
 
     /// Keeps the sum's bounds on the trail from now on (see the module
     /// doc). Each variable must occur once.
-    pub fn keep_sums(mut self, d: &mut Domains) -> Self {
+    pub(crate) fn keep_sums(mut self, d: &mut Domains) -> Self {
         let n = self.vars.len();
         let mut b = Bounds {
             lo: self.constant,
@@ -110,12 +110,12 @@ impl Linear {
         self
     }
 
-    pub fn vars_slice(&self) -> &[VarId] {
+    pub(crate) fn vars_slice(&self) -> &[VarId] {
         &self.vars
     }
 
     /// The smallest and largest values of the sum (constant included).
-    pub fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
+    pub(crate) fn sum_bounds(&self, d: &Domains) -> (i128, i128) {
         let b = self.bounds(d);
         (b.lo, b.hi)
     }
@@ -144,7 +144,7 @@ impl Linear {
 
     /// True when the constraint holds for every value of the domains, false
     /// when for none; `None` when bounds cannot tell.
-    pub fn entailed(&self, d: &Domains) -> Option<bool> {
+    pub(crate) fn entailed(&self, d: &Domains) -> Option<bool> {
         let (lo, hi) = self.sum_bounds(d);
         match self.op {
             LinOp::Le if hi <= 0 => Some(true),

@@ -23,7 +23,7 @@ fn side(a: i64, x: VarId, (lo, hi): (i64, i64), low: bool) -> (Lit, i128) {
 
 /// Explains `lit` (or, with `None`, a failure) of
 /// `sum(coefs[i] * vars[i]) + constant  op  0`; false when it cannot.
-pub fn explain(
+pub(crate) fn explain(
     coefs: &[i64],
     vars: &[VarId],
     constant: i128,

@@ -25,7 +25,7 @@ use crate::model::VarId;
 use crate::model::mdd::{Mdd, TERMINAL};
 use std::sync::Arc;
 
-pub struct MddProp {
+pub(crate) struct MddProp {
     vars: Vec<VarId>,
     /// How many nodes are known dead (the first of `scratch.dense`): a node
     /// with no path to the terminal under some domains has none under
@@ -96,7 +96,7 @@ fn has(bits: &[u64], c: u32) -> bool {
 
 impl MddProp {
     /// `None` when the arity differs from the number of variables.
-    pub fn new(d: &mut Domains, vars: Vec<VarId>, mdd: Arc<Mdd>) -> Option<Self> {
+    pub(crate) fn new(d: &mut Domains, vars: Vec<VarId>, mdd: Arc<Mdd>) -> Option<Self> {
         if vars.len() != mdd.arity {
             return None;
         }

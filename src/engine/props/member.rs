@@ -8,14 +8,14 @@ use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 use std::sync::Arc;
 
-pub struct Member {
+pub(crate) struct Member {
     vars: [VarId; 1],
     /// Sorted, distinct.
     set: Arc<[i64]>,
 }
 
 impl Member {
-    pub fn new(x: VarId, set: Arc<[i64]>) -> Self {
+    pub(crate) fn new(x: VarId, set: Arc<[i64]>) -> Self {
         Member { vars: [x], set }
     }
 }

@@ -17,7 +17,7 @@ use crate::model::VarId;
 /// Unions of domains wider than this bound `n` by the variable count only.
 const MAX_UNION: u64 = 1 << 16;
 
-pub struct NValue {
+pub(crate) struct NValue {
     /// `n` then `x`.
     vars: Vec<VarId>,
     fixed: Vec<i64>,
@@ -25,7 +25,7 @@ pub struct NValue {
 }
 
 impl NValue {
-    pub fn new(n: VarId, x: &[VarId]) -> Self {
+    pub(crate) fn new(n: VarId, x: &[VarId]) -> Self {
         let mut vars = vec![n];
         vars.extend_from_slice(x);
         NValue {

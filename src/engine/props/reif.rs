@@ -8,7 +8,7 @@ use crate::engine::domains::{Domains, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct ReifLinear {
+pub(crate) struct ReifLinear {
     b: VarId,
     when_true: Linear,
     when_false: Linear,
@@ -17,7 +17,7 @@ pub struct ReifLinear {
 
 impl ReifLinear {
     /// `when_false` must be the negation of `when_true`.
-    pub fn new(b: VarId, when_true: Linear, when_false: Linear) -> Self {
+    pub(crate) fn new(b: VarId, when_true: Linear, when_false: Linear) -> Self {
         let mut vars = vec![b];
         vars.extend_from_slice(when_true.vars_slice());
         ReifLinear {

@@ -13,7 +13,7 @@ use crate::engine::domains::{Domains, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
-pub struct Reified {
+pub(crate) struct Reified {
     /// `b`, the variables of `on_true` (repeats kept), those of `on_false`
     /// that `on_true` lacks.
     vars: Vec<VarId>,
@@ -23,7 +23,7 @@ pub struct Reified {
 
 impl Reified {
     /// `None` when an inner propagator asks for notifications.
-    pub fn new(
+    pub(crate) fn new(
         b: VarId,
         on_true: Box<dyn Propagator>,
         on_false: Box<dyn Propagator>,

@@ -23,12 +23,12 @@ use crate::engine::propagator::{Priority, Propagator};
 use crate::engine::trail::{RevInt, RevWords};
 
 /// The most memory one table's support bitsets may take.
-pub const MAX_TABLE_BYTES: u128 = 1 << 30;
+pub(crate) const MAX_TABLE_BYTES: u128 = 1 << 30;
 use crate::model::VarId;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub struct CompactTable {
+pub(crate) struct CompactTable {
     vars: Vec<VarId>,
     allowed: bool,
     nwords: usize,
@@ -107,7 +107,7 @@ impl Supports {
 /// shared array) and the same domains: the 8-puzzle model posts 248 tables
 /// over one array of rows. Kept by lowering while it posts a model.
 #[derive(Default)]
-pub struct TableCache {
+pub(crate) struct TableCache {
     entries: Vec<CacheEntry>,
 }
 
@@ -147,7 +147,7 @@ impl CompactTable {
     /// out here. A variable may come more than once (see [`distinct_columns`]).
     /// `None` when a variable's domain is not a bitset or the support bitsets
     /// would take more than [`MAX_TABLE_BYTES`].
-    pub fn new(
+    pub(crate) fn new(
         d: &mut Domains,
         vars: Vec<VarId>,
         tuples: &[Vec<i64>],
@@ -163,7 +163,7 @@ impl CompactTable {
 
     /// As [`Self::new`], sharing the support bitsets with earlier tables over
     /// the same rows and domains.
-    pub fn with_cache(
+    pub(crate) fn with_cache(
         d: &mut Domains,
         vars: Vec<VarId>,
         tuples: &Arc<Vec<Vec<i64>>>,

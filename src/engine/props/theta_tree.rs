@@ -14,7 +14,7 @@
 //! detectable precedences, not-first/not-last and edge-finding on it.
 
 /// Stands for −∞ in completion times; far from overflow when added to.
-pub const NEG: i64 = i64::MIN / 4;
+pub(crate) const NEG: i64 = i64::MIN / 4;
 
 /// Σp and ECT of the tasks of Θ in a subtree.
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +49,7 @@ const NONE: u32 = u32::MAX;
 /// is the root, node `k` has children `2k` and `2k + 1`; without gray tasks
 /// only the Θ half is kept up, which is what most rules need.
 #[derive(Default)]
-pub struct ThetaTree {
+pub(crate) struct ThetaTree {
     theta: Vec<Theta>,
     lambda: Vec<Lambda>,
     /// First leaf's index (leaves are a power of two).
@@ -65,7 +65,8 @@ pub struct ThetaTree {
 impl ThetaTree {
     /// An empty tree over these tasks (`est[i]`, `dur[i]`); `order` holds
     /// scratch space for the sort by earliest start.
-    pub fn reset(&mut self, est: &[i64], dur: &[i64], order: &mut Vec<usize>) {
+    #[cfg(test)]
+    pub(crate) fn reset(&mut self, est: &[i64], dur: &[i64], order: &mut Vec<usize>) {
         order.clear();
         order.extend(0..est.len());
         order.sort_unstable_by_key(|&i| (est[i], i));
@@ -73,7 +74,7 @@ impl ThetaTree {
     }
 
     /// An empty tree over these tasks, given in order of earliest start.
-    pub fn reset_sorted(&mut self, est: &[i64], dur: &[i64], order: &[usize]) {
+    pub(crate) fn reset_sorted(&mut self, est: &[i64], dur: &[i64], order: &[usize]) {
         let n = est.len();
         self.base = n.next_power_of_two().max(1);
         self.theta.clear();
@@ -94,7 +95,7 @@ impl ThetaTree {
 
     /// Empties both sets, keeping the tasks; `gray` says whether gray tasks
     /// will be used (keeping them up costs time).
-    pub fn clear(&mut self, gray: bool) {
+    pub(crate) fn clear(&mut self, gray: bool) {
         self.theta.fill(NO_THETA);
         if gray {
             self.lambda.fill(NO_LAMBDA);
@@ -103,14 +104,14 @@ impl ThetaTree {
     }
 
     /// Puts task `i` in Θ (white).
-    pub fn insert(&mut self, i: usize) {
+    pub(crate) fn insert(&mut self, i: usize) {
         let k = self.base + self.rank[i];
         self.set_white(k, i);
         self.update(k);
     }
 
     /// Puts every task in Θ at once, in O(n).
-    pub fn insert_all(&mut self) {
+    pub(crate) fn insert_all(&mut self) {
         for i in 0..self.est.len() {
             self.set_white(self.base + self.rank[i], i);
         }
@@ -133,7 +134,7 @@ impl ThetaTree {
     }
 
     /// Moves task `i` to Λ (gray); needs `clear(true)`.
-    pub fn gray(&mut self, i: usize) {
+    pub(crate) fn gray(&mut self, i: usize) {
         debug_assert!(self.gray, "gray tasks need clear(true)");
         let k = self.base + self.rank[i];
         self.theta[k] = NO_THETA;
@@ -147,7 +148,7 @@ impl ThetaTree {
     }
 
     /// Takes task `i` out of both sets.
-    pub fn remove(&mut self, i: usize) {
+    pub(crate) fn remove(&mut self, i: usize) {
         let k = self.base + self.rank[i];
         self.theta[k] = NO_THETA;
         if self.gray {
@@ -157,17 +158,17 @@ impl ThetaTree {
     }
 
     /// ECT(Θ).
-    pub fn ect(&self) -> i64 {
+    pub(crate) fn ect(&self) -> i64 {
         self.theta[1].ect
     }
 
     /// ECT̄(Θ, Λ): the largest ECT of Θ plus one gray task.
-    pub fn ect_bar(&self) -> i64 {
+    pub(crate) fn ect_bar(&self) -> i64 {
         self.lambda[1].ect
     }
 
     /// The gray task responsible for [`Self::ect_bar`], if any.
-    pub fn responsible(&self) -> Option<usize> {
+    pub(crate) fn responsible(&self) -> Option<usize> {
         let r = self.lambda[1].ect_resp;
         (r != NONE).then_some(r as usize)
     }

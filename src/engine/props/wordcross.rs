@@ -29,7 +29,7 @@ const NONE: u16 = u16::MAX;
 
 /// The most letters an index keeps one bitset each for: the bitsets then
 /// take at most four 64-bit words per word of the list.
-pub const DENSE_MAX_LETTERS: usize = 256;
+pub(crate) const DENSE_MAX_LETTERS: usize = 256;
 
 /// The words of one list by their letter at one position, as bitsets in the
 /// layout of a domain starting at value `offset` with `nwords` bitset words.
@@ -52,7 +52,7 @@ pub struct LetterIndex {
 }
 
 /// Letter indexes already built, by (list address, position, offset, nwords).
-pub type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
+pub(crate) type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex>>;
 
 impl LetterIndex {
     /// `None` when the position holds more distinct letters than an index
@@ -265,7 +265,7 @@ impl Crossing {
 }
 
 /// The word intersection propagator over one [`Crossing`].
-pub struct WordCross {
+pub(crate) struct WordCross {
     /// Its own copy of the crossing (the letter indexes stay shared), not
     /// the shared `Arc`: every revise starts from the variables, and one
     /// pointer less to follow before reading their domains is measurable
@@ -292,7 +292,7 @@ pub struct WordCross {
 }
 
 impl WordCross {
-    pub fn new(c: &Crossing) -> WordCross {
+    pub(crate) fn new(c: &Crossing) -> WordCross {
         WordCross {
             residue: [
                 vec![0; c.idx[0].letters.len()],

@@ -7,7 +7,7 @@
 
 use super::lns::{End, Lns, Plan};
 
-pub struct LnsDriver {
+pub(super) struct LnsDriver {
     lns: Lns,
     /// Whether an iteration is under way (from the first solution on).
     under_way: bool,
@@ -19,7 +19,7 @@ pub struct LnsDriver {
 }
 
 impl LnsDriver {
-    pub fn new(lns: Lns) -> Self {
+    pub(super) fn new(lns: Lns) -> Self {
         LnsDriver {
             lns,
             under_way: false,
@@ -30,30 +30,30 @@ impl LnsDriver {
     }
 
     /// Neighbourhoods searched so far.
-    pub fn iterations(&self) -> u64 {
+    pub(super) fn iterations(&self) -> u64 {
         self.lns.iterations()
     }
 
     /// Whether iterations have begun (at the first solution).
-    pub fn under_way(&self) -> bool {
+    pub(super) fn under_way(&self) -> bool {
         self.under_way
     }
 
     /// Whether the iteration under way has spent its budget, with the
     /// search's failure count at `failures`.
-    pub fn spent(&self, failures: u64) -> bool {
+    pub(super) fn spent(&self, failures: u64) -> bool {
         self.under_way && failures - self.start >= self.budget
     }
 
     /// The iteration under way found a better solution (branch and bound
     /// goes on inside it): it ends as improved, whatever ends it.
-    pub fn improved(&mut self) {
+    pub(super) fn improved(&mut self) {
         self.improved = true;
     }
 
     /// Ends the iteration under way (`end`, unless it improved) at
     /// `failures`, and plans the next one, which begins there.
-    pub fn next(&mut self, end: End, failures: u64) -> Plan {
+    pub(super) fn next(&mut self, end: End, failures: u64) -> Plan {
         let end = if std::mem::take(&mut self.improved) {
             End::Improved
         } else {
@@ -70,7 +70,7 @@ impl LnsDriver {
     }
 
     /// The neighbourhood policy, to fix the next neighbourhood.
-    pub fn lns(&mut self) -> &mut Lns {
+    pub(super) fn lns(&mut self) -> &mut Lns {
         &mut self.lns
     }
 }

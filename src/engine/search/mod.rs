@@ -28,7 +28,7 @@
 //! the variable selector owns its fast paths (`select/var/`).
 
 mod decide;
-pub mod lns;
+pub(crate) mod lns;
 mod lns_driver;
 mod objective;
 

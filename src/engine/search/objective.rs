@@ -7,7 +7,7 @@ use crate::model::VarId;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 
-pub struct Objective {
+pub(super) struct Objective {
     var: VarId,
     /// The largest value the objective may still take: one below the best
     /// solution so far.
@@ -24,7 +24,7 @@ pub struct Objective {
 impl Objective {
     /// Minimises `var`: after each solution, every later one must have a
     /// strictly smaller value.
-    pub fn new(var: VarId) -> Self {
+    pub(super) fn new(var: VarId) -> Self {
         Objective {
             var,
             bound: None,
@@ -36,19 +36,19 @@ impl Objective {
 
     /// Shares the bound with other searches (parallel branch and bound):
     /// each solution lowers it for all, and each node imposes the lowest.
-    pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
+    pub(super) fn share_bound(&mut self, bound: Arc<AtomicI64>) {
         self.shared_bound = Some(bound);
     }
 
     /// Shares the best solution too (searches of the whole problem side by
     /// side, a portfolio): each better solution is published, and
     /// [`Self::adopt_best`] takes the best one published.
-    pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
+    pub(super) fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
         self.shared_best = Some(best);
     }
 
     /// The best solution so far, empty before the first.
-    pub fn best(&self) -> &[i64] {
+    pub(super) fn best(&self) -> &[i64] {
         &self.best
     }
 
@@ -56,7 +56,7 @@ impl Objective {
     /// of every node's propagation, so that it holds in all open branches
     /// without restarting); false when that empties the domain.
     #[inline]
-    pub fn enforce(&self, doms: &mut Domains) -> bool {
+    pub(super) fn enforce(&self, doms: &mut Domains) -> bool {
         let shared = self
             .shared_bound
             .as_ref()
@@ -72,7 +72,7 @@ impl Objective {
     /// A solution (every variable's value), better than any before under
     /// the bound: it becomes the best, the bound drops below it, and the
     /// searches sharing them hear of both.
-    pub fn found(&mut self, values: &[i64]) {
+    pub(super) fn found(&mut self, values: &[i64]) {
         let bound = values[self.var].saturating_sub(1);
         self.bound = Some(bound);
         if let Some(shared) = &self.shared_bound {
@@ -92,7 +92,7 @@ impl Objective {
     /// Takes the published best solution when it is better than this
     /// search's own (the shared bound says so without taking the lock);
     /// true when it did.
-    pub fn adopt_best(&mut self) -> bool {
+    pub(super) fn adopt_best(&mut self) -> bool {
         let (Some(shared), Some(bound)) = (&self.shared_best, &self.shared_bound) else {
             return false;
         };

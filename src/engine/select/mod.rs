@@ -14,8 +14,8 @@
 //! `model/search.rs`; [`var::build`] and [`val::build`] map each to its chain
 //! or selector. A new heuristic is one new file and one match arm.
 
-pub mod val;
-pub mod var;
+pub(crate) mod val;
+pub(crate) mod var;
 
 use crate::model::VarId;
 use rand::rngs::Xoshiro256PlusPlus;

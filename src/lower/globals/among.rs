@@ -12,7 +12,7 @@ use crate::lower::Lower;
 use crate::model::globals::Bound;
 use crate::model::{CmpOp, GlobalArg};
 
-pub struct Among;
+pub(super) struct Among;
 
 impl Lowering for Among {
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
@@ -22,7 +22,7 @@ impl Lowering for Among {
     }
 }
 
-pub struct CountBound(pub Bound);
+pub(super) struct CountBound(pub Bound);
 
 impl Lowering for CountBound {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
@@ -59,7 +59,7 @@ impl Lowering for CountBound {
     }
 }
 
-pub struct Sequence;
+pub(super) struct Sequence;
 
 impl Lowering for Sequence {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {

@@ -9,7 +9,7 @@ use crate::engine::props::{bin_packing, gcc, inverse, nvalue};
 use crate::lower::Lower;
 use crate::model::{GlobalArg, Propagation};
 
-pub struct Inverse;
+pub(super) struct Inverse;
 
 impl Lowering for Inverse {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
@@ -25,7 +25,7 @@ impl Lowering for Inverse {
     }
 }
 
-pub struct GlobalCardinality;
+pub(super) struct GlobalCardinality;
 
 impl Lowering for GlobalCardinality {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
@@ -37,7 +37,7 @@ impl Lowering for GlobalCardinality {
     }
 }
 
-pub struct NValue;
+pub(super) struct NValue;
 
 impl Lowering for NValue {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
@@ -48,7 +48,7 @@ impl Lowering for NValue {
     }
 }
 
-pub struct BinPacking;
+pub(super) struct BinPacking;
 
 impl Lowering for BinPacking {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {

@@ -10,8 +10,8 @@ use crate::engine::props::circuit::Circuit as Prop;
 use crate::lower::Lower;
 use crate::model::{GlobalArg, Propagation};
 
-pub struct Circuit;
-pub struct Subcircuit;
+pub(super) struct Circuit;
+pub(super) struct Subcircuit;
 
 fn lower(l: &mut Lower, args: &[GlobalArg], sub: bool) -> Option<()> {
     let vars = l.vars_of(&args[0])?;

@@ -8,7 +8,7 @@ use crate::engine::props::cumulative::Cumulative as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
-pub struct Cumulative;
+pub(super) struct Cumulative;
 
 impl Lowering for Cumulative {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {

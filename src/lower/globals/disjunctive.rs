@@ -9,7 +9,7 @@ use crate::engine::props::disjunctive::Disjunctive as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
-pub struct Disjunctive;
+pub(super) struct Disjunctive;
 
 impl Lowering for Disjunctive {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {

@@ -7,7 +7,7 @@ use crate::engine::props::increasing::Increasing as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
-pub struct Increasing;
+pub(super) struct Increasing;
 
 impl Lowering for Increasing {
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {

@@ -7,7 +7,7 @@ use crate::engine::props::lex::Lex as Prop;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
-pub struct Lex {
+pub(super) struct Lex {
     pub strict: bool,
 }
 

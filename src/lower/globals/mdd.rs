@@ -8,7 +8,7 @@ use crate::engine::props::mdd::MddProp;
 use crate::lower::Lower;
 use crate::model::GlobalArg;
 
-pub struct MddGlobal;
+pub(super) struct MddGlobal;
 
 impl Lowering for MddGlobal {
     fn propagator(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {

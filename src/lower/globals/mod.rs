@@ -18,11 +18,11 @@ mod regular;
 use super::Lower;
 use crate::engine::propagator::Propagator;
 use crate::model::GlobalArg;
+pub(crate) use crate::model::globals::consts;
 use crate::model::globals::{Bound, Global, Kind};
-pub use crate::model::globals::{consts, len};
 
 /// How a global constraint is posted.
-pub trait Lowering: Sync {
+pub(crate) trait Lowering: Sync {
     /// Posts its propagators; `None` when it cannot (the engine is rolled
     /// back and the constraint is evaluated instead). By default, the one
     /// propagator of [`Self::propagator`].
@@ -41,7 +41,7 @@ pub trait Lowering: Sync {
 }
 
 /// The lowering of a global's definition.
-pub fn lowering(def: &dyn Global) -> &'static dyn Lowering {
+pub(crate) fn lowering(def: &dyn Global) -> &'static dyn Lowering {
     match def.kind() {
         Kind::Increasing => &increasing::Increasing,
         Kind::Disjunctive => &disjunctive::Disjunctive,

@@ -25,10 +25,10 @@ use crate::model::mdd::Mdd;
 use crate::model::regex::{MAX_GRAPH, MAX_LISTED};
 use std::sync::Arc;
 
-pub struct Regular;
+pub(super) struct Regular;
 
 /// The layered graph of the automaton over `n` positions, as a diagram.
-pub fn unroll(n: usize, q: usize, s: usize, d: &[i64], q0: usize, f: &[i64]) -> Mdd {
+pub(super) fn unroll(n: usize, q: usize, s: usize, d: &[i64], q0: usize, f: &[i64]) -> Mdd {
     let mut accepting = vec![false; q];
     for &state in f {
         accepting[state as usize - 1] = true;
@@ -63,7 +63,7 @@ impl Lowering for Regular {
     }
 }
 
-pub struct RegularRegex;
+pub(super) struct RegularRegex;
 
 impl Lowering for RegularRegex {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {

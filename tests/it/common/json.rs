@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Json {
+pub(crate) enum Json {
     Null,
     Bool(bool),
     Num(f64),
@@ -15,7 +15,7 @@ pub enum Json {
 }
 
 impl Json {
-    pub fn get(&self, key: &str) -> &Json {
+    pub(crate) fn get(&self, key: &str) -> &Json {
         match self {
             Json::Obj(m) => m
                 .get(key)
@@ -23,25 +23,25 @@ impl Json {
             _ => panic!("not an object: {self:?}"),
         }
     }
-    pub fn keys(&self) -> Vec<&str> {
+    pub(crate) fn keys(&self) -> Vec<&str> {
         match self {
             Json::Obj(m) => m.keys().map(String::as_str).collect(),
             _ => panic!("not an object: {self:?}"),
         }
     }
-    pub fn str(&self) -> &str {
+    pub(crate) fn str(&self) -> &str {
         match self {
             Json::Str(s) => s,
             _ => panic!("not a string: {self:?}"),
         }
     }
-    pub fn int(&self) -> i64 {
+    pub(crate) fn int(&self) -> i64 {
         match self {
             Json::Num(x) if x.fract() == 0.0 => *x as i64,
             _ => panic!("not an integer: {self:?}"),
         }
     }
-    pub fn arr(&self) -> &[Json] {
+    pub(crate) fn arr(&self) -> &[Json] {
         match self {
             Json::Arr(a) => a,
             _ => panic!("not an array: {self:?}"),
@@ -50,7 +50,7 @@ impl Json {
 }
 
 /// Parses one JSON document.
-pub fn parse(text: &str) -> Result<Json, String> {
+pub(crate) fn parse(text: &str) -> Result<Json, String> {
     let mut p = P {
         s: text.as_bytes(),
         i: 0,

@@ -6,20 +6,20 @@
 //! reads the raw puzzle text itself (through `grid()`), and the tests compare
 //! its solutions against givens decoded here.
 
-pub mod json;
-pub mod regex;
-pub mod sudoku;
+pub(crate) mod json;
+pub(crate) mod regex;
+pub(crate) mod sudoku;
 
 use std::path::{Path, PathBuf};
 
 /// The crate root (where Cargo.toml is).
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `../shared/data/<rel>` if it exists; otherwise prints the skip notice and
 /// returns `None`, so a checkout without the shared data still passes.
-pub fn shared_data(rel: &str) -> Option<PathBuf> {
+pub(crate) fn shared_data(rel: &str) -> Option<PathBuf> {
     let path = root().join("../shared/data").join(rel);
     if path.exists() {
         Some(path)
@@ -31,7 +31,7 @@ pub fn shared_data(rel: &str) -> Option<PathBuf> {
 
 /// `count` indices spread evenly over `0..len` (all of them if `len <= count`),
 /// always including the first and the last.
-pub fn spread(len: usize, count: usize) -> Vec<usize> {
+pub(crate) fn spread(len: usize, count: usize) -> Vec<usize> {
     if len <= count {
         return (0..len).collect();
     }
@@ -44,17 +44,17 @@ pub fn spread(len: usize, count: usize) -> Vec<usize> {
 }
 
 /// A model shipped in models/.
-pub fn model(name: &str) -> PathBuf {
+pub(crate) fn model(name: &str) -> PathBuf {
     root().join("models").join(name)
 }
 
 /// Reads a file as text, panicking with the path on failure.
-pub fn read(path: &Path) -> String {
+pub(crate) fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// What one run of the binary produced.
-pub struct Run {
+pub(crate) struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
@@ -62,7 +62,7 @@ pub struct Run {
 
 /// Runs `cspi` with `args` in `dir`, colours off. A run still going after two
 /// minutes is killed and fails the test: a hang guard, not a timing check.
-pub fn cspi_in(dir: &Path, args: &[&str]) -> Run {
+pub(crate) fn cspi_in(dir: &Path, args: &[&str]) -> Run {
     use std::io::Read;
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
@@ -105,7 +105,7 @@ pub fn cspi_in(dir: &Path, args: &[&str]) -> Run {
 }
 
 /// Runs `cspi` in the crate root.
-pub fn cspi(args: &[&str]) -> Run {
+pub(crate) fn cspi(args: &[&str]) -> Run {
     cspi_in(&root(), args)
 }
 
@@ -113,7 +113,7 @@ pub fn cspi(args: &[&str]) -> Run {
 /// All tests share one process and run at the same time, so a name belongs
 /// to the first test that takes it (libtest names each test's thread after
 /// the test): another test with the same name would empty its directory.
-pub fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
     static OWNERS: Mutex<BTreeMap<String, Option<String>>> = Mutex::new(BTreeMap::new());

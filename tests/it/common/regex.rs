@@ -4,7 +4,7 @@
 
 /// A regular expression over integers.
 #[derive(Clone, Debug)]
-pub enum Re {
+pub(crate) enum Re {
     Sym(i64),
     /// `.`
     Any,
@@ -19,7 +19,7 @@ pub enum Re {
 impl Re {
     /// A random expression over `symbols`, nested at most `depth` deep;
     /// `int(lo, hi)` draws from `lo..=hi`.
-    pub fn random(int: &mut impl FnMut(i64, i64) -> i64, symbols: &[i64], depth: u32) -> Re {
+    pub(crate) fn random(int: &mut impl FnMut(i64, i64) -> i64, symbols: &[i64], depth: u32) -> Re {
         let sym = |int: &mut dyn FnMut(i64, i64) -> i64| {
             symbols[int(0, symbols.len() as i64 - 1) as usize]
         };
@@ -76,7 +76,7 @@ impl Re {
     }
 
     /// The expression in cspi's syntax.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             Re::Sym(v) => v.to_string(),
             Re::Any => ".".to_string(),
@@ -121,7 +121,7 @@ impl Re {
     }
 
     /// Whether the expression matches the whole of `word`.
-    pub fn matches(&self, word: &[i64]) -> bool {
+    pub(crate) fn matches(&self, word: &[i64]) -> bool {
         self.at(word, 0, &mut |end| end == word.len())
     }
 
@@ -172,7 +172,7 @@ fn rep(
 }
 
 /// Every word of length `0..=max_len` over `alphabet`.
-pub fn words(alphabet: &[i64], max_len: usize) -> Vec<Vec<i64>> {
+pub(crate) fn words(alphabet: &[i64], max_len: usize) -> Vec<Vec<i64>> {
     let mut all = vec![vec![]];
     let mut last = vec![vec![]];
     for _ in 0..max_len {

@@ -2,14 +2,14 @@
 //! solving one puzzle with models/sudoku.csp through the library API.
 
 use cspi::engine::search::{Limits, Next};
-use cspi::sema::ParamOverride;
+use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::Path;
 use std::sync::Arc;
 
 /// One puzzle as read from a data file.
 #[derive(Clone, Debug)]
-pub struct Puzzle {
+pub(crate) struct Puzzle {
     /// `file:line` (or `file#index`), for failure messages.
     pub label: String,
     /// Box side: 2 for 4×4, 3 for 9×9, 4 for 16×16, 5 for 25×25.
@@ -27,7 +27,7 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    pub fn side(&self) -> usize {
+    pub(crate) fn side(&self) -> usize {
         self.n * self.n
     }
 }
@@ -56,7 +56,7 @@ fn box_of(side: usize) -> usize {
 
 /// One puzzle per line (`#` comments and blank lines skipped, CRLF allowed),
 /// `side²` symbols each: norvig, magictour, forum, tdoku 17-clue, vu-kr files.
-pub fn parse_lines(name: &str, text: &str, side: usize) -> Vec<Puzzle> {
+pub(crate) fn parse_lines(name: &str, text: &str, side: usize) -> Vec<Puzzle> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches('\r').trim();
@@ -79,7 +79,7 @@ pub fn parse_lines(name: &str, text: &str, side: usize) -> Vec<Puzzle> {
 }
 
 /// tdoku's test file: `puzzle:count[:solution]`, count = number of solutions.
-pub fn parse_tdoku_test(name: &str, text: &str) -> Vec<Puzzle> {
+pub(crate) fn parse_tdoku_test(name: &str, text: &str) -> Vec<Puzzle> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches('\r').trim();
@@ -113,7 +113,7 @@ pub fn parse_tdoku_test(name: &str, text: &str) -> Vec<Puzzle> {
 }
 
 /// Kaggle CSV: header `puzzle,solution,clues,difficulty,difficulty_range`, `0` blank.
-pub fn parse_kaggle(name: &str, text: &str) -> Vec<Puzzle> {
+pub(crate) fn parse_kaggle(name: &str, text: &str) -> Vec<Puzzle> {
     let mut lines = text.lines().enumerate();
     let (_, header) = lines.next().expect("kaggle header");
     assert!(
@@ -153,7 +153,7 @@ pub fn parse_kaggle(name: &str, text: &str) -> Vec<Puzzle> {
 
 /// Project Euler 96: a `Grid NN` line, then 9 lines of 9 digits, `0` blank, CRLF.
 /// The model receives the nine rows joined by newlines (whitespace is ignored).
-pub fn parse_euler(name: &str, text: &str) -> Vec<Puzzle> {
+pub(crate) fn parse_euler(name: &str, text: &str) -> Vec<Puzzle> {
     let lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -186,11 +186,11 @@ pub fn parse_euler(name: &str, text: &str) -> Vec<Puzzle> {
 }
 
 /// The 25×25 letters alphabet: `A` is 1, ..., `Y` is 25.
-pub const ALPHADOKU_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+pub(crate) const ALPHADOKU_SYMBOLS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 
 /// One alphadoku file: 25 rows of letters `A-Y` and `_` separated by spaces,
 /// with blank lines between bands. The model receives the whole file.
-pub fn parse_alphadoku(name: &str, text: &str) -> Puzzle {
+pub(crate) fn parse_alphadoku(name: &str, text: &str) -> Puzzle {
     let mut givens = Vec::new();
     let mut rows = 0;
     for line in text.lines() {
@@ -230,7 +230,7 @@ pub fn parse_alphadoku(name: &str, text: &str) -> Puzzle {
 
 /// Checks a filled grid against the rules: every row, column and box holds
 /// 1..=N exactly once, and every given is kept. Returns what is wrong.
-pub fn check(n: usize, givens: &[u8], grid: &[u8]) -> Result<(), String> {
+pub(crate) fn check(n: usize, givens: &[u8], grid: &[u8]) -> Result<(), String> {
     let side = n * n;
     if grid.len() != side * side {
         return Err(format!("{} cells, expected {}", grid.len(), side * side));
@@ -283,7 +283,7 @@ pub fn check(n: usize, givens: &[u8], grid: &[u8]) -> Result<(), String> {
 
 /// Whether two givens already clash in a row, column or box: such a puzzle
 /// has no solution, and this can be seen without search.
-pub fn givens_clash(n: usize, givens: &[u8]) -> bool {
+pub(crate) fn givens_clash(n: usize, givens: &[u8]) -> bool {
     let side = n * n;
     let clash = |cells: Vec<usize>| {
         let mut seen = vec![false; side + 1];
@@ -305,7 +305,7 @@ pub fn givens_clash(n: usize, givens: &[u8]) -> bool {
 }
 
 /// What one run of the solver produced.
-pub struct Solved {
+pub(crate) struct Solved {
     pub status: Status,
     /// Each solution's grid, row-major, values 1..=N.
     pub solutions: Vec<Vec<u8>>,
@@ -315,7 +315,7 @@ pub struct Solved {
 /// Solves `p` with models/sudoku.csp through the library: the model reads
 /// `p.text` as its `puzzle` parameter. `max` bounds the solutions (None = all);
 /// `nodes` bounds the search.
-pub fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved {
+pub(crate) fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved {
     let mut overrides = vec![
         ParamOverride {
             name: "n".into(),
@@ -381,7 +381,7 @@ pub fn solve_puzzle(p: &Puzzle, max: Option<u64>, nodes: Option<u64>) -> Solved 
 ///
 /// Returns an error message instead of panicking, so that a test can report
 /// every failing puzzle of a file at once.
-pub fn verify(p: &Puzzle, nodes: Option<u64>) -> Result<(), String> {
+pub(crate) fn verify(p: &Puzzle, nodes: Option<u64>) -> Result<(), String> {
     let at = &p.label;
     let max = match (p.count, &p.solution) {
         (Some(_), _) => None,
@@ -451,7 +451,7 @@ pub fn verify(p: &Puzzle, nodes: Option<u64>) -> Result<(), String> {
 /// cells with bitmask candidates, always branching on the cell with the fewest
 /// candidates. Counts solutions up to `limit`; `None` if it gives up after
 /// `max_nodes` branches.
-pub fn reference_count(n: usize, givens: &[u8], limit: u64, max_nodes: u64) -> Option<u64> {
+pub(crate) fn reference_count(n: usize, givens: &[u8], limit: u64, max_nodes: u64) -> Option<u64> {
     struct S {
         n: usize,
         side: usize,

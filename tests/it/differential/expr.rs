@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug)]
-pub enum Op {
+pub(super) enum Op {
     Eq,
     Ne,
     Lt,
@@ -24,9 +24,9 @@ pub enum Op {
 }
 
 impl Op {
-    pub const ALL: [Op; 6] = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge];
+    pub(super) const ALL: [Op; 6] = [Op::Eq, Op::Ne, Op::Lt, Op::Le, Op::Gt, Op::Ge];
 
-    pub fn holds(self, a: i64, b: i64) -> bool {
+    pub(super) fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Op::Eq => a == b,
             Op::Ne => a != b,
@@ -37,7 +37,7 @@ impl Op {
         }
     }
 
-    pub fn text(self) -> &'static str {
+    pub(super) fn text(self) -> &'static str {
         match self {
             Op::Eq => "==",
             Op::Ne => "!=",
@@ -51,7 +51,7 @@ impl Op {
 
 /// An integer term over the variables `x0, x1, ...`.
 #[derive(Clone, Debug)]
-pub enum Term {
+pub(super) enum Term {
     Const(i64),
     Var(usize),
     Add(Box<Term>, Box<Term>),
@@ -83,7 +83,7 @@ pub enum Term {
 
 /// Where a table's rows come from in the model text.
 #[derive(Clone, Debug)]
-pub enum Rows {
+pub(super) enum Rows {
     /// `[(1, 2), (3, 4)]`, or with `lists` `[[1, 2], [3, 4]]`; a table of
     /// one column may write its rows as bare integers `[1, 3]`.
     Inline { lists: bool },
@@ -96,7 +96,7 @@ pub enum Rows {
 }
 
 #[derive(Clone, Debug)]
-pub struct Table {
+pub(super) struct Table {
     pub terms: Vec<Term>,
     pub rows: Vec<Vec<i64>>,
     /// `table` when true, `forbidden` when false.
@@ -106,7 +106,7 @@ pub struct Table {
 
 /// A truth-valued expression.
 #[derive(Clone, Debug)]
-pub enum Formula {
+pub(super) enum Formula {
     Cmp(Op, Term, Term),
     AllDiff(Vec<Term>),
     Table(Table),
@@ -116,20 +116,20 @@ pub enum Formula {
     Not(Box<Formula>),
 }
 
-pub fn var(x: usize) -> Term {
+pub(super) fn var(x: usize) -> Term {
     Term::Var(x)
 }
 
-pub fn konst(k: i64) -> Term {
+pub(super) fn konst(k: i64) -> Term {
     Term::Const(k)
 }
 
-pub fn bx<T>(t: T) -> Box<T> {
+pub(super) fn bx<T>(t: T) -> Box<T> {
     Box::new(t)
 }
 
 impl Term {
-    pub fn eval(&self, v: &[i64]) -> Option<i64> {
+    pub(super) fn eval(&self, v: &[i64]) -> Option<i64> {
         let two = |a: &Term, b: &Term| Some((a.eval(v)?, b.eval(v)?));
         match self {
             Term::Const(k) => Some(*k),
@@ -168,7 +168,7 @@ impl Term {
         }
     }
 
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let bin = |a: &Term, op: &str, b: &Term| format!("({} {op} {})", a.text(), b.text());
         match self {
             Term::Const(k) => k.to_string(),
@@ -196,7 +196,7 @@ impl Term {
 }
 
 impl Formula {
-    pub fn eval(&self, v: &[i64]) -> Option<bool> {
+    pub(super) fn eval(&self, v: &[i64]) -> Option<bool> {
         match self {
             Formula::Cmp(op, a, b) => Some(op.holds(a.eval(v)?, b.eval(v)?)),
             Formula::AllDiff(ts) => {
@@ -227,11 +227,11 @@ impl Formula {
     }
 
     /// Whether the constraint holds: an undefined one does not.
-    pub fn holds(&self, v: &[i64]) -> bool {
+    pub(super) fn holds(&self, v: &[i64]) -> bool {
         self.eval(v) == Some(true)
     }
 
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let bin = |p: &Formula, op: &str, q: &Formula| format!("({} {op} {})", p.text(), q.text());
         match self {
             Formula::Cmp(op, a, b) => format!("({} {} {})", a.text(), op.text(), b.text()),
@@ -246,7 +246,7 @@ impl Formula {
 }
 
 impl Table {
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let name = if self.allowed { "table" } else { "forbidden" };
         let rows = match &self.source {
             Rows::Inline { lists } => {

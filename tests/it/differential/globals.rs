@@ -12,14 +12,14 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 /// The meaning of a constraint on the values of `x0..`.
-pub type Holds = Box<dyn Fn(&[i64]) -> bool>;
+pub(super) type Holds = Box<dyn Fn(&[i64]) -> bool>;
 
 /// Makes one random instance of a global.
-pub type Generator = fn(&mut Draw) -> Case;
+pub(super) type Generator = fn(&mut Draw) -> Case;
 
 /// One random instance: variables `x0..` with their domains, the constraint
 /// written with the global and as its decomposition, and its meaning.
-pub struct Case {
+pub(super) struct Case {
     pub domains: Vec<Vec<i64>>,
     pub global: String,
     pub decomposition: String,
@@ -37,7 +37,7 @@ impl Case {
     }
 
     /// Both models against brute force under every strategy.
-    pub fn check(&self, seed: u64, label: &str) {
+    pub(super) fn check(&self, seed: u64, label: &str) {
         let expected: BTreeSet<Vec<i64>> = super::product(&self.domains)
             .filter(|v| (self.holds)(v))
             .collect();
@@ -54,17 +54,17 @@ impl Case {
 }
 
 /// Random numbers for one case.
-pub struct Draw(pub Xoshiro256PlusPlus);
+pub(super) struct Draw(pub Xoshiro256PlusPlus);
 
 impl Draw {
-    pub fn new(seed: u64) -> Self {
+    pub(super) fn new(seed: u64) -> Self {
         Draw(Xoshiro256PlusPlus::seed_from_u64(seed))
     }
-    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+    pub(super) fn int(&mut self, lo: i64, hi: i64) -> i64 {
         self.0.random_range(lo..=hi)
     }
     /// A random non-empty subset of `lo..=hi`.
-    pub fn domain(&mut self, lo: i64, hi: i64) -> Vec<i64> {
+    pub(super) fn domain(&mut self, lo: i64, hi: i64) -> Vec<i64> {
         let mut d: Vec<i64> = (lo..=hi)
             .filter(|_| self.0.random_range(0..4) > 0)
             .collect();
@@ -74,7 +74,13 @@ impl Draw {
         d
     }
     /// Domains for `n` variables, cut down to at most `max_space` assignments.
-    pub fn domains(&mut self, n: usize, lo: i64, hi: i64, max_space: usize) -> Vec<Vec<i64>> {
+    pub(super) fn domains(
+        &mut self,
+        n: usize,
+        lo: i64,
+        hi: i64,
+        max_space: usize,
+    ) -> Vec<Vec<i64>> {
         let mut ds: Vec<Vec<i64>> = (0..n).map(|_| self.domain(lo, hi)).collect();
         while ds.iter().map(Vec::len).product::<usize>() > max_space {
             let largest = (0..n).max_by_key(|&i| ds[i].len()).expect("a variable");
@@ -97,7 +103,7 @@ fn ints(v: &[i64]) -> String {
 }
 
 /// `alldifferent(x)`: pairwise `!=`.
-pub fn alldifferent(d: &mut Draw) -> Case {
+pub(super) fn alldifferent(d: &mut Draw) -> Case {
     let n = d.int(2, 4) as usize;
     let domains = d.domains(n, 0, 4, 400);
     let parts = (0..n)
@@ -112,7 +118,7 @@ pub fn alldifferent(d: &mut Draw) -> Case {
 }
 
 /// `disjunctive(s, p)`: pairwise, one task before the other.
-pub fn disjunctive(d: &mut Draw) -> Case {
+pub(super) fn disjunctive(d: &mut Draw) -> Case {
     let n = d.int(2, 4) as usize;
     let domains = d.domains(n, 0, 5, 400);
     let p: Vec<i64> = (0..n).map(|_| d.int(0, 3)).collect();
@@ -143,7 +149,7 @@ pub fn disjunctive(d: &mut Draw) -> Case {
 }
 
 /// `cumulative(s, p, h, c)`: at each task's start, the tasks running fit.
-pub fn cumulative(d: &mut Draw) -> Case {
+pub(super) fn cumulative(d: &mut Draw) -> Case {
     let n = d.int(2, 3) as usize;
     let mut domains = d.domains(n, 0, 4, 150);
     domains.push(d.domain(0, 4));
@@ -198,7 +204,7 @@ fn successor_power(xs: &str, i: usize, k: usize) -> String {
 
 /// `circuit(x)`: all different, and no node returns to itself in fewer
 /// than n steps (nodes as positions 1..n of the successor array).
-pub fn circuit(d: &mut Draw) -> Case {
+pub(super) fn circuit(d: &mut Draw) -> Case {
     let n = d.int(1, 4) as usize;
     let domains = d.domains(n, 0, n as i64 + 1, 600);
     let arr = xs(0..n);
@@ -219,7 +225,7 @@ pub fn circuit(d: &mut Draw) -> Case {
 
 /// `subcircuit(x)`: all different, and a node in the circuit comes back to
 /// itself after exactly as many steps as there are nodes in the circuit.
-pub fn subcircuit(d: &mut Draw) -> Case {
+pub(super) fn subcircuit(d: &mut Draw) -> Case {
     let n = d.int(1, 4) as usize;
     let domains = d.domains(n, 0, n as i64 + 1, 600);
     let arr = xs(0..n);
@@ -246,7 +252,7 @@ pub fn subcircuit(d: &mut Draw) -> Case {
 }
 
 /// `inverse(f, g)`: `f[i] = j` exactly when `g[j] = i`, values in 1..n.
-pub fn inverse(d: &mut Draw) -> Case {
+pub(super) fn inverse(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let domains = d.domains(2 * n, 0, n as i64 + 1, 600);
     let mut parts = Vec::new();
@@ -272,7 +278,7 @@ pub fn inverse(d: &mut Draw) -> Case {
 }
 
 /// `global_cardinality(x, v, c)`: each count is a sum of truth values.
-pub fn global_cardinality(d: &mut Draw) -> Case {
+pub(super) fn global_cardinality(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let k = d.int(1, 2) as usize;
     let mut domains = d.domains(n, -1, 2, 80);
@@ -309,7 +315,7 @@ pub fn global_cardinality(d: &mut Draw) -> Case {
 }
 
 /// `nvalue(n, x)`: one plus the items that differ from every earlier one.
-pub fn nvalue(d: &mut Draw) -> Case {
+pub(super) fn nvalue(d: &mut Draw) -> Case {
     let n = d.int(1, 4) as usize;
     let mut domains = vec![d.domain(0, 4)];
     domains.extend(d.domains(n, -1, 3, 300));
@@ -332,7 +338,7 @@ pub fn nvalue(d: &mut Draw) -> Case {
 }
 
 /// `bin_packing(load, bin, w)`: each load is a weighted sum of truth values.
-pub fn bin_packing(d: &mut Draw) -> Case {
+pub(super) fn bin_packing(d: &mut Draw) -> Case {
     let m = d.int(1, 2) as usize;
     let items = d.int(1, 3) as usize;
     let mut domains = d.domains(m, 0, 5, 36);
@@ -365,7 +371,7 @@ pub fn bin_packing(d: &mut Draw) -> Case {
 }
 
 /// `lex_less(x, y)` / `lex_lesseq(x, y)`: the nested comparison.
-pub fn lex(d: &mut Draw) -> Case {
+pub(super) fn lex(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let strict = d.int(0, 1) == 1;
     let domains = d.domains(2 * n, 0, 3, 600);
@@ -384,7 +390,7 @@ pub fn lex(d: &mut Draw) -> Case {
 
 /// `m[i, j] == z` for a constant matrix against the flat element with the
 /// index ranges checked.
-pub fn element2d(d: &mut Draw) -> Case {
+pub(super) fn element2d(d: &mut Draw) -> Case {
     let (rows, cols) = (d.int(1, 3) as usize, d.int(1, 3) as usize);
     let m: Vec<Vec<i64>> = (0..rows)
         .map(|_| (0..cols).map(|_| d.int(-1, 3)).collect())
@@ -433,7 +439,7 @@ fn one_of_rows(rows: &[Vec<i64>], n: usize) -> String {
 
 /// `mdd(x, rows)` of a random table, or of `trie(words, symbols, n)` of
 /// random words: `x` is one of the rows, written as a disjunction.
-pub fn mdd(d: &mut Draw) -> Case {
+pub(super) fn mdd(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let domains = d.domains(n, -1, 3, 300);
     let (global, rows) = if d.int(0, 1) == 0 {
@@ -485,7 +491,7 @@ pub fn mdd(d: &mut Draw) -> Case {
 
 /// `regular(x, Q, S, d, q0, F)` of a random automaton: `x` is one of the
 /// words it accepts (enumerated here), written as a disjunction.
-pub fn regular(d: &mut Draw) -> Case {
+pub(super) fn regular(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let (q, s) = (d.int(1, 3), d.int(1, 3));
     let delta: Vec<i64> = (0..q * s).map(|_| d.int(0, q)).collect();
@@ -526,7 +532,7 @@ pub fn regular(d: &mut Draw) -> Case {
 /// `[^ ]` included; `common/regex.rs`): `x` is one of the words the
 /// backtracking matcher accepts, written as a disjunction. The expression
 /// reaches the model as a literal, a parameter, or by interpolation.
-pub fn regular_regex(d: &mut Draw) -> Case {
+pub(super) fn regular_regex(d: &mut Draw) -> Case {
     let n = d.int(1, 3) as usize;
     let domains = d.domains(n, -2, 3, 300);
     let re = Re::random(&mut |lo, hi| d.int(lo, hi), &[-1, 0, 1, 2], 3);
@@ -564,7 +570,7 @@ fn draw_set(d: &mut Draw, lo: i64, hi: i64) -> (Vec<i64>, String) {
 }
 
 /// `among(n, x, S)`: `n` is the sum of the memberships.
-pub fn among(d: &mut Draw) -> Case {
+pub(super) fn among(d: &mut Draw) -> Case {
     let n = d.int(1, 4) as usize;
     let mut domains = vec![d.domain(-1, 4)];
     domains.extend(d.domains(n, -2, 3, 300));
@@ -579,7 +585,7 @@ pub fn among(d: &mut Draw) -> Case {
 }
 
 /// `at_most`, `at_least`, `exactly(n, x, v)`: a count compared with `n`.
-pub fn count_bound(d: &mut Draw) -> Case {
+pub(super) fn count_bound(d: &mut Draw) -> Case {
     let n = d.int(1, 4) as usize;
     let mut domains = vec![d.domain(-1, 4)];
     domains.extend(d.domains(n, -1, 2, 300));
@@ -611,7 +617,7 @@ pub fn count_bound(d: &mut Draw) -> Case {
 }
 
 /// `sequence(x, S, k, low, high)`: each window's memberships summed.
-pub fn sequence(d: &mut Draw) -> Case {
+pub(super) fn sequence(d: &mut Draw) -> Case {
     let n = d.int(1, 6) as usize;
     let domains = d.domains(n, 0, 3, 400);
     let (set, text) = draw_set(d, 0, 3);

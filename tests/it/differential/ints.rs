@@ -10,13 +10,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// A model: variables `x0..` with their domains, and constraints.
-pub struct IntModel {
+pub(super) struct IntModel {
     pub domains: Vec<Vec<i64>>,
     pub constraints: Vec<Formula>,
 }
 
 impl IntModel {
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let mut s = String::new();
         for (i, d) in self.domains.iter().enumerate() {
             let vals: Vec<String> = d.iter().map(i64::to_string).collect();
@@ -29,7 +29,7 @@ impl IntModel {
     }
 
     /// Every solution, by enumerating the cartesian product of the domains.
-    pub fn brute_force(&self) -> BTreeSet<Vec<i64>> {
+    pub(super) fn brute_force(&self) -> BTreeSet<Vec<i64>> {
         super::product(&self.domains)
             .filter(|v| self.constraints.iter().all(|c| c.holds(v)))
             .collect()
@@ -38,7 +38,7 @@ impl IntModel {
 
 /// The state of one case's generation: its random numbers, its variables'
 /// domains, and where its table files go.
-pub struct Gen {
+pub(super) struct Gen {
     pub rng: Xoshiro256PlusPlus,
     pub domains: Vec<Vec<i64>>,
     dir: PathBuf,
@@ -51,7 +51,13 @@ impl Gen {
     /// until there are at most `max_space` assignments (the brute force and
     /// the search under `none` visit them all); table files are written to
     /// `dir` under names starting with `prefix`.
-    pub fn new(seed: u64, max_vars: usize, max_space: usize, dir: &Path, prefix: String) -> Gen {
+    pub(super) fn new(
+        seed: u64,
+        max_vars: usize,
+        max_space: usize,
+        dir: &Path,
+        prefix: String,
+    ) -> Gen {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let n = rng.random_range(2..=max_vars);
         let mut domains: Vec<Vec<i64>> = (0..n).map(|_| domain(&mut rng)).collect();
@@ -70,7 +76,7 @@ impl Gen {
         }
     }
 
-    pub fn model(self, constraints: Vec<Formula>) -> IntModel {
+    pub(super) fn model(self, constraints: Vec<Formula>) -> IntModel {
         IntModel {
             domains: self.domains,
             constraints,
@@ -78,7 +84,7 @@ impl Gen {
     }
 
     /// A number of things to draw, `lo..=hi`.
-    pub fn count(&mut self, lo: usize, hi: usize) -> usize {
+    pub(super) fn count(&mut self, lo: usize, hi: usize) -> usize {
         self.rng.random_range(lo..=hi)
     }
 
@@ -118,7 +124,7 @@ fn domain(rng: &mut Xoshiro256PlusPlus) -> Vec<i64> {
 // Classic shapes: comparisons, linear sums, all-different, abs, products.
 
 /// One constraint of the shapes the engine lowers directly.
-pub fn classic(g: &mut Gen) -> Formula {
+pub(super) fn classic(g: &mut Gen) -> Formula {
     let n = g.domains.len();
     let cmp = |op, a, b| Formula::Cmp(op, a, b);
     match g.rng.random_range(0..7) {
@@ -176,7 +182,7 @@ pub fn classic(g: &mut Gen) -> Formula {
 // and `&&`.
 
 /// One constraint: a comparison of random terms, sometimes inside logic.
-pub fn arithmetic(g: &mut Gen) -> Formula {
+pub(super) fn arithmetic(g: &mut Gen) -> Formula {
     let base = |g: &mut Gen| {
         let (a, op, b) = (term(g, 2), g.op(), term(g, 1));
         Formula::Cmp(op, a, b)
@@ -327,7 +333,7 @@ fn small_formula(g: &mut Gen, d: u32) -> Formula {
 
 /// One constraint with a table in it: mostly the table itself, sometimes
 /// under `!`, `||` or `->`, where it is checked by evaluation.
-pub fn table_constraint(g: &mut Gen) -> Formula {
+pub(super) fn table_constraint(g: &mut Gen) -> Formula {
     let t = Formula::Table(table(g));
     match g.rng.random_range(0..8) {
         0 => Formula::Not(bx(t)),
@@ -337,7 +343,7 @@ pub fn table_constraint(g: &mut Gen) -> Formula {
     }
 }
 
-pub fn table(g: &mut Gen) -> Table {
+pub(super) fn table(g: &mut Gen) -> Table {
     let arity = g.rng.random_range(1..=3);
     let terms: Vec<Term> = (0..arity).map(|_| table_term(g)).collect();
     let allowed = g.chance(0.6);

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub(super) enum Kind {
     Bool,
     Int(i64, i64),
     /// A member of the model's enum `E`.
@@ -20,7 +20,7 @@ pub enum Kind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Op {
+pub(super) enum Op {
     Eq,
     Ne,
     Lt,
@@ -50,7 +50,7 @@ impl Op {
 /// An integer term: over integer variables, parameters of a definition,
 /// and truth values used as 0/1.
 #[derive(Clone, Debug)]
-pub enum Term {
+pub(super) enum Term {
     Const(i64),
     Var(usize),
     Param(usize),
@@ -66,7 +66,7 @@ pub enum Term {
 
 /// A truth value.
 #[derive(Clone, Debug)]
-pub enum L {
+pub(super) enum L {
     /// A `bool` variable.
     BVar(usize),
     Cmp(Op, Term, Term),
@@ -95,12 +95,12 @@ pub enum L {
 }
 
 /// A definition: `predicate p{k}(u0, u1) = body;` or `function f{k}(u0, u1) = body;`.
-pub struct Defs {
+pub(super) struct Defs {
     pub predicates: Vec<L>,
     pub functions: Vec<Term>,
 }
 
-pub struct LogicModel {
+pub(super) struct LogicModel {
     pub kinds: Vec<Kind>,
     pub enum_size: i64,
     pub defs: Defs,
@@ -235,7 +235,7 @@ fn join(items: impl Iterator<Item = String>) -> String {
 }
 
 impl LogicModel {
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let mut s = String::new();
         if self.kinds.iter().any(|k| matches!(k, Kind::Enum)) {
             let members: Vec<String> = (1..=self.enum_size).map(member).collect();
@@ -260,7 +260,7 @@ impl LogicModel {
         s
     }
 
-    pub fn domains(&self) -> Vec<Vec<i64>> {
+    pub(super) fn domains(&self) -> Vec<Vec<i64>> {
         self.kinds
             .iter()
             .map(|k| match k {
@@ -271,7 +271,7 @@ impl LogicModel {
             .collect()
     }
 
-    pub fn brute_force(&self) -> BTreeSet<Vec<i64>> {
+    pub(super) fn brute_force(&self) -> BTreeSet<Vec<i64>> {
         let domains = self.domains();
         super::product(&domains)
             .filter(|v| self.constraints.iter().all(|c| c.eval(v, &[], &self.defs)))
@@ -280,7 +280,7 @@ impl LogicModel {
 }
 
 /// Draws one model.
-pub struct Gen {
+pub(super) struct Gen {
     rng: Xoshiro256PlusPlus,
     kinds: Vec<Kind>,
     enum_size: i64,
@@ -290,7 +290,7 @@ pub struct Gen {
 }
 
 impl Gen {
-    pub fn model(seed: u64, max_space: usize) -> LogicModel {
+    pub(super) fn model(seed: u64, max_space: usize) -> LogicModel {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let enum_size = rng.random_range(2..=4);
         let n = rng.random_range(2..=5);

@@ -54,7 +54,7 @@ fn cases(percent: u64) -> u64 {
 /// Whether to solve with learning (`CSPI_DIFF_LEARNING=on`, see
 /// docs/learning.md): nogoods must never cut a solution, so every
 /// comparison must hold either way.
-pub fn learning() -> bool {
+pub(crate) fn learning() -> bool {
     std::env::var("CSPI_DIFF_LEARNING").is_ok_and(|v| v == "on" || v == "1")
 }
 
@@ -71,7 +71,7 @@ fn case_seed(generator: u64, case_no: u64) -> u64 {
 
 /// A directory for one test's data files, removed when the test passes and
 /// kept when it fails (the failing model names its files).
-pub struct Scratch(PathBuf);
+pub(crate) struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
@@ -79,7 +79,7 @@ impl Scratch {
         std::fs::create_dir_all(&dir).expect("create a scratch directory");
         Scratch(dir)
     }
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.0
     }
 }
@@ -126,7 +126,7 @@ fn run_cases(n: u64, check: impl Fn(u64) + Sync) {
 }
 
 /// Every assignment of the domains, in lexicographic order.
-pub fn product<T: Clone>(domains: &[Vec<T>]) -> impl Iterator<Item = Vec<T>> + '_ {
+pub(crate) fn product<T: Clone>(domains: &[Vec<T>]) -> impl Iterator<Item = Vec<T>> + '_ {
     let mut idx = vec![0usize; domains.len()];
     let mut done = domains.iter().any(Vec::is_empty);
     std::iter::from_fn(move || {
@@ -160,7 +160,7 @@ pub fn product<T: Clone>(domains: &[Vec<T>]) -> impl Iterator<Item = Vec<T>> + '
 /// without reading solutions) with input order only, to save time. `read`
 /// turns the engine's values into a solution; `what` names the case and
 /// its model.
-pub fn check_every_strategy<T: Ord + Debug>(
+pub(crate) fn check_every_strategy<T: Ord + Debug>(
     model: &Arc<Model>,
     vals: &[ValSelect],
     expected: &BTreeSet<Vec<T>>,

@@ -16,7 +16,7 @@ use std::sync::Arc;
 /// `case` over fewer variables: position `i` (the case's `x{i}`) becomes
 /// `x{of[i]} + shift[i]`, with at least one variable in two positions. The
 /// new variables take the domain of their first position, shifted back.
-pub fn with_repeats(case: Case, d: &mut Draw) -> Case {
+pub(super) fn with_repeats(case: Case, d: &mut Draw) -> Case {
     let n = case.domains.len();
     if n < 2 {
         return case;

@@ -14,14 +14,14 @@ use std::collections::BTreeSet;
 const MAX_VALUE: i64 = 7;
 
 #[derive(Clone, Debug)]
-pub enum SetExpr {
+pub(super) enum SetExpr {
     Var(usize),
     Const(u64),
     Bin(&'static str, Box<SetExpr>, Box<SetExpr>),
 }
 
 #[derive(Clone, Debug)]
-pub enum F {
+pub(super) enum F {
     Card(SetExpr, &'static str, i64),
     Rel(&'static str, SetExpr, SetExpr),
     /// `x in s` (`None`: the integer variable `x`), or a constant.
@@ -145,7 +145,7 @@ impl F {
 
 /// A model: the sets' ranges of values, `x`'s range, the constraints, and
 /// an objective to maximise over them (coefficients of each set's card).
-pub struct SetModel {
+pub(super) struct SetModel {
     pub ranges: Vec<(i64, i64)>,
     pub x: (i64, i64),
     pub constraints: Vec<F>,
@@ -153,7 +153,7 @@ pub struct SetModel {
 }
 
 impl SetModel {
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         let mut out = String::new();
         for (i, (lo, hi)) in self.ranges.iter().enumerate() {
             out.push_str(&format!("var s{i}: set of {lo}..{hi};\n"));
@@ -166,7 +166,7 @@ impl SetModel {
     }
 
     /// The objective's text: a weighted sum of the cards, plus `x`.
-    pub fn objective(&self) -> String {
+    pub(super) fn objective(&self) -> String {
         let parts: Vec<String> = self
             .weights
             .iter()
@@ -176,7 +176,7 @@ impl SetModel {
         format!("{} + x", parts.join(" + "))
     }
 
-    pub fn objective_value(&self, sets: &[u64], x: i64) -> i64 {
+    pub(super) fn objective_value(&self, sets: &[u64], x: i64) -> i64 {
         let cards: i64 = self
             .weights
             .iter()
@@ -187,7 +187,7 @@ impl SetModel {
     }
 
     /// Every solution as each set's membership vector over its range, then `x`.
-    pub fn brute_force(&self) -> BTreeSet<Vec<i64>> {
+    pub(super) fn brute_force(&self) -> BTreeSet<Vec<i64>> {
         let mut out = BTreeSet::new();
         self.each_solution(|sets, x| {
             out.insert(self.solution_vector(sets, x));
@@ -196,7 +196,7 @@ impl SetModel {
     }
 
     /// The best objective value by brute force, `None` when unsatisfiable.
-    pub fn brute_force_max(&self) -> Option<i64> {
+    pub(super) fn brute_force_max(&self) -> Option<i64> {
         let mut best = None;
         self.each_solution(|sets, x| {
             let v = self.objective_value(sets, x);
@@ -239,13 +239,13 @@ impl SetModel {
     }
 }
 
-pub struct Gen {
+pub(super) struct Gen {
     rng: Xoshiro256PlusPlus,
     sets: usize,
 }
 
 impl Gen {
-    pub fn model(seed: u64) -> SetModel {
+    pub(super) fn model(seed: u64) -> SetModel {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let sets = rng.random_range(1..=3usize);
         // At most 11 membership bits in all.

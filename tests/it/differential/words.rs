@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// A word model: dictionary, word lengths and constraints.
-pub struct WordModel {
+pub(super) struct WordModel {
     pub dict: BTreeSet<String>,
     pub lens: Vec<usize>,
     /// `w{a}[i] == w{b}[j]` (0-based positions here, 1-based in the text).
@@ -27,7 +27,7 @@ fn letter(rng: &mut Xoshiro256PlusPlus) -> char {
     ['a', 'b', 'c'][rng.random_range(0..3usize)]
 }
 
-pub fn generate(rng: &mut Xoshiro256PlusPlus) -> WordModel {
+pub(super) fn generate(rng: &mut Xoshiro256PlusPlus) -> WordModel {
     // The dictionary: random distinct words of length 2 and 3.
     let mut dict = BTreeSet::new();
     for _ in 0..rng.random_range(3..12) {
@@ -57,7 +57,7 @@ pub fn generate(rng: &mut Xoshiro256PlusPlus) -> WordModel {
 }
 
 impl WordModel {
-    pub fn text(&self, dict_path: &Path) -> String {
+    pub(super) fn text(&self, dict_path: &Path) -> String {
         let mut src = format!("let d = dictionary(\"{}\");\n", dict_path.display());
         for (k, l) in self.lens.iter().enumerate() {
             let _ = writeln!(src, "var w{k} in words(d, {l});");
@@ -85,7 +85,7 @@ impl WordModel {
     }
 
     /// Every fill, over the dictionary's words of each variable's length.
-    pub fn brute_force(&self) -> BTreeSet<Vec<String>> {
+    pub(super) fn brute_force(&self) -> BTreeSet<Vec<String>> {
         let domains: Vec<Vec<String>> = self
             .lens
             .iter()

@@ -10,7 +10,7 @@ use super::{Branch, Rng, ValSelector};
 use crate::engine::Engine;
 use crate::model::VarId;
 
-pub struct Guided {
+pub(super) struct Guided {
     inner: Box<dyn ValSelector>,
     /// Remember the last value given (phase saving) rather than the best
     /// solution's.
@@ -20,7 +20,7 @@ pub struct Guided {
 }
 
 impl Guided {
-    pub fn new(inner: Box<dyn ValSelector>, phase: bool) -> Self {
+    pub(super) fn new(inner: Box<dyn ValSelector>, phase: bool) -> Self {
         Guided {
             inner,
             phase,

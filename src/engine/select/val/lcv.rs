@@ -13,7 +13,7 @@ const MAX_LCV_VALUES: u64 = 1024;
 
 /// Buffers reused from node to node, so that choosing a value allocates nothing.
 #[derive(Default)]
-pub struct Lcv {
+pub(super) struct Lcv {
     values: Vec<i64>,
     neighbours: Vec<VarId>,
     watchers: Vec<PropId>,

@@ -4,7 +4,7 @@ use super::{Branch, Rng, ValSelector};
 use crate::engine::Engine;
 use crate::model::VarId;
 
-pub struct Max;
+pub(super) struct Max;
 
 impl ValSelector for Max {
     fn select(&mut self, engine: &mut Engine, v: VarId, _: &mut Rng) -> Branch {

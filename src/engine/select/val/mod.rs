@@ -35,7 +35,7 @@ pub trait ValSelector {
 
 /// Wraps a value selector in solution guidance or phase saving
 /// ([`guided::Guided`]) as `guide` asks; `Guide::None` leaves it alone.
-pub fn guided(
+pub(crate) fn guided(
     inner: Box<dyn ValSelector>,
     guide: crate::model::search::Guide,
 ) -> Box<dyn ValSelector> {
@@ -48,7 +48,7 @@ pub fn guided(
 }
 
 /// The value selector for a name; `model` supplies the word scores of `score`.
-pub fn build(kind: ValSelect, model: &Model) -> Box<dyn ValSelector> {
+pub(crate) fn build(kind: ValSelect, model: &Model) -> Box<dyn ValSelector> {
     match kind {
         ValSelect::Min => Box::new(min::Min),
         ValSelect::Max => Box::new(max::Max),

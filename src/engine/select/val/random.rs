@@ -5,7 +5,7 @@ use crate::engine::Engine;
 use crate::model::VarId;
 use rand::RngExt;
 
-pub struct Random;
+pub(super) struct Random;
 
 impl ValSelector for Random {
     fn select(&mut self, engine: &mut Engine, v: VarId, rng: &mut Rng) -> Branch {

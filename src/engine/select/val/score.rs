@@ -7,14 +7,14 @@ use crate::engine::Engine;
 use crate::model::{Model, VarId, VarKind, WordList};
 use std::sync::Arc;
 
-pub struct Score {
+pub(super) struct Score {
     /// For each model variable over a scored dictionary, its word list
     /// (value `i` scores `scores[i]`).
     lists: Vec<Option<Arc<WordList>>>,
 }
 
 impl Score {
-    pub fn new(model: &Model) -> Self {
+    pub(super) fn new(model: &Model) -> Self {
         let lists = model
             .vars
             .iter()

@@ -6,7 +6,7 @@ use super::{Branch, Rng, ValSelector};
 use crate::engine::Engine;
 use crate::model::VarId;
 
-pub struct Split;
+pub(super) struct Split;
 
 impl ValSelector for Split {
     fn select(&mut self, engine: &mut Engine, v: VarId, _: &mut Rng) -> Branch {

@@ -5,7 +5,7 @@ use super::{Evaluator, Node, Rng};
 use crate::engine::Engine;
 use crate::model::VarId;
 
-pub struct Degree;
+pub(super) struct Degree;
 
 impl Evaluator for Degree {
     fn score(&mut self, node: &Node, v: VarId, _: &mut Rng) -> u128 {
@@ -15,7 +15,7 @@ impl Evaluator for Degree {
 
 /// Constraints on `v` that involve at least one other open variable, each
 /// counted by the number of constraints its propagator stands for.
-pub fn degree(engine: &Engine, v: VarId, open: &dyn Fn(VarId) -> bool) -> u64 {
+pub(crate) fn degree(engine: &Engine, v: VarId, open: &dyn Fn(VarId) -> bool) -> u64 {
     engine.watchers[v]
         .iter()
         .filter(|&&(p, _)| engine.props[p].vars().iter().any(|&w| w != v && open(w)))

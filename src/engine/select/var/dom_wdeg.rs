@@ -9,7 +9,7 @@ use crate::engine::{Engine, PropId};
 use crate::model::VarId;
 
 #[derive(Default)]
-pub struct DomWdeg {
+pub(super) struct DomWdeg {
     /// Failures of each propagator (its weight is one more).
     failures: Vec<u64>,
 }

@@ -8,7 +8,7 @@ use crate::engine::Engine;
 use crate::engine::domains::Domains;
 use crate::model::{Propagation, VarId};
 
-pub struct FirstFail;
+pub(super) struct FirstFail;
 
 impl Evaluator for FirstFail {
     fn score(&mut self, node: &Node, v: VarId, _: &mut Rng) -> u128 {
@@ -21,7 +21,7 @@ impl Evaluator for FirstFail {
 /// values at least (under `fc` and `none` a variable fixed by pruning is
 /// still open until decided), so the first one that small is the answer.
 #[inline]
-pub fn smallest(
+pub(super) fn smallest(
     engine: &Engine,
     candidates: &[VarId],
     open: impl Fn(VarId) -> bool,
@@ -53,7 +53,7 @@ pub fn smallest(
 /// while the leaves of an enumeration are visited one by one (crosswords).
 /// The domains must not be empty (none is after a fixpoint).
 #[inline]
-pub fn smallest_unfixed(doms: &Domains, candidates: &[VarId]) -> Option<VarId> {
+pub(super) fn smallest_unfixed(doms: &Domains, candidates: &[VarId]) -> Option<VarId> {
     let mut best = (u64::MAX, None);
     for &v in candidates {
         let size = doms.size(v);

@@ -6,7 +6,7 @@
 use super::{Evaluator, Node, Rng};
 use crate::model::VarId;
 
-pub struct Input;
+pub(super) struct Input;
 
 impl Evaluator for Input {
     fn score(&mut self, _: &Node, _: VarId, _: &mut Rng) -> u128 {
@@ -16,6 +16,10 @@ impl Evaluator for Input {
 
 /// The position of the first open variable of `order` from `from` on.
 #[inline]
-pub fn first_open(order: &[VarId], from: usize, open: impl Fn(VarId) -> bool) -> Option<usize> {
+pub(super) fn first_open(
+    order: &[VarId],
+    from: usize,
+    open: impl Fn(VarId) -> bool,
+) -> Option<usize> {
     (from..order.len()).find(|&i| open(order[i]))
 }

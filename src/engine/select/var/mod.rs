@@ -14,21 +14,19 @@ mod input;
 mod random;
 mod smallest;
 
-pub use degree::degree;
-
 use super::Rng;
 use crate::engine::{Engine, PropId};
 use crate::model::{VarId, VarSelect};
 
 /// What an evaluator sees of the current node.
-pub struct Node<'a> {
+pub(crate) struct Node<'a> {
     pub engine: &'a Engine,
     /// Whether a variable is still to be assigned.
     pub open: &'a dyn Fn(VarId) -> bool,
 }
 
 /// One criterion for choosing a variable: smaller scores are better.
-pub trait Evaluator {
+pub(crate) trait Evaluator {
     fn score(&mut self, node: &Node, v: VarId, rng: &mut Rng) -> u128;
 
     /// A propagator failed (dom/wdeg learns from it).
@@ -121,7 +119,7 @@ pub enum Open<'a> {
 }
 
 /// The evaluator chain for a variable-selection name.
-pub fn build(kind: VarSelect) -> VarSelector {
+pub(crate) fn build(kind: VarSelect) -> VarSelector {
     let chain: Vec<Box<dyn Evaluator>> = match kind {
         VarSelect::Input => vec![Box::new(input::Input)],
         VarSelect::Mrv => vec![Box::new(first_fail::FirstFail)],

@@ -4,7 +4,7 @@ use super::{Evaluator, Node, Rng};
 use crate::model::VarId;
 use rand::RngExt;
 
-pub struct Random;
+pub(super) struct Random;
 
 impl Evaluator for Random {
     fn score(&mut self, _: &Node, _: VarId, rng: &mut Rng) -> u128 {

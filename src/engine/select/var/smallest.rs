@@ -13,7 +13,7 @@ fn ordered(x: i64) -> u128 {
     (x as i128 - i64::MIN as i128) as u128
 }
 
-pub struct SmallestMin;
+pub(super) struct SmallestMin;
 
 impl Evaluator for SmallestMin {
     fn score(&mut self, node: &Node, v: VarId, _: &mut Rng) -> u128 {
@@ -21,7 +21,7 @@ impl Evaluator for SmallestMin {
     }
 }
 
-pub struct SmallestMax;
+pub(super) struct SmallestMax;
 
 impl Evaluator for SmallestMax {
     fn score(&mut self, node: &Node, v: VarId, _: &mut Rng) -> u128 {
