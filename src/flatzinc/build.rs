@@ -35,7 +35,7 @@ pub(super) enum Val {
 pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
     let mut b = Builder::default();
     let mut diags = Diags::default();
-    let definitions = super::views::definitions(ast);
+    let definitions = views::definitions(ast);
     let defined: std::collections::HashSet<&str> = ast
         .constraints
         .iter()

@@ -18,17 +18,17 @@ use rustc_hash::FxHashMap;
 
 /// A defining `int_lin_eq` of two variables, as written: its parts are
 /// read when the defined variable is declared.
-pub struct Definition<'a> {
+pub(super) struct Definition<'a> {
     /// The index of the constraint among the model's constraints.
-    pub constraint: usize,
-    pub coef_y: &'a Expr,
-    pub coef_x: &'a Expr,
-    pub x: &'a Expr,
-    pub k: &'a Expr,
+    pub(super) constraint: usize,
+    pub(super) coef_y: &'a Expr,
+    pub(super) coef_x: &'a Expr,
+    pub(super) x: &'a Expr,
+    pub(super) k: &'a Expr,
 }
 
 /// The defining equalities of two variables, by the name they define.
-pub fn definitions<'a>(ast: &'a FznAst) -> FxHashMap<&'a str, Definition<'a>> {
+pub(super) fn definitions<'a>(ast: &'a FznAst) -> FxHashMap<&'a str, Definition<'a>> {
     let decls: FxHashMap<&str, &Decl> = ast.decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let items = |e: &'a Expr| array_items(&decls, e);
     let mut found: FxHashMap<&str, Definition> = FxHashMap::default();
@@ -89,7 +89,7 @@ fn array_items<'a>(decls: &FxHashMap<&str, &'a Decl>, e: &'a Expr) -> Option<&'a
 }
 
 /// `y = a * x + b` from `c_y * y + c_x * x = k`, when the division is exact.
-pub fn solve_for_y(c_y: i64, c_x: i64, k: i64) -> Option<(i64, i64)> {
+pub(super) fn solve_for_y(c_y: i64, c_x: i64, k: i64) -> Option<(i64, i64)> {
     if c_y == 0 || c_x == 0 || c_x.checked_rem(c_y)? != 0 || k.checked_rem(c_y)? != 0 {
         return None;
     }
@@ -97,13 +97,13 @@ pub fn solve_for_y(c_y: i64, c_x: i64, k: i64) -> Option<(i64, i64)> {
 }
 
 /// `a * (a2 * z + b2) + b` as `(a * a2) * z + (a * b2 + b)`.
-pub fn compose((a, b): (i64, i64), (a2, b2): (i64, i64)) -> Option<(i64, i64)> {
+pub(super) fn compose((a, b): (i64, i64), (a2, b2): (i64, i64)) -> Option<(i64, i64)> {
     Some((a.checked_mul(a2)?, a.checked_mul(b2)?.checked_add(b)?))
 }
 
 /// The values of `x` for which `a * x + b` lies in `domain` (`a != 0`):
 /// `None` when there are none.
-pub fn preimage(domain: &Domain, a: i64, b: i64) -> Option<Domain> {
+pub(super) fn preimage(domain: &Domain, a: i64, b: i64) -> Option<Domain> {
     let (a128, b128) = (a as i128, b as i128);
     let clamp = |v: i128| v.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
     match domain {
