@@ -3,9 +3,10 @@
 
 use crate::common;
 
-use crate::common::json::{self, Json};
+use crate::common::json::{self, JsonRead};
 use crate::common::sudoku::{self, ALPHADOKU_SYMBOLS};
 use crate::common::{Run, cspi, cspi_in, scratch, shared_data};
+use serde_json::Value;
 
 /// The puzzle models/sudoku.csp solves when no `--param puzzle` is given.
 const DEFAULT_PUZZLE: &str =
@@ -22,7 +23,7 @@ fn ok(r: &Run) {
 }
 
 /// Every stdout line parsed as JSON (JSON Lines).
-fn json_lines(r: &Run) -> Vec<Json> {
+fn json_lines(r: &Run) -> Vec<Value> {
     r.stdout
         .lines()
         .map(|l| json::parse(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
@@ -41,26 +42,26 @@ const STAT_KEYS: [&str; 7] = [
 ];
 
 /// The summary (last line), checked for shape; returns (status, solutions).
-fn summary(lines: &[Json]) -> (String, i64) {
+fn summary(lines: &[Value]) -> (String, i64) {
     let s = lines.last().expect("a summary line");
-    assert_eq!(s.get("type").str(), "summary");
-    let stats = s.get("stats");
+    assert_eq!(s["type"].str(), "summary");
+    let stats = &s["stats"];
     for key in STAT_KEYS {
-        assert!(stats.get(key).int() >= 0, "stat {key}");
+        assert!(stats[key].int() >= 0, "stat {key}");
     }
-    assert_eq!(stats.get("solutions").int(), s.get("solutions").int());
-    let status = s.get("status").str().to_string();
+    assert_eq!(stats["solutions"].int(), s["solutions"].int());
+    let status = s["status"].str().to_string();
     assert!(
         ["SATISFIABLE", "UNSATISFIABLE", "ALL_SOLUTIONS", "UNKNOWN"].contains(&status.as_str()),
         "status {status}"
     );
-    (status, s.get("solutions").int())
+    (status, s["solutions"].int())
 }
 
 /// The `cell` grid of a JSON solution line, row-major.
-fn json_grid(line: &Json, side: usize) -> Vec<u8> {
-    assert_eq!(line.get("type").str(), "solution");
-    let rows = line.get("values").get("cell").arr();
+fn json_grid(line: &Value, side: usize) -> Vec<u8> {
+    assert_eq!(line["type"].str(), "solution");
+    let rows = line["values"]["cell"].arr();
     assert_eq!(rows.len(), side);
     rows.iter()
         .flat_map(|r| {
@@ -85,9 +86,8 @@ fn symbol_value(cell: &str, symbols: &str) -> u8 {
 }
 
 /// The `cell_grid` rows of a JSON solution line, decoded by `symbols`.
-fn json_text_grid(line: &Json, symbols: &str) -> Vec<u8> {
-    line.get("values")
-        .get("cell_grid")
+fn json_text_grid(line: &Value, symbols: &str) -> Vec<u8> {
+    line["values"]["cell_grid"]
         .arr()
         .iter()
         .flat_map(|row| {
@@ -100,14 +100,9 @@ fn json_text_grid(line: &Json, symbols: &str) -> Vec<u8> {
 }
 
 /// The n-queens `q` array of a JSON solution line.
-fn queens(line: &Json) -> Vec<i64> {
-    assert_eq!(line.get("type").str(), "solution");
-    line.get("values")
-        .get("q")
-        .arr()
-        .iter()
-        .map(Json::int)
-        .collect()
+fn queens(line: &Value) -> Vec<i64> {
+    assert_eq!(line["type"].str(), "solution");
+    line["values"]["q"].arr().iter().map(Value::int).collect()
 }
 
 fn queens_valid(q: &[i64]) -> bool {
@@ -149,7 +144,7 @@ fn json_first_solution_then_summary() {
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0].keys(), ["type", "values"]);
     assert_eq!(
-        lines[0].get("values").keys(),
+        lines[0]["values"].keys(),
         ["cell"],
         "only the model's variables"
     );

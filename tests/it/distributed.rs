@@ -3,6 +3,7 @@
 //! optimum of one whole run; parts that do not belong together refused.
 
 use crate::common::json;
+use crate::common::json::JsonRead;
 use crate::common::{Run, cspi, scratch, shared_data};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -34,7 +35,7 @@ fn merge(files: &[PathBuf], json_out: bool) -> Run {
     cspi(&refs)
 }
 
-fn summary(r: &Run) -> json::Json {
+fn summary(r: &Run) -> serde_json::Value {
     assert_eq!(r.code, 0, "{}", r.stderr);
     json::parse(r.stdout.lines().last().unwrap()).unwrap()
 }
@@ -48,9 +49,9 @@ fn eight_parts_merge_into_the_whole_count() {
         8,
     );
     let s = summary(&merge(&files, true));
-    assert_eq!(s.get("solutions").int(), 724);
-    assert_eq!(s.get("status").str(), "ALL_SOLUTIONS");
-    assert_eq!(s.get("parts").int(), 8);
+    assert_eq!(s["solutions"].int(), 724);
+    assert_eq!(s["status"].str(), "ALL_SOLUTIONS");
+    assert_eq!(s["parts"].int(), 8);
     let human = merge(&files, false);
     assert!(
         human.stdout.starts_with("724 solutions (ALL_SOLUTIONS)"),
@@ -62,14 +63,10 @@ fn eight_parts_merge_into_the_whole_count() {
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).unwrap();
-            json::parse(text.lines().last().unwrap())
-                .unwrap()
-                .get("stats")
-                .get("nodes")
-                .int()
+            json::parse(text.lines().last().unwrap()).unwrap()["stats"]["nodes"].int()
         })
         .sum();
-    assert_eq!(s.get("stats").get("nodes").int(), nodes);
+    assert_eq!(s["stats"]["nodes"].int(), nodes);
 }
 
 #[test]
@@ -90,7 +87,7 @@ fn eight_parts_of_a_crossword_merge_into_its_count() {
         "--count",
     ];
     let files = run_parts(&dir, &args, 8);
-    assert_eq!(summary(&merge(&files, true)).get("solutions").int(), 20593);
+    assert_eq!(summary(&merge(&files, true))["solutions"].int(), 20593);
 }
 
 #[test]
@@ -107,7 +104,7 @@ fn parts_of_every_solution_merge_into_the_whole_set() {
     let wl: Vec<&str> = whole.stdout.lines().collect();
     let want: BTreeSet<&str> = wl[..wl.len() - 1].iter().copied().collect();
     assert_eq!(got, want);
-    assert_eq!(s.get("solutions").int(), 40);
+    assert_eq!(s["solutions"].int(), 40);
 }
 
 #[test]
@@ -119,11 +116,11 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
     let s = summary(&merged);
     let whole = cspi(&[&base[..], &["--format", "json"]].concat());
     let w = json::parse(whole.stdout.lines().last().unwrap()).unwrap();
-    assert_eq!(s.get("status").str(), "OPTIMAL");
-    assert_eq!(s.get("objective").int(), w.get("objective").int());
+    assert_eq!(s["status"].str(), "OPTIMAL");
+    assert_eq!(s["objective"].int(), w["objective"].int());
     // The best part's best solution comes with it.
     let best = json::parse(merged.stdout.lines().next().unwrap()).unwrap();
-    assert_eq!(best.get("objective").int(), w.get("objective").int());
+    assert_eq!(best["objective"].int(), w["objective"].int());
 }
 
 #[test]

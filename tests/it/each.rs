@@ -3,9 +3,10 @@
 
 use crate::common;
 
-use crate::common::json::{self, Json};
+use crate::common::json::{self, JsonRead};
 use crate::common::sudoku;
 use crate::common::{cspi_in, scratch, shared_data};
+use serde_json::Value;
 
 const TOP95_FIRST: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -13,16 +14,15 @@ const TOP95_FIRST: &str =
 const CLASH: &str =
     "11...............................................................................";
 
-fn json_lines(stdout: &str) -> Vec<Json> {
+fn json_lines(stdout: &str) -> Vec<Value> {
     stdout
         .lines()
         .map(|l| json::parse(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
         .collect()
 }
 
-fn grid(line: &Json) -> Vec<u8> {
-    line.get("values")
-        .get("cell")
+fn grid(line: &Value) -> Vec<u8> {
+    line["values"]["cell"]
         .arr()
         .iter()
         .flat_map(|r| r.arr().iter().map(|v| v.int() as u8).collect::<Vec<_>>())
@@ -49,8 +49,8 @@ fn each_line_is_an_instance_and_a_bad_one_does_not_stop_the_rest() {
     let lines = json_lines(&r.stdout);
     let kinds: Vec<(&str, &str)> = lines
         .iter()
-        .filter(|l| l.get("type").str() != "total")
-        .map(|l| (l.get("type").str(), l.get("instance").str()))
+        .filter(|l| l["type"].str() != "total")
+        .map(|l| (l["type"].str(), l["instance"].str()))
         .collect();
     assert_eq!(
         kinds,
@@ -65,11 +65,11 @@ fn each_line_is_an_instance_and_a_bad_one_does_not_stop_the_rest() {
         .remove(0)
         .givens;
     assert_eq!(sudoku::check(3, &givens, &grid(&lines[0])), Ok(()));
-    assert_eq!(lines[1].get("status").str(), "SATISFIABLE");
-    assert!(lines[2].get("message").str().contains("cells"));
-    assert_eq!(lines[3].get("status").str(), "UNSATISFIABLE");
+    assert_eq!(lines[1]["status"].str(), "SATISFIABLE");
+    assert!(lines[2]["message"].str().contains("cells"));
+    assert_eq!(lines[3]["status"].str(), "UNSATISFIABLE");
     let total = lines.last().unwrap();
-    assert_eq!(total.get("type").str(), "total");
+    assert_eq!(total["type"].str(), "total");
     for (key, want) in [
         ("instances", 3),
         ("solved", 1),
@@ -77,7 +77,7 @@ fn each_line_is_an_instance_and_a_bad_one_does_not_stop_the_rest() {
         ("unknown", 0),
         ("errors", 1),
     ] {
-        assert_eq!(total.get(key).int(), want, "{key}");
+        assert_eq!(total[key].int(), want, "{key}");
     }
     // The bad instance's diagnostic names it and points into the data.
     assert!(
@@ -131,13 +131,13 @@ fn json_records_give_several_parameters() {
     let lines = json_lines(&r.stdout);
     let counts: Vec<(String, String)> = lines
         .iter()
-        .filter(|l| l.get("type").str() != "total")
+        .filter(|l| l["type"].str() != "total")
         .map(|l| {
-            let what = match l.get("type").str() {
-                "summary" => l.get("solutions").int().to_string(),
+            let what = match l["type"].str() {
+                "summary" => l["solutions"].int().to_string(),
                 other => other.to_string(),
             };
-            (l.get("instance").str().to_string(), what)
+            (l["instance"].str().to_string(), what)
         })
         .collect();
     let want = [
@@ -152,7 +152,7 @@ fn json_records_give_several_parameters() {
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     assert_eq!(counts, want);
-    assert_eq!(lines.last().unwrap().get("errors").int(), 3);
+    assert_eq!(lines.last().unwrap()["errors"].int(), 3);
 }
 
 #[test]
@@ -181,16 +181,16 @@ fn the_shared_hard_set_in_one_run() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines = json_lines(&r.stdout);
-    let solutions: Vec<&Json> = lines
+    let solutions: Vec<&Value> = lines
         .iter()
-        .filter(|l| l.get("type").str() == "solution")
+        .filter(|l| l["type"].str() == "solution")
         .collect();
     assert_eq!(solutions.len(), puzzles.len());
     for (p, s) in puzzles.iter().zip(&solutions) {
         assert_eq!(sudoku::check(3, &p.givens, &grid(s)), Ok(()));
     }
     let total = lines.last().unwrap();
-    assert_eq!(total.get("solved").int(), puzzles.len() as i64);
+    assert_eq!(total["solved"].int(), puzzles.len() as i64);
 }
 
 /// A model whose parameters are an array, a record and an enum member.
@@ -268,11 +268,11 @@ fn each_data_file_and_folder_is_an_instance() {
     let lines = json_lines(&r.stdout);
     let tags: Vec<(&str, &str)> = lines
         .iter()
-        .filter(|l| l.get("type").str() != "total")
-        .map(|l| (l.get("type").str(), l.get("instance").str()))
+        .filter(|l| l["type"].str() != "total")
+        .map(|l| (l["type"].str(), l["instance"].str()))
         .collect();
     assert_eq!(tags[0], ("solution", "a.json"), "{}", r.stdout);
-    assert_eq!(lines[0].get("values").get("x").int(), 15);
+    assert_eq!(lines[0]["values"]["x"].int(), 15);
     assert!(
         tags.iter().any(|t| t.1 == "b.dzn"),
         "{}\n{}",

@@ -3,6 +3,7 @@
 //! the sub-models through the library, one per removed constraint).
 
 use crate::common;
+use crate::common::json::JsonRead;
 
 use cspi::engine::search::{Limits, Next};
 use cspi::explain::{Explanation, explain};
@@ -152,19 +153,14 @@ fn the_command_shows_one_diagnostic_and_json() {
     ]);
     assert_eq!(r.code, 0);
     let j = common::json::parse(r.stdout.trim()).unwrap();
-    assert_eq!(j.get("status").str(), "UNSATISFIABLE");
-    assert_eq!(j.get("minimal"), &common::json::Json::Bool(true));
-    let list = j.get("constraints").arr();
+    assert_eq!(j["status"].str(), "UNSATISFIABLE");
+    assert_eq!(j["minimal"], serde_json::Value::Bool(true));
+    let list = j["constraints"].arr();
     assert_eq!(list.len(), 3);
     let givens: Vec<(&str, &str)> = list
         .iter()
-        .filter(|c| !c.get("data").arr().is_empty())
-        .map(|c| {
-            (
-                c.get("bindings").get("r").str(),
-                c.get("bindings").get("c").str(),
-            )
-        })
+        .filter(|c| !c["data"].arr().is_empty())
+        .map(|c| (c["bindings"]["r"].str(), c["bindings"]["c"].str()))
         .collect();
     assert_eq!(givens, [("1", "1"), ("1", "2")]);
 

@@ -4,6 +4,7 @@
 //! a closed stdout is an error exit, never a panic or an abort.
 
 use crate::common;
+use crate::common::json::JsonRead;
 
 use crate::common::json;
 use std::io::Read;
@@ -77,12 +78,12 @@ fn the_first_sigint_stops_the_search_and_reports() {
     let lines: Vec<_> = stdout.lines().collect();
     assert_eq!(lines.len(), 1, "one summary line: {stdout}");
     let s = json::parse(lines[0]).expect("a whole JSON line");
-    assert_eq!(s.get("type").str(), "summary");
-    assert_eq!(s.get("status").str(), "UNKNOWN");
-    assert_eq!(s.get("stopped_by").str(), "interrupt");
-    let count = s.get("solutions").int();
+    assert_eq!(s["type"].str(), "summary");
+    assert_eq!(s["status"].str(), "UNKNOWN");
+    assert_eq!(s["stopped_by"].str(), "interrupt");
+    let count = s["solutions"].int();
     assert!(count > 0 && count < 14_772_512, "a count so far: {count}");
-    assert_eq!(s.get("stats").get("solutions").int(), count);
+    assert_eq!(s["stats"]["solutions"].int(), count);
 }
 
 #[test]
@@ -106,9 +107,9 @@ fn sigterm_stops_the_search_and_keeps_every_solution_line_whole() {
         .map(|l| json::parse(l).unwrap_or_else(|e| panic!("a broken line ({e}): {l}")))
         .collect();
     let (summary, solutions) = lines.split_last().expect("lines");
-    assert_eq!(summary.get("type").str(), "summary");
-    assert_eq!(summary.get("status").str(), "UNKNOWN");
-    assert_eq!(summary.get("solutions").int(), solutions.len() as i64);
+    assert_eq!(summary["type"].str(), "summary");
+    assert_eq!(summary["status"].str(), "UNKNOWN");
+    assert_eq!(summary["solutions"].int(), solutions.len() as i64);
     assert!(!solutions.is_empty());
 }
 

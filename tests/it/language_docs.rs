@@ -7,16 +7,21 @@
 //! cspi prints: standard output when it succeeds, the diagnostic (standard
 //! error) when it fails. `models/` in a command is the repository's.
 //!
-//! To rewrite the outputs after a deliberate change:
+//! The doc with every output replaced by what cspi prints is compared with
+//! docs/language.md as an expect-test snapshot (`expect_file!`); to rewrite
+//! the outputs after a deliberate change:
 //!     UPDATE_EXPECT=1 cargo test --release --test it language_docs
 //! and review the diff of docs/language.md.
 
 use crate::common;
+use expect_test::expect_file;
 
 use std::path::Path;
 
 /// One `$ cspi ...` line and the lines shown after it.
 struct Command {
+    /// The line as the doc writes it (its quoting kept).
+    line: String,
     args: Vec<String>,
     shown: Vec<String>,
 }
@@ -26,6 +31,7 @@ fn commands(block: &[&str]) -> Vec<Command> {
     for line in block {
         match line.strip_prefix("$ cspi ") {
             Some(args) => out.push(Command {
+                line: line.to_string(),
                 args: split_args(args),
                 shown: Vec::new(),
             }),
@@ -83,7 +89,6 @@ fn the_language_reference_examples_run_as_shown() {
     let root = common::root();
     let doc_path = root.join("docs/language.md");
     let doc = common::read(&doc_path);
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let dir = common::scratch("language-docs");
     #[cfg(unix)]
     std::os::unix::fs::symlink(root.join("models"), dir.join("models")).expect("link models/");
@@ -111,9 +116,12 @@ fn the_language_reference_examples_run_as_shown() {
                 for c in commands(block) {
                     runs += 1;
                     let got = run(&dir, &c.args);
-                    rewritten.push(format!("$ cspi {}", c.args.join(" ")));
-                    rewritten.extend(got.iter().cloned());
-                    if !same_output(&c.args, &c.shown, &got) {
+                    rewritten.push(c.line.clone());
+                    if same_output(&c.args, &c.shown, &got) {
+                        // The doc's order where the order is free (`--all`).
+                        rewritten.extend(c.shown.iter().cloned());
+                    } else {
+                        rewritten.extend(got.iter().cloned());
                         failures.push(format!(
                             "$ cspi {}\n--- the doc shows:\n{}\n--- cspi prints:\n{}",
                             c.args.join(" "),
@@ -139,18 +147,16 @@ fn the_language_reference_examples_run_as_shown() {
         files >= 10 && runs >= 10,
         "only {files} files and {runs} commands in the doc"
     );
-    if update {
-        let mut text = rewritten.join("\n");
-        text.push('\n');
-        std::fs::write(&doc_path, text).expect("rewrite docs/language.md");
-        return;
+    if !failures.is_empty() {
+        eprintln!(
+            "{} example(s) of docs/language.md differ (UPDATE_EXPECT=1 rewrites them):\n\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        );
     }
-    assert!(
-        failures.is_empty(),
-        "{} example(s) of docs/language.md differ (UPDATE_EXPECT=1 rewrites them):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    let mut text = rewritten.join("\n");
+    text.push('\n');
+    expect_file![doc_path].assert_eq(&text);
 }
 
 /// Whether cspi printed what the doc shows. `--all` searches on every core,

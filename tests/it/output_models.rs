@@ -7,6 +7,7 @@
 //! against a brute force over placements, and its grid against the values.
 
 use crate::common::cspi;
+use crate::common::json::JsonRead;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -249,9 +250,7 @@ fn the_timetable_counts_as_the_brute_force_and_draws_its_solution() {
     let json = cspi(&["solve", "models/timetable.csp", "--format", "json"]);
     let line = json.stdout.lines().next().expect("a solution");
     let values = crate::common::json::parse(line).expect("JSON");
-    let at: Vec<i64> = values
-        .get("values")
-        .get("at")
+    let at: Vec<i64> = values["values"]["at"]
         .arr()
         .iter()
         .map(|v| v.int())
@@ -293,8 +292,9 @@ fn json_text_carries_the_printed_routes_and_the_values_stay() {
     let first = |r: &crate::common::Run| r.stdout.lines().next().expect("a record").to_string();
     let record = crate::common::json::parse(&first(&with)).expect("JSON");
     let values = crate::common::json::parse(&first(&plain)).expect("JSON");
-    assert_eq!(record.get("values"), values.get("values"));
-    let text = record.get("text").str();
+    assert!(values["values"].is_object(), "{values}");
+    assert_eq!(record["values"], values["values"]);
+    let text = record["text"].str();
     assert!(text.starts_with("vehicle 1: "), "{text}");
     // The human run prints the same text (then the objective and the status).
     assert!(human.stdout.contains(text), "{}\n{text}", human.stdout);

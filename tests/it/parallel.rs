@@ -3,6 +3,7 @@
 //! output that stays one well-formed JSON record per line.
 
 use crate::common;
+use crate::common::json::JsonRead;
 
 use crate::common::json;
 use crate::common::{cspi, shared_data};
@@ -305,23 +306,20 @@ fn json_output_stays_one_record_per_line() {
         "--thread-stats",
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let records: Vec<json::Json> = r
+    let records: Vec<serde_json::Value> = r
         .stdout
         .lines()
         .map(|l| json::parse(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
         .collect();
     assert_eq!(records.len(), 93);
     let summary = records.last().unwrap();
-    assert_eq!(summary.get("solutions").int(), 92);
-    let threads = summary.get("threads").arr();
+    assert_eq!(summary["solutions"].int(), 92);
+    let threads = summary["threads"].arr();
     assert_eq!(threads.len(), 4);
-    let nodes: i64 = threads
-        .iter()
-        .map(|t| t.get("stats").get("nodes").int())
-        .sum();
-    let split = summary.get("split").get("stats").get("nodes").int();
+    let nodes: i64 = threads.iter().map(|t| t["stats"]["nodes"].int()).sum();
+    let split = summary["split"]["stats"]["nodes"].int();
     assert!(split > 0, "the split's decisions count");
-    assert_eq!(split + nodes, summary.get("stats").get("nodes").int());
+    assert_eq!(split + nodes, summary["stats"]["nodes"].int());
     assert!(r.stderr.contains("thread 3:"), "{}", r.stderr);
     assert!(r.stderr.contains("split: "), "{}", r.stderr);
     let r = cspi(&["solve", "models/n-queens.csp", "--threads", "0"]);

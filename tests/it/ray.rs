@@ -7,6 +7,7 @@
 //! and passes, unless `CSPI_REQUIRE_RAY=1` (as CI sets), where it fails.
 
 use crate::common;
+use crate::common::json::JsonRead;
 
 use crate::common::{root, scratch};
 use std::process::Command;
@@ -86,9 +87,9 @@ fn eight_ray_tasks_merge_into_the_whole_count() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "driver failed:\n{stdout}\n{stderr}");
     let summary = common::json::parse(stdout.lines().last().expect("a summary")).unwrap();
-    assert_eq!(summary.get("solutions").int(), 352, "{stdout}");
-    assert_eq!(summary.get("status").str(), "ALL_SOLUTIONS");
-    assert_eq!(summary.get("parts").int(), 8);
+    assert_eq!(summary["solutions"].int(), 352, "{stdout}");
+    assert_eq!(summary["status"].str(), "ALL_SOLUTIONS");
+    assert_eq!(summary["parts"].int(), 8);
     let files = std::fs::read_dir(&out).unwrap().count();
     assert_eq!(files, 8, "one output per part");
     // The parts ran as Ray tasks, in Ray's worker processes, not the driver.

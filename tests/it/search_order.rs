@@ -1,12 +1,14 @@
 //! Golden tests of search order: the first decisions of every variable and
 //! value heuristic (and of random tie-breaking and restarts) on one small
 //! model, so that any change in search order shows up in review.
-//! `UPDATE_EXPECT=1 cargo test --release --test it search_order` rewrites the golden file.
+//! The golden file is an expect-test snapshot:
+//! `UPDATE_EXPECT=1 cargo test --release --test it search_order` rewrites it.
 
 use cspi::engine::select::Branch;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
+use expect_test::expect_file;
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
@@ -95,22 +97,8 @@ fn first_decisions_of_every_heuristic() {
     );
     let _ = writeln!(got, "ac dom-wdeg min, luby: {t}");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search-order.txt");
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(&path, &got).expect("writes the golden file");
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    if want != got {
-        let first = want
-            .lines()
-            .zip(got.lines())
-            .find(|(w, g)| w != g)
-            .map(|(w, g)| format!("want: {w}\n got: {g}"))
-            .unwrap_or_else(|| "the number of lines differs".into());
-        panic!(
-            "search order changed (UPDATE_EXPECT=1 rewrites tests/search-order.txt after review)\n{first}"
-        );
-    }
+    // Reviewed like any diff: `UPDATE_EXPECT=1` rewrites tests/search-order.txt.
+    expect_file![path].assert_eq(&got);
 }
 
 /// The first `n` decisions of `model` (text) under `var` and `level`, as

@@ -7,11 +7,13 @@
 //! (stderr is a pipe, and NO_COLOR is set). The absolute path of tests/ui,
 //! which a missing file's diagnostic shows, is written `<tests/ui>`.
 //!
-//! To regenerate the golden files after a deliberate change:
+//! The golden files are expect-test snapshots (`expect_file!`): to
+//! regenerate them after a deliberate change,
 //!     UPDATE_EXPECT=1 cargo test --release --test it ui::
 //! and review the diff.
 
 use crate::common;
+use expect_test::expect_file;
 
 use std::path::{Path, PathBuf};
 
@@ -37,11 +39,11 @@ fn args_of(text: &str) -> Vec<String> {
 #[test]
 fn broken_models_give_their_diagnostics() {
     let dir = common::root().join("tests/ui");
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let cases = cases(&dir);
     // Issue 13 asks for at least 40 kinds of mistake; some kinds come by several routes.
     assert!(cases.len() >= 80, "the suite has {} cases", cases.len());
     let mut failures = Vec::new();
+    let mut goldens = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_str().unwrap();
         let text = common::read(case);
@@ -72,22 +74,7 @@ fn broken_models_give_their_diagnostics() {
         }
 
         let actual = format!("exit: {}\n{}", r.code, in_any_checkout(&r.stderr, &dir));
-        let golden = case.with_extension("stderr");
-        if update {
-            std::fs::write(&golden, &actual).expect("write golden file");
-        } else {
-            match std::fs::read_to_string(&golden) {
-                Ok(expected) if expected == actual => {}
-                Ok(expected) => problems.push(format!(
-                    "stderr differs from {}\n--- expected\n{expected}--- actual\n{actual}",
-                    golden.display()
-                )),
-                Err(_) => problems.push(format!(
-                    "no golden file {} (run with UPDATE_EXPECT=1)\n--- actual\n{actual}",
-                    golden.display()
-                )),
-            }
-        }
+        goldens.push((case.with_extension("stderr"), actual));
         if !problems.is_empty() {
             failures.push(format!("{name}: {}", problems.join("\n")));
         }
@@ -99,6 +86,11 @@ fn broken_models_give_their_diagnostics() {
         cases.len(),
         failures.join("\n\n")
     );
+    // Then each diagnostic against its golden file (`UPDATE_EXPECT=1`
+    // rewrites them; a missing one reads as empty).
+    for (golden, actual) in goldens {
+        expect_file![golden].assert_eq(&actual);
+    }
 }
 
 /// `text` with the absolute path of tests/ui (a missing file's diagnostic
