@@ -78,6 +78,27 @@ impl Harness {
         self.after(r)
     }
 
+    /// Learning (after `engine.start_learning()`): the explanation of the
+    /// entry of the literal trail that made `lit` true, sorted.
+    pub(crate) fn explanation(&self, lit: super::learn::Lit) -> Vec<super::learn::Lit> {
+        let trail = self.engine.doms.learn.as_deref().expect("learning is on");
+        let nogoods = self.engine.nogoods.as_ref().expect("learning is on");
+        let i = trail
+            .reason_entry(lit, trail.len())
+            .expect("set on the trail");
+        let mut out = Vec::new();
+        assert!(super::learn::analysis::explain_entry(
+            trail,
+            &self.engine.props,
+            nogoods,
+            i,
+            &mut out
+        ));
+        out.sort();
+        out.dedup();
+        out
+    }
+
     pub(crate) fn values(&self, x: VarId) -> Vec<i64> {
         self.engine.doms.values(x).collect()
     }
@@ -134,7 +155,7 @@ pub(crate) fn check_random_with(
     let distinct: Vec<usize> = (0..arity).collect();
     for trial in 0..300 {
         run_trial(
-            name, strength, trial, &distinct, &mut rng, &make, &holds, &extra,
+            name, strength, trial, &distinct, &mut rng, &make, &holds, &extra, SMALL,
         );
     }
     if arity < 2 {
@@ -155,6 +176,59 @@ pub(crate) fn check_random_with(
             &make,
             &holds,
             &|_: &[Vec<i64>]| -> Option<String> { None },
+            SMALL,
+        );
+    }
+}
+
+/// The values and the trials of [`run_trial`]: random subsets of
+/// `values`, explanations checked in the first `explained` trials while the
+/// root has at most `tuples` tuples.
+#[derive(Clone)]
+struct Draw {
+    values: std::ops::RangeInclusive<i64>,
+    explained: usize,
+    tuples: usize,
+}
+
+const SMALL: Draw = Draw {
+    values: -3..=4,
+    explained: 100,
+    tuples: 2048,
+};
+
+/// Learning: checks a propagator's explanations by brute force on
+/// `trials` random trials over wider domains than [`check_random`]'s
+/// (random subsets of `values`), so that its rules fire on more tasks,
+/// terms or values: every literal it sets follows from its explanation
+/// within the root domains, and every failure's explanation has no
+/// solution. Only correctness is checked on the way (no strength).
+pub(crate) fn check_explanations_random(
+    name: &str,
+    arity: usize,
+    values: std::ops::RangeInclusive<i64>,
+    trials: usize,
+    make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: impl Fn(&[i64]) -> bool,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0xe7 ^ name.len() as u64);
+    let distinct: Vec<usize> = (0..arity).collect();
+    let draw = Draw {
+        values,
+        explained: trials,
+        tuples: 200_000,
+    };
+    for trial in 0..trials {
+        run_trial(
+            name,
+            Strength::Check,
+            trial,
+            &distinct,
+            &mut rng,
+            &make,
+            &holds,
+            &|_: &[Vec<i64>]| -> Option<String> { None },
+            draw.clone(),
         );
     }
 }
@@ -171,14 +245,19 @@ fn run_trial(
     make: &impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
     holds: &impl Fn(&[i64]) -> bool,
     extra: &impl Fn(&[Vec<i64>]) -> Option<String>,
+    draw: Draw,
 ) {
     let mut h = Harness::new();
     let count = of_position.iter().max().map_or(0, |&m| m + 1);
     let vars: Vec<VarId> = (0..count)
         .map(|_| {
-            let mut values: Vec<i64> = (-3..=4).filter(|_| rng.random_range(0..3) > 0).collect();
+            let mut values: Vec<i64> = draw
+                .values
+                .clone()
+                .filter(|_| rng.random_range(0..3) > 0)
+                .collect();
             if values.is_empty() {
-                values.push(rng.random_range(-3..=4));
+                values.push(rng.random_range(draw.values.clone()));
             }
             h.var(&values)
         })
@@ -199,7 +278,7 @@ fn run_trial(
         verify(
             name, trial, step, strength, &h, &vars, &before, result, &holds,
         );
-        if trial < 100 {
+        if trial < draw.explained {
             checked = check_explanations(
                 name,
                 (trial, step),
@@ -209,6 +288,7 @@ fn run_trial(
                 checked,
                 result,
                 &holds,
+                draw.tuples,
             );
         }
         if result.is_ok()
@@ -256,13 +336,14 @@ fn check_explanations(
     from: usize,
     result: PResult,
     holds: &impl Fn(&[i64]) -> bool,
+    max_tuples: usize,
 ) -> usize {
     use super::learn::analysis::{contradiction, explain_cause, explain_entry};
     use super::learn::{Cause, Lit};
     let (Some(trail), Some(nogoods)) = (h.engine.doms.learn.as_deref(), &h.engine.nogoods) else {
         return 0;
     };
-    if root.iter().map(Vec::len).product::<usize>() > 2048 {
+    if root.iter().map(Vec::len).product::<usize>() > max_tuples {
         return trail.len();
     }
     let solutions: Vec<Vec<i64>> = tuples(root).into_iter().filter(|t| holds(t)).collect();

@@ -17,6 +17,7 @@
 //! height 0 use nothing and are ignored.
 
 use crate::engine::domains::{Domains, PResult, event};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
@@ -177,6 +178,18 @@ impl Propagator for Cumulative {
             }
         }
     }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let starts = &self.vars[..self.tasks()];
+        super::cumulative_explain::explain(
+            starts,
+            &self.dur,
+            &self.height,
+            self.cap,
+            lit,
+            past,
+            out,
+        )
+    }
     fn violated(&mut self, d: &Domains) -> bool {
         let fixed: Vec<(i64, i64, i64)> = (0..self.tasks())
             .filter_map(|i| {
@@ -200,7 +213,7 @@ fn load_at(tasks: &[(i64, i64, i64)], t: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::engine::harness::{Harness, Strength, check_explanations_random, check_random};
     use crate::model::globals::holds::cumulative as holds;
 
     #[test]
@@ -213,6 +226,73 @@ mod tests {
         let c = h.range(3, 3);
         h.post(Cumulative::new(&[(a, 4, 2), (b, 2, 2)], c));
         assert_eq!(h.bounds(b), (6, 8));
+    }
+
+    #[test]
+    fn explanations_are_pointwise() {
+        // B (p 2) pushed past A's compulsory part [2, 6) under capacity 3:
+        // B cannot run at 5 (so does not start at 4 or 5), nor at 3 (2 or
+        // 3), nor at 2 (1 or 2), and started from 1.
+        let mut h = Harness::new();
+        let a = h.range(2, 2);
+        let b = h.range(1, 8);
+        let c = h.range(3, 3);
+        h.engine.start_learning();
+        h.post(Cumulative::new(&[(a, 4, 2), (b, 2, 2)], c));
+        let got = h.explanation(Lit::ge(b, 6));
+        assert_eq!(
+            got,
+            vec![
+                Lit::ge(a, -1),
+                Lit::ge(a, 0),
+                Lit::ge(a, 2),
+                Lit::le(a, 2),
+                Lit::le(a, 3),
+                Lit::le(a, 5),
+                Lit::ge(b, 1),
+                Lit::le(c, 3)
+            ]
+        );
+        // The capacity from the load at one time.
+        let mut h = Harness::new();
+        let a = h.range(0, 1);
+        let b = h.range(0, 1);
+        let x = h.range(0, 9);
+        let c = h.range(0, 10);
+        h.engine.start_learning();
+        h.post(Cumulative::new(&[(a, 3, 2), (b, 3, 4), (x, 1, 1)], c));
+        let got = h.explanation(Lit::ge(c, 6));
+        assert!(!got.iter().any(|l| l.var == x), "{got:?}");
+        assert!(
+            got.contains(&Lit::le(a, 1)) && got.contains(&Lit::le(b, 1)),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn explanations_are_implied_on_many_tasks() {
+        for (durs, heights) in [
+            (vec![1, 2, 3, 2], vec![1, 2, 1, 2]),
+            (vec![3, 2, 4, 1], vec![2, 1, 2, 3]),
+        ] {
+            let n = durs.len() + 1;
+            let (d2, h2) = (durs.clone(), heights.clone());
+            check_explanations_random(
+                "cumulative explained",
+                n,
+                0..=6,
+                60,
+                move |_, vars| {
+                    let tasks: Vec<_> =
+                        (0..n - 1).map(|i| (vars[i], durs[i], heights[i])).collect();
+                    Some(Box::new(Cumulative::new(&tasks, vars[n - 1])))
+                },
+                move |t| {
+                    let tasks: Vec<_> = (0..n - 1).map(|i| (t[i], d2[i], h2[i])).collect();
+                    holds(&tasks, t[n - 1])
+                },
+            );
+        }
     }
 
     #[test]

@@ -24,6 +24,7 @@
 
 use super::theta_tree::{NEG, ThetaTree};
 use crate::engine::domains::{Domains, Fail, PResult, event};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
@@ -287,6 +288,9 @@ impl Propagator for Disjunctive {
             }
         }
     }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        super::disjunctive_explain::explain(&self.starts, &self.dur, lit, past, out)
+    }
     fn violated(&mut self, d: &Domains) -> bool {
         let mut fixed: Vec<(i64, i64)> = self
             .starts
@@ -301,7 +305,8 @@ impl Propagator for Disjunctive {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::engine::harness::{Harness, Strength, check_explanations_random, check_random};
+    use crate::engine::learn::Kind;
     use crate::model::globals::holds::disjunctive as holds;
 
     fn post(h: &mut Harness, tasks: &[(VarId, i64)]) -> PResult {
@@ -363,6 +368,67 @@ mod tests {
         h.fix(c, 0).unwrap();
         h.fix(a, 1).unwrap();
         assert_eq!(h.values(b), vec![6]);
+    }
+
+    #[test]
+    fn explanations_name_the_tasks_of_the_rule() {
+        // The detectable precedence above: C >= 21 because A and B end
+        // before C can (lst 14 and 17 < ect_C) and start at 0 or later.
+        let mut h = Harness::new();
+        let a = h.range(0, 14);
+        let b = h.range(1, 17);
+        let c = h.range(14, 30);
+        h.engine.start_learning();
+        post(&mut h, &[(a, 11), (b, 10), (c, 5)]).unwrap();
+        let got = h.explanation(Lit::ge(c, 21));
+        assert_eq!(
+            got,
+            vec![
+                Lit::ge(a, 0),
+                Lit::le(a, 17),
+                Lit::ge(b, 0),
+                Lit::le(b, 17),
+                Lit::ge(c, 13)
+            ]
+        );
+        // Edge-finding: A >= 11 from B and C in [5, 13), A from 4 on.
+        let mut h = Harness::new();
+        let a = h.range(4, 26);
+        let b = h.range(5, 10);
+        let c = h.range(5, 10);
+        h.engine.start_learning();
+        post(&mut h, &[(a, 4), (b, 3), (c, 3)]).unwrap();
+        let got = h.explanation(Lit::ge(a, 11));
+        assert!(
+            got.contains(&Lit::le(b, 10)) && got.contains(&Lit::ge(b, 5)),
+            "{got:?}"
+        );
+        assert!(
+            !got.iter().any(|l| l.var == a && l.kind == Kind::Le),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn explanations_are_implied_on_many_tasks() {
+        for durs in [vec![1, 2, 3, 2, 1], vec![3, 3, 2, 1], vec![2, 4, 1, 1, 2]] {
+            let n = durs.len();
+            let d2 = durs.clone();
+            check_explanations_random(
+                "disjunctive explained",
+                n,
+                0..=7,
+                60,
+                move |_, vars| {
+                    let tasks: Vec<_> = vars.iter().copied().zip(durs.iter().copied()).collect();
+                    Some(Box::new(Disjunctive::new(&tasks)))
+                },
+                move |t| {
+                    let tasks: Vec<_> = t.iter().copied().zip(d2.iter().copied()).collect();
+                    holds(&tasks)
+                },
+            );
+        }
     }
 
     #[test]
