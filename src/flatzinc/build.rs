@@ -4,11 +4,12 @@
 //! output annotations what `cspi fzn` prints.
 
 use super::ast::*;
+use super::views::{self, Definition};
 use super::{FznModel, OutValue, Output};
 use crate::diag::{Diag, Diags};
 use crate::model::{Domain, Formula, Model, Objective, Origin, Term, VarId, VarKind, Variable};
 use crate::source::Span;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The bounds of `var int` without a domain: Gecode's integer limits, so
 /// that both read the same FlatZinc the same way.
@@ -23,6 +24,9 @@ pub(super) enum Val {
     /// Sorted, distinct.
     Set(Vec<i64>),
     Var(VarId),
+    /// `a * x + b` (`a` not zero, and not `x` itself): a variable that a
+    /// linear equality defines (`views.rs`).
+    View(i64, VarId, i64),
     Array(Vec<Val>),
     Str,
 }
@@ -31,6 +35,7 @@ pub(super) enum Val {
 pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
     let mut b = Builder::default();
     let mut diags = Diags::default();
+    let definitions = views::definitions(ast);
     let defined: std::collections::HashSet<&str> = ast
         .constraints
         .iter()
@@ -44,11 +49,16 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
         })
         .collect();
     for d in &ast.decls {
-        if let Err(e) = b.decl(d, defined.contains(d.name.as_str())) {
+        let def = definitions.get(d.name.as_str());
+        if let Err(e) = b.decl(d, defined.contains(d.name.as_str()), def) {
             diags.push(e);
         }
     }
-    for c in &ast.constraints {
+    for (i, c) in ast.constraints.iter().enumerate() {
+        if b.viewed.contains(&i) {
+            // It holds by construction: its variable is a view.
+            continue;
+        }
         match b.constraint(c) {
             Ok(f) => b.post(f, c.span),
             Err(e) => diags.push(e),
@@ -90,6 +100,8 @@ pub(super) struct Builder {
     pub model: Model,
     names: FxHashMap<String, Val>,
     outputs: Vec<Output>,
+    /// The defining equalities whose variable became a view.
+    viewed: FxHashSet<usize>,
 }
 
 impl Builder {
@@ -136,7 +148,7 @@ impl Builder {
         }
     }
 
-    fn decl(&mut self, d: &Decl, defined: bool) -> Result<(), Diag> {
+    fn decl(&mut self, d: &Decl, defined: bool, def: Option<&Definition>) -> Result<(), Diag> {
         if self.names.contains_key(&d.name) {
             return Err(Diag::new(
                 "cspi::fzn::duplicate",
@@ -145,7 +157,7 @@ impl Builder {
             .label(d.span, "second declaration"));
         }
         let val = if d.var {
-            self.var_decl(d, defined)?
+            self.var_decl(d, defined, def)?
         } else {
             let e = d.value.as_ref().ok_or_else(|| {
                 Diag::new(
@@ -168,7 +180,7 @@ impl Builder {
         Ok(())
     }
 
-    fn var_decl(&mut self, d: &Decl, defined: bool) -> Result<Val, Diag> {
+    fn var_decl(&mut self, d: &Decl, defined: bool, def: Option<&Definition>) -> Result<Val, Diag> {
         match d.base {
             BaseType::Float | BaseType::FloatRange => {
                 return Err(unsupported(
@@ -222,7 +234,7 @@ impl Builder {
         if let Some(e) = &d.value {
             let v = self.value(e)?;
             match v {
-                Val::Var(_) | Val::Int(_) | Val::Bool(_) => {
+                Val::Var(_) | Val::View(..) | Val::Int(_) | Val::Bool(_) => {
                     self.restrict(&v, domain.as_ref(), d.span);
                     return Ok(v);
                 }
@@ -238,10 +250,45 @@ impl Builder {
                 }
             }
         }
+        if let Some(def) = def
+            && !bool
+            && let Some(view) = self.view(def, domain.as_ref(), d.span)
+        {
+            return Ok(view);
+        }
         // A variable a constraint defines is a function of the others: the
         // search need not branch on it (it is auxiliary, found once the
         // others are fixed).
         Ok(self.fresh(d.name.clone(), domain, bool, defined, d.span))
+    }
+
+    /// The variable `def` defines as a view `a * x + b` of the variable
+    /// `x` (or a constant), its declared `domain` then a domain of `x`;
+    /// `None` (a variable of its own) when the division is not exact or `x`
+    /// is not declared yet.
+    fn view(&mut self, def: &Definition, domain: Option<&Domain>, span: Span) -> Option<Val> {
+        let (c_y, c_x, k) = (
+            self.int(def.coef_y).ok()?,
+            self.int(def.coef_x).ok()?,
+            self.int(def.k).ok()?,
+        );
+        let (a, b) = views::solve_for_y(c_y, c_x, k)?;
+        let affine = |(a, b): (i64, i64), z: VarId| {
+            if (a, b) == (1, 0) {
+                Val::Var(z)
+            } else {
+                Val::View(a, z, b)
+            }
+        };
+        let val = match self.value(def.x).ok()? {
+            Val::Int(v) => Val::Int(a.checked_mul(v)?.checked_add(b)?),
+            Val::Var(z) if matches!(self.model.vars[z].kind, VarKind::Int) => affine((a, b), z),
+            Val::View(a2, z, b2) => affine(views::compose((a, b), (a2, b2))?, z),
+            _ => return None,
+        };
+        self.restrict(&val, domain, span);
+        self.viewed.insert(def.constraint);
+        Some(val)
     }
 
     /// A new variable; an empty domain makes the model unsatisfiable.
@@ -269,6 +316,10 @@ impl Builder {
         };
         match val {
             Val::Var(v) => self.intersect(*v, domain, span),
+            Val::View(a, x, b) => match views::preimage(domain, *a, *b) {
+                Some(d) => self.intersect(*x, &d, span),
+                None => self.post(Formula::Const(false), span),
+            },
             Val::Int(k) if !domain.contains(*k) => self.post(Formula::Const(false), span),
             _ => {}
         }
@@ -462,6 +513,7 @@ impl Builder {
             Val::Int(k) => Ok(Term::Const(k)),
             Val::Bool(b) => Ok(Term::Const(i64::from(b))),
             Val::Var(v) => Ok(Term::Var(v)),
+            Val::View(a, x, b) => Ok(view_term(a, x, b)),
             other => Err(self.type_error(e, &other, "an integer or a truth value")),
         }
     }
@@ -475,6 +527,7 @@ impl Builder {
                     Val::Int(k) => Ok(Term::Const(k)),
                     Val::Bool(b) => Ok(Term::Const(i64::from(b))),
                     Val::Var(v) => Ok(Term::Var(v)),
+                    Val::View(a, x, b) => Ok(view_term(a, x, b)),
                     other => {
                         Err(self.type_error(e, &other, "an array of integers or truth values"))
                     }
@@ -528,7 +581,7 @@ impl Builder {
             Val::Bool(_) => "a truth value",
             Val::Float => "a float",
             Val::Set(_) => "a set",
-            Val::Var(_) => "a variable",
+            Val::Var(_) | Val::View(..) => "a variable",
             Val::Array(_) => "an array",
             Val::Str => "a string",
         };
@@ -540,9 +593,15 @@ impl Builder {
     }
 }
 
+/// `a * x + b` as a term.
+fn view_term(a: i64, x: VarId, b: i64) -> Term {
+    Term::Linear(vec![(a, Term::Var(x))], b)
+}
+
 fn out_value(v: &Val, span: Span) -> Result<OutValue, Diag> {
     match v {
         Val::Var(v) => Ok(OutValue::Var(*v)),
+        Val::View(a, x, b) => Ok(OutValue::View(*a, *x, *b)),
         Val::Int(k) => Ok(OutValue::Const(*k)),
         Val::Bool(b) => Ok(OutValue::Const(i64::from(*b))),
         _ => Err(Diag::new(

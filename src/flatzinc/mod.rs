@@ -4,7 +4,8 @@
 //! applies. `parse.rs` runs `grammar/flatzinc.pest`, `build.rs` declares
 //! the variables, `builtins.rs` turns each constraint into a formula,
 //! `detect.rs` finds structure MiniZinc flattened away (a job
-//! shop's disjunctive), `search.rs` reads the search annotations and `output.rs` writes
+//! shop's disjunctive), `views.rs` turns variables that a linear equality
+//! of two variables defines into views, `search.rs` reads the search annotations and `output.rs` writes
 //! solutions as MiniZinc expects them. docs/minizinc.md.
 
 pub(crate) mod ast;
@@ -14,6 +15,7 @@ mod detect;
 pub mod output;
 mod parse;
 mod search;
+mod views;
 
 pub use search::default_spec as default_search;
 
@@ -28,6 +30,8 @@ const MAX_FZN_BYTES: u64 = 1 << 30;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OutValue {
     Var(VarId),
+    /// `a * x + b`: a variable that became a view of `x`.
+    View(i64, VarId, i64),
     Const(i64),
 }
 

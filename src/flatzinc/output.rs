@@ -17,8 +17,9 @@ pub fn solution(outputs: &[Output], values: &[i64]) -> String {
     for o in outputs {
         let show = |v: &OutValue| {
             let k = match *v {
-                OutValue::Var(v) => values[v],
-                OutValue::Const(k) => k,
+                OutValue::Var(v) => values[v] as i128,
+                OutValue::View(a, x, b) => a as i128 * values[x] as i128 + b as i128,
+                OutValue::Const(k) => k as i128,
             };
             if o.bool {
                 (if k != 0 { "true" } else { "false" }).to_string()

@@ -63,7 +63,7 @@ fn walk(b: &Builder, a: &Expr, r: &mut Read, first: &mut bool, diags: &mut Diags
         "int_search" | "bool_search" if args.len() >= 3 => {
             let vars = match b.value(&args[0]) {
                 Ok(Val::Array(items)) => items,
-                Ok(v @ Val::Var(_)) => vec![v],
+                Ok(v @ (Val::Var(_) | Val::View(..))) => vec![v],
                 Ok(_) => Vec::new(),
                 Err(d) => {
                     diags.push(d);
@@ -71,12 +71,15 @@ fn walk(b: &Builder, a: &Expr, r: &mut Read, first: &mut bool, diags: &mut Diags
                 }
             };
             r.annotated = true;
+            let mut seen = rustc_hash::FxHashSet::default();
             let vars: Vec<_> = vars
                 .iter()
                 .filter_map(|v| match v {
-                    Val::Var(v) => Some(*v),
+                    // A view is searched through its variable.
+                    Val::Var(v) | Val::View(_, v, _) => Some(*v),
                     _ => None,
                 })
+                .filter(|v| seen.insert(*v))
                 .collect();
             r.spec.scope.extend(&vars);
             let defaults = default_spec();

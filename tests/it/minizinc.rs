@@ -369,6 +369,30 @@ conformance! {
         solve :: seq_search([int_search(x, first_fail, indomain_max, complete),
                              bool_search([b], input_order, indomain_min, complete)])
               maximize objective;";
+    views_offset_element: "
+        % element indices x + 1, which MiniZinc defines by int_lin_eq and cspi makes views
+        array[1..6] of int: t = [3, 1, 4, 1, 5, 9];
+        array[1..3] of var 0..5: x; var 0..9: v;
+        constraint forall(i in 1..3)(t[x[i] + 1] >= 3);
+        constraint v = t[x[1] + 1] + t[x[2] + 1] - 4;
+        constraint x[3] != x[1];
+        solve satisfy;";
+    views_scaled_negative_chained: "
+        % views a * x + b with negative and scaled coefficients, declared domains that cut
+        % the expression's range, and a view of a view (u + 1)
+        var -3..3: a; var -3..3: b; var -4..4: c;
+        var 0..7: w = 3 - 2 * a;
+        var 0..12: u = 4 * b;
+        var -6..2: e = -c - 2;
+        constraint w * b <= u - 1 \\/ max(w, u) = 7;
+        constraint abs(e) + min(u, w) >= 3;
+        constraint [1, 5, 2, 8, 3][w div 2 + 1] != e + 4;
+        solve satisfy;";
+    views_in_the_objective: "
+        array[1..4] of var 0..9: s; var 0..40: objective;
+        constraint forall(i in 1..3)(s[i] + 2 <= s[i + 1] \\/ s[i + 1] + 3 <= s[i]);
+        constraint objective = max(i in 1..4)(10 - 2 * s[i]) + [4, 2, 7, 1, 3, 8, 5, 6, 9, 0][s[2] + 1];
+        solve minimize objective;";
     unsat_optimisation: "
         var 0..5: x; var 0..5: y; var int: objective;
         constraint x + y = 11;
@@ -471,6 +495,102 @@ fn seq_search_takes_each_phase_in_order_with_its_choices() {
     );
     assert_eq!(code, 0);
     assert_eq!(out.matches("----------").count(), 6, "{out}");
+}
+
+/// FlatZinc with views (variables defined by `int_lin_eq` of two
+/// variables) gives the same solutions as the same text without the
+/// `defines_var` annotations, where every variable is a variable of its own.
+fn same_as_without_views(text: &str, flags: &[&str]) -> String {
+    let plain = text
+        .replace(":: is_defined_var", "")
+        .replace(":: defines_var(", ":: cspi_unused(");
+    let mut with_check = vec!["--check-solutions"];
+    with_check.extend(flags);
+    let (code, out, err) = fzn(text, &with_check);
+    assert_eq!(code, 0, "{err}");
+    let (code, plain_out, err) = fzn(&plain, &with_check);
+    assert_eq!(code, 0, "{err}");
+    let set = |o: &str| {
+        o.split("----------\n")
+            .map(str::to_string)
+            .collect::<BTreeSet<_>>()
+    };
+    assert_eq!(set(&out), set(&plain_out), "{text}");
+    assert_eq!(
+        out.matches("----------").count(),
+        plain_out.matches("----------").count(),
+        "{text}"
+    );
+    out
+}
+
+/// A view keeps the declared domain of its variable, prints its value, and
+/// counts each solution once; a division that is not exact stays a
+/// constraint.
+#[test]
+fn views_keep_domains_outputs_and_counts() {
+    let text = "var 0..9: x :: output_var;\n\
+        var 2..5: y :: output_var :: is_defined_var;\n\
+        var -20..20: w :: output_var :: is_defined_var;\n\
+        var 0..20: v :: output_var :: is_defined_var;\n\
+        var {5, 8, 14}: h :: is_defined_var;\n\
+        var int: g :: is_defined_var;\n\
+        array [1..2] of var int: a :: output_array([1..2]) = [g, h];\n\
+        constraint int_lin_eq([1, -1], [x, y], -1) :: defines_var(y);\n\
+        constraint int_lin_eq([2, 6], [w, x], 14) :: defines_var(w);\n\
+        constraint int_lin_eq([2, 3], [v, x], 12) :: defines_var(v);\n\
+        constraint int_lin_eq([3, -1], [x, h], -2) :: defines_var(h);\n\
+        constraint int_lin_eq([-1, 1], [g, y], 0) :: domain :: defines_var(g);\n\
+        solve satisfy;\n";
+    // y = x + 1 in 2..5: x in 1..4; w = 7 - 3x; 2v = 12 - 3x: x even;
+    // h = 3x + 2 in {5, 8, 14}: x in {1, 2, 4}; g = y.
+    let out = same_as_without_views(text, &["-a"]);
+    let solutions: BTreeSet<&str> = out
+        .split("----------\n")
+        .filter(|s| !s.starts_with("=="))
+        .collect();
+    let expected: BTreeSet<&str> = [
+        "x = 2;\ny = 3;\nw = 1;\nv = 3;\na = array1d(1..2, [3, 8]);\n",
+        "x = 4;\ny = 5;\nw = -5;\nv = 0;\na = array1d(1..2, [5, 14]);\n",
+    ]
+    .into();
+    assert_eq!(solutions, expected, "{out}");
+    assert!(out.ends_with("==========\n"), "{out}");
+    // The view's domain alone makes it unsatisfiable.
+    let unsat = "var 0..3: x;\nvar 10..12: y :: output_var :: is_defined_var;\n\
+        constraint int_lin_eq([1, -1], [x, y], -1) :: defines_var(y);\nsolve satisfy;\n";
+    let (code, out, _) = fzn(unsat, &["-a"]);
+    assert_eq!((code, out.as_str()), (0, "=====UNSATISFIABLE=====\n"));
+}
+
+/// Views in an objective, a search annotation, a reified constraint and a
+/// chain of views; views of a constant.
+#[test]
+fn views_in_objectives_searches_and_reified_constraints() {
+    let text = "var -3..3: x :: output_var;\nvar -3..3: z :: output_var;\n\
+        var int: k = 4;\n\
+        var -10..10: y :: output_var :: is_defined_var;\n\
+        var -10..10: u :: output_var :: is_defined_var;\n\
+        var -10..10: c :: output_var :: is_defined_var;\n\
+        var bool: b :: output_var;\n\
+        constraint int_lin_eq([-2, -1], [x, y], -1) :: defines_var(y);\n\
+        constraint int_lin_eq([1, -1], [y, u], 3) :: defines_var(u);\n\
+        constraint int_lin_eq([1, -1], [k, c], 1) :: defines_var(c);\n\
+        constraint int_lin_le_reif([1, 1], [u, z], 0, b);\n\
+        constraint int_lin_eq_imp([1, 1], [y, z], 2, b);\n\
+        constraint int_ne(x, z);\n";
+    // y = 1 - 2x, u = y - 3, c = 3.
+    same_as_without_views(&format!("{text}solve satisfy;\n"), &["-a"]);
+    let out = same_as_without_views(
+        &format!(
+            "{text}solve :: int_search([u, y, z], input_order, indomain_min, complete) maximize u;\n"
+        ),
+        &[],
+    );
+    assert!(
+        out.contains("u = 4;") && out.ends_with("==========\n"),
+        "{out}"
+    );
 }
 
 #[test]

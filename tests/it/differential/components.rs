@@ -5,13 +5,13 @@
 //! counted by components under every variable selection, and leaf by leaf
 //! (`--no-product-count`) when the product is small enough to enumerate.
 
+use super::tape::Tape;
 use super::{Scratch, case_seed, cases, ints, run_cases, words};
 use cspi::engine::search::Next;
 use cspi::model::search::Named;
 use cspi::model::{Propagation, VarSelect};
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -43,7 +43,7 @@ fn rename(text: &str, letter: char, k: usize) -> String {
 }
 
 /// One cluster: its text and its number of solutions by brute force.
-fn cluster(rng: &mut Xoshiro256PlusPlus, k: usize, dir: &Path, case_no: u64) -> (String, u128) {
+fn cluster(rng: &mut Tape, k: usize, dir: &Path, case_no: u64) -> (String, u128) {
     if rng.random_bool(0.6) {
         let m = words::generate(rng);
         let path = dir.join(format!("dict-{case_no}-{k}.txt"));
@@ -89,7 +89,7 @@ fn counting_by_components_agrees_with_brute_force_and_leaf_by_leaf() {
     let scratch = Scratch::new("components");
     run_cases(cases(15), |case_no| {
         let seed = case_seed(6, case_no);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng = Tape::seeded(seed);
         let mut src = String::new();
         let mut expected: u128 = 1;
         for k in 0..rng.random_range(2..=4usize) {

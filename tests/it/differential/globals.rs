@@ -5,9 +5,9 @@
 //! here in Rust — under every variable selection, value selection and
 //! propagation level (`check_every_strategy`).
 
+use super::tape::Tape;
 use crate::common::regex::Re;
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -54,11 +54,11 @@ impl Case {
 }
 
 /// Random numbers for one case.
-pub(super) struct Draw(pub Xoshiro256PlusPlus);
+pub(super) struct Draw(pub Tape);
 
 impl Draw {
     pub(super) fn new(seed: u64) -> Self {
-        Draw(Xoshiro256PlusPlus::seed_from_u64(seed))
+        Draw(Tape::seeded(seed))
     }
     pub(super) fn int(&mut self, lo: i64, hi: i64) -> i64 {
         self.0.random_range(lo..=hi)

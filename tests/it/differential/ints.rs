@@ -3,8 +3,8 @@
 //! brute force evaluates directly.
 
 use super::expr::{Formula, Op, Rows, Table, Term, bx, konst, var};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use super::tape::Tape;
+use rand::RngExt;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ impl IntModel {
 /// The state of one case's generation: its random numbers, its variables'
 /// domains, and where its table files go.
 pub(super) struct Gen {
-    pub rng: Xoshiro256PlusPlus,
+    pub rng: Tape,
     pub domains: Vec<Vec<i64>>,
     dir: PathBuf,
     prefix: String,
@@ -58,7 +58,7 @@ impl Gen {
         dir: &Path,
         prefix: String,
     ) -> Gen {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng = Tape::seeded(seed);
         let n = rng.random_range(2..=max_vars);
         let mut domains: Vec<Vec<i64>> = (0..n).map(|_| domain(&mut rng)).collect();
         while domains.iter().map(Vec::len).product::<usize>() > max_space {
@@ -106,7 +106,7 @@ impl Gen {
 }
 
 /// A range (`lo..lo+k`) or a scattered set, of at most five values.
-fn domain(rng: &mut Xoshiro256PlusPlus) -> Vec<i64> {
+fn domain(rng: &mut Tape) -> Vec<i64> {
     if rng.random_bool(0.5) {
         let lo = rng.random_range(-2..=2i64);
         (lo..=lo + rng.random_range(0..=4i64)).collect()

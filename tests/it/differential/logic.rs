@@ -6,8 +6,8 @@
 //! independently of cspi's front end and model: a `bool` variable is 0 or 1,
 //! an enum member is its position from 1, and every term is defined.
 
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use super::tape::Tape;
+use rand::RngExt;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -281,7 +281,7 @@ impl LogicModel {
 
 /// Draws one model.
 pub(super) struct Gen {
-    rng: Xoshiro256PlusPlus,
+    rng: Tape,
     kinds: Vec<Kind>,
     enum_size: i64,
     /// Arity 2 everywhere: the number of definitions of each sort.
@@ -291,7 +291,7 @@ pub(super) struct Gen {
 
 impl Gen {
     pub(super) fn model(seed: u64, max_space: usize) -> LogicModel {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng = Tape::seeded(seed);
         let enum_size = rng.random_range(2..=4);
         let n = rng.random_range(2..=5);
         let mut kinds: Vec<Kind> = (0..n)

@@ -14,6 +14,8 @@
 //! `CSPI_DIFF_CASES=N` checks N (the nightly-style
 //! run, `scripts/nightly.sh`), and `CSPI_DIFF_SEED=S` draws other models.
 //! Each case has its own seed, printed with the model when it fails.
+//! The generators draw from a `tape::Tape`, so a failing case is then shrunk
+//! by proptest and shown again as a small model that still fails.
 //! `CSPI_DIFF_LEARNING=on` runs every search with learning (nogoods).
 
 mod components;
@@ -23,6 +25,7 @@ mod ints;
 mod logic;
 mod repeats;
 mod sets;
+mod tape;
 mod words;
 
 use cspi::engine::search::{Limits, Next};
@@ -31,7 +34,7 @@ use cspi::model::{Model, Propagation, ValSelect, VarSelect};
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::fmt::Debug;
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -94,7 +97,8 @@ impl Drop for Scratch {
 
 /// Runs `check(0..n)` on as many threads as there are cores, taking cases
 /// from a shared counter so that no thread idles while others work. The
-/// first failure stops the others and fails the test with its message.
+/// first failure stops the others and fails the test with its message and
+/// that of the same case shrunk by proptest (`tape.rs`).
 fn run_cases(n: u64, check: impl Fn(u64) + Sync) {
     let next = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
@@ -110,7 +114,9 @@ fn run_cases(n: u64, check: impl Fn(u64) + Sync) {
                         }
                         if let Err(e) = catch_unwind(AssertUnwindSafe(|| check(k))) {
                             failed.store(true, Ordering::Relaxed);
-                            return Err(e);
+                            // The same case from the words it drew, made small.
+                            let shrunk = tape::shrink(tape::drawn(), &|| check(k));
+                            return Err((e, shrunk));
                         }
                     }
                     Ok(())
@@ -118,8 +124,13 @@ fn run_cases(n: u64, check: impl Fn(u64) + Sync) {
             })
             .collect();
         for w in workers {
-            if let Err(e) = w.join().expect("a worker catches its panics") {
-                resume_unwind(e);
+            if let Err((e, shrunk)) = w.join().expect("a worker catches its panics") {
+                let first = e
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| e.downcast_ref::<&str>().copied())
+                    .unwrap_or("(a panic without a message)");
+                panic!("{first}\n\nThe smallest failing case, {shrunk}");
             }
         }
     });

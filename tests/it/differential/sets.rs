@@ -6,8 +6,8 @@
 //! masks, independently of cspi: a solution is each set's membership
 //! vector (one 0/1 per value it may hold) and the integer `x`.
 
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use super::tape::Tape;
+use rand::RngExt;
 use std::collections::BTreeSet;
 
 /// The values any set may hold: 0..=MAX_VALUE, bit `v` of a mask.
@@ -240,13 +240,13 @@ impl SetModel {
 }
 
 pub(super) struct Gen {
-    rng: Xoshiro256PlusPlus,
+    rng: Tape,
     sets: usize,
 }
 
 impl Gen {
     pub(super) fn model(seed: u64) -> SetModel {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng = Tape::seeded(seed);
         let sets = rng.random_range(1..=3usize);
         // At most 11 membership bits in all.
         let mut ranges = Vec::new();

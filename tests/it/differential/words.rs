@@ -2,11 +2,11 @@
 //! variables of two or three letters, random crossings `w[i] == v[j]`, fixed
 //! letters, and sometimes all-different; solution sets against brute force.
 
+use super::tape::Tape;
 use super::{Scratch, case_seed, cases, check_every_strategy, product, run_cases};
 use cspi::model::ValSelect;
 use cspi::solve::{LoadOptions, ModelSource, load};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -23,11 +23,11 @@ pub(super) struct WordModel {
     distinct: bool,
 }
 
-fn letter(rng: &mut Xoshiro256PlusPlus) -> char {
+fn letter(rng: &mut Tape) -> char {
     ['a', 'b', 'c'][rng.random_range(0..3usize)]
 }
 
-pub(super) fn generate(rng: &mut Xoshiro256PlusPlus) -> WordModel {
+pub(super) fn generate(rng: &mut Tape) -> WordModel {
     // The dictionary: random distinct words of length 2 and 3.
     let mut dict = BTreeSet::new();
     for _ in 0..rng.random_range(3..12) {
@@ -100,7 +100,7 @@ fn word_models_agree_with_brute_force_under_every_strategy() {
     let scratch = Scratch::new("words");
     run_cases(cases(15), |case_no| {
         let seed = case_seed(4, case_no);
-        let m = generate(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        let m = generate(&mut Tape::seeded(seed));
         let path = scratch.path().join(format!("dict-{case_no}.txt"));
         let words: Vec<&str> = m.dict.iter().map(String::as_str).collect();
         std::fs::write(&path, words.join("\n")).expect("write the dictionary");
