@@ -535,6 +535,7 @@ pub(crate) fn add(total: &mut Stats, s: &Stats) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn thread_totals_keep_the_learning_statistics() {
@@ -544,16 +545,22 @@ mod tests {
             learned: 1,
             learned_literals: 4,
             backjumps: 1,
-            analysis_time: std::time::Duration::from_millis(5),
+            analysis_time: Duration::from_millis(5),
             ..Stats::default()
         };
         let mut total = Stats::default();
         add(&mut total, &one);
         add(&mut total, &one);
         assert_eq!(
-            (total.nodes, total.conflicts, total.learned, total.learned_literals, total.backjumps),
+            (
+                total.nodes,
+                total.conflicts,
+                total.learned,
+                total.learned_literals,
+                total.backjumps
+            ),
             (6, 4, 2, 8, 2)
         );
-        assert_eq!(total.analysis_time, std::time::Duration::from_millis(10));
+        assert_eq!(total.analysis_time, Duration::from_millis(10));
     }
 }
