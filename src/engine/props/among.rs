@@ -31,55 +31,62 @@ impl Among {
         Among { vars, set }
     }
 
-    fn in_set(&self, v: i64) -> bool {
-        self.set.binary_search(&v).is_ok()
-    }
-
     /// Whether `x`'s domain meets `S`, and whether it lies inside `S`.
     fn state(&self, d: &Domains, x: VarId) -> (bool, bool) {
-        let (lo, hi) = (d.min(x), d.max(x));
-        if let Some(v) = d.value(x) {
-            let is = self.in_set(v);
-            return (is, is);
-        }
-        let meets = self
-            .set
-            .iter()
-            .any(|&s| lo <= s && s <= hi && d.contains(x, s));
-        if !meets {
-            return (false, false);
-        }
-        // An interval domain is inside `S` only if `S` covers its range.
-        let inside = if d.is_bitset(x) {
-            d.values(x).all(|v| self.in_set(v))
-        } else {
-            let (a, b) = (
-                self.set.partition_point(|&s| s < lo),
-                self.set.partition_point(|&s| s <= hi),
-            );
-            (b - a) as i128 == hi as i128 - lo as i128 + 1
-        };
-        (true, inside)
+        meets_and_inside(&self.set, d, x)
     }
 
     /// Restricts `x` to `S`.
     fn restrict(&self, d: &mut Domains, x: VarId) -> PResult {
-        let (lo, hi) = (d.min(x), d.max(x));
-        let a = self.set.partition_point(|&s| s < lo);
-        let b = self.set.partition_point(|&s| s <= hi);
-        if a == b {
-            return Err(Fail);
-        }
-        d.set_min(x, self.set[a])?;
-        d.set_max(x, self.set[b - 1])?;
-        if d.is_bitset(x) {
-            let out: Vec<i64> = d.values(x).filter(|&v| !self.in_set(v)).collect();
-            for v in out {
-                d.remove(x, v)?;
-            }
-        }
-        Ok(())
+        restrict_to(&self.set, d, x)
     }
+}
+
+/// Whether `x`'s domain meets the sorted set `set`, and whether it lies
+/// inside it (an interval domain only when `set` covers its range).
+pub(crate) fn meets_and_inside(set: &[i64], d: &Domains, x: VarId) -> (bool, bool) {
+    let in_set = |v: i64| set.binary_search(&v).is_ok();
+    let (lo, hi) = (d.min(x), d.max(x));
+    if let Some(v) = d.value(x) {
+        let is = in_set(v);
+        return (is, is);
+    }
+    let meets = set.iter().any(|&s| lo <= s && s <= hi && d.contains(x, s));
+    if !meets {
+        return (false, false);
+    }
+    let inside = if d.is_bitset(x) {
+        d.values(x).all(in_set)
+    } else {
+        let (a, b) = (
+            set.partition_point(|&s| s < lo),
+            set.partition_point(|&s| s <= hi),
+        );
+        (b - a) as i128 == hi as i128 - lo as i128 + 1
+    };
+    (true, inside)
+}
+
+/// Restricts `x` to the sorted set `set` (an interval domain: its bounds).
+pub(crate) fn restrict_to(set: &[i64], d: &mut Domains, x: VarId) -> PResult {
+    let (lo, hi) = (d.min(x), d.max(x));
+    let a = set.partition_point(|&s| s < lo);
+    let b = set.partition_point(|&s| s <= hi);
+    if a == b {
+        return Err(Fail);
+    }
+    d.set_min(x, set[a])?;
+    d.set_max(x, set[b - 1])?;
+    if d.is_bitset(x) {
+        let out: Vec<i64> = d
+            .values(x)
+            .filter(|v| set.binary_search(v).is_err())
+            .collect();
+        for v in out {
+            d.remove(x, v)?;
+        }
+    }
+    Ok(())
 }
 
 impl Propagator for Among {

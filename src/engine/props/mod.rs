@@ -28,6 +28,7 @@ pub(crate) mod member;
 pub(crate) mod nvalue;
 pub(crate) mod reif;
 pub(crate) mod reified;
+pub(crate) mod sequence;
 pub(crate) mod table;
 pub(crate) mod theta_tree;
 pub(crate) mod wordcross;

@@ -2,12 +2,13 @@
 //! count variable: `among(n, x, S)` directly; `at_most`, `at_least` and
 //! `exactly` count the items equal to `v` into a variable bounded by `n`;
 //! `sequence(x, S, k, low, high)` one count in `low..high` per window of `k`
-//! consecutive items (the decomposition into overlapping `among`s: sound,
-//! domain consistent per window but not across windows).
+//! consecutive items (the decomposition into overlapping `among`s, domain
+//! consistent per window), and over them [`sequence::Sequence`], domain
+//! consistent across all windows at once.
 
 use super::{Lowering, consts};
 use crate::engine::propagator::Propagator;
-use crate::engine::props::among;
+use crate::engine::props::{among, sequence};
 use crate::lower::Lower;
 use crate::model::globals::Bound;
 use crate::model::{CmpOp, GlobalArg};
@@ -75,6 +76,10 @@ impl Lowering for Sequence {
             let c = l.aux(low.max(0), high.min(k as i128))?;
             l.engine
                 .add_prop(Box::new(among::Among::new(w, set.clone(), c)));
+        }
+        // The windows together, domain consistent across them.
+        if let Some(p) = sequence::Sequence::new(&x, set, k, low as i64, high as i64) {
+            l.engine.add_prop(Box::new(p));
         }
         Some(())
     }
