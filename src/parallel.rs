@@ -525,4 +525,42 @@ pub(crate) fn add(total: &mut Stats, s: &Stats) {
     total.solutions = total.solutions.saturating_add(s.solutions);
     total.restarts += s.restarts;
     total.lns_iterations += s.lns_iterations;
+    total.conflicts += s.conflicts;
+    total.learned += s.learned;
+    total.learned_literals += s.learned_literals;
+    total.backjumps += s.backjumps;
+    total.analysis_time += s.analysis_time;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn thread_totals_keep_the_learning_statistics() {
+        let one = Stats {
+            nodes: 3,
+            conflicts: 2,
+            learned: 1,
+            learned_literals: 4,
+            backjumps: 1,
+            analysis_time: Duration::from_millis(5),
+            ..Stats::default()
+        };
+        let mut total = Stats::default();
+        add(&mut total, &one);
+        add(&mut total, &one);
+        assert_eq!(
+            (
+                total.nodes,
+                total.conflicts,
+                total.learned,
+                total.learned_literals,
+                total.backjumps
+            ),
+            (6, 4, 2, 8, 2)
+        );
+        assert_eq!(total.analysis_time, Duration::from_millis(10));
+    }
 }

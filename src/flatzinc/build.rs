@@ -36,6 +36,7 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
     let mut b = Builder::default();
     let mut diags = Diags::default();
     let definitions = views::definitions(ast);
+    let mut repeats = Repeats::default();
     let defined: std::collections::HashSet<&str> = ast
         .constraints
         .iter()
@@ -61,9 +62,10 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
         }
         match b.constraint(c) {
             Ok(f) => b.post(f, c.span),
-            Err(e) => diags.push(e),
+            Err(e) => repeats.push(e),
         }
     }
+    repeats.finish(&mut diags);
     if diags.is_empty() {
         for (f, span) in super::detect::disjunctives(&b, ast) {
             b.post(f, span);
@@ -93,6 +95,43 @@ pub(super) fn build(ast: &FznAst) -> Result<FznModel, Diags> {
         annotated_search: search.annotated,
         restarts_annotated: search.restarts,
     })
+}
+
+/// The constraints' diagnostics, each repeated one once: a FlatZinc file
+/// may call an unknown constraint thousands of times, and one diagnostic
+/// (the first call's, with the count) says it all.
+#[derive(Default)]
+struct Repeats {
+    diags: Vec<Diag>,
+    /// How many times each diagnostic's code and message came, by its index.
+    count: Vec<u64>,
+    seen: FxHashMap<(&'static str, String), usize>,
+}
+
+impl Repeats {
+    fn push(&mut self, d: Diag) {
+        let key = (d.code, d.message.clone());
+        if let Some(&i) = self.seen.get(&key) {
+            self.count[i] += 1;
+            return;
+        }
+        self.seen.insert(key, self.diags.len());
+        self.diags.push(d);
+        self.count.push(1);
+    }
+
+    fn finish(self, diags: &mut Diags) {
+        for (mut d, n) in self.diags.into_iter().zip(self.count) {
+            if n > 1 {
+                d.message = format!(
+                    "{} ({}; the first is shown)",
+                    d.message,
+                    crate::diag::plural(n, "time", "times")
+                );
+            }
+            diags.push(d);
+        }
+    }
 }
 
 #[derive(Default)]

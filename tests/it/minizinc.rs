@@ -640,6 +640,29 @@ fn floats_and_set_variables_are_refused_with_their_line() {
     }
 }
 
+/// An unknown constraint called thousands of times gives one diagnostic
+/// with the count, not thousands.
+#[test]
+fn a_repeated_unknown_constraint_is_reported_once_with_its_count() {
+    let mut text = String::from("var 1..3: x;\n");
+    for i in 0..3000 {
+        text.push_str(&format!("constraint my_global(x, {i});\n"));
+    }
+    text.push_str("constraint other_global(x);\nsolve satisfy;\n");
+    let (code, out, err) = fzn(&text, &[]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err.matches("`my_global` is not a FlatZinc builtin").count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("(3000 times; the first is shown)"), "{err}");
+    assert!(err.contains(":2:"), "the first call's line: {err}");
+    assert_eq!(err.matches("`other_global` is not").count(), 1, "{err}");
+    assert!(err.lines().count() < 60, "{err}");
+}
+
 #[test]
 fn the_shipped_configuration_names_its_parts() {
     let msc = std::fs::read_to_string(root().join("share/minizinc/cspi.msc")).unwrap();
