@@ -7,10 +7,11 @@ use super::{Checker, MAX_DOMAIN};
 use crate::diag::{Diag, did_you_mean};
 use crate::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use crate::model::{
-    Domain, Formula, LexPart, Objective, OutputItem, Term, VarGroup, VarKind, Variable,
+    Domain, EnumType, Formula, LexPart, Objective, OutputItem, Term, VarGroup, VarKind, Variable,
 };
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Item, SearchOption, Span, VarDomain};
 use std::rc::Rc;
+use std::sync::Arc;
 
 impl Checker<'_> {
     pub(super) fn item(&mut self, item: &Item) -> Result<(), Diag> {
@@ -114,19 +115,7 @@ impl Checker<'_> {
             *slot = dims[k].0;
         }
         for _ in 0..count {
-            let label = if dims.is_empty() {
-                name.name.clone()
-            } else {
-                let parts: Vec<String> = index
-                    .iter()
-                    .enumerate()
-                    .map(|(d, &i)| match &index_enums[d] {
-                        Some(e) => e.member(i),
-                        None => i.to_string(),
-                    })
-                    .collect();
-                format!("{}[{}]", name.name, parts.join(","))
-            };
+            let label = element_label(&name.name, &index, &index_enums);
             vars.push(self.model.add_var(Variable {
                 name: label,
                 domain: values.clone(),
@@ -926,4 +915,26 @@ pub(super) fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
         format!("{} in it can reach {}", w.what, super::range::shown(w.reaches)),
     )
     .help("cspi computes with exact integers, and every value must lie in -2^63..2^63-1; narrow the domains or scale the values down")
+}
+
+/// The name of one element of a declared array, as diagnostics and output
+/// show it: `x` when `index` is empty, else `x[2,red]` (enum indices by
+/// member name).
+pub(super) fn element_label(
+    name: &str,
+    index: &[i64],
+    index_enums: &[Option<Arc<EnumType>>],
+) -> String {
+    if index.is_empty() {
+        return name.to_string();
+    }
+    let parts: Vec<String> = index
+        .iter()
+        .zip(index_enums)
+        .map(|(&i, e)| match e {
+            Some(e) => e.member(i),
+            None => i.to_string(),
+        })
+        .collect();
+    format!("{name}[{}]", parts.join(","))
 }

@@ -9,6 +9,7 @@
 //! enumerated (at most [`MAX_DOMAIN`] values); between two constants the
 //! result folds back to a constant.
 
+use super::items::element_label;
 use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::Diag;
@@ -168,19 +169,7 @@ impl Checker<'_> {
             None => e.to_string(),
         };
         for _ in 0..count {
-            let label = if dims.is_empty() {
-                name.name.clone()
-            } else {
-                let parts: Vec<String> = index
-                    .iter()
-                    .enumerate()
-                    .map(|(d, &i)| match &index_enums[d] {
-                        Some(e) => e.member(i),
-                        None => i.to_string(),
-                    })
-                    .collect();
-                format!("{}[{}]", name.name, parts.join(","))
-            };
+            let label = element_label(&name.name, &index, &index_enums);
             let mut members = Vec::with_capacity(elems.len());
             for &e in &elems {
                 let v = self.model.add_var(Variable {
