@@ -163,10 +163,7 @@ pub(crate) fn check_random_with(
     }
     let name = format!("{name} (repeated variables)");
     for trial in 0..300 {
-        // Position i reads variable of_position[i], from fewer than `arity`.
-        let bases = rng.random_range(1..arity);
-        let mut of_position: Vec<usize> = (0..arity).map(|_| rng.random_range(0..bases)).collect();
-        of_position[rng.random_range(0..arity)] = bases - 1;
+        let of_position = repeated_positions(&mut rng, arity);
         run_trial(
             &name,
             Strength::Check,
@@ -179,6 +176,15 @@ pub(crate) fn check_random_with(
             SMALL,
         );
     }
+}
+
+/// Position `i` reads variable `of_position[i]`, drawn from fewer than
+/// `arity` variables (at least one of them in two positions).
+fn repeated_positions(rng: &mut Xoshiro256PlusPlus, arity: usize) -> Vec<usize> {
+    let bases = rng.random_range(1..arity);
+    let mut of_position: Vec<usize> = (0..arity).map(|_| rng.random_range(0..bases)).collect();
+    of_position[rng.random_range(0..arity)] = bases - 1;
+    of_position
 }
 
 /// The values and the trials of [`run_trial`]: random subsets of
@@ -202,7 +208,9 @@ const SMALL: Draw = Draw {
 /// (random subsets of `values`), so that its rules fire on more tasks,
 /// terms or values: every literal it sets follows from its explanation
 /// within the root domains, and every failure's explanation has no
-/// solution. Only correctness is checked on the way (no strength).
+/// solution. Only correctness is checked on the way (no strength). Half
+/// the trials draw the positions from fewer variables, as
+/// [`check_random`]'s second half does.
 pub(crate) fn check_explanations_random(
     name: &str,
     arity: usize,
@@ -219,11 +227,16 @@ pub(crate) fn check_explanations_random(
         tuples: 200_000,
     };
     for trial in 0..trials {
+        let of_position = if arity >= 2 && trial % 2 == 1 {
+            repeated_positions(&mut rng, arity)
+        } else {
+            distinct.clone()
+        };
         run_trial(
             name,
             Strength::Check,
             trial,
-            &distinct,
+            &of_position,
             &mut rng,
             &make,
             &holds,
