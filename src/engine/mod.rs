@@ -135,6 +135,12 @@ impl Engine {
         Some(learned)
     }
 
+    /// The variables of the literals the last analysis that learned a
+    /// nogood met (for activity-based variable selection).
+    pub fn conflict_vars(&self) -> &[VarId] {
+        self.analyser.vars()
+    }
+
     /// Propagates the nogoods over the changes since they last looked.
     fn propagate_nogoods(&mut self) -> PResult {
         match self.nogoods.as_mut() {

@@ -667,6 +667,13 @@ impl<'e> Search<'e> {
         self.jump = None;
         if self.engine.learning() {
             let learned = self.engine.analyse();
+            if learned.is_some() {
+                let vars = self.engine.conflict_vars();
+                self.var_select.on_conflict(vars);
+                for phase in &mut self.phases {
+                    phase.var.on_conflict(vars);
+                }
+            }
             if self.may_backjump() {
                 self.jump = learned.map(|l| l.assert_level as usize);
             }
