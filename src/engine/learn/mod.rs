@@ -16,6 +16,7 @@
 //! cause is `Implied` by the older bound and those removals.
 
 pub(crate) mod analysis;
+pub(crate) mod exchange;
 pub(crate) mod nogoods;
 
 use crate::model::VarId;

@@ -156,7 +156,15 @@ mod tests {
             ),
             _ => (
                 Linear::new(terms.clone(), -1, op),
-                Linear::new(terms, -1, if op == LinOp::Eq { LinOp::Ne } else { LinOp::Eq }),
+                Linear::new(
+                    terms,
+                    -1,
+                    if op == LinOp::Eq {
+                        LinOp::Ne
+                    } else {
+                        LinOp::Eq
+                    },
+                ),
             ),
         };
         Some(Box::new(ReifLinear::new(v[0], t, f)))

@@ -449,7 +449,8 @@ impl CompactTable {
     fn exclude(&self, rows: &mut [u64], past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
         let nw = self.nwords;
         let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
-        let clear = |rows: &mut [u64], c: &[u64]| rows.iter_mut().zip(c).for_each(|(r, w)| *r &= !w);
+        let clear =
+            |rows: &mut [u64], c: &[u64]| rows.iter_mut().zip(c).for_each(|(r, w)| *r &= !w);
         let supports = &self.shared.supports;
         for (k, &x) in self.vars.iter().enumerate() {
             for (b, chunk) in supports[k].chunks(nw).enumerate() {
