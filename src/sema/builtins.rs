@@ -2,9 +2,9 @@
 //! `max`, `sum`, `count`), and data (`grid`, `read`, `length`).
 
 use super::Checker;
-use super::dict::letter_count;
 use super::value::Value;
 use crate::diag::{Diag, did_you_mean};
+use crate::formats::dictionary::letter_count;
 use crate::model::{CmpOp, Formula, Term, VarKind, WordList};
 use crate::syntax::ast::{Ident, Span};
 use std::rc::Rc;

@@ -17,43 +17,10 @@
 use super::Checker;
 use super::value::{Array, Value};
 use crate::diag::Diag;
+use crate::formats::symbols::Symbols;
 use crate::syntax::ast::Span;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Symbols by first byte, longest first: the longest symbol that starts a
-/// text is the first of its list that matches.
-pub(super) struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
-
-impl<'a> Symbols<'a> {
-    pub(super) fn new(symbols: &'a [String]) -> Self {
-        let mut by_first: Vec<Vec<(i64, &str)>> = vec![Vec::new(); 256];
-        for (i, s) in symbols.iter().enumerate() {
-            if let Some(&b) = s.as_bytes().first() {
-                by_first[b as usize].push((i as i64 + 1, s.as_str()));
-            }
-        }
-        for list in &mut by_first {
-            // Longest first; among equals the first listed wins.
-            list.sort_by_key(|&(code, s)| (std::cmp::Reverse(s.len()), code));
-        }
-        Symbols(by_first)
-    }
-
-    /// Cuts `text` into codes of the symbols (1-based), longest match first.
-    pub(super) fn cut(&self, text: &str) -> Option<Vec<i64>> {
-        let mut out = Vec::new();
-        let mut rest = text;
-        while let Some(&b) = rest.as_bytes().first() {
-            let &(code, sym) = self.0[b as usize]
-                .iter()
-                .find(|(_, s)| rest.starts_with(s))?;
-            out.push(code);
-            rest = &rest[sym.len()..];
-        }
-        Some(out)
-    }
-}
 
 impl Checker<'_> {
     pub(super) fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
@@ -96,7 +63,7 @@ impl Checker<'_> {
                 Ok(Value::Array(Rc::new(Array::list(words))))
             }),
             "int" => one_string("int").and_then(|s| {
-                super::items::parse_int(s.trim())
+                crate::formats::parse_int(s.trim())
                     .map(Value::Int)
                     .ok_or_else(|| {
                         let what = if self.is_param_file_text(&s) {
