@@ -128,6 +128,9 @@ def main():
                     help="one more cspi configuration to run beside the others, such as"
                          " cspi-learn=target/cspi-learn.msc (a copy whose executable passes --learning on);"
                          " repeatable; checked for wrong answers as cspi is")
+    ap.add_argument("--nice", type=int, metavar="N",
+                    help="niceness added to the solver processes (mznc_run.py's default is 10; give 0 to keep"
+                         " this script's own, e.g. under `nice -n -10` on a machine busy with builds)")
     ap.add_argument("--resume", action="store_true", help="keep the results already in --out")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.set, "instances.tsv")):
@@ -157,6 +160,8 @@ def main():
             cmd = [sys.executable, os.path.join(PEERS, "mznc_run.py"), "--set", args.set,
                    "--solver", msc, "--label", label, "-t", str(args.time_limit),
                    "--only", inst["id"], "--out", outs[label], "--quiet"]
+            if args.nice is not None:
+                cmd += ["--nice", str(args.nice)]
             subprocess.run(cmd, check=False)
         row = [f"[{k + 1}/{len(instances)}] {inst['id']:<40}"]
         for label in chosen:
