@@ -37,13 +37,13 @@ impl Checker<'_> {
             .collect()
     }
 
-    /// The text built-ins; `None` when `name` is not one of them.
+    /// The text built-ins, by name (entries of `builtins::BUILTINS`).
     pub(super) fn text_builtin(
         &mut self,
         name: &str,
         args: &[(Value, Span)],
         span: Span,
-    ) -> Option<Result<Value, Diag>> {
+    ) -> Result<Value, Diag> {
         let one_string = |what: &str| -> Result<Rc<str>, Diag> {
             match args {
                 [(Value::Str(s), _)] => Ok(s.clone()),
@@ -53,7 +53,7 @@ impl Checker<'_> {
                 ),
             }
         };
-        Some(match name {
+        match name {
             "split" => one_string("split").and_then(|s| {
                 let words: Vec<Value> = s
                     .split_whitespace()
@@ -104,8 +104,8 @@ impl Checker<'_> {
                     Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here"))
                 }
             },
-            _ => return None,
-        })
+            _ => Err(super::builtins::not_in_table(name, span)),
+        }
     }
 
     fn tokens_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {
