@@ -3,8 +3,8 @@
 //! record carries `"instance"`, a failed instance gives `{"type":"error",...}`
 //! and the last line is `{"type":"total",...}`. Written by hand: the shapes
 //! are small and fixed, and the hot path (a record per solution) stays a
-//! single string. Records off the hot path are plain structs written by
-//! serde ([`to_json`]), with the same escapes.
+//! single string. A record off the hot path may be a plain struct written
+//! by serde ([`to_json`], `explain.rs`), with the same escapes.
 
 use super::{Mode, Reporter, RunEnd, Tally};
 use crate::engine::stats::Stats;
