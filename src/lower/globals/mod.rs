@@ -14,6 +14,7 @@ mod increasing;
 mod lex;
 mod mdd;
 mod regular;
+mod sequence;
 
 use super::Lower;
 use crate::engine::propagator::Propagator;
