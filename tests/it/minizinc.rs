@@ -497,6 +497,53 @@ fn seq_search_takes_each_phase_in_order_with_its_choices() {
     assert_eq!(out.matches("----------").count(), 6, "{out}");
 }
 
+/// With learning, the free search (no annotation, or `-f`) branches on
+/// activity with Luby restarts when optimising; an annotation is still
+/// followed as written; the optimum is the same.
+#[test]
+fn learning_makes_activity_the_free_search() {
+    let model = |ann: &str| {
+        format!(
+            "var 0..9: x :: output_var;\nvar 0..9: y :: output_var;\n\
+             constraint int_lin_le([1, 1], [x, y], 12);\nconstraint int_ne(x, y);\n\
+             solve {ann} maximize x;\n"
+        )
+    };
+    let annotated = model(":: int_search([y, x], input_order, indomain_max, complete)");
+    let cases = [
+        (
+            model(""),
+            &["--learning", "on"][..],
+            "var activity",
+            "restarts Luby",
+        ),
+        (
+            annotated.clone(),
+            &["--learning", "on", "-f"][..],
+            "var activity",
+            "restarts Luby",
+        ),
+        (
+            annotated.clone(),
+            &["--learning", "on"][..],
+            "var input, val max",
+            "restarts None",
+        ),
+        (model(""), &[][..], "var dom-wdeg", "restarts Luby"),
+    ];
+    for (text, flags, search, restarts) in cases {
+        let flags: Vec<&str> = flags.iter().copied().chain(["-v"]).collect();
+        let (code, out, err) = fzn(&text, &flags);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains(search) && err.contains(restarts),
+            "{flags:?}: {err}"
+        );
+        assert!(out.starts_with("x = 9;\ny = "), "{flags:?}: {out}");
+        assert!(out.ends_with("----------\n==========\n"), "{out}");
+    }
+}
+
 /// FlatZinc with views (variables defined by `int_lin_eq` of two
 /// variables) gives the same solutions as the same text without the
 /// `defines_var` annotations, where every variable is a variable of its own.
@@ -591,6 +638,40 @@ fn views_in_objectives_searches_and_reified_constraints() {
         out.contains("u = 4;") && out.ends_with("==========\n"),
         "{out}"
     );
+}
+
+/// `bool2int` views: the number is its truth value itself, in sums,
+/// reified constraints, outputs (a number, the truth value still `true`),
+/// a narrowed declared domain and a constant; the same answers and counts
+/// as with a variable and an equality each.
+#[test]
+fn bool2int_views_keep_outputs_domains_and_counts() {
+    let text = "var bool: b1;\nvar bool: b2;\nvar bool: b3;\nvar bool: p :: output_var;\n\
+        var bool: t = true;\n\
+        array [1..3] of var bool: b :: output_array([1..3]) = [b1, b2, b3];\n\
+        var 0..1: y1 :: output_var :: is_defined_var;\n\
+        var 0..1: y2 :: is_defined_var;\nvar 1..1: y3 :: is_defined_var;\n\
+        var 0..1: yt :: output_var :: is_defined_var;\n\
+        constraint bool2int(b1, y1) :: defines_var(y1);\n\
+        constraint bool2int(b2, y2) :: defines_var(y2);\n\
+        constraint bool2int(p, y3) :: defines_var(y3);\n\
+        constraint bool2int(t, yt) :: defines_var(yt);\n\
+        constraint int_lin_le_reif([1, 1, 1], [y1, y2, yt], 2, b3);\n\
+        constraint int_lin_le([1, -1], [y1, y2], 0);\n\
+        solve satisfy;\n";
+    let out = same_as_without_views(text, &["-a"]);
+    // p is true (y3 in 1..1); y1 <= y2; b3 <-> y1 + y2 + 1 <= 2.
+    let solutions: BTreeSet<&str> = out
+        .split("----------\n")
+        .filter(|s| !s.starts_with("=="))
+        .collect();
+    let expected: BTreeSet<&str> = [
+        "p = true;\nb = array1d(1..3, [false, false, true]);\ny1 = 0;\nyt = 1;\n",
+        "p = true;\nb = array1d(1..3, [false, true, true]);\ny1 = 0;\nyt = 1;\n",
+        "p = true;\nb = array1d(1..3, [true, true, false]);\ny1 = 1;\nyt = 1;\n",
+    ]
+    .into();
+    assert_eq!(solutions, expected, "{out}");
 }
 
 #[test]
