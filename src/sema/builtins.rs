@@ -252,6 +252,7 @@ impl Checker<'_> {
             "dictionary" => self.dictionary_builtin(&args, span),
             "words" => self.words_builtin(&args, span),
             "score" => self.score_builtin(&args, span),
+            "max_shared_substring" if args.len() == 2 => self.max_shared_substring_builtin(&args, span),
             "read" => {
                 let [(Value::Str(path), s)] = args.as_slice() else {
                     return Err(
@@ -368,7 +369,7 @@ impl Checker<'_> {
         Ok(out)
     }
 
-    fn terms_of(&self, v: &Value, span: Span) -> Result<Vec<Term>, Diag> {
+    pub(super) fn terms_of(&self, v: &Value, span: Span) -> Result<Vec<Term>, Diag> {
         match v {
             Value::Set(s) if s.len() <= super::MAX_DOMAIN => {
                 Ok(s.iter().map(Term::Const).collect())
