@@ -2,7 +2,8 @@
 """cspi on the MiniZinc benchmark set, next to the other MiniZinc solvers installed.
 
 usage:
-  python3 benches/minizinc.py [-t MS] [--only ID,ID] [--solvers cspi,gecode,pumpkin] [--out DIR]
+  python3 benches/minizinc.py [-t MS] [--only ID,ID] [--solvers cspi,gecode,pumpkin]
+                             [--variant LABEL=MSC ...] [--out DIR] [--resume]
 
 Runs every instance of ../shared/data/minizinc (instances.tsv; README.md there says what they are)
 through `minizinc` with cspi (share/minizinc/cspi.msc, so build first: cargo build --release) and
@@ -123,12 +124,24 @@ def main():
     ap.add_argument("--cspi", metavar="MSC",
                     help="cspi's solver configuration (default share/minizinc/cspi.msc; give a copy that"
                          " runs a frozen binary to keep building while the benchmark runs)")
+    ap.add_argument("--variant", action="append", default=[], metavar="LABEL=MSC",
+                    help="one more cspi configuration to run beside the others, such as"
+                         " cspi-learn=target/cspi-learn.msc (a copy whose executable passes --learning on);"
+                         " repeatable; checked for wrong answers as cspi is")
+    ap.add_argument("--nice", type=int, metavar="N",
+                    help="niceness added to the solver processes (mznc_run.py's default is 10; give 0 to keep"
+                         " this script's own, e.g. under `nice -n -10` on a machine busy with builds)")
     ap.add_argument("--resume", action="store_true", help="keep the results already in --out")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.set, "instances.tsv")):
         sys.exit(f"skipped: {args.set}/instances.tsv not found")
     os.makedirs(args.out, exist_ok=True)
     chosen = solvers(args.out, args.solvers.split(","), args.cspi)
+    for variant in args.variant:
+        label, _, msc = variant.partition("=")
+        if not label or not os.path.exists(msc):
+            sys.exit(f"--variant {variant}: give LABEL=MSC with an existing .msc file")
+        chosen[label] = msc
     with open(os.path.join(args.set, "instances.tsv")) as f:
         instances = list(csv.DictReader(f, delimiter="\t"))
     if args.only:
@@ -147,6 +160,8 @@ def main():
             cmd = [sys.executable, os.path.join(PEERS, "mznc_run.py"), "--set", args.set,
                    "--solver", msc, "--label", label, "-t", str(args.time_limit),
                    "--only", inst["id"], "--out", outs[label], "--quiet"]
+            if args.nice is not None:
+                cmd += ["--nice", str(args.nice)]
             subprocess.run(cmd, check=False)
         row = [f"[{k + 1}/{len(instances)}] {inst['id']:<40}"]
         for label in chosen:
@@ -168,16 +183,18 @@ def main():
     score = [sys.executable, os.path.join(PEERS, "mznc_score.py"), "--instances",
              os.path.join(args.set, "instances.tsv")] + list(outs.values())
     subprocess.run(score, check=False)
-    if "cspi" in chosen:
-        reference = read_jsonl(os.path.join(args.set, "results", "gecode.jsonl"))
-        reference.update({k: v for k, v in results.get("gecode", {}).items() if v.get("status") in ("SC", "C")})
-        wrong = wrong_answers(instances, results["cspi"], reference)
+    reference = read_jsonl(os.path.join(args.set, "results", "gecode.jsonl"))
+    reference.update({k: v for k, v in results.get("gecode", {}).items() if v.get("status") in ("SC", "C")})
+    for label in chosen:
+        if not label.startswith("cspi"):
+            continue
+        wrong = wrong_answers(instances, results[label], reference)
         print()
-        print("wrong answers of cspi: " + ("none" if not wrong else f"{len(wrong)}"))
+        print(f"wrong answers of {label}: " + ("none" if not wrong else f"{len(wrong)}"))
         for w in wrong:
             print("  " + w)
-        errors = [i for i, r in results["cspi"].items() if r.get("status") == "ERR"]
-        print("errors of cspi: " + (", ".join(errors) if errors else "none"))
+        errors = [i for i, r in results[label].items() if r.get("status") == "ERR"]
+        print(f"errors of {label}: " + (", ".join(errors) if errors else "none"))
 
 
 if __name__ == "__main__":

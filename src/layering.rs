@@ -22,11 +22,13 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("engine", &["source", "num", "model"]),
     // Model to engine.
     ("lower", &["source", "num", "model", "engine"]),
+    // The data files' formats, read into data.
+    ("formats", &["source", "reader", "diag", "model"]),
     // The checker: syntax tree to model.
     (
         "sema",
         &[
-            "source", "num", "memory", "reader", "diag", "syntax", "model",
+            "source", "num", "memory", "reader", "diag", "syntax", "model", "formats",
         ],
     ),
     // The FlatZinc front end: FlatZinc to model.
@@ -61,8 +63,8 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         "cli",
         &[
             "source", "num", "memory", "reader", "diag", "syntax", "model", "engine", "lower",
-            "sema", "flatzinc", "run", "setup", "part", "parallel", "solve", "output", "explain",
-            "merge", "bench", "suggest",
+            "formats", "sema", "flatzinc", "run", "setup", "part", "parallel", "solve", "output",
+            "explain", "merge", "bench", "suggest",
         ],
     ),
     // The binary.

@@ -21,6 +21,7 @@ pub mod diag;
 pub mod engine;
 pub mod explain;
 pub mod flatzinc;
+pub(crate) mod formats;
 #[cfg(test)]
 mod layering;
 pub mod lower;

@@ -251,7 +251,8 @@ impl Lower<'_> {
                 let crate::model::VarKind::Word(list) = &self.model.vars[*v].kind else {
                     return None;
                 };
-                let (l, h) = list.score_range(self.engine.doms.min(*v), self.engine.doms.max(*v))?;
+                let (l, h) =
+                    list.score_range(self.engine.doms.min(*v), self.engine.doms.max(*v))?;
                 (l as i128, h as i128)
             }
             Term::Pow(..) | Term::Letter(..) => return None,

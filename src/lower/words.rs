@@ -51,7 +51,8 @@ impl Lower<'_> {
             None => {
                 let (l, h) = list.score_range(d.min(x), d.max(x))?;
                 let z = self.engine.add_range(l, h);
-                self.engine.add_prop(Box::new(WordScore::new(x, z, list, None)));
+                self.engine
+                    .add_prop(Box::new(WordScore::new(x, z, list, None)));
                 return Some(z);
             }
         };
@@ -59,7 +60,8 @@ impl Lower<'_> {
             return None;
         }
         let z = self.engine.add_var(&values);
-        self.engine.add_prop(Box::new(WordScore::new(x, z, list, idx)));
+        self.engine
+            .add_prop(Box::new(WordScore::new(x, z, list, idx)));
         Some(z)
     }
 }

@@ -49,7 +49,9 @@ impl WordList {
     /// The lowest and highest score of the words with indices in `lo..=hi`.
     pub fn score_range(&self, lo: i64, hi: i64) -> Option<(i64, i64)> {
         let lo = usize::try_from(lo.max(0)).ok()?;
-        let hi = usize::try_from(hi).ok()?.min(self.scores.len().checked_sub(1)?);
+        let hi = usize::try_from(hi)
+            .ok()?
+            .min(self.scores.len().checked_sub(1)?);
         let s = self.scores.get(lo..=hi)?;
         Some((*s.iter().min()?, *s.iter().max()?))
     }

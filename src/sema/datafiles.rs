@@ -5,9 +5,9 @@
 //! mean". A path given on the command line is relative to the current directory.
 
 use super::Checker;
-use super::json::Kind;
 use super::params::DataFile;
 use crate::diag::{Diag, did_you_mean};
+use crate::formats::json::Kind;
 use crate::syntax::ast::Span;
 
 impl Checker<'_> {
@@ -38,16 +38,16 @@ impl Checker<'_> {
             // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
             let dzn = path.extension().is_some_and(|e| e == "dzn");
             let parsed = if dzn {
-                super::dzn::parse(&source.text)
+                crate::formats::dzn::parse(&source.text)
             } else {
-                super::json::parse_checked(&source.text, &mut |span| {
+                crate::formats::json::parse_checked(&source.text, &mut |span| {
                     options.memory_within(span)?;
                     options.in_time(span)
                 })
             };
             let root = match parsed {
                 Ok(r) => r,
-                Err(super::json::ParseError { limit: Some(d), .. }) => {
+                Err(crate::formats::json::ParseError { limit: Some(d), .. }) => {
                     self.data_failed = true;
                     self.errors.push(d.in_source(&source));
                     continue;

@@ -898,12 +898,6 @@ fn perfect_square_root(n: i64) -> Option<usize> {
     (r > 1 && r * r == n).then_some(r as usize)
 }
 
-/// Parses an integer as written on a command line: optional sign, digits, `_` separators.
-pub(super) fn parse_int(s: &str) -> Option<i64> {
-    let cleaned: String = s.trim().chars().filter(|c| *c != '_').collect();
-    cleaned.parse().ok()
-}
-
 /// The diagnostic for an expression whose values may not fit in 64 bits.
 pub(super) fn too_wide(w: super::range::TooWide, span: Span) -> Diag {
     Diag::new(

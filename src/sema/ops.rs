@@ -121,7 +121,7 @@ impl Checker<'_> {
         let word: String = text
             .chars()
             .filter(|c| c.is_alphabetic())
-            .filter_map(super::dict::fold_letter)
+            .filter_map(crate::formats::dictionary::fold_letter)
             .collect();
         let found = list.words.binary_search(&word).ok();
         Some(match (found, op) {
@@ -453,10 +453,13 @@ fn compare(op: BinOp, a: Value, b: Value, span: Span) -> Result<Value, Diag> {
                         .label(span, "here"),
                 );
             };
-            let Some(c) = super::dict::fold_letter(c) else {
+            let Some(c) = crate::formats::dictionary::fold_letter(c) else {
                 return Err(Diag::new(
                     "cspi::type",
-                    format!("this string has {}", super::dict::unfoldable(c)),
+                    format!(
+                        "this string has {}",
+                        crate::formats::dictionary::unfoldable(c)
+                    ),
                 )
                 .label(span, "here")
                 .help("dictionaries refuse such letters too; compare with another letter"));

@@ -13,10 +13,10 @@
 //! command-line value.
 
 use super::Checker;
-use super::json::{Kind, Node};
 use super::types::{Type, set_value};
 use super::value::{Array, IntSet, Record, Value};
 use crate::diag::{Diag, Source, did_you_mean};
+use crate::formats::json::{Kind, Node};
 use crate::model::EnumType;
 use crate::syntax::ast::{Expr, Ident, Span, TypeExpr};
 use std::rc::Rc;
@@ -324,7 +324,7 @@ impl Checker<'_> {
         if dims.is_empty() {
             match ty {
                 Type::Int => {
-                    return super::items::parse_int(&o.value)
+                    return crate::formats::parse_int(&o.value)
                         .map(Value::Int)
                         .ok_or_else(|| bad("an integer".into()));
                 }
@@ -359,7 +359,7 @@ impl Checker<'_> {
         // Arrays, sets, tuples and records: JSON, with diagnostics pointing into it.
         let source = Source::new(format!("--param {}", o.name), o.value.as_str());
         let options = self.input.options;
-        let parsed = super::json::parse_checked(&o.value, &mut |span| {
+        let parsed = crate::formats::json::parse_checked(&o.value, &mut |span| {
             options.memory_within(span)?;
             options.in_time(span)
         });

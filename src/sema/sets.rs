@@ -507,14 +507,14 @@ impl Checker<'_> {
     }
 
     /// The set built-ins: `all_disjoint(S)`, `disjoint(a, b)`,
-    /// `partition_set(S, universe)`, `card(s)` of a set over variables;
-    /// `None` when `name` is none of them.
+    /// `partition_set(S, universe)` (entries of `builtins::BUILTINS`;
+    /// `card(s)` of a set variable is `length`'s, through [`Self::card_of`]).
     pub(super) fn set_builtin(
         &mut self,
         name: &str,
         args: &[(Value, Span)],
         span: Span,
-    ) -> Option<Result<Value, Diag>> {
+    ) -> Result<Value, Diag> {
         let arity = |n: usize| {
             Diag::new(
                 "cspi::call::arity",
@@ -525,11 +525,7 @@ impl Checker<'_> {
             )
             .label(span, "here")
         };
-        Some(match name {
-            "card" | "length" => match args {
-                [(Value::SetVar(s), _)] => Ok(self.card_of(s)),
-                _ => return None,
-            },
+        match name {
             "all_disjoint" => match args {
                 [(v, s)] => self
                     .sets_of(v, *s, "all_disjoint")
@@ -566,8 +562,8 @@ impl Checker<'_> {
                 })(),
                 _ => Err(arity(2)),
             },
-            _ => return None,
-        })
+            _ => Err(super::builtins::not_in_table(name, span)),
+        }
     }
 }
 

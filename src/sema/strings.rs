@@ -17,11 +17,6 @@ use crate::diag::Diag;
 use crate::syntax::ast::Span;
 use std::rc::Rc;
 
-/// The names of this module's built-ins.
-pub(super) const STRING_BUILTINS: &[&str] = &[
-    "join", "concat", "show", "show_int", "format", "fix", "follow",
-];
-
 /// Whether `v` is data known at load time (no variable anywhere in it).
 pub(super) fn is_fixed(v: &Value) -> bool {
     match v {
@@ -60,20 +55,8 @@ impl Checker<'_> {
         }
     }
 
-    /// This module's built-ins; `None` when `name` is not one of them.
-    pub(super) fn string_builtin(
-        &mut self,
-        name: &str,
-        args: &[(Value, Span)],
-        span: Span,
-    ) -> Option<Result<Value, Diag>> {
-        if !STRING_BUILTINS.contains(&name) {
-            return None;
-        }
-        Some(self.string_call(name, args, span))
-    }
-
-    fn string_call(
+    /// The string built-ins, by name (entries of `builtins::BUILTINS`).
+    pub(super) fn string_call(
         &mut self,
         name: &str,
         args: &[(Value, Span)],
@@ -130,7 +113,7 @@ impl Checker<'_> {
             ("fix", _) => Err(usage("fix(x)")),
             ("follow", [(next, ns), (start, ss)]) => self.follow(next, *ns, start, *ss),
             ("follow", _) => Err(usage("follow(next, start)")),
-            _ => Err(usage("documented")),
+            _ => Err(super::builtins::not_in_table(name, span)),
         }
     }
 

@@ -10,6 +10,7 @@
 use super::Checker;
 use super::value::{Array, Value};
 use crate::diag::Diag;
+use crate::formats::table;
 use crate::model::{Formula, Term};
 use crate::syntax::ast::Span;
 use std::rc::Rc;
@@ -191,7 +192,7 @@ impl Checker<'_> {
             .label(span, "here")
             .help("if the file's first line is a header, say so: read_table(path, \"header\")")
         };
-        let (path, pspan, mut header) = match args {
+        let (path, pspan, header) = match args {
             [(Value::Str(path), pspan)] => (path, pspan, false),
             [(Value::Str(path), pspan), (Value::Str(opt), _)] if &**opt == "header" => {
                 (path, pspan, true)
@@ -215,68 +216,9 @@ impl Checker<'_> {
             _ => return Err(usage()),
         };
         let source = self.read_file(path, *pspan)?;
-        let text = source.text.clone();
-        let mut rows: Vec<Vec<i64>> = Vec::new();
-        let mut arity = None;
-        let mut offset = 0usize;
-        for line in text.split_inclusive('\n') {
-            let start = offset;
-            offset += line.len();
-            let body = line.split('#').next().unwrap_or("").trim();
-            if body.is_empty() {
-                continue;
-            }
-            let fields: Vec<&str> = body
-                .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-                .filter(|f| !f.is_empty())
-                .collect();
-            let parsed: Option<Vec<i64>> =
-                fields.iter().map(|f| super::items::parse_int(f)).collect();
-            let here = Span::new(start, start + line.trim_end().len());
-            if header {
-                header = false;
-                continue;
-            }
-            let row = match parsed {
-                Some(r) => r,
-                None => {
-                    let bad = fields
-                        .iter()
-                        .find(|f| super::items::parse_int(f).is_none())
-                        .unwrap_or(&"");
-                    return Err(Diag::new(
-                        "cspi::data::table",
-                        format!("`{}` is not an integer (line {})", crate::reader::shorten(bad, 40), text[..start].matches('\n').count() + 1),
-                    )
-                    .label(here, "in this row")
-                    .help(if rows.is_empty() {
-                        "table files hold integers separated by commas or whitespace, one row per line; \
-                         if this line is a header, write read_table(path, \"header\")"
-                    } else {
-                        "table files hold integers separated by commas or whitespace, one row per line"
-                    })
-                    .in_source(&source));
-                }
-            };
-            match arity {
-                None => arity = Some(row.len()),
-                Some(n) if n != row.len() => {
-                    return Err(Diag::new(
-                        "cspi::data::table",
-                        format!(
-                            "this row has {} values, the first had {n} (line {})",
-                            row.len(),
-                            text[..start].matches('\n').count() + 1
-                        ),
-                    )
-                    .label(here, "here")
-                    .in_source(&source));
-                }
-                _ => {}
-            }
-            rows.push(row);
-        }
-        self.spend((rows.len() * arity.unwrap_or(0)) as u64, span)?;
+        let rows = table::read_table(&source, header)?;
+        let arity = rows.first().map_or(0, Vec::len);
+        self.spend((rows.len() * arity) as u64, span)?;
         Ok(Value::Table(Arc::new(rows)))
     }
 
@@ -294,36 +236,10 @@ impl Checker<'_> {
             );
         };
         let source = self.read_file(path, *pspan)?;
-        let text = source.text.clone();
-        let mut out = Vec::new();
-        let mut offset = 0usize;
-        for line in text.split_inclusive('\n') {
-            let start = offset;
-            offset += line.len();
-            let body = line.split('#').next().unwrap_or("");
-            let mut at = start;
-            for field in body.split_inclusive(|c: char| c == ',' || c.is_whitespace()) {
-                let here = at;
-                at += field.len();
-                let f = field.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
-                if f.is_empty() {
-                    continue;
-                }
-                let Some(k) = super::items::parse_int(f) else {
-                    return Err(Diag::new(
-                        "cspi::data::ints",
-                        format!(
-                            "`{f}` is not an integer (line {})",
-                            text[..start].matches('\n').count() + 1
-                        ),
-                    )
-                    .label(Span::new(here, here + f.len()), "here")
-                    .help("read_ints(path) reads integers separated by whitespace or commas; `#` starts a comment")
-                    .in_source(&source));
-                };
-                out.push(Value::Int(k));
-            }
-        }
+        let out: Vec<Value> = table::read_ints(&source)?
+            .into_iter()
+            .map(Value::Int)
+            .collect();
         self.spend(out.len() as u64, span)?;
         Ok(Value::Array(Rc::new(Array::list(out))))
     }

@@ -17,43 +17,10 @@
 use super::Checker;
 use super::value::{Array, Value};
 use crate::diag::Diag;
+use crate::formats::symbols::Symbols;
 use crate::syntax::ast::Span;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Symbols by first byte, longest first: the longest symbol that starts a
-/// text is the first of its list that matches.
-pub(super) struct Symbols<'a>(Vec<Vec<(i64, &'a str)>>);
-
-impl<'a> Symbols<'a> {
-    pub(super) fn new(symbols: &'a [String]) -> Self {
-        let mut by_first: Vec<Vec<(i64, &str)>> = vec![Vec::new(); 256];
-        for (i, s) in symbols.iter().enumerate() {
-            if let Some(&b) = s.as_bytes().first() {
-                by_first[b as usize].push((i as i64 + 1, s.as_str()));
-            }
-        }
-        for list in &mut by_first {
-            // Longest first; among equals the first listed wins.
-            list.sort_by_key(|&(code, s)| (std::cmp::Reverse(s.len()), code));
-        }
-        Symbols(by_first)
-    }
-
-    /// Cuts `text` into codes of the symbols (1-based), longest match first.
-    pub(super) fn cut(&self, text: &str) -> Option<Vec<i64>> {
-        let mut out = Vec::new();
-        let mut rest = text;
-        while let Some(&b) = rest.as_bytes().first() {
-            let &(code, sym) = self.0[b as usize]
-                .iter()
-                .find(|(_, s)| rest.starts_with(s))?;
-            out.push(code);
-            rest = &rest[sym.len()..];
-        }
-        Some(out)
-    }
-}
 
 impl Checker<'_> {
     pub(super) fn strings(&self, v: &Value, span: Span, what: &str) -> Result<Vec<String>, Diag> {
@@ -70,13 +37,13 @@ impl Checker<'_> {
             .collect()
     }
 
-    /// The text built-ins; `None` when `name` is not one of them.
+    /// The text built-ins, by name (entries of `builtins::BUILTINS`).
     pub(super) fn text_builtin(
         &mut self,
         name: &str,
         args: &[(Value, Span)],
         span: Span,
-    ) -> Option<Result<Value, Diag>> {
+    ) -> Result<Value, Diag> {
         let one_string = |what: &str| -> Result<Rc<str>, Diag> {
             match args {
                 [(Value::Str(s), _)] => Ok(s.clone()),
@@ -86,7 +53,7 @@ impl Checker<'_> {
                 ),
             }
         };
-        Some(match name {
+        match name {
             "split" => one_string("split").and_then(|s| {
                 let words: Vec<Value> = s
                     .split_whitespace()
@@ -96,7 +63,7 @@ impl Checker<'_> {
                 Ok(Value::Array(Rc::new(Array::list(words))))
             }),
             "int" => one_string("int").and_then(|s| {
-                super::items::parse_int(s.trim())
+                crate::formats::parse_int(s.trim())
                     .map(Value::Int)
                     .ok_or_else(|| {
                         let what = if self.is_param_file_text(&s) {
@@ -137,8 +104,8 @@ impl Checker<'_> {
                     Err(Diag::new("cspi::call", "columns(table) takes a table").label(span, "here"))
                 }
             },
-            _ => return None,
-        })
+            _ => Err(super::builtins::not_in_table(name, span)),
+        }
     }
 
     fn tokens_builtin(&mut self, args: &[(Value, Span)], span: Span) -> Result<Value, Diag> {

@@ -1,5 +1,6 @@
 //! Values that model expressions evaluate to while the front end runs.
 
+use crate::formats::dictionary::Dictionary;
 use crate::model::{Display, EnumType, FormatPiece, Formula, Term, WordList};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -83,16 +84,6 @@ impl Record {
     pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
-}
-
-/// A loaded dictionary: its words, sorted and distinct, with optional scores.
-#[derive(Debug)]
-pub(crate) struct Dictionary {
-    pub name: String,
-    pub words: Vec<String>,
-    pub scores: Vec<i64>,
-    /// Words of each length, as word lists shared by every variable of that length.
-    pub by_length: std::cell::RefCell<std::collections::BTreeMap<usize, Arc<WordList>>>,
 }
 
 #[derive(Clone, Debug)]

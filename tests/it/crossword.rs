@@ -714,7 +714,11 @@ fn best_fills_match_brute_force() {
 /// every propagation level, and every fill found checked.
 #[test]
 fn max_shared_substring_matches_brute_force() {
-    let grids = ["....\n.#..\n....\n", "...\n...\n...\n", "#...\n....\n...#\n"];
+    let grids = [
+        "....\n.#..\n....\n",
+        "...\n...\n...\n",
+        "#...\n....\n...#\n",
+    ];
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move |n: u64| {
         seed ^= seed << 13;

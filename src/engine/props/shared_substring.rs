@@ -60,7 +60,12 @@ pub(crate) struct SharedSubstrings {
 
 impl SharedSubstrings {
     /// `vars[i]` holds a word of `lists[i]`; no two share more than `k` letters in a row.
-    pub(crate) fn new(d: &mut Domains, vars: Vec<VarId>, lists: &[Arc<WordList>], k: usize) -> Self {
+    pub(crate) fn new(
+        d: &mut Domains,
+        vars: Vec<VarId>,
+        lists: &[Arc<WordList>],
+        k: usize,
+    ) -> Self {
         let w = k + 1;
         let mut distinct: Vec<&Arc<WordList>> = Vec::new();
         let list_of: Vec<usize> = lists
@@ -278,7 +283,10 @@ mod tests {
             .iter()
             .filter_map(|&w| usize::try_from(w).ok().and_then(|w| WORDS.get(w)).copied())
             .collect();
-        let letters: Vec<i64> = on.iter().flat_map(|w| w.chars().map(|c| c as i64)).collect();
+        let letters: Vec<i64> = on
+            .iter()
+            .flat_map(|w| w.chars().map(|c| c as i64))
+            .collect();
         holds::max_shared_substring(k, &vec![3; on.len()], &letters)
     }
 

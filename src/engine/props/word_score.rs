@@ -65,7 +65,12 @@ impl ScoreIndex {
     }
 
     /// The index of `x`'s domain layout, from the cache if built.
-    pub(crate) fn shared(cache: &mut ScoreCache, list: &Arc<WordList>, d: &Domains, x: VarId) -> Arc<ScoreIndex> {
+    pub(crate) fn shared(
+        cache: &mut ScoreCache,
+        list: &Arc<WordList>,
+        d: &Domains,
+        x: VarId,
+    ) -> Arc<ScoreIndex> {
         let (offset, nwords) = (d.offset(x), d.bits(x).len());
         let key = (Arc::as_ptr(list) as usize, offset, nwords);
         Arc::clone(
@@ -106,7 +111,12 @@ pub(crate) struct WordScore {
 
 impl WordScore {
     /// `z = score(x)`; the list must have scores (one per word).
-    pub(crate) fn new(x: VarId, z: VarId, list: Arc<WordList>, idx: Option<Arc<ScoreIndex>>) -> Self {
+    pub(crate) fn new(
+        x: VarId,
+        z: VarId,
+        list: Arc<WordList>,
+        idx: Option<Arc<ScoreIndex>>,
+    ) -> Self {
         let levels = idx.as_ref().map_or(0, |i| i.levels.len());
         WordScore {
             vars: [x, z],
@@ -278,7 +288,10 @@ mod tests {
         })
     }
 
-    fn make(l: &Arc<WordList>, dense: bool) -> impl Fn(&mut Domains, &[VarId]) -> Option<Box<dyn Propagator>> {
+    fn make(
+        l: &Arc<WordList>,
+        dense: bool,
+    ) -> impl Fn(&mut Domains, &[VarId]) -> Option<Box<dyn Propagator>> {
         let l = Arc::clone(l);
         move |d: &mut Domains, vs: &[VarId]| {
             let idx = (dense && d.is_bitset(vs[0]))
@@ -298,7 +311,12 @@ mod tests {
                 Strength::Domain,
                 2,
                 make(&l, dense),
-                move |t| usize::try_from(t[0]).ok().and_then(|i| scores.scores.get(i)) == Some(&t[1]),
+                move |t| {
+                    usize::try_from(t[0])
+                        .ok()
+                        .and_then(|i| scores.scores.get(i))
+                        == Some(&t[1])
+                },
             );
         }
     }
@@ -309,7 +327,11 @@ mod tests {
         let mut h = Harness::new();
         let x = h.range(0, 4);
         let z = h.range(0, 100);
-        let idx = Arc::new(ScoreIndex::new(&l, h.engine.doms.offset(x), h.engine.doms.bits(x).len()));
+        let idx = Arc::new(ScoreIndex::new(
+            &l,
+            h.engine.doms.offset(x),
+            h.engine.doms.bits(x).len(),
+        ));
         assert_eq!(idx.levels(), &[50, 55, 60]);
         h.post(WordScore::new(x, z, Arc::clone(&l), Some(idx)));
         assert_eq!(h.values(z), vec![50, 55, 60]);

@@ -10,11 +10,11 @@
 //! `--memory-limit` hold while a large file is parsed.
 
 use crate::diag::Diag;
-use crate::syntax::ast::Span;
+use crate::source::Span;
 
 /// The deepest nesting of arrays and objects a JSON value may have: data
 /// nests two or three deep, and the checker walks values recursively.
-pub(super) const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 
 /// How many values are parsed between two calls of the caller's check.
 const CHECK_EVERY: u64 = 4096;
@@ -54,7 +54,7 @@ impl Kind {
 }
 
 /// A syntax error: where, and what; or a limit the caller's check reported.
-pub(super) struct ParseError {
+pub(crate) struct ParseError {
     pub span: Span,
     pub message: String,
     /// Set when the caller's check stopped the parse (time, memory, signal).
@@ -63,13 +63,13 @@ pub(super) struct ParseError {
 
 /// Parses a whole JSON text.
 #[cfg(test)]
-pub(super) fn parse(text: &str) -> Result<Node, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
     parse_checked(text, &mut |_| Ok(()))
 }
 
 /// Parses a whole JSON text, calling `check` with the current span every
 /// few thousand values; its error stops the parse.
-pub(super) fn parse_checked(
+pub(crate) fn parse_checked(
     text: &str,
     check: &mut dyn FnMut(Span) -> Result<(), Diag>,
 ) -> Result<Node, ParseError> {

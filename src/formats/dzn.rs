@@ -7,10 +7,10 @@
 //! strings). `array2d(1..2, 1..3, [...])` is read as its rows.
 
 use super::json::{Kind, Node, ParseError};
-use crate::syntax::ast::Span;
+use crate::source::Span;
 
 /// Parses a whole `.dzn` text into an object of its items.
-pub(super) fn parse(text: &str) -> Result<Node, ParseError> {
+pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
     let mut p = Parser { text, at: 0 };
     let mut members = Vec::new();
     loop {

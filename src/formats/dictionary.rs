@@ -1,0 +1,343 @@
+//! Dictionaries: word lists read from a file, and the lists of one length
+//! that word variables take their values from.
+//!
+//! Format: one word per line, LF or CRLF, blank lines ignored; `word;score`
+//! gives it an integer score (the format of Spread the Wordlist, XWI and
+//! Crossfire). Entries are normalised as those tools do: letters are read
+//! case-insensitively (stored lowercase), spaces and punctuation inside an
+//! entry are dropped (`A LOT;50` is `alot`). A digit, an entry with no
+//! letter or a bad score is an error that points at its line.
+
+use crate::diag::Diag;
+use crate::model::WordList;
+use crate::source::{Source, Span};
+use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A loaded dictionary: its words, sorted and distinct, with optional scores.
+#[derive(Debug)]
+pub(crate) struct Dictionary {
+    pub name: String,
+    pub words: Vec<String>,
+    pub scores: Vec<i64>,
+    /// Words of each length, as word lists shared by every variable of that length.
+    pub by_length: RefCell<BTreeMap<usize, Arc<WordList>>>,
+}
+
+impl Dictionary {
+    /// Leaves out `never` (normalised words, sorted as parsing sorts them):
+    /// an exclusion list, the words a constructor never wants in a grid.
+    pub(crate) fn exclude(&mut self, never: &[String]) {
+        let keep: Vec<bool> = self
+            .words
+            .iter()
+            .map(|w| never.binary_search(w).is_err())
+            .collect();
+        let mut k = keep.iter();
+        self.words.retain(|_| *k.next().unwrap_or(&true));
+        if !self.scores.is_empty() {
+            let mut k = keep.iter();
+            self.scores.retain(|_| *k.next().unwrap_or(&true));
+        }
+        self.by_length.borrow_mut().clear();
+    }
+
+    /// The words of `len` letters, as one shared list (built once per length).
+    pub(crate) fn words_of_length(&self, len: usize) -> Arc<WordList> {
+        if let Some(list) = self.by_length.borrow().get(&len) {
+            return list.clone();
+        }
+        let mut words = Vec::new();
+        let mut scores = Vec::new();
+        for (i, w) in self.words.iter().enumerate() {
+            if letter_count(w) == len {
+                words.push(w.clone());
+                if !self.scores.is_empty() {
+                    scores.push(self.scores[i]);
+                }
+            }
+        }
+        let list = Arc::new(WordList {
+            name: format!("{} (length {len})", self.name),
+            words,
+            scores,
+        });
+        self.by_length.borrow_mut().insert(len, list.clone());
+        list
+    }
+}
+
+/// A letter as words store it: its lowercase form, which must be one letter
+/// (`None` otherwise, as for `İ`, whose lowercase is `i` and a combining
+/// dot). Dictionaries, given letters of grids and comparisons such as
+/// `w[1] == "A"` all fold letters with this one function, so a word keeps its
+/// length and its letters match wherever they are written.
+pub(crate) fn fold_letter(c: char) -> Option<char> {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => Some(l),
+        _ => None,
+    }
+}
+
+/// Why a letter without a one-letter lowercase form is refused, to follow
+/// "has": "has `İ`, whose lowercase form `i̇` is 2 letters, ...".
+pub(crate) fn unfoldable(c: char) -> String {
+    let lower: String = c.to_lowercase().collect();
+    format!(
+        "`{c}`, whose lowercase form `{lower}` is {} letters, so words with it cannot be matched letter by letter",
+        lower.chars().count()
+    )
+}
+
+/// A word's length in letters.
+pub(crate) fn letter_count(w: &str) -> usize {
+    if w.is_ascii() {
+        w.len()
+    } else {
+        w.chars().count()
+    }
+}
+
+/// Parses a dictionary file. `min_score` drops words scored below it (a word
+/// without a score counts as 0).
+pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
+    let text: &str = &src.text;
+    // Words borrow the file's text unless lowercasing changes them.
+    let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
+    let mut any_score = false;
+    let mut start = 0usize;
+    for (n, raw) in text.split('\n').enumerate() {
+        let line_start = start;
+        start += raw.len() + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        let (word_part, score_part) = match line.split_once(';') {
+            Some((w, s)) => (w, Some(s)),
+            None => (line, None),
+        };
+        let word = word_part.trim();
+        if word.is_empty() && score_part.is_none() {
+            continue;
+        }
+        let bad = |what: String, at: usize, len: usize| {
+            Diag::new(
+                "cspi::data::dictionary",
+                format!("line {} of `{}` {what}", n + 1, src.name),
+            )
+            .label(Span::new(at, at + len.max(1)), "here")
+            .help("a dictionary has one word (letters only) per line, optionally `word;score` with an integer score")
+            .in_source(src)
+        };
+        let word_at = line_start + (word_part.len() - word_part.trim_start().len());
+        if word.is_empty() {
+            return Err(bad(
+                "has a score but no word".into(),
+                line_start,
+                line.len(),
+            ));
+        }
+        let ascii_letters = word.bytes().all(|b| b.is_ascii_alphabetic());
+        // Spaces and punctuation inside an entry are dropped, as constructors'
+        // tools do (`a lot` and `o'neill` fill `alot` and `oneill`); a digit
+        // is refused: no grid cell holds one.
+        if let Some((i, c)) = (!ascii_letters)
+            .then(|| word.char_indices().find(|(_, c)| c.is_numeric()))
+            .flatten()
+        {
+            return Err(bad(
+                format!(
+                    "is not a word: `{}` contains a digit",
+                    crate::reader::shorten(word, 40)
+                ),
+                word_at + i,
+                c.len_utf8(),
+            ));
+        }
+        if !ascii_letters && !word.chars().any(char::is_alphabetic) {
+            return Err(bad(
+                format!(
+                    "is not a word: `{}` has no letter",
+                    crate::reader::shorten(word, 40)
+                ),
+                word_at,
+                word.len(),
+            ));
+        }
+        let score = match score_part {
+            None => 0,
+            Some(s) => {
+                any_score = true;
+                let at = line_start + word_part.len() + 1;
+                s.trim().parse::<i64>().map_err(|_| {
+                    bad(
+                        format!("has a score that is not an integer: `{}`", s.trim()),
+                        at,
+                        s.len(),
+                    )
+                })?
+            }
+        };
+        if min_score.is_some_and(|m| score < m) {
+            continue;
+        }
+        let word = if ascii_letters {
+            if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(word.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(word)
+            }
+        } else {
+            let mut folded = String::with_capacity(word.len());
+            for (i, c) in word.char_indices().filter(|(_, c)| c.is_alphabetic()) {
+                match fold_letter(c) {
+                    Some(l) => folded.push(l),
+                    None => {
+                        return Err(bad(format!("has {}", unfoldable(c)), word_at + i, c.len_utf8()).help(
+                            "replace the letter in the dictionary (for example `İ` by `I`), or remove the word",
+                        ));
+                    }
+                }
+            }
+            Cow::Owned(folded)
+        };
+        entries.push((word, score));
+    }
+    if entries.is_empty() {
+        let d = Diag::new(
+            "cspi::data::dictionary",
+            format!("the dictionary `{}` holds no words", src.name),
+        );
+        return Err(if min_score.is_some() && !text.trim().is_empty() {
+            d.help("no word reaches the minimum score")
+        } else {
+            d.help("a dictionary has one word per line")
+        });
+    }
+    // Sorted by word, best score first, so dedup keeps a word's best score.
+    // The sort compares an 8-byte prefix first (words hold no NUL, so zero
+    // padding keeps byte order) and the whole words only on a tie.
+    let prefix = |w: &str| {
+        let mut b = [0u8; 8];
+        let n = w.len().min(8);
+        b[..n].copy_from_slice(&w.as_bytes()[..n]);
+        u64::from_be_bytes(b)
+    };
+    let mut order: Vec<(u64, u32)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (w, _))| (prefix(w), i as u32))
+        .collect();
+    order.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0).then_with(|| {
+            let (x, y) = (&entries[a.1 as usize], &entries[b.1 as usize]);
+            x.0.cmp(&y.0).then(y.1.cmp(&x.1))
+        })
+    });
+    order.dedup_by(|a, b| entries[a.1 as usize].0 == entries[b.1 as usize].0);
+    let mut words = Vec::with_capacity(order.len());
+    let mut scores = Vec::with_capacity(order.len());
+    for &(_, i) in &order {
+        let (w, s) = &entries[i as usize];
+        words.push(w.to_string());
+        scores.push(*s);
+    }
+    Ok(Dictionary {
+        name: src.name.clone(),
+        words,
+        scores: if any_score { scores } else { Vec::new() },
+        by_length: RefCell::new(BTreeMap::new()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Dictionary, Diag> {
+        parse_dictionary(&Source::new("d.txt", text), None)
+    }
+
+    #[test]
+    fn lf_crlf_blank_lines_and_case() {
+        let d = parse("Cat\r\n\r\ndog\n  \nCAT\nzebra").unwrap();
+        assert_eq!(d.words, vec!["cat", "dog", "zebra"]);
+        assert!(d.scores.is_empty());
+    }
+
+    #[test]
+    fn scores_keep_the_best_and_filter() {
+        let d = parse("cat;3\ndog;10\ncat;7\n").unwrap();
+        assert_eq!(d.words, vec!["cat", "dog"]);
+        assert_eq!(d.scores, vec![7, 10]);
+        let d = parse_dictionary(&Source::new("d", "cat;3\ndog;10\nemu\n"), Some(5)).unwrap();
+        assert_eq!(d.words, vec!["dog"]);
+    }
+
+    #[test]
+    fn a_digit_is_reported_with_its_line() {
+        let e = parse("cat\nd0g\n").err().unwrap();
+        assert!(e.message.contains("line 2"), "{}", e.message);
+        assert!(e.message.contains("a digit"), "{}", e.message);
+        assert_eq!(e.labels[0].0, Span::new(5, 6));
+        assert!(e.source.is_some());
+    }
+
+    #[test]
+    fn empty_and_bad_scores() {
+        assert!(parse("").err().unwrap().message.contains("no words"));
+        assert!(parse("\n\r\n").err().unwrap().message.contains("no words"));
+        let e = parse("cat;x\n").err().unwrap();
+        assert!(e.message.contains("score"), "{}", e.message);
+    }
+
+    #[test]
+    fn constructors_formats_are_normalised() {
+        // Spread the Wordlist (lowercase), XWI and Crossfire (uppercase),
+        // entries with spaces and punctuation, a repeated entry after
+        // normalisation keeping its best score.
+        let d = parse("a lot;50\nO'NEILL;40\nSPREAD-EAGLE;30\nalot;45\nÉTÉ;20\n").unwrap();
+        assert_eq!(d.words, vec!["alot", "oneill", "spreadeagle", "été"]);
+        assert_eq!(d.scores, vec![50, 40, 30, 20]);
+        let e = parse("r2d2;50\n").err().unwrap();
+        assert!(e.message.contains("a digit"), "{}", e.message);
+        assert_eq!(e.labels[0].0, Span::new(1, 2));
+        let e = parse("ok;5\n--;50\n").err().unwrap();
+        assert!(
+            e.message.contains("line 2") && e.message.contains("no letter"),
+            "{}",
+            e.message
+        );
+        let e = parse("cat; 5x\n").err().unwrap();
+        assert!(e.message.contains("not an integer"), "{}", e.message);
+    }
+
+    #[test]
+    fn minimum_score_keeps_the_best_duplicate() {
+        // `cat` scored 3 and 7: kept at 7 when the minimum is 5.
+        let d = parse_dictionary(&Source::new("d", "cat;3\nCAT;7\nemu;4\n"), Some(5)).unwrap();
+        assert_eq!(
+            (d.words.clone(), d.scores.clone()),
+            (vec!["cat".to_string()], vec![7])
+        );
+    }
+
+    #[test]
+    fn an_exclusion_list_leaves_words_out() {
+        let mut d = parse("cat;3\ndog;10\nemu;4\nA LOT;5\n").unwrap();
+        let never = parse("DOG\na-lot\nzebra\n").unwrap();
+        d.exclude(&never.words);
+        assert_eq!(d.words, vec!["cat", "emu"]);
+        assert_eq!(d.scores, vec![3, 4]);
+    }
+
+    #[test]
+    fn words_by_length_are_shared() {
+        let d = parse("ab\ncd\nefg\n").unwrap();
+        let a = d.words_of_length(2);
+        assert_eq!(a.words, vec!["ab", "cd"]);
+        assert!(Arc::ptr_eq(&a, &d.words_of_length(2)));
+        assert!(d.words_of_length(5).words.is_empty());
+    }
+}

@@ -1,0 +1,675 @@
+//! Crossword grids: slot files, picture grids and `.ipuz` files read into
+//! a [`Geometry`] (cells and slots), before any variable exists.
+//!
+//! Slot files (the original assignment's format): groups of four tokens
+//! `x y length dir`, x the column and y the row of the first cell (0-based),
+//! dir `A` (across) or `D` (down). Picture grids: one row per line, `.` an
+//! open cell, `#` a block, a letter a pre-filled cell; every run of two or
+//! more open cells across or down is a slot. A picture may mark a region
+//! with `*` cells: only the slots through it are filled (a partly filled
+//! grid). `.ipuz` files (the open JSON format) are read as pictures.
+
+use super::dictionary::{fold_letter, unfoldable};
+use crate::diag::Diag;
+use crate::source::{Source, Span};
+/// The most cells a crossword grid may have.
+const MAX_CELLS: usize = 1 << 20;
+
+/// A slot as read from the data file, with where it was written.
+pub(crate) struct RawSlot {
+    pub x: usize,
+    pub y: usize,
+    pub len: usize,
+    pub across: bool,
+    /// In the data file.
+    pub span: Span,
+}
+
+/// A grid read from a file, before any variable exists.
+pub(crate) struct Geometry {
+    pub width: usize,
+    pub height: usize,
+    pub open: Vec<bool>,
+    pub given: Vec<Option<char>>,
+    /// The cells the fill writes: the `*` cells when a picture marks a
+    /// region, else every open cell.
+    pub region: Vec<bool>,
+    /// Byte offset of each cell in the file (picture grids), for pointing
+    /// at a cell; empty when cells have no place of their own (slot files,
+    /// ipuz).
+    pub offsets: Vec<usize>,
+    pub slots: Vec<RawSlot>,
+}
+
+pub(crate) fn data_error(
+    src: &Source,
+    span: Span,
+    message: String,
+    label: &str,
+    help: &str,
+) -> Diag {
+    Diag::new("cspi::data::grid", message)
+        .label(span, label.to_string())
+        .help(help.to_string())
+        .in_source(src)
+}
+
+/// Parses the assignment's slot format; `size` is the grid's (width, height)
+/// if the model gives it, otherwise the slots' bounding box.
+pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, Diag> {
+    const HELP: &str = "a slot file holds groups of four tokens `x y length dir`: column, row (from 0), length, and A (across) or D (down)";
+    let text: &str = &src.text;
+    let mut tokens: Vec<(&str, Span)> = Vec::new();
+    let mut at = 0;
+    for piece in text.split(|c: char| c.is_whitespace()) {
+        if !piece.is_empty() {
+            tokens.push((piece, Span::new(at, at + piece.len())));
+        }
+        // Every separator is one char; multi-byte whitespace is rare enough to measure.
+        at += piece.len()
+            + text[at + piece.len()..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+    }
+    if tokens.is_empty() {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the slot file `{}` holds no slots", src.name),
+        )
+        .help(HELP));
+    }
+    if !tokens.len().is_multiple_of(4) {
+        let k = tokens.len() / 4 * 4;
+        let span = tokens[k].1.to(tokens[tokens.len() - 1].1);
+        return Err(data_error(
+            src,
+            span,
+            format!(
+                "the slot file `{}` ends with an incomplete slot ({} tokens, a slot has 4)",
+                src.name,
+                tokens.len() - k
+            ),
+            "incomplete slot",
+            HELP,
+        ));
+    }
+    let number = |(t, s): (&str, Span), what: &str| -> Result<usize, Diag> {
+        t.parse::<usize>().map_err(|_| {
+            data_error(
+                src,
+                s,
+                format!("`{t}` is not a {what} in `{}`", src.name),
+                &format!("expected the {what}, a number from 0"),
+                HELP,
+            )
+        })
+    };
+    let mut slots = Vec::new();
+    for g in tokens.chunks(4) {
+        let x = number(g[0], "column")?;
+        let y = number(g[1], "row")?;
+        let len = number(g[2], "length")?;
+        let span = g[0].1.to(g[3].1);
+        if len == 0 {
+            return Err(data_error(
+                src,
+                g[2].1,
+                "a slot has length 0".into(),
+                "length",
+                HELP,
+            ));
+        }
+        let across = match g[3].0 {
+            "A" | "a" => true,
+            "D" | "d" => false,
+            t => {
+                return Err(data_error(
+                    src,
+                    g[3].1,
+                    format!("`{t}` is not a direction in `{}`", src.name),
+                    "expected A (across) or D (down)",
+                    HELP,
+                ));
+            }
+        };
+        slots.push(RawSlot {
+            x,
+            y,
+            len,
+            across,
+            span,
+        });
+    }
+    let end = |s: &RawSlot| {
+        let (w, h) = if s.across { (s.len, 1) } else { (1, s.len) };
+        (s.x.saturating_add(w), s.y.saturating_add(h))
+    };
+    let (width, height) = match size {
+        Some(wh) => wh,
+        None => slots
+            .iter()
+            .map(end)
+            .fold((0, 0), |(w, h), (a, b)| (w.max(a), h.max(b))),
+    };
+    for s in &slots {
+        let (ex, ey) = end(s);
+        if ex > width || ey > height {
+            return Err(data_error(
+                src,
+                s.span,
+                format!(
+                    "a slot runs off the {width}×{height} grid (it ends at column {}, row {})",
+                    ex - 1,
+                    ey - 1
+                ),
+                "this slot",
+                "columns are 0..width-1 and rows 0..height-1",
+            ));
+        }
+    }
+    if width.checked_mul(height).is_none_or(|c| c > MAX_CELLS) {
+        return Err(data_error(
+            src,
+            slots[0].span,
+            format!("the grid of `{}` is too large ({width}×{height})", src.name),
+            "the slots span this far",
+            "a crossword grid may have at most 2^20 cells",
+        ));
+    }
+    let mut open = vec![false; width * height];
+    // The slot covering each cell in each direction, to reject overlaps.
+    let mut owner = vec![[usize::MAX; 2]; width * height];
+    for (k, s) in slots.iter().enumerate() {
+        for i in 0..s.len {
+            let (x, y) = if s.across {
+                (s.x + i, s.y)
+            } else {
+                (s.x, s.y + i)
+            };
+            let c = y * width + x;
+            open[c] = true;
+            let d = usize::from(!s.across);
+            if owner[c][d] != usize::MAX {
+                return Err(data_error(
+                    src,
+                    s.span,
+                    format!(
+                        "two {} slots overlap at column {x}, row {y}",
+                        if s.across { "across" } else { "down" }
+                    ),
+                    "this slot",
+                    "slots in the same direction may not share a cell",
+                )
+                .label(slots[owner[c][d]].span, "and this one"));
+            }
+            owner[c][d] = k;
+        }
+    }
+    Ok(Geometry {
+        width,
+        height,
+        given: vec![None; width * height],
+        region: open.clone(),
+        open,
+        offsets: Vec::new(),
+        slots,
+    })
+}
+
+/// Parses a picture grid: rows of `.` (open), `#` (block) and letters (given).
+pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
+    const HELP: &str =
+        "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
+    let text: &str = &src.text;
+    let mut rows: Vec<(usize, &str)> = Vec::new();
+    let mut at = 0;
+    for raw in text.split('\n') {
+        rows.push((at, raw.strip_suffix('\r').unwrap_or(raw).trim_end()));
+        at += raw.len() + 1;
+    }
+    while rows.last().is_some_and(|(_, r)| r.is_empty()) {
+        rows.pop();
+    }
+    if rows.is_empty() {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the grid `{}` is empty", src.name),
+        )
+        .help(HELP));
+    }
+    let width = rows[0].1.chars().count();
+    let height = rows.len();
+    if width.saturating_mul(height) > MAX_CELLS {
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the grid `{}` is too large ({width}×{height})", src.name),
+        )
+        .help("a crossword grid may have at most 2^20 cells"));
+    }
+    let mut open = Vec::with_capacity(width * height);
+    let mut given = Vec::with_capacity(width * height);
+    let mut region = Vec::with_capacity(width * height);
+    // Byte offset of each cell in the file, for pointing at slots.
+    let mut offsets = Vec::with_capacity(width * height);
+    for (r, &(start, row)) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != width {
+            return Err(data_error(
+                src,
+                Span::new(start, start + row.len().max(1)),
+                format!(
+                    "row {} of `{}` has {n} cells, but row 1 has {width}",
+                    r + 1,
+                    src.name
+                ),
+                "this row",
+                "every row of a picture grid has the same number of cells; fill with `#`",
+            ));
+        }
+        for (i, c) in row.char_indices() {
+            offsets.push(start + i);
+            match c {
+                '.' => {
+                    open.push(true);
+                    given.push(None);
+                    region.push(false);
+                }
+                '*' => {
+                    open.push(true);
+                    given.push(None);
+                    region.push(true);
+                }
+                '#' => {
+                    open.push(false);
+                    given.push(None);
+                    region.push(false);
+                }
+                c if c.is_alphabetic() => {
+                    let Some(letter) = fold_letter(c) else {
+                        return Err(data_error(
+                            src,
+                            Span::new(start + i, start + i + c.len_utf8()),
+                            format!(
+                                "row {}, column {} of `{}` has {}",
+                                r + 1,
+                                row[..i].chars().count() + 1,
+                                src.name,
+                                unfoldable(c)
+                            ),
+                            "this letter",
+                            "give the letter in a form whose lowercase is one letter (for example `I` for `İ`)",
+                        ));
+                    };
+                    open.push(true);
+                    given.push(Some(letter));
+                    region.push(false);
+                }
+                c => {
+                    return Err(data_error(
+                        src,
+                        Span::new(start + i, start + i + c.len_utf8()),
+                        format!(
+                            "`{}` at row {}, column {} of `{}` is not a cell",
+                            c.escape_debug(),
+                            r + 1,
+                            row[..i].chars().count() + 1,
+                            src.name
+                        ),
+                        "this character",
+                        HELP,
+                    ));
+                }
+            }
+        }
+    }
+    let geo = Geometry {
+        width,
+        height,
+        open,
+        given,
+        region,
+        offsets,
+        slots: Vec::new(),
+    };
+    with_slots(src, geo)
+}
+
+/// Finds the slots of a grid of cells: every maximal run of two or more
+/// open cells across or down that has a cell in the region (with no region
+/// marked, every run). A marked region (`*` cells) fills only the slots
+/// through it; their cells outside the region are not written, but they
+/// still hold a word of the list, so the rest of the grid stays fillable.
+fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Diag> {
+    const HELP: &str =
+        "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
+    let (width, height) = (geo.width, geo.height);
+    if !geo.region.iter().any(|&r| r) {
+        geo.region = geo.open.clone();
+    }
+    let open = &geo.open;
+    let is_open = |x: usize, y: usize| open[y * width + x];
+    let cell_span = |c: usize| {
+        geo.offsets
+            .get(c)
+            .map_or(Span::new(0, 0), |&at| Span::new(at, at + 1))
+    };
+    let mut slots = Vec::new();
+    for y in 0..height {
+        for x in 0..width {
+            if !is_open(x, y) {
+                continue;
+            }
+            for across in [true, false] {
+                let starts = if across {
+                    x == 0 || !is_open(x - 1, y)
+                } else {
+                    y == 0 || !is_open(x, y - 1)
+                };
+                if !starts {
+                    continue;
+                }
+                let mut len = 0;
+                while if across {
+                    x + len < width && is_open(x + len, y)
+                } else {
+                    y + len < height && is_open(x, y + len)
+                } {
+                    len += 1;
+                }
+                let cell = |i: usize| {
+                    if across {
+                        y * width + x + i
+                    } else {
+                        (y + i) * width + x
+                    }
+                };
+                if len >= 2 && (0..len).any(|i| geo.region[cell(i)]) {
+                    let first = cell_span(cell(0));
+                    let span = if across {
+                        first.to(cell_span(cell(len - 1)))
+                    } else {
+                        first
+                    };
+                    slots.push(RawSlot {
+                        x,
+                        y,
+                        len,
+                        across,
+                        span,
+                    });
+                }
+            }
+        }
+    }
+    if slots.is_empty() {
+        let why = if geo.region == geo.open {
+            "no two open cells are adjacent"
+        } else {
+            "no run of two or more open cells passes through the region (`*`)"
+        };
+        return Err(Diag::new(
+            "cspi::data::grid",
+            format!("the grid `{}` has no slot: {why}", src.name),
+        )
+        .help(HELP));
+    }
+    geo.slots = slots;
+    Ok(geo)
+}
+
+/// Checks that the blocks are symmetric under a 180° turn, as published
+/// grids are; the first cell whose partner differs is pointed at.
+pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> {
+    let n = geo.width * geo.height;
+    let Some(c) = (0..n).find(|&c| geo.open[c] != geo.open[n - 1 - c]) else {
+        return Ok(());
+    };
+    let (w, p) = (geo.width, n - 1 - c);
+    let what = |c: usize| if geo.open[c] { "open" } else { "a block" };
+    let span = geo
+        .offsets
+        .get(c)
+        .map_or(Span::new(0, 0), |&at| Span::new(at, at + 1));
+    let mut d = Diag::new(
+        "cspi::data::grid::symmetry",
+        format!(
+            "the grid `{}` is not symmetric under a 180° turn: row {}, column {} is {} but row {}, column {} is {}",
+            src.name,
+            c / w + 1,
+            c % w + 1,
+            what(c),
+            p / w + 1,
+            p % w + 1,
+            what(p)
+        ),
+    )
+    .help("make the two cells alike, or do not ask for symmetry (picture(path, dict, false))");
+    if !geo.offsets.is_empty() {
+        let other = Span::new(geo.offsets[p], geo.offsets[p] + 1);
+        d = d
+            .label(span, "this cell")
+            .label(other, "and its partner")
+            .in_source(src);
+    }
+    Err(d)
+}
+
+/// Reads an `.ipuz` crossword (the open JSON format): `dimensions`, the
+/// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
+/// cell, read as a block; anything else an open cell) and, when present,
+/// the `solution` grid's letters as given letters (a partly filled grid).
+pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Diag> {
+    use serde_json::Value as J;
+    const HELP: &str = "an ipuz crossword is a JSON object with `dimensions` {width, height} and a `puzzle` array of rows; see ipuz.org";
+    let bad = |message: String| Diag::new("cspi::data::grid", message).help(HELP);
+    let doc: J = serde_json::from_str(&src.text).map_err(|e| {
+        // serde_json counts lines and columns from 1.
+        let line_start: usize = src
+            .text
+            .split('\n')
+            .take(e.line().saturating_sub(1))
+            .map(|l| l.len() + 1)
+            .sum();
+        let at = (line_start + e.column().saturating_sub(1)).min(src.text.len());
+        Diag::new(
+            "cspi::data::grid",
+            format!("`{}` is not valid JSON: {e}", src.name),
+        )
+        .label(Span::new(at, at), "here")
+        .help(HELP)
+        .in_source(src)
+    })?;
+    let dim = |k: &str| {
+        doc.get("dimensions")
+            .and_then(|d| d.get(k))
+            .and_then(J::as_u64)
+            .filter(|&n| n > 0)
+            .map(|n| n as usize)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{}` has no `dimensions.{k}` (a positive number)",
+                    src.name
+                ))
+            })
+    };
+    let (width, height) = (dim("width")?, dim("height")?);
+    if width.saturating_mul(height) > MAX_CELLS {
+        return Err(bad(format!(
+            "the grid `{}` is too large ({width}×{height})",
+            src.name
+        )));
+    }
+    let block = doc
+        .get("block")
+        .and_then(J::as_str)
+        .unwrap_or("#")
+        .to_string();
+    let rows = |key: &str| -> Result<Option<&Vec<J>>, Diag> {
+        let Some(v) = doc.get(key) else {
+            return Ok(None);
+        };
+        let rows = v
+            .as_array()
+            .filter(|r| {
+                r.len() == height
+                    && r.iter()
+                        .all(|row| row.as_array().is_some_and(|c| c.len() == width))
+            })
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{key}` in `{}` is not {height} rows of {width} cells",
+                    src.name
+                ))
+            })?;
+        Ok(Some(rows))
+    };
+    let puzzle =
+        rows("puzzle")?.ok_or_else(|| bad(format!("`{}` has no `puzzle` grid", src.name)))?;
+    let solution = rows("solution")?;
+    // A cell may be written as itself or as {"cell": .., "style": ..}.
+    let plain = |c: &J| -> J { c.get("cell").cloned().unwrap_or_else(|| c.clone()) };
+    let is_block = |c: &J| c.is_null() || c.as_str() == Some(block.as_str());
+    let mut open = Vec::with_capacity(width * height);
+    let mut given = Vec::with_capacity(width * height);
+    for y in 0..height {
+        for x in 0..width {
+            let cell = plain(&puzzle[y][x]);
+            let sol = solution.map(|s| plain(&s[y][x]));
+            let blocked = is_block(&cell)
+                || sol
+                    .as_ref()
+                    .is_some_and(|s| s.as_str() == Some(block.as_str()));
+            open.push(!blocked);
+            let letter = sol
+                .as_ref()
+                .and_then(J::as_str)
+                .filter(|_| !blocked)
+                .and_then(|t| {
+                    let mut cs = t.chars();
+                    match (cs.next(), cs.next()) {
+                        (Some(c), None) if c.is_alphabetic() => Some(c),
+                        _ => None,
+                    }
+                });
+            given.push(match letter {
+                None => None,
+                Some(c) => Some(fold_letter(c).ok_or_else(|| {
+                    bad(format!(
+                        "row {}, column {} of `{}` has {}",
+                        y + 1,
+                        x + 1,
+                        src.name,
+                        unfoldable(c)
+                    ))
+                })?),
+            });
+        }
+    }
+    let geo = Geometry {
+        width,
+        height,
+        region: vec![false; width * height],
+        open,
+        given,
+        offsets: Vec::new(),
+        slots: Vec::new(),
+    };
+    with_slots(src, geo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn src(text: &str) -> Source {
+        Source::new("g.txt", text)
+    }
+
+    #[test]
+    fn slot_file_geometry() {
+        let g = parse_slots(&src("0 0 4 A   0 0 5 D   2 0 4 D\n"), None).unwrap();
+        assert_eq!((g.width, g.height, g.slots.len()), (4, 5, 3));
+        assert!(g.open[0] && g.open[2] && !g.open[4 + 1]);
+    }
+
+    #[test]
+    fn slot_file_errors() {
+        let e = |t: &str, size| parse_slots(&src(t), size).err().unwrap().message;
+        assert!(e("0 0 4", None).contains("incomplete"));
+        assert!(e("0 0 4 X", None).contains("direction"));
+        assert!(e("0 x 4 A", None).contains("row"));
+        assert!(e("", None).contains("no slots"));
+        assert!(e("3 0 4 A", Some((5, 5))).contains("runs off"));
+        assert!(e("0 0 4 A 2 0 3 A", None).contains("overlap"));
+    }
+
+    #[test]
+    fn picture_slots_and_errors() {
+        let g = parse_picture(&src("..#\n.a.\r\n#..\n\n")).unwrap();
+        assert_eq!((g.width, g.height), (3, 3));
+        // Across: (0,0)2 (0,1)3 (1,2)2; down: (0,0)2 (1,0)3 (2,1)2.
+        assert_eq!(g.slots.len(), 6);
+        assert_eq!(g.given[4], Some('a'));
+        let e = |t: &str| parse_picture(&src(t)).err().unwrap().message;
+        assert!(e("...\n..\n").contains("row 2"));
+        assert!(e("..\n.1\n").contains("not a cell"));
+        assert!(e("").contains("empty"));
+        assert!(e(".#\n#.\n").contains("no slot"));
+    }
+
+    #[test]
+    fn a_region_fills_only_the_slots_through_it() {
+        // Only row 3 and the three columns cross the `*` cells.
+        let g = parse_picture(&src("...\n.a.\n**.\n")).unwrap();
+        let names: Vec<(usize, usize, bool)> =
+            g.slots.iter().map(|s| (s.x, s.y, s.across)).collect();
+        assert_eq!(names, vec![(0, 0, false), (1, 0, false), (0, 2, true)]);
+        assert!(g.region[6] && g.region[7] && !g.region[8] && !g.region[0]);
+        let e = parse_picture(&src(".#*\n..#\n")).err().unwrap().message;
+        assert!(e.contains("region"), "{e}");
+        // No `*`: the region is every open cell.
+        let g = parse_picture(&src("..\n.#\n")).unwrap();
+        assert_eq!(g.region, vec![true, true, true, false]);
+    }
+
+    #[test]
+    fn symmetry_is_checked_when_asked() {
+        let g = parse_picture(&src("#..\n...\n..#\n")).unwrap();
+        assert!(check_symmetric(&src(""), &g).is_ok());
+        let text = "#..\n...\n...\n";
+        let g = parse_picture(&src(text)).unwrap();
+        let e = check_symmetric(&src(text), &g).err().unwrap();
+        assert!(
+            e.message
+                .contains("row 1, column 1 is a block but row 3, column 3 is open"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.labels[0].0, Span::new(0, 1));
+        assert_eq!(e.labels[1].0, Span::new(10, 11));
+    }
+
+    #[test]
+    fn ipuz_grids() {
+        let text = r##"{"version":"http://ipuz.org/v2","kind":["http://ipuz.org/crossword#1"],
+            "dimensions":{"width":3,"height":2},
+            "puzzle":[[1,2,"#"],[3,0,{"cell":4,"style":{}}]],
+            "solution":[["C",null,"#"],[null,"A",null]]}"##;
+        let g = parse_ipuz(&src(text)).unwrap();
+        assert_eq!(g.open, vec![true, true, false, true, true, true]);
+        assert_eq!(g.given[0], Some('c'));
+        assert_eq!(g.given[4], Some('a'));
+        // Across (0,0)2 (0,1)3; down (0,0)2 (1,0)2.
+        assert_eq!(g.slots.len(), 4);
+        let e = |t: &str| parse_ipuz(&src(t)).err().unwrap().message;
+        assert!(e("{\"dimensions\":{\"width\":2}}").contains("dimensions.height"));
+        assert!(
+            e("{\"dimensions\":{\"width\":2,\"height\":1},\"puzzle\":[[0]]}")
+                .contains("1 rows of 2")
+        );
+        assert!(e("{\"dimensions\"").contains("not valid JSON"));
+        let e = parse_ipuz(&src("{\n  \"a\": x}")).err().unwrap();
+        assert_eq!(e.labels[0].0, Span::new(9, 9));
+    }
+}
