@@ -133,26 +133,6 @@ impl WordScore {
         self.list.scores.get(usize::try_from(value).ok()?).copied()
     }
 
-    /// Whether `x` (a bitset in the index's layout) still has a word of level `k`.
-    fn has_level(&mut self, d: &Domains, k: usize) -> bool {
-        let idx = self.idx.as_ref().expect("dense");
-        let (bits, support) = (d.bits(self.vars[0]), idx.support(k));
-        let r = self.residue[k] as usize;
-        if bits[r] & support[r] != 0 {
-            return true;
-        }
-        let off = d.offset(self.vars[0]);
-        let lo = ((d.min(self.vars[0]) - off) / 64) as usize;
-        let hi = ((d.max(self.vars[0]) - off) / 64) as usize;
-        for w in lo..=hi.min(bits.len() - 1) {
-            if bits[w] & support[w] != 0 {
-                self.residue[k] = w as u32;
-                return true;
-            }
-        }
-        false
-    }
-
     /// One pass; true when it changed a domain.
     fn pass(&mut self, d: &mut Domains) -> Result<bool, Fail> {
         let [x, z] = self.vars;
@@ -182,10 +162,13 @@ impl WordScore {
     /// A pass with the level bitsets.
     fn dense_pass(&mut self, d: &mut Domains, zvals: &mut Vec<i64>) -> Result<bool, Fail> {
         let [x, z] = self.vars;
-        let idx = Arc::clone(self.idx.as_ref().expect("dense"));
+        let Some(idx) = self.idx.clone() else {
+            return self.walk_pass(d, zvals);
+        };
         let mut present = std::mem::take(&mut self.present);
         present.clear();
-        present.extend((0..idx.levels.len()).map(|k| self.has_level(d, k)));
+        let residue = &mut self.residue;
+        present.extend((0..idx.levels.len()).map(|k| has_level(&idx, residue, d, x, k)));
         let levels = &idx.levels;
         let keep = |s: i64| levels.binary_search(&s).is_ok_and(|k| present[k]);
         let mut changed = keep_in_z(d, z, zvals, keep)?;
@@ -226,6 +209,26 @@ impl WordScore {
         }
         Ok(changed)
     }
+}
+
+/// Whether `x` (a bitset in the index's layout) still has a word of level
+/// `k`; `residue[k]` is where one was last found.
+fn has_level(idx: &ScoreIndex, residue: &mut [u32], d: &Domains, x: VarId, k: usize) -> bool {
+    let (bits, support) = (d.bits(x), idx.support(k));
+    let r = residue[k] as usize;
+    if bits[r] & support[r] != 0 {
+        return true;
+    }
+    let off = d.offset(x);
+    let lo = ((d.min(x) - off) / 64) as usize;
+    let hi = ((d.max(x) - off) / 64) as usize;
+    for w in lo..=hi.min(bits.len() - 1) {
+        if bits[w] & support[w] != 0 {
+            residue[k] = w as u32;
+            return true;
+        }
+    }
+    false
 }
 
 /// Removes from `z` the values `keep` refuses.
