@@ -443,7 +443,7 @@ impl Checker<'_> {
         }))
     }
 
-    fn term(&self, v: &Value, span: Span) -> Result<Term, Diag> {
+    pub(super) fn term(&self, v: &Value, span: Span) -> Result<Term, Diag> {
         v.as_term().ok_or_else(|| {
             Diag::new(
                 "cspi::type",

@@ -110,16 +110,22 @@ impl Checker<'_> {
                 result?
             }
             ExprKind::Aggregate(name, gens, body) => {
-                let items = self.comprehension(gens, body)?;
+                let skip = match name.name.as_str() {
+                    "sum" => Skip::Zero,
+                    "product" => Skip::One,
+                    "count" => Skip::False,
+                    _ => Skip::Refuse,
+                };
+                let items = self.skipping_comprehension(gens, body, skip)?;
                 let list = Value::Array(Rc::new(Array::list(items)));
                 self.call(name, vec![(list, body.span)], e.span)?
             }
             ExprKind::Forall(gens, body) => {
-                let items = self.comprehension(gens, body)?;
+                let items = self.skipping_comprehension(gens, body, Skip::True)?;
                 self.conjunction(items, body.span, true)?
             }
             ExprKind::Exists(gens, body) => {
-                let items = self.comprehension(gens, body)?;
+                let items = self.skipping_comprehension(gens, body, Skip::False)?;
                 self.conjunction(items, body.span, false)?
             }
             ExprKind::If(c, a, b) => match self.eval(c)? {
@@ -211,6 +217,7 @@ impl Checker<'_> {
                     None => Value::Set(IntSet::from_values(vals)),
                 }
             }
+            ExprKind::SetComp(body, gens) => self.set_comprehension(body, gens)?,
             ExprKind::Tuple(items) => {
                 let mut vals = Vec::with_capacity(items.len());
                 for i in items {
@@ -244,24 +251,122 @@ impl Checker<'_> {
         })
     }
 
-    /// Evaluates `body` for every binding of the generators that passes the `where`.
+    /// Evaluates `body` for every binding of the generators that passes the
+    /// `where`; a binding that only variables decide (over a set variable,
+    /// or a `where` over variables) is refused: a list has a fixed length.
     pub(super) fn comprehension(
         &mut self,
         gens: &Generators,
         body: &Expr,
     ) -> Result<Vec<Value>, Diag> {
+        self.skipping_comprehension(gens, body, Skip::Refuse)
+    }
+
+    /// Evaluates `body` for every binding of the generators that passes the
+    /// `where`, each with the condition under which it counts (`None`:
+    /// always): the membership of its value in a set variable it iterates
+    /// over, a `where` over variables.
+    pub(super) fn guarded_comprehension(
+        &mut self,
+        gens: &Generators,
+        body: &Expr,
+    ) -> Result<Vec<Guarded>, Diag> {
         let mut out = Vec::new();
         let hits = self.poison_hits;
+        let base = self.guards.len();
         self.for_each_binding(gens, body.span, &mut |cx| {
-            out.push(cx.eval(body)?);
+            let guard = cx.guard_since(base)?;
+            out.push((guard, cx.eval(body)?));
             Ok(())
         })?;
         // A range or condition whose definition failed: the list is unknown,
         // not empty (an empty one would raise errors of its own).
         if self.poison_hits != hits {
-            out.push(Value::Poison);
+            out.push((None, Value::Poison));
         }
         Ok(out)
+    }
+
+    /// [`Checker::guarded_comprehension`] with each guarded item replaced by
+    /// what stands for it when it does not count (`skip`).
+    fn skipping_comprehension(
+        &mut self,
+        gens: &Generators,
+        body: &Expr,
+        skip: Skip,
+    ) -> Result<Vec<Value>, Diag> {
+        let items = self.guarded_comprehension(gens, body)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (guard, v) in items {
+            out.push(match guard {
+                None => v,
+                Some(g) => self.skipped(skip, g, v, body.span)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The conjunction of the guards pushed since `base`, with the span of
+    /// the first, or `None` when there is none.
+    pub(super) fn guard_since(&self, base: usize) -> Result<Option<(Value, Span)>, Diag> {
+        let Some((_, first)) = self.guards.get(base) else {
+            return Ok(None);
+        };
+        let mut acc = Value::Bool(true);
+        for (g, span) in &self.guards[base..] {
+            acc = super::logic::connective(BinOp::And, acc, g.clone(), *span, self.as_written)?;
+        }
+        Ok(Some((acc, *first)))
+    }
+
+    /// Item `v` of a comprehension that counts only when `guard` holds:
+    /// `guard -> v` in a `forall`, `guard && v` in an `exists` or `count`,
+    /// `if guard then v else 0` in a `sum` (1 in a `product`).
+    pub(super) fn skipped(
+        &self,
+        skip: Skip,
+        (guard, gspan): (Value, Span),
+        v: Value,
+        span: Span,
+    ) -> Result<Value, Diag> {
+        if matches!(v, Value::Poison) || matches!(guard, Value::Poison) {
+            return Ok(Value::Poison);
+        }
+        let connect = |op, v| super::logic::connective(op, guard.clone(), v, span, self.as_written);
+        match skip {
+            Skip::True => connect(BinOp::Implies, v),
+            // `count` of something else reports its own error.
+            Skip::False if v.is_formula() => connect(BinOp::And, v),
+            Skip::False => Ok(v),
+            Skip::Zero | Skip::One => {
+                let t = self.term(&v, span)?;
+                let g = guard.as_term().unwrap_or(Term::Const(0));
+                Ok(match (t.as_const(), skip) {
+                    (Some(0), Skip::Zero) => Value::Int(0),
+                    (Some(k), Skip::Zero) => Value::from_term(self.linear(vec![(k, g)], 0)),
+                    (Some(k), _) => Value::from_term(self.linear(vec![(k - 1, g)], 1)),
+                    _ => {
+                        let f = guard.into_formula().unwrap_or(Formula::Const(false));
+                        let other = Term::Const(i64::from(skip == Skip::One));
+                        Value::from_term(Term::Ite(
+                            Box::new(reifiable(f)),
+                            Box::new(t),
+                            Box::new(other),
+                        ))
+                    }
+                })
+            }
+            Skip::Refuse => Err(Diag::new(
+                "cspi::type",
+                "items chosen by variables, where a list, `min` and `max` need a fixed number of them",
+            )
+            .label(gspan, "decided only when solving")
+            .label(span, "an item")
+            .help(
+                "forall, exists, sum, product and count read a skipped item as true, false, 0, 1 \
+                 and false; a set comprehension `{ e | ... }` is a set over variables",
+            )),
+        }
     }
 
     /// Calls `f` once per binding of the generators that passes the `where`,
@@ -292,6 +397,14 @@ impl Checker<'_> {
                 match self.eval(cond)? {
                     Value::Bool(true) => {}
                     Value::Bool(false) => return Ok(()),
+                    // Decided only when solving: the binding counts when it holds.
+                    g @ (Value::Formula(_) | Value::BoolTerm(_)) => {
+                        self.spend(1, span)?;
+                        self.guards.push((g, cond.span));
+                        let r = f(self);
+                        self.guards.pop();
+                        return r;
+                    }
                     Value::Poison => {
                         self.poison_hits += 1;
                         return Ok(());
@@ -304,8 +417,7 @@ impl Checker<'_> {
                                 other.type_name()
                             ),
                         )
-                        .label(cond.span, "here")
-                        .help("`where` filters with constants; it cannot depend on variables"));
+                        .label(cond.span, "here"));
                     }
                 }
             }
@@ -325,6 +437,36 @@ impl Checker<'_> {
                 s.iter().map(|k| Value::Enum(e.clone(), k)).collect()
             }
             Value::Array(a) => a.items.clone(),
+            // Over a set variable: every value it may hold, each counting
+            // when it is in the set (and the set exists).
+            Value::SetVar(set) => {
+                self.spend(set.elems.len() as u64, source.span)?;
+                for (&e, m) in set.elems.iter().zip(&set.members) {
+                    if matches!(m, Value::Bool(false)) {
+                        continue;
+                    }
+                    let inside = self.where_defined(&[&set], m.clone());
+                    if matches!(inside, Value::Bool(false)) {
+                        continue;
+                    }
+                    let item = match &set.of_enum {
+                        Some(en) => Value::Enum(en.clone(), e),
+                        None => Value::Int(e),
+                    };
+                    let guarded = !matches!(inside, Value::Bool(true));
+                    if guarded {
+                        self.guards.push((inside, source.span));
+                    }
+                    self.locals.push((idents[k].name.clone(), item));
+                    let r = self.generate(gens, g, k + 1, span, f);
+                    self.locals.pop();
+                    if guarded {
+                        self.guards.pop();
+                    }
+                    r?;
+                }
+                return Ok(());
+            }
             Value::Poison => {
                 self.poison_hits += 1;
                 return Ok(());
@@ -564,9 +706,12 @@ impl Checker<'_> {
             )));
         }
         // A variable index into a one-dimensional array is an `element` term.
-        if let [Some((v, _))] = args
+        if let [Some((v, vs))] = args
             && let Some(index) = v.as_term().filter(|t| !matches!(t, Term::Const(_)))
         {
+            if let Some(set) = self.set_element(a, &[(index.clone(), *vs)], base_span)? {
+                return Ok(set);
+            }
             // Items that are truth values give a truth value.
             if a.items.iter().all(Value::is_formula)
                 && a.items.iter().all(|i| !matches!(i, Value::Int(_)))
@@ -600,6 +745,10 @@ impl Checker<'_> {
             && let (Some(ri), Some(ci)) = (r.as_term(), c.as_term())
             && (!matches!(ri, Term::Const(_)) || !matches!(ci, Term::Const(_)))
         {
+            let both = [(ri.clone(), *rs), (ci.clone(), *cs)];
+            if let Some(set) = self.set_element(a, &both, base_span)? {
+                return Ok(set);
+            }
             return self.element_2d(a, (ri, *rs), (ci, *cs), base_span);
         }
         // Each argument selects a list of positions; a plain integer drops its dimension.
@@ -789,4 +938,24 @@ fn rectangle(a: &Array) -> Option<Array> {
         items,
         index_enums: vec![a.index_enum(0).cloned(), first.index_enum(0).cloned()],
     })
+}
+
+/// An item of a comprehension and the condition under which it counts
+/// (with the span of its source), `None` when always.
+pub(super) type Guarded = (Option<(Value, Span)>, Value);
+
+/// What an item of a comprehension stands for when the condition it counts
+/// under (`i in s` of a set variable, a `where` over variables) is false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Skip {
+    /// `forall`: the item holds.
+    True,
+    /// `exists`, `count`: the item does not hold.
+    False,
+    /// `sum`: 0.
+    Zero,
+    /// `product`: 1.
+    One,
+    /// A list (or `min`, `max`): refused, its length would depend on variables.
+    Refuse,
 }

@@ -69,7 +69,7 @@ pub(super) fn calls_in(e: &Expr, out: &mut Vec<Ident>) {
             gens_in(gens, out);
             calls_in(body, out);
         }
-        ExprKind::ListComp(body, gens) => {
+        ExprKind::ListComp(body, gens) | ExprKind::SetComp(body, gens) => {
             gens_in(gens, out);
             calls_in(body, out);
         }

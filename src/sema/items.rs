@@ -298,9 +298,24 @@ impl Checker<'_> {
     /// instance per binding, so that each instance knows where it came from.
     fn constraint(&mut self, e: &Expr) -> Result<(), Diag> {
         if let ExprKind::Forall(gens, body) = &e.kind {
-            return self.for_each_binding(gens, body.span, &mut |cx| cx.constraint(body));
+            let base = self.guards.len();
+            return self.for_each_binding(gens, body.span, &mut |cx| match cx.guard_since(base)? {
+                None => cx.constraint(body),
+                // Counting only when variables say so: `guard -> body`.
+                Some(guard) => {
+                    let v = cx.eval(body)?;
+                    let v = cx.skipped(super::eval::Skip::True, guard, v, body.span)?;
+                    cx.post(v, body)
+                }
+            });
         }
-        let f = match self.eval(e)? {
+        let v = self.eval(e)?;
+        self.post(v, e)
+    }
+
+    /// Posts the value of constraint expression `e`.
+    fn post(&mut self, v: Value, e: &Expr) -> Result<(), Diag> {
+        let f = match v {
             Value::Poison => return Ok(()),
             v => v.as_formula().ok_or_else(|| {
                 Diag::new(

@@ -22,6 +22,7 @@ mod params;
 mod range;
 mod records;
 mod rounding;
+mod set_build;
 mod sets;
 mod strings;
 pub(crate) use origin::walk_names;
@@ -319,6 +320,10 @@ pub(crate) struct Checker<'a> {
     pub texts: Vec<String>,
     /// Comprehensions that met a failed value (`eval.rs`, `comprehension`).
     pub poison_hits: u64,
+    /// The conditions decided by variables under which the current binding
+    /// of the comprehensions being unrolled counts (`i in s` of a set
+    /// variable, a `where` over variables), with their spans, innermost last.
+    pub guards: Vec<(Value, ast::Span)>,
 }
 
 impl<'a> Checker<'a> {
@@ -356,6 +361,7 @@ impl<'a> Checker<'a> {
             deferred_here: HashSet::new(),
             texts: Vec::new(),
             poison_hits: 0,
+            guards: Vec::new(),
         }
     }
 

@@ -87,7 +87,8 @@ pub(crate) fn walk_names(e: &Expr, f: &mut dyn FnMut(&str)) {
         ExprKind::Aggregate(_, g, body)
         | ExprKind::Forall(g, body)
         | ExprKind::Exists(g, body)
-        | ExprKind::ListComp(body, g) => {
+        | ExprKind::ListComp(body, g)
+        | ExprKind::SetComp(body, g) => {
             gens(g, f);
             walk_names(body, f);
         }

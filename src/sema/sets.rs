@@ -30,6 +30,29 @@ pub(crate) struct SetVar {
     pub members: Vec<Value>,
     /// The enum whose members the values are, if any.
     pub of_enum: Option<Arc<EnumType>>,
+    /// Indices the set was chosen by (`c[i]` with a variable `i` that may
+    /// leave the array): the set exists only when each is in range, and
+    /// anything said of it is undefined otherwise (as `a[i]` of integers).
+    pub defined: Vec<Rc<InRange>>,
+}
+
+/// A variable index and the range it must lie in, `low .. low + len - 1`.
+#[derive(Debug)]
+pub(crate) struct InRange {
+    pub index: Term,
+    pub low: i64,
+    pub len: usize,
+}
+
+impl InRange {
+    /// 0 when the index is in range, undefined otherwise.
+    pub(super) fn zero(&self) -> Term {
+        Term::Element {
+            items: vec![Term::Const(0); self.len],
+            index: Box::new(self.index.clone()),
+            low: self.low,
+        }
+    }
 }
 
 impl SetVar {
@@ -43,6 +66,9 @@ impl SetVar {
 
     /// The constant set this is, when no member depends on variables.
     fn constant(&self) -> Option<Value> {
+        if !self.defined.is_empty() {
+            return None;
+        }
         let mut vals = Vec::new();
         for (e, m) in self.elems.iter().zip(&self.members) {
             match m {
@@ -186,6 +212,7 @@ impl Checker<'_> {
                 elems: elems.clone(),
                 members,
                 of_enum: of_enum.clone(),
+                defined: Vec::new(),
             })));
             for k in (0..dims.len()).rev() {
                 index[k] += 1;
@@ -244,6 +271,7 @@ impl Checker<'_> {
             elems,
             members,
             of_enum,
+            defined: Vec::new(),
         }))
     }
 
@@ -336,6 +364,7 @@ impl Checker<'_> {
                 elems,
                 members,
                 of_enum: x.of_enum.clone(),
+                defined: both_defined(&x, &y),
             }
             .into_value())
         };
@@ -362,7 +391,8 @@ impl Checker<'_> {
                 for &e in &small.elems {
                     parts.push(self.connect(BinOp::Implies, small.has(e), big.has(e), span)?);
                 }
-                self.all(parts, span)
+                let holds = self.all(parts, span)?;
+                Ok(self.where_defined(&[&x, &y], holds))
             }
             BinOp::Eq | BinOp::Ne => {
                 let mut parts = Vec::new();
@@ -370,11 +400,12 @@ impl Checker<'_> {
                     parts.push(self.connect(BinOp::Iff, x.has(e), y.has(e), span)?);
                 }
                 let same = self.all(parts, span)?;
-                Ok(if op == BinOp::Eq {
+                let holds = if op == BinOp::Eq {
                     same
                 } else {
                     self.negate(same)
-                })
+                };
+                Ok(self.where_defined(&[&x, &y], holds))
             }
             _ => Err(super::ops::type_error(op, &a, &b, span)),
         }
@@ -420,7 +451,29 @@ impl Checker<'_> {
                 self.all(parts, span)?
             }
         };
-        Ok(if inside { holds } else { self.negate(holds) })
+        let holds = if inside { holds } else { self.negate(holds) };
+        Ok(self.where_defined(&[s], holds))
+    }
+
+    /// Truth value `v`, said of `sets`: undefined where one of them does
+    /// not exist (an index out of range), whatever `v` (`v && defined`
+    /// would be false, and its negation true, where `v` is false).
+    pub(super) fn where_defined(&self, sets: &[&SetVar], v: Value) -> Value {
+        let zeros: Vec<(i64, Term)> = sets
+            .iter()
+            .flat_map(|s| s.defined.iter())
+            .map(|d| (1, d.zero()))
+            .collect();
+        if zeros.is_empty() || matches!(v, Value::Poison) {
+            return v;
+        }
+        let mut parts = zeros;
+        parts.push((1, v.as_term().unwrap_or(Term::Const(0))));
+        Value::from_formula(Formula::Cmp(
+            CmpOp::Eq,
+            self.linear(parts, 0),
+            Term::Const(1),
+        ))
     }
 
     /// `card(s)` of a set over variables: the number of its members.
@@ -429,6 +482,7 @@ impl Checker<'_> {
             .members
             .iter()
             .map(|m| (1, m.as_term().unwrap_or(Term::Const(0))))
+            .chain(s.defined.iter().map(|d| (1, d.zero())))
             .collect();
         Value::from_term(self.linear(parts, 0))
     }
@@ -503,7 +557,10 @@ impl Checker<'_> {
                 }
             });
         }
-        self.all(parts, span)
+        let holds = self.all(parts, span)?;
+        let mut all: Vec<&SetVar> = sets.iter().collect();
+        all.extend(universe);
+        Ok(self.where_defined(&all, holds))
     }
 
     /// The set built-ins: `all_disjoint(S)`, `disjoint(a, b)`,
@@ -565,6 +622,13 @@ impl Checker<'_> {
             _ => Err(super::builtins::not_in_table(name, span)),
         }
     }
+}
+
+/// The indices both sets were chosen by.
+fn both_defined(x: &SetVar, y: &SetVar) -> Vec<Rc<InRange>> {
+    let mut out = x.defined.clone();
+    out.extend(y.defined.iter().cloned());
+    out
 }
 
 /// A comparison, decided at once between constants.

@@ -222,6 +222,8 @@ pub enum ExprKind {
     List(Vec<Expr>),
     ListComp(Box<Expr>, Generators),
     Set(Vec<Expr>),
+    /// `{ e | generators }`: a set comprehension.
+    SetComp(Box<Expr>, Generators),
     Tuple(Vec<Expr>),
     /// `(machine: 2, duration: 5)`
     Record(Vec<(Ident, Expr)>),
@@ -276,7 +278,8 @@ impl Expr {
             ExprKind::Aggregate(_, g, body)
             | ExprKind::Forall(g, body)
             | ExprKind::Exists(g, body)
-            | ExprKind::ListComp(body, g) => {
+            | ExprKind::ListComp(body, g)
+            | ExprKind::SetComp(body, g) => {
                 gens(g, f);
                 body.visit(f);
             }

@@ -507,7 +507,27 @@ fn primary(pair: Pair<Rule>) -> Result<Expr, Diag> {
                 ExprKind::List(items)
             }
         }
-        Rule::set_lit => ExprKind::Set(pair.into_inner().map(expr).collect::<Result<_, _>>()?),
+        Rule::set_lit => {
+            let mut inner = pair.into_inner();
+            let Some(first) = inner.next() else {
+                return Ok(Expr {
+                    kind: ExprKind::Set(Vec::new()),
+                    span,
+                });
+            };
+            let first = expr(first)?;
+            if inner.peek().map(|p| p.as_rule()) == Some(Rule::comp_tail) {
+                let gens = inner.next().and_then(|t| t.into_inner().next());
+                let gens = generators(gens.ok_or_else(|| malformed(span))?)?;
+                ExprKind::SetComp(Box::new(first), gens)
+            } else {
+                let mut items = vec![first];
+                for p in inner {
+                    items.push(expr(p)?);
+                }
+                ExprKind::Set(items)
+            }
+        }
         Rule::call => {
             let mut inner = pair.into_inner();
             let name = ident(inner.next().ok_or_else(|| malformed(span))?);

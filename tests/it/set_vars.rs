@@ -94,3 +94,44 @@ fn sets_of_an_enum_print_by_name_in_text_json_and_output() {
     let r = run("sets-enum-count", text, &["--count"]);
     assert_eq!(r.stdout, "2 solutions (ALL_SOLUTIONS)\n");
 }
+
+/// A 2-D array of set variables indexed by variables that may leave it
+/// (`c[r, k]` undefined there: `undefined -> q` holds when `q` does, and
+/// `!` keeps it undefined), a set comprehension over integer variables, and
+/// a top-level `forall` with a `where` over variables, against brute force.
+#[test]
+fn variable_indices_into_sets_comprehensions_and_where_over_variables() {
+    let text = "var c[1..2, 1..2]: set of 1..2;\nvar r in 0..2;\nvar k in 1..3;\n\
+                var y[1..2] in 0..3;\n\
+                constraint (1 in c[r, k]) -> card({y[i] | i in 1..2}) == 1;\n\
+                constraint forall i in 1..2 where y[i] > 1: i in c[1, 1];\n\
+                constraint !(2 in c[r, k]) || r == 0;\n";
+    let mut expected = 0;
+    for bits in 0u32..1 << 8 {
+        // c[a][b] holds v when bit (a * 2 + b) * 2 + (v - 1) is set, from 0.
+        let has = |a: i64, b: i64, v: i64| bits >> (((a - 1) * 2 + (b - 1)) * 2 + v - 1) & 1 == 1;
+        for r in 0..=2 {
+            for k in 1..=3 {
+                for y1 in 0..=3 {
+                    for y2 in 0..=3 {
+                        let inside = (1..=2).contains(&r) && (1..=2).contains(&k);
+                        let one = y1 == y2;
+                        let first = if inside { !has(r, k, 1) || one } else { one };
+                        let second = [y1, y2]
+                            .iter()
+                            .zip(1..)
+                            .all(|(y, i)| *y <= 1 || has(1, 1, i));
+                        let third = (inside && !has(r, k, 2)) || r == 0;
+                        if first && second && third {
+                            expected += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        run("sets-element-2d", text, &["--count"]).stdout,
+        format!("{expected} solutions (ALL_SOLUTIONS)\n")
+    );
+}

@@ -4,7 +4,10 @@
 //! `disjoint`, `partition_set`, constant sets, and all of them reified
 //! under `||`, `->` and `!`. Their meaning is written out here over bit
 //! masks, independently of cspi: a solution is each set's membership
-//! vector (one 0/1 per value it may hold) and the integer `x`.
+//! vector (one 0/1 per value it may hold) and the integer `x`. Also sets
+//! built from others: comprehensions `{ i + k | i in S where i != x }`, a
+//! list of sets indexed by `x`, and `forall`/`exists`/`sum`/`count`/
+//! `product` iterating over a set expression (`i in S`).
 
 use super::tape::Tape;
 use rand::RngExt;
@@ -18,6 +21,12 @@ pub(super) enum SetExpr {
     Var(usize),
     Const(u64),
     Bin(&'static str, Box<SetExpr>, Box<SetExpr>),
+    /// `{i + k | i in S where i != x}` (`true`) or `{i + k | i in S}`.
+    Comp(i64, Box<SetExpr>, bool),
+    /// `{i | i in lo..hi where i in S && i > x}`.
+    Filter(i64, i64, Box<SetExpr>),
+    /// `[s_a, s_b, ...][x - x0 + 1]`: one set per value of `x`.
+    Elem(Vec<usize>, i64),
 }
 
 #[derive(Clone, Debug)]
@@ -27,6 +36,10 @@ pub(super) enum F {
     /// `x in s` (`None`: the integer variable `x`), or a constant.
     In(Option<i64>, SetExpr, bool),
     AllDisjoint(Vec<usize>),
+    /// An aggregate over `i in S`: `forall i in S: i != x`,
+    /// `exists i in S: i >= x`, `sum(i in S: i) op k`,
+    /// `count(i in S: i > x) op k`, `product(i in S: i) op k`.
+    Over(&'static str, SetExpr, &'static str, i64),
     Disjoint(SetExpr, SetExpr),
     Partition(Vec<usize>, u64),
     Or(Box<F>, Box<F>),
@@ -48,14 +61,33 @@ impl SetExpr {
             SetExpr::Var(i) => format!("s{i}"),
             SetExpr::Const(m) => mask_text(*m),
             SetExpr::Bin(op, a, b) => format!("({} {op} {})", a.text(), b.text()),
+            SetExpr::Comp(k, a, true) => format!("{{i + {k} | i in {} where i != x}}", a.text()),
+            SetExpr::Comp(k, a, false) => format!("{{i + {k} | i in {}}}", a.text()),
+            SetExpr::Filter(lo, hi, a) => {
+                format!("{{i | i in {lo}..{hi} where i in {} && i > x}}", a.text())
+            }
+            SetExpr::Elem(vars, x0) => format!("{}[x - {x0} + 1]", list(vars)),
         }
     }
-    fn eval(&self, sets: &[u64]) -> u64 {
+    fn eval(&self, sets: &[u64], x: i64) -> u64 {
         match self {
             SetExpr::Var(i) => sets[*i],
             SetExpr::Const(m) => *m,
+            SetExpr::Comp(k, a, skip_x) => {
+                let a = a.eval(sets, x);
+                (0..64)
+                    .filter(|&i| a >> i & 1 == 1 && !(*skip_x && i == x))
+                    .fold(0, |m, i| m | 1 << (i + k))
+            }
+            SetExpr::Filter(lo, hi, a) => {
+                let a = a.eval(sets, x);
+                (*lo..=*hi)
+                    .filter(|&i| a >> i & 1 == 1 && i > x)
+                    .fold(0, |m, i| m | 1 << i)
+            }
+            SetExpr::Elem(vars, x0) => sets[vars[(x - x0) as usize]],
             SetExpr::Bin(op, a, b) => {
-                let (a, b) = (a.eval(sets), b.eval(sets));
+                let (a, b) = (a.eval(sets, x), b.eval(sets, x));
                 match *op {
                     "union" => a | b,
                     "intersect" => a & b,
@@ -94,6 +126,13 @@ impl F {
                 format!("{x} {op} {}", s.text())
             }
             F::AllDisjoint(v) => format!("all_disjoint({})", list(v)),
+            F::Over(agg, s, op, k) => match *agg {
+                "forall" => format!("forall i in {}: i != x", s.text()),
+                "exists" => format!("exists i in {}: i >= x", s.text()),
+                "sum" => format!("sum(i in {}: i) {op} {k}", s.text()),
+                "count" => format!("count(i in {}: i > x) {op} {k}", s.text()),
+                _ => format!("product(i in {}: i) {op} {k}", s.text()),
+            },
             F::Disjoint(a, b) => format!("disjoint({}, {})", a.text(), b.text()),
             F::Partition(v, u) => format!("partition_set({}, {})", list(v), mask_text(*u)),
             F::Or(a, b) => format!("({}) || ({})", a.text(), b.text()),
@@ -103,9 +142,20 @@ impl F {
     }
     fn holds(&self, sets: &[u64], x: i64) -> bool {
         match self {
-            F::Card(s, op, k) => cmp(op, s.eval(sets).count_ones() as i64, *k),
+            F::Card(s, op, k) => cmp(op, s.eval(sets, x).count_ones() as i64, *k),
+            F::Over(agg, s, op, k) => {
+                let s = s.eval(sets, x);
+                let mut members = (0..64i64).filter(|i| s >> i & 1 == 1);
+                match *agg {
+                    "forall" => members.all(|i| i != x),
+                    "exists" => members.any(|i| i >= x),
+                    "sum" => cmp(op, members.sum(), *k),
+                    "count" => cmp(op, members.filter(|&i| i > x).count() as i64, *k),
+                    _ => cmp(op, members.product(), *k),
+                }
+            }
             F::Rel(op, a, b) => {
-                let (a, b) = (a.eval(sets), b.eval(sets));
+                let (a, b) = (a.eval(sets, x), b.eval(sets, x));
                 match *op {
                     "subset" => a & !b == 0,
                     "superset" => b & !a == 0,
@@ -115,7 +165,7 @@ impl F {
             }
             F::In(k, s, inside) => {
                 let v = k.unwrap_or(x);
-                let member = (0..=MAX_VALUE).contains(&v) && s.eval(sets) >> v & 1 == 1;
+                let member = (0..64).contains(&v) && s.eval(sets, x) >> v & 1 == 1;
                 member == *inside
             }
             F::AllDisjoint(v) => {
@@ -126,7 +176,7 @@ impl F {
                     ok
                 })
             }
-            F::Disjoint(a, b) => a.eval(sets) & b.eval(sets) == 0,
+            F::Disjoint(a, b) => a.eval(sets, x) & b.eval(sets, x) == 0,
             F::Partition(v, u) => {
                 let mut seen = 0u64;
                 let disjoint = v.iter().all(|&i| {
@@ -242,6 +292,7 @@ impl SetModel {
 pub(super) struct Gen {
     rng: Tape,
     sets: usize,
+    x: (i64, i64),
 }
 
 impl Gen {
@@ -260,7 +311,7 @@ impl Gen {
         let x0 = rng.random_range(-1..=3);
         let x = (x0, x0 + rng.random_range(0..=3));
         let weights = (0..sets).map(|_| rng.random_range(-3..=3)).collect();
-        let mut g = Gen { rng, sets };
+        let mut g = Gen { rng, sets, x };
         let n = g.rng.random_range(1..=4);
         let constraints = (0..n).map(|_| g.formula(1)).collect();
         SetModel {
@@ -280,9 +331,24 @@ impl Gen {
     }
 
     fn set(&mut self, depth: u32) -> SetExpr {
-        match self.rng.random_range(0..if depth == 0 { 5 } else { 8 }) {
+        match self.rng.random_range(0..if depth == 0 { 6 } else { 11 }) {
             0..=3 => SetExpr::Var(self.var()),
             4 => SetExpr::Const(self.mask()),
+            5 => {
+                let width = (self.x.1 - self.x.0 + 1) as usize;
+                let vars = (0..width).map(|_| self.var()).collect();
+                SetExpr::Elem(vars, self.x.0)
+            }
+            8 => {
+                let k = self.rng.random_range(0..=2);
+                let skip_x = self.rng.random_bool(0.5);
+                SetExpr::Comp(k, Box::new(self.set(depth - 1)), skip_x)
+            }
+            9 => {
+                let lo = self.rng.random_range(0..=3);
+                let hi = self.rng.random_range(lo..=MAX_VALUE);
+                SetExpr::Filter(lo, hi, Box::new(self.set(depth - 1)))
+            }
             _ => {
                 let op = ["union", "intersect", "diff", "symdiff"][self.rng.random_range(0..4)];
                 SetExpr::Bin(
@@ -326,7 +392,19 @@ impl Gen {
                     F::Partition(self.vars(), u)
                 }
             },
-            7 => F::Card(self.set(0), ">=", self.rng.random_range(0..=2)),
+            7 => match self.rng.random_range(0..6) {
+                0 => F::Card(self.set(0), ">=", self.rng.random_range(0..=2)),
+                k => {
+                    let agg = ["forall", "exists", "sum", "count", "product"][k - 1];
+                    let op = ["==", "!=", "<=", ">="][self.rng.random_range(0..4)];
+                    let bound = match agg {
+                        "sum" => self.rng.random_range(0..=12),
+                        "product" => self.rng.random_range(0..=30),
+                        _ => self.rng.random_range(0..=3),
+                    };
+                    F::Over(agg, self.set(1), op, bound)
+                }
+            },
             8 => F::Or(
                 Box::new(self.formula(depth - 1)),
                 Box::new(self.formula(depth - 1)),
