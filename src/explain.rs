@@ -17,6 +17,7 @@
 
 use crate::engine::search::{Limits, Next};
 use crate::model::Model;
+pub use crate::run::Explanation;
 use crate::solve::{self, Options, Status};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -24,24 +25,6 @@ use std::time::{Duration, Instant};
 
 /// The longest one check may take, unless less time is left.
 const CHECK_LIMIT: Duration = Duration::from_secs(10);
-
-/// The answer of [`explain`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Explanation {
-    /// The model has a solution: nothing to explain.
-    Satisfiable,
-    /// The whole model could not be decided within the time limit.
-    Unknown,
-    /// These constraints (indices into `Model::constraints`, increasing)
-    /// cannot all hold.
-    Conflict {
-        constraints: Vec<usize>,
-        /// Every constraint was shown necessary (no check timed out, no limit hit).
-        minimal: bool,
-        /// Satisfiability checks run.
-        checks: u64,
-    },
-}
 
 /// What a check of a subset found.
 #[derive(Clone, Copy, PartialEq, Eq)]

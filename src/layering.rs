@@ -52,7 +52,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         ],
     ),
     // Printing reads the model and a run's data, never the code that ran it.
-    ("output", &["diag", "model", "engine", "run"]),
+    ("output", &["source", "diag", "model", "engine", "run"]),
     // Commands' libraries, over the API.
     ("explain", &["model", "engine", "run", "solve"]),
     ("suggest", &["model", "engine", "lower", "setup"]),

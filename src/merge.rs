@@ -9,6 +9,7 @@
 //! from 1 to N must come exactly once: anything else is refused, naming the
 //! files.
 
+use crate::run::Merged;
 use serde_json::{Map, Value};
 use std::fmt::Write;
 
@@ -20,20 +21,6 @@ pub(crate) struct PartOutput {
     /// The line of each solution record, from 1.
     pub lines: Vec<usize>,
     pub summary: Map<String, Value>,
-}
-
-/// The combined result.
-pub(crate) struct Merged {
-    /// The solution records to print: every part's, or the best one.
-    pub solutions: Vec<String>,
-    /// The merged summary record (one JSON line, no newline).
-    pub summary: String,
-    pub status: &'static str,
-    pub count: u64,
-    /// The best objective as people read it: `lex(3, 5)` for a
-    /// lexicographic one (its components as the best part gave them).
-    pub objective_shown: Option<String>,
-    pub parts: usize,
 }
 
 /// Reads one part's JSON Lines: each line must be a JSON object; exactly

@@ -30,11 +30,13 @@
 //!
 //! Optimisation with large-neighbourhood search runs a portfolio instead of
 //! a split: every thread searches the whole problem with its own seed,
-//! sharing the bound and the best solution (see [`portfolio`]).
+//! sharing the bound and the best solution (see [`portfolio`]), and with
+//! learning the short nogoods they learn (`engine/learn/exchange.rs`).
 
 use crate::engine::Engine;
 use crate::engine::budget::Budget;
 use crate::engine::components::Components;
+use crate::engine::learn::exchange::Exchange;
 use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
 use crate::engine::split::{self, Branching, Path};
@@ -78,6 +80,8 @@ struct Shared {
     bound: Arc<AtomicI64>,
     /// The best solution (a portfolio's searches share it).
     best: Arc<Mutex<Vec<i64>>>,
+    /// Short nogoods, when a portfolio learns (`learn/exchange.rs`).
+    nogoods: Arc<Exchange>,
     /// Nodes of finished sub-problems, for the node limit.
     nodes: AtomicU64,
     /// Sub-problems searched to the end.
@@ -132,6 +136,7 @@ pub(crate) fn solve_from(
         halt: Arc::new(AtomicBool::new(false)),
         bound: Arc::new(AtomicI64::new(i64::MAX)),
         best: Arc::new(Mutex::new(Vec::new())),
+        nogoods: Arc::new(Exchange::default()),
         nodes: AtomicU64::new(0),
         finished: AtomicUsize::new(0),
         limit_reached: AtomicBool::new(false),
@@ -465,6 +470,9 @@ fn worker(
             search.share_bound(Arc::clone(&shared.bound));
             if portfolio {
                 search.share_best(Arc::clone(&shared.best));
+                if spec.learning {
+                    search.share_nogoods(Arc::clone(&shared.nogoods), i);
+                }
             }
         }
         if counting {
@@ -530,6 +538,7 @@ pub(crate) fn add(total: &mut Stats, s: &Stats) {
     total.learned_literals += s.learned_literals;
     total.backjumps += s.backjumps;
     total.analysis_time += s.analysis_time;
+    total.imported += s.imported;
 }
 
 #[cfg(test)]

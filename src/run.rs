@@ -9,7 +9,7 @@ use crate::engine::search::Outcome;
 use crate::engine::select::Decision;
 use crate::engine::split::Path;
 use crate::engine::stats::Stats;
-use crate::model::{Model, SearchSpec};
+use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use std::time::Duration;
 
 /// The final state of a run.
@@ -196,6 +196,68 @@ pub struct PartInfo {
     pub total_subproblems: usize,
     /// `minimize` or `maximize` with an objective, for `cspi merge`.
     pub sense: Option<&'static str>,
+}
+
+/// The answer of `cspi explain` (`crate::explain`): why a model has no
+/// solution, or that it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Explanation {
+    /// The model has a solution: nothing to explain.
+    Satisfiable,
+    /// The whole model could not be decided within the time limit.
+    Unknown,
+    /// These constraints (indices into `Model::constraints`, increasing)
+    /// cannot all hold.
+    Conflict {
+        constraints: Vec<usize>,
+        /// Every constraint was shown necessary (no check timed out, no limit hit).
+        minimal: bool,
+        /// Satisfiability checks run.
+        checks: u64,
+    },
+}
+
+/// The combined result of the parts of a split (`cspi merge`, `crate::merge`).
+pub(crate) struct Merged {
+    /// The solution records to print: every part's, or the best one.
+    pub solutions: Vec<String>,
+    /// The merged summary record (one JSON line, no newline).
+    pub summary: String,
+    pub status: &'static str,
+    pub count: u64,
+    /// The best objective as people read it: `lex(3, 5)` for a
+    /// lexicographic one (its components as the best part gave them).
+    pub objective_shown: Option<String>,
+    pub parts: usize,
+}
+
+/// One combination of strategies (`cspi bench`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Combo {
+    pub var: VarSelect,
+    pub val: ValSelect,
+    pub propagation: Propagation,
+}
+
+/// The measurements of one run of `cspi bench`.
+#[derive(Clone, Debug)]
+pub(crate) struct BenchRun {
+    pub status: Status,
+    /// The best objective found (the optimum when the status is `OPTIMAL`).
+    pub objective: Option<i64>,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub failures: u64,
+    pub max_depth: u64,
+    pub propagations: u64,
+    pub time_ms: f64,
+}
+
+/// All runs of one combination of `cspi bench`.
+#[derive(Clone, Debug)]
+pub(crate) struct BenchRow {
+    pub combo: Combo,
+    pub runs: Vec<BenchRun>,
 }
 
 #[cfg(test)]

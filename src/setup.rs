@@ -6,7 +6,7 @@ use crate::engine::search::{Phase, Strategy};
 use crate::engine::select;
 use crate::engine::stats::Improvement;
 use crate::model::check::violations;
-use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec, VarId};
+use crate::model::{Guide, LnsKind, Model, Restarts, SearchSpec, VarId, VarSelect};
 use std::time::Instant;
 
 /// The variables the search branches on: the solution variables, or with an
@@ -31,6 +31,8 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
         {
             Guide::Solution
         }
+        // Activity goes with phase saving, as in SAT solvers.
+        Guide::Auto if spec.var == VarSelect::Activity => Guide::Phase,
         Guide::Auto => Guide::None,
         g => g,
     };

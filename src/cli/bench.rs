@@ -48,7 +48,7 @@ pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Di
     }
     let mut out = Stdout::new();
     if args.format == Format::Human {
-        out.write(bench::MARKDOWN_HEADER);
+        out.write(crate::output::bench::MARKDOWN_HEADER);
     }
     let total = plan.combos.len() as u64 * u64::from(plan.runs);
     let mut started = 0u64;
@@ -73,8 +73,8 @@ pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Di
                 eprint("\r\x1b[2K");
             }
             let text = match args.format {
-                Format::Human => bench::markdown_row(row),
-                Format::Json => bench::json_lines(row),
+                Format::Human => crate::output::bench::markdown_row(row),
+                Format::Json => crate::output::bench::json_lines(row),
             };
             out.write(&text);
         },

@@ -29,15 +29,23 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
     } = fzn;
     let optimising = model.objective.is_some();
     let enumerating = args.all && !optimising;
+    let learning = args.strategy.learning.unwrap_or(model.search.learning);
     if args.free || !annotated_search {
         let scope = std::mem::take(&mut model.search.scope);
         model.search = flatzinc::default_search();
+        if learning {
+            // The free search of a learning solver: the variables of recent
+            // conflicts first (docs/learning.md).
+            model.search.var = VarSelect::Activity;
+        }
         if !args.free {
             model.search.scope = scope;
         }
     }
-    if !restarts_annotated && !enumerating && model.search.var == VarSelect::DomWdeg {
-        // dom/wdeg learns from failures: restarts let it use what it learnt.
+    let adaptive = matches!(model.search.var, VarSelect::DomWdeg | VarSelect::Activity);
+    if !restarts_annotated && !enumerating && adaptive {
+        // dom/wdeg and activity learn from failures: restarts let them use
+        // what they learnt.
         model.search.restarts = Restarts::Luby;
     }
     if let Some(seed) = args.seed {

@@ -35,18 +35,8 @@ pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
     }
     let end = match args.format {
         Format::Json => format!("{}\n", merged.summary),
-        Format::Human => human(&merged),
+        Format::Human => crate::output::merge::human(&merged),
     };
     out.write(&end);
     Ok(super::solve::output_exit(&out).unwrap_or(exit::OK))
-}
-
-fn human(m: &merge::Merged) -> String {
-    let head = match (m.status, &m.objective_shown) {
-        ("OPTIMAL", Some(o)) => format!("OPTIMAL: objective {o}"),
-        (s, Some(o)) => format!("{s}: best objective {o} (optimality not proved)"),
-        ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
-        (s, None) => format!("{} ({s})", crate::output::count_text(m.count)),
-    };
-    format!("{head}\nmerged {} parts\n", m.parts)
 }

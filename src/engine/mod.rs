@@ -135,6 +135,25 @@ impl Engine {
         Some(learned)
     }
 
+    /// Adds a nogood learned by another search of the same model (a
+    /// portfolio's, `learn/exchange.rs`), watched at the next propagation.
+    pub fn import_nogood(&mut self, clause: Vec<learn::Lit>) {
+        if let (Some(nogoods), Some(trail)) = (self.nogoods.as_mut(), self.doms.learn.as_ref()) {
+            if nogoods.full() {
+                nogoods.reduce(trail);
+            }
+            self.stats.imported += 1;
+            let lbd = clause.len() as u32;
+            nogoods.add(clause, lbd);
+        }
+    }
+
+    /// The variables of the literals the last analysis that learned a
+    /// nogood met (for activity-based variable selection).
+    pub fn conflict_vars(&self) -> &[VarId] {
+        self.analyser.vars()
+    }
+
     /// Propagates the nogoods over the changes since they last looked.
     fn propagate_nogoods(&mut self) -> PResult {
         match self.nogoods.as_mut() {

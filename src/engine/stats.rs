@@ -30,6 +30,8 @@ pub struct Stats {
     pub learned_literals: u64,
     pub backjumps: u64,
     pub analysis_time: Duration,
+    /// Nogoods received from the other searches of a portfolio.
+    pub imported: u64,
     /// Optimisation: each better solution's objective and when it was found.
     pub improvements: Vec<Improvement>,
     /// Peak resident memory of the process in bytes, where the OS tells it.
@@ -60,6 +62,9 @@ impl Stats {
             ));
             f.push(("backjumps", self.backjumps));
             f.push(("analysis_ms", self.analysis_time.as_millis() as u64));
+        }
+        if self.imported > 0 {
+            f.push(("imported", self.imported));
         }
         if self.lns_iterations > 0 {
             f.push(("lns_iterations", self.lns_iterations));

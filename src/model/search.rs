@@ -55,6 +55,9 @@ pub enum VarSelect {
     /// Smallest minimum first, ties to the smallest maximum (start times:
     /// earliest start, then earliest latest start).
     Smallest,
+    /// The most active variable: activities grow for the variables of each
+    /// conflict (with learning) or failing constraint, and decay (VSIDS).
+    Activity,
 }
 
 impl Named for VarSelect {
@@ -68,6 +71,7 @@ impl Named for VarSelect {
         ("dom-wdeg", VarSelect::DomWdeg),
         ("random", VarSelect::Random),
         ("smallest", VarSelect::Smallest),
+        ("activity", VarSelect::Activity),
     ];
     const SYNONYMS: &'static [(&'static str, &'static str)] = &[
         ("first-fail", "mrv"),
@@ -85,6 +89,8 @@ impl Named for VarSelect {
         ("smallest-lb", "smallest"),
         ("min-lb", "smallest"),
         ("earliest-start", "smallest"),
+        ("vsids", "activity"),
+        ("conflict-activity", "activity"),
     ];
 }
 

@@ -3,12 +3,44 @@
 //! record carries `"instance"`, a failed instance gives `{"type":"error",...}`
 //! and the last line is `{"type":"total",...}`. Written by hand: the shapes
 //! are small and fixed, and the hot path (a record per solution) stays a
-//! single string.
+//! single string. A record off the hot path may be a plain struct written
+//! by serde ([`to_json`], `explain.rs`), with the same escapes.
 
 use super::{Mode, Reporter, RunEnd, Tally};
 use crate::engine::stats::Stats;
 use crate::model::{Model, OutputItem, Shown, VarGroup};
 use std::fmt::Write;
+
+/// `value` as one line of compact JSON (serde), strings escaped as
+/// [`string`] escapes them (a backspace or form feed as `\u0008`, `\u000c`),
+/// so that records written by serde and by hand read alike.
+pub(crate) fn to_json<T: serde::Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, Escapes);
+    // Writing into a Vec cannot fail, and the records have string keys only.
+    if value.serialize(&mut ser).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's compact format with [`string`]'s escapes.
+struct Escapes;
+
+impl serde_json::ser::Formatter for Escapes {
+    fn write_char_escape<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        escape: serde_json::ser::CharEscape,
+    ) -> std::io::Result<()> {
+        use serde_json::ser::{CharEscape, CompactFormatter};
+        match escape {
+            CharEscape::Backspace => w.write_all(b"\\u0008"),
+            CharEscape::FormFeed => w.write_all(b"\\u000c"),
+            other => CompactFormatter.write_char_escape(w, other),
+        }
+    }
+}
 
 /// Appends `s` as a JSON string literal.
 pub fn string(out: &mut String, s: &str) {
@@ -356,5 +388,21 @@ impl Reporter for JsonLines {
             t.errors,
             t.time.as_millis()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_escapes_strings_as_string_does() {
+        let text: String = (0u8..0x30)
+            .map(char::from)
+            .chain("é\u{2028}\"\\".chars())
+            .collect();
+        let mut by_hand = String::new();
+        string(&mut by_hand, &text);
+        assert_eq!(to_json(&text), by_hand);
     }
 }

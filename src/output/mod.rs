@@ -9,11 +9,14 @@
 //! Statistics are named once, in `engine::stats::Stats::fields`; nested
 //! arrays are walked once, in `nested.rs`.
 
+pub(crate) mod bench;
 pub(crate) mod chart;
+pub(crate) mod explain;
 pub(crate) mod fillability;
 pub mod human;
 pub mod ipuz;
 pub mod json;
+pub(crate) mod merge;
 pub(crate) mod nested;
 pub mod sink;
 pub mod svg;

@@ -497,6 +497,53 @@ fn seq_search_takes_each_phase_in_order_with_its_choices() {
     assert_eq!(out.matches("----------").count(), 6, "{out}");
 }
 
+/// With learning, the free search (no annotation, or `-f`) branches on
+/// activity with Luby restarts when optimising; an annotation is still
+/// followed as written; the optimum is the same.
+#[test]
+fn learning_makes_activity_the_free_search() {
+    let model = |ann: &str| {
+        format!(
+            "var 0..9: x :: output_var;\nvar 0..9: y :: output_var;\n\
+             constraint int_lin_le([1, 1], [x, y], 12);\nconstraint int_ne(x, y);\n\
+             solve {ann} maximize x;\n"
+        )
+    };
+    let annotated = model(":: int_search([y, x], input_order, indomain_max, complete)");
+    let cases = [
+        (
+            model(""),
+            &["--learning", "on"][..],
+            "var activity",
+            "restarts Luby",
+        ),
+        (
+            annotated.clone(),
+            &["--learning", "on", "-f"][..],
+            "var activity",
+            "restarts Luby",
+        ),
+        (
+            annotated.clone(),
+            &["--learning", "on"][..],
+            "var input, val max",
+            "restarts None",
+        ),
+        (model(""), &[][..], "var dom-wdeg", "restarts Luby"),
+    ];
+    for (text, flags, search, restarts) in cases {
+        let flags: Vec<&str> = flags.iter().copied().chain(["-v"]).collect();
+        let (code, out, err) = fzn(&text, &flags);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            err.contains(search) && err.contains(restarts),
+            "{flags:?}: {err}"
+        );
+        assert!(out.starts_with("x = 9;\ny = "), "{flags:?}: {out}");
+        assert!(out.ends_with("----------\n==========\n"), "{out}");
+    }
+}
+
 /// FlatZinc with views (variables defined by `int_lin_eq` of two
 /// variables) gives the same solutions as the same text without the
 /// `defines_var` annotations, where every variable is a variable of its own.

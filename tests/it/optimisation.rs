@@ -361,16 +361,20 @@ fn learning_proves_the_optima_of_random_job_shops() {
             load(ModelSource::text("shop.csp", &src), &LoadOptions::default()).expect("loads"),
         );
         let mut reference = None;
-        for (learning, lns, var, restarts) in [
-            (false, LnsKind::None, VarSelect::Input, Restarts::None),
-            (true, LnsKind::None, VarSelect::Input, Restarts::None),
-            (true, LnsKind::None, VarSelect::DomWdeg, Restarts::Luby),
-            (true, LnsKind::Mixed, VarSelect::DomWdeg, Restarts::Luby),
-            (true, LnsKind::Random, VarSelect::Smallest, Restarts::None),
+        // The last: a portfolio of two threads trading short nogoods.
+        for (learning, lns, var, restarts, threads) in [
+            (false, LnsKind::None, VarSelect::Input, Restarts::None, 1),
+            (true, LnsKind::None, VarSelect::Input, Restarts::None, 1),
+            (true, LnsKind::None, VarSelect::DomWdeg, Restarts::Luby, 1),
+            (true, LnsKind::Mixed, VarSelect::DomWdeg, Restarts::Luby, 1),
+            (true, LnsKind::Random, VarSelect::Smallest, Restarts::None, 1),
+            (true, LnsKind::None, VarSelect::Activity, Restarts::Luby, 1),
+            (true, LnsKind::Mixed, VarSelect::Activity, Restarts::Luby, 2),
         ] {
             let mut options = Options {
                 search: model.search.clone(),
                 check: true,
+                threads,
                 ..Options::default()
             };
             options.search.learning = learning;
@@ -382,7 +386,7 @@ fn learning_proves_the_optima_of_random_job_shops() {
             learned += s.stats.learned;
             backjumps += s.stats.backjumps;
             let what = format!(
-                "case {case} (learning {learning}, {} / {} / {}):\n{src}",
+                "case {case} (learning {learning}, {} / {} / {}, {threads} threads):\n{src}",
                 lns.name(),
                 var.name(),
                 restarts.name()

@@ -16,6 +16,7 @@
 use super::nogoods::Nogoods;
 use super::{Cause, Conflict, Kind, Lit, LitTrail, Past};
 use crate::engine::propagator::Propagator;
+use crate::model::VarId;
 use std::collections::BTreeMap;
 
 /// A learned clause and where it asserts.
@@ -35,6 +36,9 @@ pub(crate) struct Analyser {
     seen: Vec<bool>,
     touched: Vec<usize>,
     buf: Vec<Lit>,
+    /// The variables of the literals the last analysis met, for the
+    /// activity of the variable selection.
+    vars: Vec<VarId>,
 }
 
 struct Run<'a> {
@@ -61,6 +65,7 @@ impl Analyser {
         }
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
+        self.vars.clear();
         let end = trail.len();
         let ok = explain_cause(
             trail,
@@ -128,6 +133,8 @@ impl Analyser {
         };
         self.clear();
         self.buf = buf;
+        self.vars.sort_unstable();
+        self.vars.dedup();
         let mut nogood = run.lower;
         nogood.push(uip);
         let nogood = minimise(nogood);
@@ -155,6 +162,11 @@ impl Analyser {
         })
     }
 
+    /// The variables of the literals the last successful analysis met.
+    pub(crate) fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
     fn clear(&mut self) {
         for &i in &self.touched {
             self.seen[i] = false;
@@ -176,6 +188,7 @@ impl Analyser {
         if level == 0 {
             return;
         }
+        self.vars.push(q.var);
         if level == run.current {
             if !self.seen[i] {
                 self.seen[i] = true;

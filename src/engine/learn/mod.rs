@@ -16,6 +16,7 @@
 //! cause is `Implied` by the older bound and those removals.
 
 pub(crate) mod analysis;
+pub(crate) mod exchange;
 pub(crate) mod nogoods;
 
 use crate::model::VarId;
@@ -438,6 +439,24 @@ impl Past<'_> {
     /// The literals describing the domain of `v` then (bounds and holes).
     pub fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
         self.trail.domain_at(v, self.pos, out);
+    }
+    /// Whether `x` was in the domain of `v` then.
+    pub fn contains(&self, v: VarId, x: i64) -> bool {
+        self.trail.root_contains(v, x)
+            && self
+                .trail
+                .chain(v, self.pos)
+                .all(|i| self.trail.entries[i].lit.holds(x))
+    }
+    /// Whether `lit` held then.
+    pub fn holds(&self, lit: Lit) -> bool {
+        let (lo, hi) = self.bounds(lit.var);
+        match lit.kind {
+            Kind::Ge => lo >= lit.val,
+            Kind::Le => hi <= lit.val,
+            Kind::Eq => lo == lit.val && hi == lit.val,
+            Kind::Ne => lit.val < lo || lit.val > hi || !self.contains(lit.var, lit.val),
+        }
     }
 }
 

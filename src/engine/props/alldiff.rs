@@ -11,10 +11,17 @@
 //!
 //! When the terms' values fit in a window of 64 (most classic models), the
 //! same filtering runs on one machine word per term (`alldiff_bits.rs`).
+//!
+//! Explanations (learning): a value removed from a term because another
+//! term is fixed to it is explained by that term's `[x = v]`; any other
+//! removal by the domains of the *other* terms, which alone exclude it
+//! (whether a term can take a value depends on the others' domains only);
+//! two fixed terms with one value explain a failure.
 
 use super::alldiff_bits::BitAllDiff;
 use super::alldiff_gac::Matching;
 use crate::engine::domains::{Domains, Fail, PResult};
+use crate::engine::learn::{Kind, Lit, Past};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
@@ -191,6 +198,47 @@ impl Propagator for AllDifferent {
     fn residual_in_domains(&self) -> bool {
         true
     }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let n = self.vars.len();
+        let fixed = |i: usize| match past.bounds(self.vars[i]) {
+            (lo, hi) if lo == hi => Some(lo),
+            _ => None,
+        };
+        let Some(lit) = lit else {
+            // Two fixed terms with one value.
+            let mut seen: Vec<(i64, usize)> = (0..n)
+                .filter_map(|i| fixed(i).map(|a| (a + self.offsets[i], i)))
+                .collect();
+            seen.sort_unstable();
+            let Some(w) = seen.windows(2).find(|w| w[0].0 == w[1].0) else {
+                return false;
+            };
+            for &(_, i) in w {
+                out.push(Lit::eq(self.vars[i], fixed(i).unwrap_or(0)));
+            }
+            return true;
+        };
+        let mut at = (0..n).filter(|&i| self.vars[i] == lit.var);
+        let (Some(j), None) = (at.next(), at.next()) else {
+            return false;
+        };
+        if lit.kind != Kind::Ne {
+            return false;
+        }
+        let w = lit.val + self.offsets[j];
+        let others = (0..n).filter(|&i| i != j);
+        if let Some(i) = others
+            .clone()
+            .find(|&i| fixed(i).is_some_and(|a| a + self.offsets[i] == w))
+        {
+            out.push(Lit::eq(self.vars[i], w - self.offsets[i]));
+            return true;
+        }
+        for i in others {
+            past.domain(self.vars[i], out);
+        }
+        true
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         if let Some(b) = &mut self.bits {
             return if self.gac.is_some() {
@@ -236,7 +284,8 @@ impl AllDifferent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::engine::harness::{Harness, Strength, check_explanations_random, check_random};
+    use crate::engine::learn::Lit;
     use rand::rngs::Xoshiro256PlusPlus;
     use rand::{RngExt, SeedableRng};
 
@@ -351,6 +400,55 @@ mod tests {
                     distinct_diagonals,
                 );
             }
+        }
+    }
+
+    #[test]
+    fn explanations_are_implied() {
+        for gac in [false, true] {
+            for general in [false, true] {
+                for n in [3, 5] {
+                    check_explanations_random(
+                        "alldifferent explained",
+                        n,
+                        0..=5,
+                        60,
+                        |d, vars| {
+                            let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64 / 2));
+                            let p = AllDifferent::new(terms.collect(), gac, d);
+                            Some(Box::new(if general { p.without_bits() } else { p }))
+                        },
+                        distinct_halves,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Value elimination is explained by the fixed term alone; a Hall set
+    /// by the other terms' domains, not the pruned term's own.
+    #[test]
+    fn removals_are_explained_by_the_other_terms() {
+        for general in [false, true] {
+            let mut h = Harness::new();
+            let x = [h.range(1, 3), h.range(1, 3), h.range(1, 3), h.range(1, 4)];
+            h.engine.start_learning();
+            let [p, q] = both(&h, &x.map(|v| (v, 0)), true);
+            h.post(if general { q } else { p });
+            h.engine.doms.checkpoint();
+            h.fix(x[0], 1).unwrap();
+            assert_eq!(h.explanation(Lit::ne(x[1], 1)), vec![Lit::eq(x[0], 1)]);
+            let mut h = Harness::new();
+            let x = [h.range(1, 4), h.range(1, 4), h.range(1, 4), h.range(1, 4)];
+            h.engine.start_learning();
+            let [p, q] = both(&h, &x.map(|v| (v, 0)), true);
+            h.post(if general { q } else { p });
+            h.engine.doms.checkpoint();
+            h.set_max(x[0], 2).unwrap();
+            h.set_max(x[1], 2).unwrap();
+            let got = h.explanation(Lit::ne(x[3], 2));
+            assert!(got.contains(&Lit::le(x[0], 2)) && got.contains(&Lit::le(x[1], 2)));
+            assert!(got.iter().all(|l| l.var != x[3]), "{got:?}");
         }
     }
 

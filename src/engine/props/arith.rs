@@ -5,6 +5,7 @@
 //! (`lower/terms.rs`) introduces `z` for such terms.
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
+use crate::engine::learn::{Kind, Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::engine::props::element_bits::BitElement;
 use crate::model::VarId;
@@ -241,9 +242,100 @@ impl Element {
     }
 }
 
+impl Element {
+    /// Why index `j` was removed: its item and `z` share no value.
+    fn explain_index(&self, j: i64, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let last = self.low + self.vars.len() as i64 - 3;
+        if j < self.low || j > last {
+            // No item: the constraint alone excludes it.
+            return true;
+        }
+        let (Some(x), z) = (self.item(j), self.vars[1]) else {
+            return false;
+        };
+        let fixed = |v: VarId| match past.bounds(v) {
+            (lo, hi) if lo == hi => Some(lo),
+            _ => None,
+        };
+        match (fixed(z), fixed(x)) {
+            (Some(a), _) if !past.contains(x, a) => out.extend([Lit::eq(z, a), Lit::ne(x, a)]),
+            (_, Some(a)) if !past.contains(z, a) => out.extend([Lit::eq(x, a), Lit::ne(z, a)]),
+            _ => {
+                past.domain(x, out);
+                past.domain(z, out);
+            }
+        }
+        true
+    }
+}
+
 impl Propagator for Element {
     fn vars(&self) -> &[VarId] {
         &self.vars
+    }
+    /// Learning: an index by its item's and `z`'s domains; `z` and the
+    /// selected item by each other, with `[i = j]`; `z` before the index is
+    /// fixed by the index's domain and the same literal on every item it
+    /// can select. Failures and repeated variables: the default.
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let Some(l) = lit else {
+            return false;
+        };
+        if self.vars.iter().filter(|&&v| v == l.var).count() != 1 {
+            return false;
+        }
+        let (i, z) = (self.vars[0], self.vars[1]);
+        let last = self.low + self.vars.len() as i64 - 3;
+        let start = out.len();
+        let ok = if l.var == i {
+            match l.kind {
+                Kind::Ne => self.explain_index(l.val, past, out),
+                // The index's range.
+                Kind::Ge => l.val <= self.low,
+                Kind::Le => l.val >= last,
+                Kind::Eq => false,
+            }
+        } else {
+            let index = match past.bounds(i) {
+                (a, b) if a == b => Some(a),
+                _ => None,
+            };
+            let mirror = |x: VarId| Lit { var: x, ..l };
+            if l.var == z {
+                match index {
+                    Some(j) => self.item(j).is_some_and(|x| {
+                        out.extend([Lit::eq(i, j), mirror(x)]);
+                        past.holds(mirror(x))
+                    }),
+                    None => {
+                        past.domain(i, out);
+                        let (lo, hi) = past.bounds(i);
+                        (lo.max(self.low)..=hi.min(last))
+                            .filter(|&j| past.contains(i, j))
+                            .all(|j| {
+                                self.item(j).is_some_and(|x| {
+                                    out.push(mirror(x));
+                                    past.holds(mirror(x))
+                                })
+                            })
+                    }
+                }
+            } else {
+                // An item: it must be the one selected.
+                let k = self.vars[2..].iter().position(|&x| x == l.var);
+                match (k, index) {
+                    (Some(k), Some(j)) if j == self.low + k as i64 => {
+                        out.extend([Lit::eq(i, j), mirror(z)]);
+                        past.holds(mirror(z))
+                    }
+                    _ => false,
+                }
+            }
+        };
+        if !ok {
+            out.truncate(start);
+        }
+        ok
     }
     fn priority(&self) -> Priority {
         Priority::Last
@@ -373,7 +465,7 @@ impl Propagator for MinMax {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::engine::harness::{Harness, Strength, check_explanations_random, check_random};
 
     #[test]
     fn times_against_brute_force() {
@@ -415,6 +507,52 @@ mod tests {
             5,
             |_, v| Some(Box::new(Element::general(v[0], v[1], v[2..].to_vec(), 1))),
             |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
+        );
+    }
+
+    #[test]
+    fn element_explanations_are_implied() {
+        for bits in [true, false] {
+            check_explanations_random(
+                "element explained",
+                5,
+                -1..=4,
+                100,
+                move |d, v| {
+                    Some(Box::new(if bits {
+                        Element::new(d, v[0], v[1], v[2..].to_vec(), 1)
+                    } else {
+                        Element::general(v[0], v[1], v[2..].to_vec(), 1)
+                    }))
+                },
+                |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
+            );
+        }
+    }
+
+    /// With the index fixed, `z` and the item by each other; before, `z`
+    /// by the index's domain and the items it can select.
+    #[test]
+    fn element_explains_through_the_selected_items() {
+        let mut h = Harness::new();
+        let (i, z) = (h.range(1, 3), h.range(0, 9));
+        let items = [h.range(0, 9), h.range(0, 9), h.range(0, 9)];
+        h.engine.start_learning();
+        // The general form moves bounds (the word form removes values).
+        h.post(Element::general(i, z, items.to_vec(), 1));
+        h.engine.doms.checkpoint();
+        h.remove(i, 2).unwrap();
+        h.set_min(items[0], 4).unwrap();
+        h.set_min(items[2], 5).unwrap();
+        assert_eq!(h.bounds(z), (4, 9));
+        let mut want = vec![Lit::ne(i, 2), Lit::ge(items[0], 4), Lit::ge(items[2], 4)];
+        want.sort();
+        assert_eq!(h.explanation(Lit::ge(z, 4)), want);
+        h.fix(i, 3).unwrap();
+        assert_eq!(h.bounds(z), (5, 9));
+        assert_eq!(
+            h.explanation(Lit::ge(z, 5)),
+            vec![Lit::eq(i, 3), Lit::ge(items[2], 5)]
         );
     }
 

@@ -8,8 +8,12 @@
 //!
 //! The inner propagators may not ask for change notifications: they are
 //! not registered with the engine, only run by this one.
+//!
+//! Explanations (learning) are the inner propagators', with `b`'s literal
+//! (`reif::explain_reified`); when they have none, the default.
 
 use crate::engine::domains::{Domains, PResult, event};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::model::VarId;
 
@@ -92,6 +96,10 @@ impl Propagator for Reified {
                 Ok(())
             }
         }
+    }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let (t, f) = (&*self.on_true, &*self.on_false);
+        super::reif::explain_reified(self.vars[0], t, f, lit, past, out)
     }
     fn violated(&mut self, d: &Domains) -> bool {
         match d.value(self.vars[0]) {

@@ -17,8 +17,15 @@
 //! at its residue word). Forbidden tuples: a value of `x` goes when every
 //! combination of the other domains is forbidden, i.e. when the valid
 //! forbidden tuples with `x = a` number the product of the other domain sizes.
+//!
+//! Explanations (learning): `[x != a]` of an allowed table by a literal per
+//! row with `x = a` that excludes the row (a hole `[y != b]`, or a bound
+//! past `b`), chosen greedily, variable by variable; a failure the same way
+//! over every row. A forbidden table's removal by the other variables'
+//! domains, which alone decide it.
 
 use crate::engine::domains::{Domains, Fail, PResult};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::engine::trail::{RevInt, RevWords};
 
@@ -47,6 +54,8 @@ pub(crate) struct CompactTable {
     /// 1 once every value has been checked in this branch, so that an
     /// unchanged variable's values are known to be supported.
     primed: RevInt,
+    /// The value of bit 0 of each variable's supports.
+    offsets: Vec<i64>,
 }
 
 /// What a table's rows give, independent of the search state: per variable,
@@ -197,6 +206,7 @@ impl CompactTable {
 
     /// The propagator's own state over shared supports.
     fn over(d: &mut Domains, vars: Vec<VarId>, shared: Arc<Supports>, allowed: bool) -> Self {
+        let offsets = vars.iter().map(|&x| d.offset(x)).collect();
         let (n, nwords) = (shared.rows, shared.nwords);
         let residues = vars
             .iter()
@@ -229,6 +239,7 @@ impl CompactTable {
             last,
             mask: vec![0; nwords],
             primed,
+            offsets,
         }
     }
 
@@ -430,9 +441,102 @@ fn distinct_columns(vars: Vec<VarId>, tuples: &[Vec<i64>]) -> (Vec<VarId>, Cow<'
     (vars, Cow::Owned(rows))
 }
 
+impl CompactTable {
+    /// The rows of `rows` excluded by literals that held at `past`, pushed
+    /// onto `out`: first values gone at the root (no literal), then per
+    /// variable the bounds and holes that exclude some of those rows. True
+    /// when every row is excluded.
+    fn exclude(&self, rows: &mut [u64], past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let nw = self.nwords;
+        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        let clear =
+            |rows: &mut [u64], c: &[u64]| rows.iter_mut().zip(c).for_each(|(r, w)| *r &= !w);
+        let supports = &self.shared.supports;
+        for (k, &x) in self.vars.iter().enumerate() {
+            for (b, chunk) in supports[k].chunks(nw).enumerate() {
+                if !past.trail.root_contains(x, self.offsets[k] + b as i64) {
+                    clear(rows, chunk);
+                }
+            }
+        }
+        for (k, &x) in self.vars.iter().enumerate() {
+            if rows.iter().all(|&w| w == 0) {
+                return true;
+            }
+            let (lo, hi) = past.bounds(x);
+            let (mut below, mut above) = (None, None);
+            for (b, chunk) in supports[k].chunks(nw).enumerate() {
+                let v = self.offsets[k] + b as i64;
+                if !meets(chunk, rows) {
+                    continue;
+                }
+                if v < lo {
+                    below = Some(v);
+                } else if v > hi {
+                    above = above.or(Some(v));
+                } else if !past.contains(x, v) {
+                    out.push(Lit::ne(x, v));
+                    clear(rows, chunk);
+                }
+            }
+            // The weakest bounds that exclude the rows beyond them.
+            for (b, chunk) in supports[k].chunks(nw).enumerate() {
+                let v = self.offsets[k] + b as i64;
+                if below.is_some_and(|m| v <= m) || above.is_some_and(|m| v >= m) {
+                    clear(rows, chunk);
+                }
+            }
+            if let Some(m) = below {
+                out.push(Lit::ge(x, m + 1));
+            }
+            if let Some(m) = above {
+                out.push(Lit::le(x, m - 1));
+            }
+        }
+        rows.iter().all(|&w| w == 0)
+    }
+}
+
 impl Propagator for CompactTable {
     fn vars(&self) -> &[VarId] {
         &self.vars
+    }
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let nw = self.nwords;
+        let mut rows = vec![0u64; nw];
+        match lit {
+            None if self.allowed => {
+                for t in 0..self.shared.rows {
+                    rows[t / 64] |= 1 << (t % 64);
+                }
+            }
+            None => return false,
+            Some(l) => {
+                let Some(i) = self.vars.iter().position(|&x| x == l.var) else {
+                    return false;
+                };
+                if !self.allowed {
+                    for (k, &x) in self.vars.iter().enumerate() {
+                        if k != i {
+                            past.domain(x, out);
+                        }
+                    }
+                    return true;
+                }
+                // The rows whose value of `x` breaks `l`.
+                for (b, chunk) in self.shared.supports[i].chunks(nw).enumerate() {
+                    if !l.holds(self.offsets[i] + b as i64) {
+                        rows.iter_mut().zip(chunk).for_each(|(r, w)| *r |= w);
+                    }
+                }
+            }
+        }
+        let start = out.len();
+        let ok = self.exclude(&mut rows, past, out);
+        if !ok {
+            out.truncate(start);
+        }
+        ok
     }
     fn priority(&self) -> Priority {
         if self.vars.len() <= 2 {
@@ -482,7 +586,9 @@ impl Propagator for CompactTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Strength, check_random};
+    use crate::engine::harness::{Strength, check_explanations_random, check_random};
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
 
     const ROWS: [[i64; 3]; 7] = [
         [0, 1, 2],
@@ -568,6 +674,56 @@ mod tests {
                     .any(|r| *r == [t[0], t[1], t[0]])
             },
         );
+    }
+
+    #[test]
+    fn explanations_are_implied() {
+        let rows: Vec<Vec<i64>> = ROWS.iter().map(|r| r.to_vec()).collect();
+        for allowed in [true, false] {
+            let rows2 = rows.clone();
+            check_explanations_random(
+                "table explained",
+                3,
+                -3..=4,
+                100,
+                move |d, v| Some(Box::new(CompactTable::new(d, v.to_vec(), &rows2, allowed)?)),
+                |t| ROWS.iter().any(|r| r == t) == allowed,
+            );
+        }
+        // Random rows over 4 variables.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let rows: Vec<Vec<i64>> = (0..40)
+            .map(|_| (0..4).map(|_| rng.random_range(0..=4)).collect())
+            .collect();
+        let rows2 = rows.clone();
+        check_explanations_random(
+            "table of 40 rows explained",
+            4,
+            0..=4,
+            100,
+            move |d, v| Some(Box::new(CompactTable::new(d, v.to_vec(), &rows2, true)?)),
+            move |t| rows.iter().any(|r| r == t),
+        );
+    }
+
+    /// `[z != 2]`, supported by the rows (0, 1, 2) and (1, 2, 2): once
+    /// `y != 2` removes 1 from `x` (its only row) and a decision removes 0,
+    /// one bound of `x` excludes both rows.
+    #[test]
+    fn a_removal_names_one_literal_per_row() {
+        use crate::engine::harness::Harness;
+        let rows: Vec<Vec<i64>> = vec![vec![0, 1, 2], vec![1, 2, 2], vec![2, 1, 1], vec![3, 0, 0]];
+        let mut h = Harness::new();
+        let (x, y, z) = (h.range(0, 3), h.range(0, 2), h.range(0, 2));
+        h.engine.start_learning();
+        let p = CompactTable::new(&mut h.engine.doms, vec![x, y, z], &rows, true).unwrap();
+        h.post(p);
+        h.engine.doms.checkpoint();
+        h.remove(y, 2).unwrap();
+        h.remove(x, 0).unwrap();
+        assert_eq!(h.values(z), vec![0, 1]);
+        assert_eq!(h.explanation(Lit::ne(z, 2)), vec![Lit::ge(x, 2)]);
+        assert_eq!(h.explanation(Lit::ne(x, 1)), vec![Lit::le(y, 1)]);
     }
 
     #[test]

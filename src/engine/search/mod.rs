@@ -39,6 +39,7 @@ use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
 use super::crossings::Crossings;
 use super::learn::Cause;
+use super::learn::exchange::{Exchange, Port};
 use super::restart::Restarter;
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
@@ -203,6 +204,8 @@ pub struct Search<'e> {
     learning: bool,
     /// The level the last nogood learned asserts at: where a backjump goes.
     jump: Option<usize>,
+    /// Short nogoods traded with the other searches of a portfolio.
+    exchange: Option<(Arc<Exchange>, Port)>,
 }
 
 impl<'e> Search<'e> {
@@ -274,6 +277,7 @@ impl<'e> Search<'e> {
             lns: None,
             learning: strategy.learning,
             jump: None,
+            exchange: None,
         }
     }
 
@@ -310,6 +314,23 @@ impl<'e> Search<'e> {
     pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
         if let Some(o) = &mut self.objective {
             o.share_best(best);
+        }
+    }
+
+    /// Trades short nogoods with the other searches of a portfolio, each of
+    /// the whole problem, as search `me` (with learning; see
+    /// `learn/exchange.rs`): published as learned, read at each restart.
+    pub(crate) fn share_nogoods(&mut self, exchange: Arc<Exchange>, me: usize) {
+        self.exchange = Some((exchange, Port::new(me)));
+    }
+
+    /// Publishes the nogoods kept for the exchange and adds the others'
+    /// (at the root, before its propagation).
+    fn trade_nogoods(&mut self) {
+        if let Some((exchange, port)) = &mut self.exchange {
+            for clause in port.trade(exchange) {
+                self.engine.import_nogood(clause);
+            }
         }
     }
 
@@ -667,6 +688,16 @@ impl<'e> Search<'e> {
         self.jump = None;
         if self.engine.learning() {
             let learned = self.engine.analyse();
+            if let (Some(l), Some((_, port))) = (&learned, &mut self.exchange) {
+                port.offer(&l.clause, l.lbd);
+            }
+            if learned.is_some() {
+                let vars = self.engine.conflict_vars();
+                self.var_select.on_conflict(vars);
+                for phase in &mut self.phases {
+                    phase.var.on_conflict(vars);
+                }
+            }
             if self.may_backjump() {
                 self.jump = learned.map(|l| l.assert_level as usize);
             }
@@ -741,6 +772,7 @@ impl<'e> Search<'e> {
             }
         }
         self.restart();
+        self.trade_nogoods();
         let checkpoint = self.engine.doms.checkpoint();
         if !self.enforce_bound() || self.engine.fixpoint().is_err() {
             self.failed();

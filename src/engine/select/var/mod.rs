@@ -7,6 +7,7 @@
 //! ties going to the next evaluator, then to the earliest candidate (input
 //! order) or, when asked, to a random one.
 
+mod activity;
 mod degree;
 mod dom_wdeg;
 mod first_fail;
@@ -31,6 +32,10 @@ pub(crate) trait Evaluator {
 
     /// A propagator failed (dom/wdeg learns from it).
     fn on_failure(&mut self, _engine: &Engine, _p: PropId) {}
+
+    /// A conflict was analysed and a nogood learned; `vars` are the
+    /// variables of the literals the analysis met (activity learns from it).
+    fn on_conflict(&mut self, _vars: &[VarId]) {}
 
     /// Whether it can choose differently in a second run over the same
     /// tree: it learns, or draws at random. Restarts only help then.
@@ -132,6 +137,11 @@ pub(crate) fn build(kind: VarSelect) -> VarSelector {
             Box::new(smallest::SmallestMin),
             Box::new(smallest::SmallestMax),
         ],
+        // Before any conflict every activity is 0: first-fail decides.
+        VarSelect::Activity => vec![
+            Box::new(activity::Activity::default()),
+            Box::new(first_fail::FirstFail),
+        ],
     };
     VarSelector {
         kind,
@@ -176,6 +186,13 @@ impl VarSelector {
     pub fn on_failure(&mut self, engine: &Engine, p: PropId) {
         for e in &mut self.chain {
             e.on_failure(engine, p);
+        }
+    }
+
+    /// See [`Evaluator::on_conflict`].
+    pub fn on_conflict(&mut self, vars: &[VarId]) {
+        for e in &mut self.chain {
+            e.on_conflict(vars);
         }
     }
 
@@ -436,10 +453,39 @@ mod tests {
         assert_eq!(p.map(|p| p.var), Some(y), "then the rest");
     }
 
+    /// Activity: first-fail until a conflict, then the variables of the
+    /// latest conflicts (with learning) or failing constraints (without).
+    #[test]
+    fn activity_follows_the_conflicts() {
+        let (h, [x, y, z]) = setup();
+        let order = Order::new(&[], &[x, y, z], 3);
+        let mut rng = Rng::seed_from_u64(0);
+        let mut s = build(VarSelect::Activity);
+        let mut pick = |s: &mut VarSelector| {
+            s.pick(&h.engine, Open::Unfixed, &order, 0, &mut rng)
+                .unwrap()
+                .var
+        };
+        assert_eq!(pick(&mut s), y, "no conflict yet: first-fail");
+        s.on_conflict(&[z]);
+        assert_eq!(pick(&mut s), z);
+        s.on_conflict(&[x, y]);
+        s.on_conflict(&[x]);
+        assert_eq!(pick(&mut s), x, "bumped twice, the later bumps weigh more");
+        // Without learning, the failing constraint's variables (the
+        // linears are x + y, x + z and z - x).
+        let mut s = build(VarSelect::Activity);
+        s.on_failure(&h.engine, 0);
+        s.on_failure(&h.engine, 0);
+        s.on_failure(&h.engine, 2);
+        assert_eq!(pick(&mut s), x, "in every failing constraint");
+    }
+
     #[test]
     fn only_learning_or_random_selectors_vary() {
         assert!(!build(VarSelect::MrvDegree).varies());
         assert!(build(VarSelect::DomWdeg).varies());
+        assert!(build(VarSelect::Activity).varies());
         assert!(build(VarSelect::Random).varies());
         assert!(build(VarSelect::Mrv).with_random_ties(true).varies());
     }
