@@ -70,6 +70,7 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
             .time_limit
             .map(|ms| Duration::from_millis(ms).saturating_sub(started.elapsed())),
         stop: Some(Arc::clone(&interrupt.stop)),
+        nodes: args.node_limit,
         ..Limits::default()
     };
     if args.verbose {

@@ -108,6 +108,10 @@ pub struct FznArgs {
     /// Re-check every solution with the independent checker.
     #[arg(long)]
     pub check_solutions: bool,
+    /// Stop after this many search nodes, as -t stops (for measurements that
+    /// must not depend on the machine's speed).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
     #[command(flatten)]
     pub strategy: StrategyArgs,
 }

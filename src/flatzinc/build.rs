@@ -306,12 +306,17 @@ impl Builder {
     /// `None` (a variable of its own) when the division is not exact or `x`
     /// is not declared yet.
     fn view(&mut self, def: &Definition, domain: Option<&Domain>, span: Span) -> Option<Val> {
-        let (c_y, c_x, k) = (
-            self.int(def.coef_y).ok()?,
-            self.int(def.coef_x).ok()?,
-            self.int(def.k).ok()?,
-        );
-        let (a, b) = views::solve_for_y(c_y, c_x, k)?;
+        let (a, b) = match &def.equation {
+            Some(e) => views::solve_for_y(
+                self.int(e.coef_y).ok()?,
+                self.int(e.coef_x).ok()?,
+                self.int(e.k).ok()?,
+            )?,
+            None => (1, 0),
+        };
+        // `int_lin_eq` relates integers; `bool2int` a truth value (0/1 in
+        // the model) to its number.
+        let linear = def.equation.is_some();
         let affine = |(a, b): (i64, i64), z: VarId| {
             if (a, b) == (1, 0) {
                 Val::Var(z)
@@ -321,8 +326,12 @@ impl Builder {
         };
         let val = match self.value(def.x).ok()? {
             Val::Int(v) => Val::Int(a.checked_mul(v)?.checked_add(b)?),
-            Val::Var(z) if matches!(self.model.vars[z].kind, VarKind::Int) => affine((a, b), z),
-            Val::View(a2, z, b2) => affine(views::compose((a, b), (a2, b2))?, z),
+            Val::Var(z) => match self.model.vars[z].kind {
+                VarKind::Int if linear => affine((a, b), z),
+                VarKind::Bool if !linear => Val::Var(z),
+                _ => return None,
+            },
+            Val::View(a2, z, b2) if linear => affine(views::compose((a, b), (a2, b2))?, z),
             _ => return None,
         };
         self.restrict(&val, domain, span);

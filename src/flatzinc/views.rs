@@ -11,19 +11,30 @@
 //! dividing `c_x` and `k`. Longer sums keep their defined variable (whose
 //! domain MiniZinc has already narrowed to the sum's bounds) and one linear
 //! propagator, which is what an auxiliary definition would be.
+//!
+//! `bool2int(b, y) :: defines_var(y)` makes `y` the 0/1 variable `b` itself
+//! (a truth value is its 0/1 number in the model): a `bool_lin` sum or a
+//! `sum(bool2int(..))` then reads `b`, with no equality of two variables to
+//! propagate at each of its changes.
 
 use super::ast::{Decl, Expr, ExprKind, FznAst};
 use crate::model::Domain;
 use rustc_hash::FxHashMap;
 
-/// A defining `int_lin_eq` of two variables, as written: its parts are
-/// read when the defined variable is declared.
+/// A defining `int_lin_eq` of two variables or `bool2int`, as written: its
+/// parts are read when the defined variable is declared.
 pub(super) struct Definition<'a> {
     /// The index of the constraint among the model's constraints.
     pub(super) constraint: usize,
+    /// `c_y * y + c_x * x = k`; `None` for `bool2int(x, y)`, `y = x`.
+    pub(super) equation: Option<Equation<'a>>,
+    pub(super) x: &'a Expr,
+}
+
+/// The coefficients and constant of a defining `int_lin_eq`.
+pub(super) struct Equation<'a> {
     pub(super) coef_y: &'a Expr,
     pub(super) coef_x: &'a Expr,
-    pub(super) x: &'a Expr,
     pub(super) k: &'a Expr,
 }
 
@@ -34,7 +45,9 @@ pub(super) fn definitions<'a>(ast: &'a FznAst) -> FxHashMap<&'a str, Definition<
     let mut found: FxHashMap<&str, Definition> = FxHashMap::default();
     let mut twice: Vec<&str> = Vec::new();
     for (i, c) in ast.constraints.iter().enumerate() {
-        if c.name != "int_lin_eq" || c.args.len() != 3 {
+        let linear = c.name == "int_lin_eq" && c.args.len() == 3;
+        let bool2int = c.name == "bool2int" && c.args.len() == 2;
+        if !linear && !bool2int {
             continue;
         }
         let Some(y) = c.annotations.iter().find_map(|a| match &a.kind {
@@ -46,13 +59,26 @@ pub(super) fn definitions<'a>(ast: &'a FznAst) -> FxHashMap<&'a str, Definition<
         }) else {
             continue;
         };
+        let is_y = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == y);
+        if bool2int {
+            if is_y(&c.args[1]) && !is_y(&c.args[0]) {
+                let def = Definition {
+                    constraint: i,
+                    equation: None,
+                    x: &c.args[0],
+                };
+                if found.insert(y, def).is_some() {
+                    twice.push(y);
+                }
+            }
+            continue;
+        }
         let (Some(coefs), Some(xs)) = (items(&c.args[0]), items(&c.args[1])) else {
             continue;
         };
         let ([c0, c1], [x0, x1]) = (coefs, xs) else {
             continue;
         };
-        let is_y = |e: &Expr| matches!(&e.kind, ExprKind::Ident(n) if n == y);
         let (coef_y, coef_x, x) = match (is_y(x0), is_y(x1)) {
             (true, false) => (c0, c1, x1),
             (false, true) => (c1, c0, x0),
@@ -60,10 +86,12 @@ pub(super) fn definitions<'a>(ast: &'a FznAst) -> FxHashMap<&'a str, Definition<
         };
         let def = Definition {
             constraint: i,
-            coef_y,
-            coef_x,
+            equation: Some(Equation {
+                coef_y,
+                coef_x,
+                k: &c.args[2],
+            }),
             x,
-            k: &c.args[2],
         };
         if found.insert(y, def).is_some() {
             twice.push(y);
@@ -192,6 +220,24 @@ mod tests {
         assert_eq!(m.constraints.len(), 3);
         // y's domain 1..5 is x's 0..4; u = -x - 1 keeps it.
         assert_eq!(m.vars[0].domain, Domain::Range(0, 4));
+    }
+
+    /// `bool2int` makes its number the truth value's own variable; a
+    /// `bool2int` that defines nothing stays a constraint.
+    #[test]
+    fn bool2int_reads_the_truth_value() {
+        let text = "var bool: b;\nvar bool: c;\nvar 0..1: y :: is_defined_var;\n\
+            var 0..1: z;\n\
+            constraint bool2int(b, y) :: defines_var(y);\n\
+            constraint bool2int(c, z);\n\
+            constraint int_lin_le([1, 1], [y, z], 1);\n\
+            solve satisfy;\n";
+        let m = crate::flatzinc::load_str("t.fzn", text)
+            .expect("loads")
+            .model;
+        let names: Vec<&str> = m.vars.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["b", "c", "z"]);
+        assert_eq!(m.constraints.len(), 2);
     }
 
     #[test]

@@ -640,6 +640,40 @@ fn views_in_objectives_searches_and_reified_constraints() {
     );
 }
 
+/// `bool2int` views: the number is its truth value itself, in sums,
+/// reified constraints, outputs (a number, the truth value still `true`),
+/// a narrowed declared domain and a constant; the same answers and counts
+/// as with a variable and an equality each.
+#[test]
+fn bool2int_views_keep_outputs_domains_and_counts() {
+    let text = "var bool: b1;\nvar bool: b2;\nvar bool: b3;\nvar bool: p :: output_var;\n\
+        var bool: t = true;\n\
+        array [1..3] of var bool: b :: output_array([1..3]) = [b1, b2, b3];\n\
+        var 0..1: y1 :: output_var :: is_defined_var;\n\
+        var 0..1: y2 :: is_defined_var;\nvar 1..1: y3 :: is_defined_var;\n\
+        var 0..1: yt :: output_var :: is_defined_var;\n\
+        constraint bool2int(b1, y1) :: defines_var(y1);\n\
+        constraint bool2int(b2, y2) :: defines_var(y2);\n\
+        constraint bool2int(p, y3) :: defines_var(y3);\n\
+        constraint bool2int(t, yt) :: defines_var(yt);\n\
+        constraint int_lin_le_reif([1, 1, 1], [y1, y2, yt], 2, b3);\n\
+        constraint int_lin_le([1, -1], [y1, y2], 0);\n\
+        solve satisfy;\n";
+    let out = same_as_without_views(text, &["-a"]);
+    // p is true (y3 in 1..1); y1 <= y2; b3 <-> y1 + y2 + 1 <= 2.
+    let solutions: BTreeSet<&str> = out
+        .split("----------\n")
+        .filter(|s| !s.starts_with("=="))
+        .collect();
+    let expected: BTreeSet<&str> = [
+        "p = true;\nb = array1d(1..3, [false, false, true]);\ny1 = 0;\nyt = 1;\n",
+        "p = true;\nb = array1d(1..3, [false, true, true]);\ny1 = 0;\nyt = 1;\n",
+        "p = true;\nb = array1d(1..3, [true, true, false]);\ny1 = 1;\nyt = 1;\n",
+    ]
+    .into();
+    assert_eq!(solutions, expected, "{out}");
+}
+
 #[test]
 fn protocol_of_optimisation_and_unsatisfiability() {
     let text = "var 0..9: x :: output_var;\nvar 0..9: y;\n\
