@@ -10,7 +10,8 @@ is Spread the Wordlist as ../shared/peers/setup-rust-peers.sh installs it
 `$INGRID` (default ~/.cache/cspi-peers/ingrid/bin/ingrid_core); cspi is
 `$CSPI` (default target/release/cspi), run on models/crossword.csp (first
 fill, best-scored words first) and, with --best SECONDS, on
-models/crossword-best.csp under that time limit.
+models/crossword-best.csp under that time limit (`--goal`, default sum:
+the highest mean).
 
 Runs alternate between the tools (same run, one thread each). Each process is
 timed by GNU time (user + sys CPU, peak RSS); the word list's load is
@@ -145,6 +146,8 @@ def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
     cmd = [args.cspi, "solve", model, "--threads", "1", "--time-limit", str(limit),
            "--param", f"grid={grid_path}", "--param", f"dict={stwl}",
            "--param", f"min_score={min_score}"]
+    if best:
+        cmd += ["--param", f"goal={args.goal}"]
     out, cpu, kb, killed = timed(cmd, limit)
     fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
     if fill is None:
@@ -172,6 +175,7 @@ def main():
     ap.add_argument("--min-score", type=int, default=50)
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--best", type=int, default=0, help="also run crossword-best.csp for this many seconds")
+    ap.add_argument("--goal", default="sum", help="crossword-best.csp's goal with --best: sum (the mean), min or lex")
     ap.add_argument("--grids", default="")
     ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
     ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))

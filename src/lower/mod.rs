@@ -96,6 +96,8 @@ pub struct Lower<'a> {
     /// make it undefined; false inside a reified sub-formula, where it must not.
     strict: bool,
     words: words::LetterCache,
+    /// Score bitsets shared by every `score(w)` on the same list and layout.
+    scores: crate::engine::props::word_score::ScoreCache,
     crossings: Crossings,
     /// Support bitsets shared by tables over the same rows and domains.
     tables: crate::engine::props::table::TableCache,
@@ -108,6 +110,7 @@ impl<'a> Lower<'a> {
             model,
             strict: true,
             words: words::LetterCache::default(),
+            scores: Default::default(),
             crossings: Crossings::default(),
             tables: Default::default(),
         }

@@ -63,6 +63,7 @@ impl Lower<'_> {
                 Some(z)
             }
             Term::Element { items, index, low } => self.element(items, index, *low),
+            Term::Score(v) => self.word_score(*v),
             Term::Ite(f, a, b) if **a == Term::Const(1) && **b == Term::Const(0) => self.reify(f),
             Term::Div(_, y) | Term::Mod(_, y) => {
                 if !self.strict {
@@ -245,6 +246,14 @@ impl Lower<'_> {
             Term::Ite(_, a, b) => {
                 let ((al, ah), (bl, bh)) = (self.bounds(a)?, self.bounds(b)?);
                 (al.min(bl), ah.max(bh))
+            }
+            Term::Score(v) => {
+                let crate::model::VarKind::Word(list) = &self.model.vars[*v].kind else {
+                    return None;
+                };
+                let (l, h) =
+                    list.score_range(self.engine.doms.min(*v), self.engine.doms.max(*v))?;
+                (l as i128, h as i128)
             }
             Term::Pow(..) | Term::Letter(..) => return None,
         })

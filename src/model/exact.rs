@@ -126,5 +126,9 @@ fn term(t: &Term, m: &Model, a: &[i64]) -> Option<i128> {
                 _ => None,
             }
         }
+        Term::Score(v) => match &m.vars[*v].kind {
+            VarKind::Word(list) => list.score(*a.get(*v)?).map(i128::from),
+            _ => None,
+        },
     }
 }

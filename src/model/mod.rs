@@ -40,6 +40,23 @@ pub struct WordList {
     pub scores: Vec<i64>,
 }
 
+impl WordList {
+    /// The score of the word with index `value`, if the list has scores.
+    pub fn score(&self, value: i64) -> Option<i64> {
+        self.scores.get(usize::try_from(value).ok()?).copied()
+    }
+
+    /// The lowest and highest score of the words with indices in `lo..=hi`.
+    pub fn score_range(&self, lo: i64, hi: i64) -> Option<(i64, i64)> {
+        let lo = usize::try_from(lo.max(0)).ok()?;
+        let hi = usize::try_from(hi)
+            .ok()?
+            .min(self.scores.len().checked_sub(1)?);
+        let s = self.scores.get(lo..=hi)?;
+        Some((*s.iter().min()?, *s.iter().max()?))
+    }
+}
+
 /// The geometry of a crossword: which cells are open and where each slot's
 /// word variable lies, for drawing a filled grid.
 #[derive(Debug)]

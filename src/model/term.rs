@@ -74,6 +74,8 @@ pub enum Term {
     Ite(Box<Formula>, Box<Term>, Box<Term>),
     /// The letter (its code point) at 0-based `pos` (in chars) of a word variable.
     Letter(VarId, usize),
+    /// The score of a word variable's word in its scored list (`score(w)`).
+    Score(VarId),
 }
 
 /// A constraint: a truth-valued expression over terms.
@@ -183,7 +185,8 @@ impl Term {
     /// lowering may reify it.
     pub fn is_total(&self) -> bool {
         match self {
-            Term::Const(_) | Term::Var(_) => true,
+            // Every value of a word variable is a word of its list.
+            Term::Const(_) | Term::Var(_) | Term::Score(_) => true,
             Term::Linear(parts, _) => parts.iter().all(|(_, u)| u.is_total()),
             Term::Mul(a, b) => a.is_total() && b.is_total(),
             Term::Abs(a) => a.is_total(),
@@ -259,6 +262,10 @@ impl Term {
                     _ => None,
                 }
             }
+            Term::Score(v) => match &m.vars[*v].kind {
+                VarKind::Word(list) => list.score(a.value(*v)?),
+                _ => None,
+            },
         }
     }
 
@@ -266,7 +273,7 @@ impl Term {
     pub fn collect_vars(&self, out: &mut Vec<VarId>) {
         match self {
             Term::Const(_) => {}
-            Term::Var(v) | Term::Letter(v, _) => out.push(*v),
+            Term::Var(v) | Term::Letter(v, _) | Term::Score(v) => out.push(*v),
             Term::Linear(parts, _) => parts.iter().for_each(|(_, t)| t.collect_vars(out)),
             Term::Mul(x, y) | Term::Div(x, y) | Term::Mod(x, y) | Term::Pow(x, y) => {
                 x.collect_vars(out);

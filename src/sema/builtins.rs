@@ -60,6 +60,9 @@ pub(super) const BUILTINS: &[Builtin] = &[
     builtin("dictionary", |cx, _, a, s| cx.dictionary_builtin(a, s)),
     builtin("words", |cx, _, a, s| cx.words_builtin(a, s)),
     builtin("score", |cx, _, a, s| cx.score_builtin(a, s)),
+    builtin("max_shared_substring", |cx, _, a, s| {
+        cx.max_shared_substring_builtin(a, s)
+    }),
     builtin("ord", |cx, n, a, s| cx.ord_call(n, a, s)),
     builtin("card", |cx, n, a, s| cx.length_call(n, a, s)),
     builtin("lines", text),
@@ -463,7 +466,7 @@ impl Checker<'_> {
         Ok(out)
     }
 
-    fn terms_of(&self, v: &Value, span: Span) -> Result<Vec<Term>, Diag> {
+    pub(super) fn terms_of(&self, v: &Value, span: Span) -> Result<Vec<Term>, Diag> {
         match v {
             Value::Set(s) if s.len() <= super::MAX_DOMAIN => {
                 Ok(s.iter().map(Term::Const).collect())

@@ -5,7 +5,7 @@ use super::Checker;
 use super::value::Value;
 use crate::diag::Diag;
 use crate::formats::dictionary::{Dictionary, letter_count, parse_dictionary};
-use crate::model::{Term, VarKind};
+use crate::model::{Formula, GlobalArg, GlobalCall, Term, VarKind};
 use crate::syntax::ast::Span;
 use std::rc::Rc;
 
@@ -77,8 +77,7 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
-    /// `score(w)`: the score of word variable `w`'s word, an element over its
-    /// list's scores (`maximize sum([score(xw[i]) | i in 1..length(xw)])`).
+    /// `score(w)`: the score of word variable `w`'s word in its list (`maximize sum([score(xw[i]) | i in 1..length(xw)])`).
     pub(super) fn score_builtin(
         &mut self,
         args: &[(Value, Span)],
@@ -101,10 +100,59 @@ impl Checker<'_> {
         if list.scores.len() != list.words.len() {
             return Err(usage(" over a dictionary with scores (`word;score` lines)"));
         }
-        Ok(Value::Term(Rc::new(Term::Element {
-            items: list.scores.iter().map(|&s| Term::Const(s)).collect(),
-            index: Box::new(Term::Var(v)),
-            low: 0,
+        Ok(Value::Term(Rc::new(Term::Score(v))))
+    }
+
+    /// `max_shared_substring(xw, k)`: no two of the word variables `xw`
+    /// share a substring of more than `k` letters; the global
+    /// `max_shared_substring(k, lengths, letters)` over their letters (a
+    /// call with three arguments is that global itself).
+    pub(super) fn max_shared_substring_builtin(
+        &mut self,
+        args: &[(Value, Span)],
+        span: Span,
+    ) -> Result<Value, Diag> {
+        let usage = |why: &str| {
+            Diag::new(
+                "cspi::call",
+                format!("max_shared_substring(words, k) takes word variables and an integer{why}"),
+            )
+            .label(span, "here")
+            .help("for example: constraint max_shared_substring(xw, 4);")
+        };
+        if args.len() == 3 {
+            return self.global_call(&crate::model::globals::MaxSharedSubstring, args, span);
+        }
+        let [(words, ws), (k, ks)] = args else {
+            return Err(usage(""));
+        };
+        let Value::Int(k) = *k else {
+            return Err(
+                usage(", known at load time").label(*ks, "not an integer known at load time")
+            );
+        };
+        if k < 0 {
+            return Err(usage(" of at least 0").label(*ks, "negative"));
+        }
+        let (mut lengths, mut letters) = (Vec::new(), Vec::new());
+        for t in self.terms_of(words, *ws)? {
+            let Term::Var(v) = t else {
+                return Err(usage("").label(*ws, "not word variables"));
+            };
+            let VarKind::Word(list) = &self.model.vars[v].kind else {
+                return Err(usage("").label(*ws, "not word variables"));
+            };
+            let n = list.words.first().map_or(0, |w| letter_count(w));
+            lengths.push(Term::Const(n as i64));
+            letters.extend((0..n).map(|i| Term::Letter(v, i)));
+        }
+        Ok(Value::from_formula(Formula::Global(GlobalCall {
+            def: &crate::model::globals::MaxSharedSubstring,
+            args: vec![
+                GlobalArg::Term(Term::Const(k)),
+                GlobalArg::Terms(lengths),
+                GlobalArg::Terms(letters),
+            ],
         })))
     }
 }

@@ -73,6 +73,15 @@ pub(super) fn bounds(t: &Term, m: &Model) -> Result<Bounds, TooWide> {
             (d.min() as i128, d.max() as i128)
         }
         Term::Letter(..) => (0, 0x10FFFF),
+        Term::Score(v) => {
+            let d = &m.vars[*v].domain;
+            match &m.vars[*v].kind {
+                crate::model::VarKind::Word(list) => list
+                    .score_range(d.min(), d.max())
+                    .map_or((0, 0), |(l, h)| (l as i128, h as i128)),
+                _ => (0, 0),
+            }
+        }
         Term::Linear(parts, k) => {
             // `3 * x` is a sum of one part: call it what the user wrote.
             let what = if parts.len() == 1 && *k == 0 {

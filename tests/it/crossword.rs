@@ -708,6 +708,82 @@ fn best_fills_match_brute_force() {
     assert!(optimal >= 24, "only {optimal} rounds had a fill");
 }
 
+/// `--param max_shared=k` (the global `max_shared_substring`) against
+/// brute force: on small grids and random word lists, the number of fills
+/// in which no two entries share more than `k` letters in a row, counted at
+/// every propagation level, and every fill found checked.
+#[test]
+fn max_shared_substring_matches_brute_force() {
+    let grids = [
+        "....\n.#..\n....\n",
+        "...\n...\n...\n",
+        "#...\n....\n...#\n",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let shares = |a: &str, b: &str, w: usize| {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        a.windows(w).any(|s| b.windows(w).any(|t| s == t))
+    };
+    let s = Scratch::new("shared");
+    let model = root().join("models/crossword.csp");
+    let mut nonzero = 0;
+    for round in 0..9 {
+        let mut words: Vec<String> = Vec::new();
+        for _ in 0..70 {
+            let len = 2 + next(3) as usize;
+            let w: String = (0..len).map(|_| (b'a' + next(3) as u8) as char).collect();
+            if !words.contains(&w) {
+                words.push(w);
+            }
+        }
+        let dict = s.file("w.txt", words.join("\n").as_bytes());
+        let plain: Vec<&str> = words.iter().map(String::as_str).collect();
+        let grid = grids[round % grids.len()];
+        let gpath = s.file("g.txt", grid.as_bytes());
+        for k in 1..=3usize {
+            let mut expected = 0u64;
+            brute_fills(grid, &plain, true, &mut |fill| {
+                let ok = (0..fill.len())
+                    .all(|i| (i + 1..fill.len()).all(|j| !shares(&fill[i], &fill[j], k + 1)));
+                expected += u64::from(ok);
+            });
+            nonzero += usize::from(expected > 0);
+            let overrides = [
+                param("grid", &gpath),
+                param("dict", &dict),
+                ParamOverride {
+                    name: "max_shared".into(),
+                    value: k.to_string(),
+                },
+            ];
+            let m = Arc::new(
+                load(&model, &LoadOptions::with_params(&overrides))
+                    .unwrap_or_else(|e| panic!("{e:?}")),
+            );
+            for level in [Propagation::None, Propagation::Fc, Propagation::Ac] {
+                let mut o = Options {
+                    check: true,
+                    ..Options::default()
+                };
+                o.search.propagation = level;
+                let r = solve(&m, &o, |_| Next::Continue);
+                assert!(r.rejected.is_empty(), "round {round}, k {k}, {level:?}");
+                assert_eq!(
+                    r.stats.solutions, expected,
+                    "round {round}, grid {grid:?}, k {k}, {level:?}"
+                );
+            }
+        }
+    }
+    assert!(nonzero >= 8, "only {nonzero} cases had a fill");
+}
+
 /// `xw[k] == "entry"` locks a theme entry in its slot (normalised as the
 /// dictionary is); an entry missing from the slot's list is a diagnostic.
 #[test]

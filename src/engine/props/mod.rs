@@ -29,6 +29,8 @@ pub(crate) mod nvalue;
 pub(crate) mod reif;
 pub(crate) mod reified;
 pub(crate) mod sequence;
+pub(crate) mod shared_substring;
 pub(crate) mod table;
 pub(crate) mod theta_tree;
+pub(crate) mod word_score;
 pub(crate) mod wordcross;

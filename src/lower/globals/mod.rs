@@ -14,6 +14,8 @@ mod increasing;
 mod lex;
 mod mdd;
 mod regular;
+mod sequence;
+mod shared_substring;
 
 use super::Lower;
 use crate::engine::propagator::Propagator;
@@ -62,6 +64,7 @@ pub(crate) fn lowering(def: &dyn Global) -> &'static dyn Lowering {
         Kind::AtLeast => &among::CountBound(Bound::AtLeast),
         Kind::Exactly => &among::CountBound(Bound::Exactly),
         Kind::Sequence => &among::Sequence,
+        Kind::MaxSharedSubstring => &shared_substring::MaxSharedSubstring,
     }
 }
 

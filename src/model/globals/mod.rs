@@ -36,6 +36,7 @@ mod lex;
 mod mdd;
 mod nvalue;
 mod regular;
+mod shared_substring;
 
 pub use among::{AT_LEAST, AT_MOST, Among, Bound, CountBound, EXACTLY, Sequence};
 pub use bin_packing::BinPacking;
@@ -49,6 +50,7 @@ pub use lex::{LEX_LESS, LEX_LESSEQ, Lex};
 pub use mdd::MddGlobal;
 pub use nvalue::NValue;
 pub use regular::{Regular, RegularRegex};
+pub use shared_substring::MaxSharedSubstring;
 
 /// The meanings on fixed values, which the propagators' tests and the
 /// differential tests use as their oracle.
@@ -64,6 +66,7 @@ pub mod holds {
     pub use super::lex::holds as lex;
     pub use super::nvalue::holds as nvalue;
     pub use super::regular::accepts as regular;
+    pub use super::shared_substring::holds as max_shared_substring;
 }
 
 use crate::model::GlobalArg;
@@ -144,6 +147,7 @@ pub enum Kind {
     AtLeast,
     Exactly,
     Sequence,
+    MaxSharedSubstring,
 }
 
 /// The definition of a global constraint: what a call looks like and what
@@ -272,6 +276,7 @@ pub static REGISTRY: &[&dyn Global] = &[
     &AT_LEAST,
     &EXACTLY,
     &Sequence,
+    &MaxSharedSubstring,
 ];
 
 /// The global constraint called `name` that takes `args` arguments, or
@@ -307,7 +312,7 @@ mod tests {
         kinds.sort_by_key(|k| *k as u8);
         kinds.dedup();
         assert_eq!(kinds.len(), REGISTRY.len());
-        assert_eq!(kinds.len(), Kind::Sequence as usize + 1);
+        assert_eq!(kinds.len(), Kind::MaxSharedSubstring as usize + 1);
         for g in REGISTRY {
             let same = forms(g.name()).filter(|h| h.params().len() == g.params().len());
             assert_eq!(same.count(), 1, "{}", g.name());
