@@ -367,7 +367,13 @@ fn learning_proves_the_optima_of_random_job_shops() {
             (true, LnsKind::None, VarSelect::Input, Restarts::None, 1),
             (true, LnsKind::None, VarSelect::DomWdeg, Restarts::Luby, 1),
             (true, LnsKind::Mixed, VarSelect::DomWdeg, Restarts::Luby, 1),
-            (true, LnsKind::Random, VarSelect::Smallest, Restarts::None, 1),
+            (
+                true,
+                LnsKind::Random,
+                VarSelect::Smallest,
+                Restarts::None,
+                1,
+            ),
             (true, LnsKind::None, VarSelect::Activity, Restarts::Luby, 1),
             (true, LnsKind::Mixed, VarSelect::Activity, Restarts::Luby, 2),
         ] {
