@@ -28,7 +28,6 @@ pub(crate) mod member;
 pub(crate) mod nvalue;
 pub(crate) mod reif;
 pub(crate) mod reified;
-pub(crate) mod sequence;
 pub(crate) mod shared_substring;
 pub(crate) mod table;
 pub(crate) mod theta_tree;

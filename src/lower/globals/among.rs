@@ -3,15 +3,15 @@
 //! `exactly` count the items equal to `v` into a variable bounded by `n`;
 //! `sequence(x, S, k, low, high)` one count in `low..high` per window of `k`
 //! consecutive items, the decomposition into overlapping `among`s (domain
-//! consistent per window). Two propagators domain consistent across all
-//! windows are written and tested but not posted, as both cost more CPU
-//! than they save on the models measured: [`sequence::Sequence`] (shortest
-//! paths, from scratch: up to 15 times) and the decision diagram of
-//! `sequence.rs` here (incremental: 1.65 to 1.8 times).
+//! consistent per window). The decision diagram of `sequence.rs` here,
+//! domain consistent across all windows and incremental, is written and
+//! tested but not posted: it costs 1.65 to 1.8 times the CPU on the models
+//! measured. (A shortest-path version, recomputed at each call, cost up to
+//! 15 times and was removed.)
 
 use super::{Lowering, consts};
 use crate::engine::propagator::Propagator;
-use crate::engine::props::{among, sequence};
+use crate::engine::props::among;
 use crate::lower::Lower;
 use crate::model::globals::Bound;
 use crate::model::{CmpOp, GlobalArg};
@@ -80,13 +80,8 @@ impl Lowering for Sequence {
             l.engine
                 .add_prop(Box::new(among::Among::new(w, set.clone(), c)));
         }
-        // `sequence::Sequence` (domain consistent across the windows, not
-        // incremental) is not posted: on models it did not prune it cost up
-        // to 15 times the CPU of the windows alone (counting 0/1/2
-        // sequences of 24).
-        let _ = sequence::Sequence::new;
-        // Nor is the decision diagram over the windows' bits (domain
-        // consistent across windows, incremental): fewer nodes when
+        // The decision diagram over the windows' bits (domain
+        // consistent across windows, incremental) is not posted: fewer nodes when
         // counting 0/1/2 sequences (230k against 567k) but 1.8 times the
         // CPU, and 1.65 times on car sequencing for the same nodes.
         let _ = super::sequence::sequence_mdd;

@@ -1,10 +1,10 @@
 //! `sequence(x, S, k, low, high)` as one decision diagram: the automaton of
 //! [`Dfa::windows`] (a state is the last `k - 1` bits `x_i ∈ S`) unrolled
 //! over `x`, filtered by `engine/props/mdd.rs`. That is domain consistent
-//! across all windows at once, as `engine/props/sequence.rs` is, but
-//! incremental (the diagram's support is kept on the trail and only the
-//! layers of changed variables are revisited), where the temporal network
-//! re-ran shortest paths from scratch at every call. The diagram has at
+//! across all windows at once, and incremental (the diagram's support is
+//! kept on the trail and only the layers of changed variables are
+//! revisited); it replaced a temporal network that re-ran shortest paths
+//! from scratch at every call. The diagram has at
 //! most `2^k - 1` nodes a layer (van Hoeve, Pesant, Rousseau, Sabharwal,
 //! "New filtering algorithms for combinations of among constraints",
 //! Constraints 2009, discuss this `regular` encoding), so it applies to
