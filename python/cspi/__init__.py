@@ -251,6 +251,11 @@ class Model:
         try:
             while (raw := run.next()) is not None:
                 found.append(Solution(self, raw))
+        except BaseException:
+            # An exception raised outside the wait (a KeyboardInterrupt
+            # between two solutions, say) must still stop the search thread.
+            run.close()
+            raise
         finally:
             self._record(run)
         return found

@@ -226,6 +226,24 @@ def test_ctrl_c_stops_the_search():
     assert m.stats["nodes"] > 0
 
 
+def test_a_programs_own_ctrl_c_handler_keeps_its_choice():
+    """A program that handles SIGINT itself is not interrupted by cspi: the
+    handler runs, the search goes on to its own limit."""
+    seen = []
+    previous = signal.signal(signal.SIGINT, lambda *_: seen.append(1))
+    try:
+        m = cspi.load("models/n-queens.csp", params={"n": 40})
+        timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        m.count(threads=1, propagation="fc", time_limit=1.5)
+        timer.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [1]
+    assert m.status == "UNKNOWN"
+    assert m.stats["nodes"] > 0
+
+
 def golden_model_errors():
     """tests/ui models that fail to load (exit 1, no extra arguments)."""
     ui = ROOT / "tests/ui"
