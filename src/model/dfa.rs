@@ -27,42 +27,6 @@ pub struct Dfa {
 }
 
 impl Dfa {
-    /// `sequence`'s windows over bits (class 1: the value is in the set):
-    /// every `k` consecutive bits hold between `low` and `high` ones. A
-    /// state is the last `min(read, k - 1)` bits read (state `2^len - 1 +
-    /// bits`, `2^k - 1` in all); a bit that completes a window with too few
-    /// or too many ones has no transition. Every state accepts (a sequence
-    /// shorter than `k` has no window).
-    pub fn windows(k: u32, low: i64, high: i64) -> Dfa {
-        let states = (1usize << k) - 1;
-        let mut next = vec![NONE; states * 2];
-        let id = |len: u32, bits: usize| (1usize << len) - 1 + bits;
-        for len in 0..k {
-            for bits in 0..1usize << len {
-                for b in 0..2usize {
-                    let window = bits << 1 | b;
-                    let to = if len + 1 < k {
-                        id(len + 1, window) as u32
-                    } else {
-                        let ones = window.count_ones() as i64;
-                        if ones < low || ones > high {
-                            NONE
-                        } else {
-                            id(k - 1, window & ((1 << (k - 1)) - 1)) as u32
-                        }
-                    };
-                    next[id(len, bits) * 2 + b] = to;
-                }
-            }
-        }
-        Dfa {
-            classes: 2,
-            start: 0,
-            next,
-            accepting: vec![true; states],
-        }
-    }
-
     pub fn states(&self) -> usize {
         self.accepting.len()
     }
@@ -161,28 +125,6 @@ impl Dfa {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_windows_automaton_accepts_exactly_the_sequences() {
-        use crate::model::globals::holds::sequence;
-        for k in 1..=4u32 {
-            for low in 0..=k as i64 {
-                for high in low..=k as i64 + 1 {
-                    let dfa = Dfa::windows(k, low, high);
-                    for n in 0..=7 {
-                        for bits in 0..1u32 << n {
-                            let x: Vec<i64> = (0..n).map(|i| (bits >> i & 1) as i64).collect();
-                            assert_eq!(
-                                dfa.accepts(x.iter().map(|&b| b as u32)),
-                                sequence(&x, &[1], k as i64, low, high),
-                                "k {k}, {low}..{high}, {x:?}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
 
     /// Words over classes {0, 1} with no two 1s in a row, ending in 0.
     fn no_two_ones() -> Dfa {

@@ -3,11 +3,12 @@
 //! `exactly` count the items equal to `v` into a variable bounded by `n`;
 //! `sequence(x, S, k, low, high)` one count in `low..high` per window of `k`
 //! consecutive items, the decomposition into overlapping `among`s (domain
-//! consistent per window). The decision diagram of `sequence.rs` here,
-//! domain consistent across all windows and incremental, is written and
-//! tested but not posted: it costs 1.65 to 1.8 times the CPU on the models
-//! measured. (A shortest-path version, recomputed at each call, cost up to
-//! 15 times and was removed.)
+//! consistent per window). Two propagators domain consistent across all
+//! windows were written, measured and removed (docs/globals.md, `sequence`):
+//! a shortest-path one recomputed at each call (up to 15 times the CPU) and
+//! the windows' bits as an incremental decision diagram (1.65 to 1.8 times
+//! the CPU for 40% to 100% of the nodes). Both are in the history (commit
+//! 0861fac for the diagram).
 
 use super::{Lowering, consts};
 use crate::engine::propagator::Propagator;
@@ -80,11 +81,6 @@ impl Lowering for Sequence {
             l.engine
                 .add_prop(Box::new(among::Among::new(w, set.clone(), c)));
         }
-        // The decision diagram over the windows' bits (domain
-        // consistent across windows, incremental) is not posted: fewer nodes when
-        // counting 0/1/2 sequences (230k against 567k) but 1.8 times the
-        // CPU, and 1.65 times on car sequencing for the same nodes.
-        let _ = super::sequence::sequence_mdd;
         Some(())
     }
 }

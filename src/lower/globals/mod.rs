@@ -14,7 +14,6 @@ mod increasing;
 mod lex;
 mod mdd;
 mod regular;
-mod sequence;
 mod shared_substring;
 
 use super::Lower;
