@@ -33,6 +33,7 @@ mod optimisation;
 mod output_models;
 mod parallel;
 mod pictures;
+mod problem_models;
 mod projection;
 mod provenance;
 mod python;
