@@ -118,8 +118,12 @@ fn clue(line: impl IntoIterator<Item = bool>) -> Vec<i64> {
 /// The clues of a grid given as a bit mask (bit `r * cols + c`).
 fn nonogram_clues(mask: u32, rows: usize, cols: usize) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
     let at = |r: usize, c: usize| mask >> (r * cols + c) & 1 == 1;
-    let row_clues = (0..rows).map(|r| clue((0..cols).map(|c| at(r, c)))).collect();
-    let col_clues = (0..cols).map(|c| clue((0..rows).map(|r| at(r, c)))).collect();
+    let row_clues = (0..rows)
+        .map(|r| clue((0..cols).map(|c| at(r, c))))
+        .collect();
+    let col_clues = (0..cols)
+        .map(|c| clue((0..rows).map(|r| at(r, c))))
+        .collect();
     (row_clues, col_clues)
 }
 
@@ -164,7 +168,11 @@ fn nonograms_equal_an_enumeration_of_the_grids() {
             "nonogram.csp",
             &[("rows", json_lists(&rc)), ("cols", json_lists(&cc))],
         );
-        assert_eq!(solutions(&m, "cell"), expected, "case {case}: {rc:?} {cc:?}");
+        assert_eq!(
+            solutions(&m, "cell"),
+            expected,
+            "case {case}: {rc:?} {cc:?}"
+        );
     }
 }
 
@@ -204,8 +212,10 @@ fn costas_arrays_equal_brute_force_and_their_known_counts() {
         let got = solutions(&m, "p");
         assert_eq!(got.len(), known[n - 1], "n = {n}");
         if n <= 7 {
-            let expected: BTreeSet<Vec<i64>> =
-                permutations(n).into_iter().filter(|p| is_costas(p)).collect();
+            let expected: BTreeSet<Vec<i64>> = permutations(n)
+                .into_iter()
+                .filter(|p| is_costas(p))
+                .collect();
             assert_eq!(got, expected, "n = {n}");
         } else {
             assert!(got.iter().all(|p| is_costas(p)), "n = {n}");
@@ -245,7 +255,13 @@ fn latin_completions(n: usize, given: &[i64]) -> BTreeSet<Vec<i64>> {
 fn quasigroup_completions_equal_an_enumeration() {
     let digits = |g: &[i64]| -> String {
         g.iter()
-            .map(|&v| if v == 0 { '.' } else { (b'0' + v as u8) as char })
+            .map(|&v| {
+                if v == 0 {
+                    '.'
+                } else {
+                    (b'0' + v as u8) as char
+                }
+            })
             .collect()
     };
     // The bundled puzzle.
@@ -316,8 +332,18 @@ fn stable_marriages_equal_every_stable_matching() {
     };
     let mut cases: Vec<(Vec<Vec<usize>>, Vec<Vec<usize>>)> = vec![(
         // The bundled instance, 0-based.
-        vec![vec![1, 0, 2, 3], vec![3, 2, 0, 1], vec![0, 3, 2, 1], vec![2, 0, 3, 1]],
-        vec![vec![1, 2, 3, 0], vec![0, 3, 1, 2], vec![2, 1, 0, 3], vec![3, 0, 2, 1]],
+        vec![
+            vec![1, 0, 2, 3],
+            vec![3, 2, 0, 1],
+            vec![0, 3, 2, 1],
+            vec![2, 0, 3, 1],
+        ],
+        vec![
+            vec![1, 2, 3, 0],
+            vec![0, 3, 1, 2],
+            vec![2, 1, 0, 3],
+            vec![3, 0, 2, 1],
+        ],
     )];
     for case in 0..15 {
         let n = 2 + case % 4;
@@ -503,7 +529,11 @@ fn multidimensional_knapsacks_equal_every_subset() {
         (0..1u32 << n)
             .filter(|s| {
                 capacity.iter().enumerate().all(|(d, &cap)| {
-                    (0..n).filter(|i| s >> i & 1 == 1).map(|i| need[d][i]).sum::<i64>() <= cap
+                    (0..n)
+                        .filter(|i| s >> i & 1 == 1)
+                        .map(|i| need[d][i])
+                        .sum::<i64>()
+                        <= cap
                 })
             })
             .map(|s| (0..n).filter(|i| s >> i & 1 == 1).map(|i| value[i]).sum())
