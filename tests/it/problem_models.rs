@@ -320,6 +320,9 @@ fn stable(wife: &[usize], mpref: &[Vec<usize>], wpref: &[Vec<usize>]) -> bool {
     })
 }
 
+/// Preference lists, one a person, 0-based, from the favourite down.
+type Prefs = Vec<Vec<usize>>;
+
 #[test]
 fn stable_marriages_equal_every_stable_matching() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(26);
@@ -330,7 +333,7 @@ fn stable_marriages_equal_every_stable_matching() {
         }
         p
     };
-    let mut cases: Vec<(Vec<Vec<usize>>, Vec<Vec<usize>>)> = vec![(
+    let mut cases: Vec<(Prefs, Prefs)> = vec![(
         // The bundled instance, 0-based.
         vec![
             vec![1, 0, 2, 3],
