@@ -22,7 +22,8 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("engine", &["source", "num", "model"]),
     // Model to engine.
     ("lower", &["source", "num", "model", "engine"]),
-    // The data files' formats, read into data.
+    // The data files' formats, read into data; their errors are their own
+    // (`formats::Error`), which the checker turns into diagnostics.
     ("formats", &["source", "reader", "diag", "model"]),
     // The checker: syntax tree to model.
     (
@@ -72,36 +73,109 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
 ];
 
 /// The modules that `text` (Rust source) names by a path from the crate's
-/// root: `crate::x` and, with `outside` (the binary), `cspi::x`; comments,
-/// strings and character literals are skipped. Each with its line.
-pub(crate) fn named_modules(text: &str, outside: bool) -> Vec<(usize, String)> {
+/// root: `crate::x`, each name of a group `crate::{x::A, y}` and, with
+/// `outside` (the binary), `cspi::x`; comments, strings and character
+/// literals are skipped. `depth` is how many `super`s lead from the file to
+/// the crate's root (`src/model/term.rs`: 2), so that `super::super::x`
+/// there names `x` too (0: `super` is not followed). Each with its line, in
+/// the order they appear.
+pub(crate) fn named_modules(text: &str, outside: bool, depth: usize) -> Vec<(usize, String)> {
     let code = code_only(text);
-    let mut out = Vec::new();
-    for (i, line) in code.lines().enumerate() {
-        let roots: &[&str] = if outside {
-            &["cspi::", "crate::"]
-        } else {
-            &["crate::"]
-        };
-        for root in roots {
-            let mut rest = line;
-            while let Some(at) = rest.find(root) {
-                let before = rest[..at].chars().next_back();
-                let after = &rest[at + root.len()..];
-                let name: String = after
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                if !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && !name.is_empty()
-                {
-                    out.push((i + 1, name));
-                }
-                rest = &rest[at + root.len()..];
+    let roots: &[&str] = if outside {
+        &["cspi::", "crate::"]
+    } else {
+        &["crate::"]
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found: Vec<(usize, String)> = Vec::new();
+    for root in roots {
+        for (at, _) in code.match_indices(root) {
+            if !code[..at].chars().next_back().is_some_and(ident) {
+                names_after(&code, at + root.len(), &mut found);
             }
         }
     }
-    out
+    if depth > 0 {
+        // A chain of `super`s that climbs to the root (or, from a module
+        // inside the file, perhaps not quite: a top-level module's name
+        // after it is counted all the same, which errs on the strict side).
+        for (at, _) in code.match_indices("super::") {
+            if code[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| ident(c) || c == ':')
+            {
+                continue;
+            }
+            let mut end = at;
+            let mut n = 0;
+            while code[end..].starts_with("super::") {
+                n += 1;
+                end += "super::".len();
+            }
+            if n >= depth {
+                let mut names = Vec::new();
+                names_after(&code, end, &mut names);
+                found.extend(
+                    names
+                        .into_iter()
+                        .filter(|(_, name)| ALLOWED.iter().any(|(m, _)| m == name)),
+                );
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|(at, name)| (code[..at].matches('\n').count() + 1, name))
+        .collect()
+}
+
+/// The first segment of the path that starts at `at`, or of each path of
+/// the group `{...}` there, with its offset.
+fn names_after(code: &str, at: usize, out: &mut Vec<(usize, String)>) {
+    let name_at = |at: usize| -> String {
+        code[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let rest = &code[at..];
+    let start = at + (rest.len() - rest.trim_start().len());
+    if !code[start..].starts_with('{') {
+        let name = name_at(start);
+        if !name.is_empty() {
+            out.push((start, name));
+        }
+        return;
+    }
+    // A group: the first name of each item at its own level.
+    let mut level = 0;
+    let mut item_start = true;
+    for (i, c) in code[start..].char_indices() {
+        match c {
+            '{' => {
+                level += 1;
+                item_start = level == 1;
+            }
+            '}' => {
+                level -= 1;
+                if level == 0 {
+                    return;
+                }
+            }
+            ',' if level == 1 => item_start = true,
+            c if c.is_whitespace() => {}
+            _ if item_start => {
+                item_start = false;
+                let name = name_at(start + i);
+                if !name.is_empty() && name != "self" {
+                    out.push((start + i, name));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `text` with comments, string and character literals blanked out (line
@@ -225,6 +299,19 @@ mod tests {
         (name != "lib").then(|| name.to_string())
     }
 
+    /// How many `super`s lead from a file of `src/` to the crate's root:
+    /// the segments of its module path (`model/term.rs` is
+    /// `crate::model::term`: 2; `model/mod.rs` is `crate::model`: 1).
+    fn depth(src: &Path, file: &Path) -> usize {
+        let rel = file.strip_prefix(src).unwrap();
+        let n = rel.components().count();
+        if rel.file_name().is_some_and(|f| f == "mod.rs") {
+            n - 1
+        } else {
+            n
+        }
+    }
+
     /// The imports of `src/` that break the layering, as messages.
     fn violations(src: &Path) -> Vec<String> {
         let mut files = Vec::new();
@@ -243,7 +330,7 @@ mod tests {
                 continue;
             };
             let text = std::fs::read_to_string(file).unwrap();
-            for (line, named) in named_modules(&text, module == "main") {
+            for (line, named) in named_modules(&text, module == "main", depth(src, file)) {
                 if named != module && !may.contains(&named.as_str()) {
                     bad.push(format!(
                         "{}:{line}: `{module}` names `{named}`, which it may not (layering::ALLOWED, docs/ARCHITECTURE.md)",
@@ -290,26 +377,59 @@ mod tests {
             "//! crate::engine in a comment\nuse crate::source::Span;\nconst S: &str = \"crate::solve\";\nuse crate::lower::Lower;\n",
         )
         .unwrap();
+        // Through a group and through `super`s that climb to the root.
+        std::fs::write(
+            dir.join("model/term.rs"),
+            "use super::super::{source::Span, engine::Engine};\nuse crate::{num, solve::load};\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("lib.rs"), "pub mod model;\n").unwrap();
         let bad = violations(&dir);
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(bad.len(), 1, "{bad:?}");
+        assert_eq!(bad.len(), 3, "{bad:?}");
         assert!(
             bad[0].contains("mod.rs:4: `model` names `lower`"),
             "{}",
             bad[0]
         );
+        assert!(
+            bad[1].contains("term.rs:1: `model` names `engine`"),
+            "{}",
+            bad[1]
+        );
+        assert!(
+            bad[2].contains("term.rs:2: `model` names `solve`"),
+            "{}",
+            bad[2]
+        );
+    }
+
+    #[test]
+    fn groups_and_climbing_supers_are_imports() {
+        let text = "use crate::{\n    engine::Engine,\n    model::{Model, VarId},\n    self,\n};\n";
+        assert_eq!(
+            named_modules(text, false, 0),
+            [(2, "engine".to_string()), (3, "model".to_string())]
+        );
+        // From `src/model/term.rs` (depth 2): one `super` stays in `model`,
+        // two reach the root; a name that is no top-level module is not one.
+        let text = "use super::Term;\nuse super::super::lower::Lower;\nuse super::super::{engine, Thing};\n";
+        assert_eq!(
+            named_modules(text, false, 2),
+            [(2, "lower".to_string()), (3, "engine".to_string())]
+        );
+        assert!(named_modules(text, false, 0).is_empty());
     }
 
     #[test]
     fn paths_in_comments_strings_and_chars_are_not_imports() {
         let text = "let c = '\"'; let q = '\\''; // crate::a\nlet s = r#\"crate::b\"#; /* crate::c */ use crate::d::E;\nfn f<'a>(x: &'a str) -> crate::e::F { crate::f::g() }\n";
-        let named: Vec<(usize, String)> = named_modules(text, false);
+        let named: Vec<(usize, String)> = named_modules(text, false, 0);
         let names: Vec<&str> = named.iter().map(|(_, n)| n.as_str()).collect();
         assert_eq!(names, ["d", "e", "f"]);
         assert_eq!(named[0].0, 2);
-        assert!(named_modules("xcrate::a::b", false).is_empty());
-        assert_eq!(named_modules("use cspi::cli;", true)[0].1, "cli");
-        assert!(named_modules("use cspi::cli;", false).is_empty());
+        assert!(named_modules("xcrate::a::b", false, 0).is_empty());
+        assert_eq!(named_modules("use cspi::cli;", true, 0)[0].1, "cli");
+        assert!(named_modules("use cspi::cli;", false, 0).is_empty());
     }
 }
