@@ -10,8 +10,8 @@
 //! files.
 
 use crate::run::Merged;
+use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use std::fmt::Write;
 
 /// One part's output: where it came from, its solution records (as read),
 /// its summary.
@@ -298,53 +298,22 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
     } else {
         count
     };
-    let mut out = String::from("{\"type\":\"summary\"");
-    let _ = write!(
-        out,
-        ",\"status\":\"{status}\",\"solutions\":{solutions_field}"
-    );
-    if solutions_field == crate::engine::stats::SATURATED {
-        out.push_str(",\"solutions_at_least\":true");
-    }
-    if let Some((o, lex)) = &objective {
-        let _ = write!(out, ",\"objective\":{o}");
-        // A lexicographic objective's components, as the best part gave them.
-        if let Some(lex) = lex {
-            let _ = write!(out, ",\"objective_lex\":{lex}");
-        }
-    }
-    let _ = write!(
-        out,
-        ",\"parts\":{},\"fingerprint\":\"{fingerprint}\"",
-        parts.len()
-    );
-    if let Some(t) = sum_objects(parts, "totals", &[]) {
-        let _ = write!(out, ",\"totals\":{t}");
-    }
-    if let Some(s) = sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]) {
-        let _ = write!(out, ",\"stats\":{s}");
-    }
-    out.push('}');
     Merged {
         solutions,
-        summary: out,
         status,
         count: solutions_field,
-        objective_shown: objective.as_ref().map(|(o, lex)| match lex {
-            Some(Value::Array(c)) => {
-                let c: Vec<String> = c.iter().map(Value::to_string).collect();
-                format!("lex({})", c.join(", "))
-            }
-            _ => o.to_string(),
-        }),
+        objective,
         parts: parts.len(),
+        fingerprint: fingerprint.to_string(),
+        totals: sum_objects(parts, "totals", &[]),
+        stats: sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]),
     }
 }
 
 /// The field-wise sum of an object of numbers over the parts (the largest
-/// for `maxed` keys), as JSON text: statistics in their usual order
-/// (`Stats::fields`), other keys after them.
-fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<String> {
+/// for `maxed` keys): statistics in their usual order (`Stats::fields`),
+/// other keys after them.
+fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<IndexMap<String, i64>> {
     let first = parts.first()?.summary.get(key)?.as_object()?;
     let known = crate::engine::stats::Stats {
         peak_memory: Some(0),
@@ -362,21 +331,18 @@ fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<Strin
         .filter(|k| !keys.contains(k))
         .collect();
     keys.extend(others);
-    let body: Vec<String> = keys
-        .into_iter()
-        .map(|k| {
-            let values = parts.iter().filter_map(|p| p.summary.get(key)?.get(k));
-            let merged = if maxed.contains(&k) {
-                values.filter_map(Value::as_i64).max().unwrap_or(0)
-            } else {
-                values
-                    .filter_map(Value::as_i64)
-                    .fold(0, i64::saturating_add)
-            };
-            format!("{}:{merged}", Value::from(k))
-        })
-        .collect();
-    Some(format!("{{{}}}", body.join(",")))
+    let sums = keys.into_iter().map(|k| {
+        let values = parts.iter().filter_map(|p| p.summary.get(key)?.get(k));
+        let merged = if maxed.contains(&k) {
+            values.filter_map(Value::as_i64).max().unwrap_or(0)
+        } else {
+            values
+                .filter_map(Value::as_i64)
+                .fold(0, i64::saturating_add)
+        };
+        (k.to_string(), merged)
+    });
+    Some(sums.collect())
 }
 
 #[cfg(test)]
@@ -398,8 +364,8 @@ mod tests {
         ])
         .unwrap();
         assert_eq!((m.status, m.count), ("ALL_SOLUTIONS", 5));
-        assert!(m.summary.contains("\"nodes\":20"), "{}", m.summary);
-        assert!(m.summary.contains("\"max_depth\":2"), "{}", m.summary);
+        let stats = m.stats.as_ref().unwrap();
+        assert_eq!((stats["nodes"], stats["max_depth"]), (20, 2), "{stats:?}");
     }
 
     #[test]

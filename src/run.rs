@@ -10,6 +10,7 @@ use crate::engine::select::Decision;
 use crate::engine::split::Path;
 use crate::engine::stats::Stats;
 use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
+use indexmap::IndexMap;
 use std::time::Duration;
 
 /// The final state of a run.
@@ -217,18 +218,24 @@ pub enum Explanation {
     },
 }
 
-/// The combined result of the parts of a split (`cspi merge`, `crate::merge`).
+/// The combined result of the parts of a split (`cspi merge`, `crate::merge`);
+/// `output::merge` prints it.
 pub(crate) struct Merged {
     /// The solution records to print: every part's, or the best one.
     pub solutions: Vec<String>,
-    /// The merged summary record (one JSON line, no newline).
-    pub summary: String,
     pub status: &'static str,
+    /// The solutions counted (with an objective, the records kept).
     pub count: u64,
-    /// The best objective as people read it: `lex(3, 5)` for a
-    /// lexicographic one (its components as the best part gave them).
-    pub objective_shown: Option<String>,
+    /// The best objective, with a lexicographic objective's components as
+    /// the best part gave them (`objective_lex`).
+    pub objective: Option<(i64, Option<serde_json::Value>)>,
     pub parts: usize,
+    /// The fingerprint the parts share.
+    pub fingerprint: String,
+    /// The parts' `totals` and `stats` summed field by field (the deepest
+    /// depth, the largest memory), in the order of the parts' records.
+    pub totals: Option<IndexMap<String, i64>>,
+    pub stats: Option<IndexMap<String, i64>>,
 }
 
 /// One combination of strategies (`cspi bench`).

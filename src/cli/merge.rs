@@ -34,7 +34,7 @@ pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
         out.write(&format!("{s}\n"));
     }
     let end = match args.format {
-        Format::Json => format!("{}\n", merged.summary),
+        Format::Json => format!("{}\n", crate::output::merge::json(&merged)),
         Format::Human => crate::output::merge::human(&merged),
     };
     out.write(&end);

@@ -1,10 +1,12 @@
 //! `cspi bench`'s table: a Markdown row per combination of strategies
 //! (mean ± standard deviation over its runs) or a JSON line per run.
-//! Written by hand: times keep three decimals (`"time_ms":12.500`).
+//! The JSON lines are written by serde; times keep three decimals
+//! (`"time_ms":12.500`).
 
+use super::json::to_json;
 use crate::model::search::Named;
 use crate::run::BenchRow;
-use std::fmt::Write;
+use serde::Serialize;
 
 /// Mean and (population) standard deviation.
 fn mean_sd(xs: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -63,29 +65,104 @@ pub(crate) fn markdown_row(row: &BenchRow) -> String {
     )
 }
 
+/// One run of `cspi bench` as a JSON record (`"type":"run"`).
+#[derive(Serialize)]
+struct RunRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    var: &'a str,
+    val: &'a str,
+    propagation: &'a str,
+    run: usize,
+    status: &'a str,
+    solutions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    objective: Option<i64>,
+    stats: RunStats,
+}
+
+/// The statistics of a run record.
+#[derive(Serialize)]
+struct RunStats {
+    nodes: u64,
+    failures: u64,
+    max_depth: u64,
+    propagations: u64,
+    #[serde(serialize_with = "three_decimals")]
+    time_ms: f64,
+}
+
+/// A time in milliseconds with three decimals (`12.500`), as a JSON number:
+/// microseconds, and the same width from run to run.
+fn three_decimals<S: serde::Serializer>(ms: &f64, s: S) -> Result<S::Ok, S::Error> {
+    let text = if ms.is_finite() {
+        format!("{ms:.3}")
+    } else {
+        "null".to_string()
+    };
+    serde_json::value::RawValue::from_string(text)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(s)
+}
+
 /// One JSON object per run of a row, for machines; `"objective"` when the
 /// model has one.
 pub(crate) fn json_lines(row: &BenchRow) -> String {
+    let c = &row.combo;
     let mut out = String::new();
     for (k, r) in row.runs.iter().enumerate() {
-        let c = &row.combo;
-        let _ = write!(
-            out,
-            "{{\"type\":\"run\",\"var\":\"{}\",\"val\":\"{}\",\"propagation\":\"{}\",\"run\":{k},\"status\":\"{}\",\"solutions\":{}",
-            c.var.name(),
-            c.val.name(),
-            c.propagation.name(),
-            r.status.name(),
-            r.solutions,
-        );
-        if let Some(o) = r.objective {
-            let _ = write!(out, ",\"objective\":{o}");
-        }
-        let _ = writeln!(
-            out,
-            ",\"stats\":{{\"nodes\":{},\"failures\":{},\"max_depth\":{},\"propagations\":{},\"time_ms\":{:.3}}}}}",
-            r.nodes, r.failures, r.max_depth, r.propagations, r.time_ms
-        );
+        out.push_str(&to_json(&RunRecord {
+            kind: "run",
+            var: c.var.name(),
+            val: c.val.name(),
+            propagation: c.propagation.name(),
+            run: k,
+            status: r.status.name(),
+            solutions: r.solutions,
+            objective: r.objective,
+            stats: RunStats {
+                nodes: r.nodes,
+                failures: r.failures,
+                max_depth: r.max_depth,
+                propagations: r.propagations,
+                time_ms: r.time_ms,
+            },
+        }));
+        out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Propagation, ValSelect, VarSelect};
+    use crate::run::{BenchRun, Combo, Status};
+
+    #[test]
+    fn a_json_line_per_run_with_times_to_the_microsecond() {
+        let run = |objective, time_ms| BenchRun {
+            status: Status::AllSolutions,
+            objective,
+            solutions: 2,
+            nodes: 10,
+            failures: 3,
+            max_depth: 4,
+            propagations: 55,
+            time_ms,
+        };
+        let row = BenchRow {
+            combo: Combo {
+                var: VarSelect::Mrv,
+                val: ValSelect::Min,
+                propagation: Propagation::Ac,
+            },
+            runs: vec![run(None, 12.5), run(Some(-7), 0.0004)],
+        };
+        assert_eq!(
+            json_lines(&row),
+            "{\"type\":\"run\",\"var\":\"mrv\",\"val\":\"min\",\"propagation\":\"ac\",\"run\":0,\"status\":\"ALL_SOLUTIONS\",\"solutions\":2,\"stats\":{\"nodes\":10,\"failures\":3,\"max_depth\":4,\"propagations\":55,\"time_ms\":12.500}}\n\
+             {\"type\":\"run\",\"var\":\"mrv\",\"val\":\"min\",\"propagation\":\"ac\",\"run\":1,\"status\":\"ALL_SOLUTIONS\",\"solutions\":2,\"objective\":-7,\"stats\":{\"nodes\":10,\"failures\":3,\"max_depth\":4,\"propagations\":55,\"time_ms\":0.000}}\n"
+        );
+    }
 }
