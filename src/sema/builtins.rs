@@ -24,67 +24,156 @@ type Check = fn(&mut Checker<'_>, &Ident, &[(Value, Span)], Span) -> Result<Valu
 /// A built-in function.
 pub(super) struct Builtin {
     pub name: &'static str,
+    /// How many arguments it takes: the fewest and the most. A call with
+    /// another number is refused here, from the table, before its function
+    /// runs; the function checks what the arguments are.
+    pub arity: (usize, usize),
+    /// How it is called, as docs/language.md writes it: the help of a call
+    /// with the wrong number of arguments.
+    pub forms: &'static str,
     pub check: Check,
 }
 
-const fn builtin(name: &'static str, check: Check) -> Builtin {
-    Builtin { name, check }
+/// Any number of arguments (`sum(a, b, c)`, or one array).
+const ANY: (usize, usize) = (0, usize::MAX);
+
+const fn builtin(
+    name: &'static str,
+    arity: (usize, usize),
+    forms: &'static str,
+    check: Check,
+) -> Builtin {
+    Builtin {
+        name,
+        arity,
+        forms,
+        check,
+    }
 }
 
 /// Every built-in function, in the order "did you mean" lists them.
 pub(super) const BUILTINS: &[Builtin] = &[
-    builtin("alldifferent", |cx, _, a, s| cx.alldifferent_call(a, s)),
-    builtin("all_different", |cx, _, a, s| cx.alldifferent_call(a, s)),
-    builtin("abs", |cx, n, a, s| cx.abs_call(n, a, s)),
-    builtin("min", |cx, n, a, s| cx.min_max_call(n, a, s)),
-    builtin("max", |cx, n, a, s| cx.min_max_call(n, a, s)),
-    builtin("sum", |cx, _, a, s| cx.sum_call(a, s)),
-    builtin("product", |cx, _, a, s| cx.product_call(a, s)),
-    builtin("count", |cx, n, a, s| cx.count_call(n, a, s)),
-    builtin("length", |cx, n, a, s| cx.length_call(n, a, s)),
-    builtin("grid", |cx, _, a, s| cx.grid_builtin(a, s)),
-    builtin("read", |cx, _, a, s| cx.read_call(a, s)),
-    builtin("read_table", |cx, _, a, s| cx.read_table_builtin(a, s)),
-    builtin("read_ints", |cx, _, a, s| cx.read_ints_builtin(a, s)),
-    builtin("table", |cx, _, a, s| cx.table_builtin(a, true, s)),
-    builtin("forbidden", |cx, _, a, s| cx.table_builtin(a, false, s)),
-    builtin("digits", |cx, _, a, s| cx.digits_builtin(a, s)),
-    builtin("assert", |_, _, a, s| assert_call(a, s)),
-    builtin("split", text),
-    builtin("int", text),
-    builtin("upper", text),
-    builtin("tokens", text),
-    builtin("word_table", text),
-    builtin("trie", text),
-    builtin("columns", text),
-    builtin("dictionary", |cx, _, a, s| cx.dictionary_builtin(a, s)),
-    builtin("words", |cx, _, a, s| cx.words_builtin(a, s)),
-    builtin("score", |cx, _, a, s| cx.score_builtin(a, s)),
-    builtin("max_shared_substring", |cx, _, a, s| {
-        cx.max_shared_substring_builtin(a, s)
+    builtin("alldifferent", ANY, "alldifferent(x)", |cx, _, a, s| {
+        cx.alldifferent_call(a, s)
     }),
-    builtin("ord", |cx, n, a, s| cx.ord_call(n, a, s)),
-    builtin("card", |cx, n, a, s| cx.length_call(n, a, s)),
-    builtin("lines", text),
-    builtin("starts_with", text),
-    builtin("ends_with", text),
-    builtin("all_disjoint", sets),
-    builtin("disjoint", sets),
-    builtin("partition_set", sets),
-    builtin("join", strings),
-    builtin("concat", strings),
-    builtin("show", strings),
-    builtin("show_int", strings),
-    builtin("format", strings),
-    builtin("fix", strings),
-    builtin("follow", strings),
+    builtin("all_different", ANY, "all_different(x)", |cx, _, a, s| {
+        cx.alldifferent_call(a, s)
+    }),
+    builtin("abs", (1, 1), "abs(x)", |cx, n, a, s| cx.abs_call(n, a, s)),
+    builtin("min", ANY, "min(x) or min(a, b, ...)", |cx, n, a, s| {
+        cx.min_max_call(n, a, s)
+    }),
+    builtin("max", ANY, "max(x) or max(a, b, ...)", |cx, n, a, s| {
+        cx.min_max_call(n, a, s)
+    }),
+    builtin("sum", ANY, "sum(x)", |cx, _, a, s| cx.sum_call(a, s)),
+    builtin("product", ANY, "product(x)", |cx, _, a, s| {
+        cx.product_call(a, s)
+    }),
+    builtin(
+        "count",
+        (1, 2),
+        "count(list) or count(list, value)",
+        |cx, n, a, s| cx.count_call(n, a, s),
+    ),
+    builtin("length", (1, 1), "length(x)", |cx, n, a, s| {
+        cx.length_call(n, a, s)
+    }),
+    builtin(
+        "grid",
+        (2, 3),
+        "grid(text, N) or grid(text, N, symbols)",
+        |cx, _, a, s| cx.grid_builtin(a, s),
+    ),
+    builtin("read", (1, 1), "read(path)", |cx, _, a, s| {
+        cx.read_call(a, s)
+    }),
+    builtin(
+        "read_table",
+        (1, 2),
+        "read_table(path) or read_table(path, \"header\")",
+        |cx, _, a, s| cx.read_table_builtin(a, s),
+    ),
+    builtin("read_ints", (1, 1), "read_ints(path)", |cx, _, a, s| {
+        cx.read_ints_builtin(a, s)
+    }),
+    builtin("table", (2, 2), "table(variables, rows)", |cx, _, a, s| {
+        cx.table_builtin(a, true, s)
+    }),
+    builtin(
+        "forbidden",
+        (2, 2),
+        "forbidden(variables, rows)",
+        |cx, _, a, s| cx.table_builtin(a, false, s),
+    ),
+    builtin("digits", (1, 1), "digits(text)", |cx, _, a, s| {
+        cx.digits_builtin(a, s)
+    }),
+    builtin(
+        "assert",
+        (2, 2),
+        "assert(condition, message)",
+        |_, _, a, s| assert_call(a, s),
+    ),
+    builtin("split", (1, 1), "split(text)", text),
+    builtin("int", (1, 1), "int(text)", text),
+    builtin("upper", (1, 1), "upper(text)", text),
+    builtin("tokens", (2, 2), "tokens(text, symbols)", text),
+    builtin(
+        "word_table",
+        (3, 3),
+        "word_table(words, symbols, max)",
+        text,
+    ),
+    builtin("trie", (3, 3), "trie(words, symbols, max)", text),
+    builtin("columns", (1, 1), "columns(table)", text),
+    builtin(
+        "dictionary",
+        (1, 3),
+        "dictionary(path), dictionary(path, min_score) or dictionary(path, min_score, exclude)",
+        |cx, _, a, s| cx.dictionary_builtin(a, s),
+    ),
+    builtin("words", (2, 2), "words(dict, n)", |cx, _, a, s| {
+        cx.words_builtin(a, s)
+    }),
+    builtin("score", (1, 1), "score(w)", |cx, _, a, s| {
+        cx.score_builtin(a, s)
+    }),
+    builtin(
+        "max_shared_substring",
+        (2, 3),
+        "max_shared_substring(words, k) or max_shared_substring(k, lengths, letters)",
+        |cx, _, a, s| cx.max_shared_substring_builtin(a, s),
+    ),
+    builtin("ord", (1, 1), "ord(x)", |cx, n, a, s| cx.ord_call(n, a, s)),
+    builtin("card", (1, 1), "card(s)", |cx, n, a, s| {
+        cx.length_call(n, a, s)
+    }),
+    builtin("lines", (1, 1), "lines(text)", text),
+    builtin("starts_with", (2, 2), "starts_with(text, part)", text),
+    builtin("ends_with", (2, 2), "ends_with(text, part)", text),
+    builtin("all_disjoint", (1, 1), "all_disjoint(S)", sets),
+    builtin("disjoint", (2, 2), "disjoint(a, b)", sets),
+    builtin("partition_set", (2, 2), "partition_set(S, universe)", sets),
+    builtin("join", (2, 2), "join(separator, list of strings)", strings),
+    builtin("concat", (1, 1), "concat(list of strings)", strings),
+    builtin("show", (1, 1), "show(value)", strings),
+    builtin("show_int", (2, 2), "show_int(width, integer)", strings),
+    builtin("format", (2, 2), "format(width, value)", strings),
+    builtin("fix", (1, 1), "fix(x)", strings),
+    builtin("follow", (2, 2), "follow(next, start)", strings),
     // ⌊√x⌋ of a constant (`round(sqrt(x))` in `rounding.rs`).
-    builtin("sqrt", |cx, name, args, span| match args {
-        // A user function `sqrt` takes the name (its calls do not come here).
-        _ if cx.functions.contains_key("sqrt") => cx.unknown_function(name),
-        [(v, s)] => cx.sqrt_of(v.clone(), super::rounding::Rounding::Floor, *s),
-        _ => Err(super::rounding::sqrt_arity(span)),
-    }),
+    builtin(
+        "sqrt",
+        (1, 1),
+        "sqrt(x)",
+        |cx, name, args, span| match args {
+            // A user function `sqrt` takes the name (its calls do not come here).
+            _ if cx.functions.contains_key("sqrt") => cx.unknown_function(name),
+            [(v, s)] => cx.sqrt_of(v.clone(), super::rounding::Rounding::Floor, *s),
+            _ => Err(wrong_count("sqrt", args.len(), span)),
+        },
+    ),
 ];
 
 /// The names a user function may take, replacing the built-in: they came
@@ -154,6 +243,10 @@ impl Checker<'_> {
             return Ok(Value::Poison);
         }
         if let Some(b) = find(&name.name) {
+            let (fewest, most) = b.arity;
+            if !(fewest..=most).contains(&args.len()) && !self.functions.contains_key(b.name) {
+                return Err(wrong_count(b.name, args.len(), span));
+            }
             return (b.check)(self, name, &args, span);
         }
         if let Some(g) = crate::model::globals::find(&name.name, args.len()) {
@@ -203,7 +296,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Result<Value, Diag> {
         let [(v, s)] = args else {
-            return Err(arity(name, 1, span));
+            return Err(wrong_count(&name.name, args.len(), span));
         };
         match v {
             Value::Int(k) => Ok(Value::Int(k.checked_abs().ok_or_else(|| {
@@ -297,7 +390,7 @@ impl Checker<'_> {
                     .collect();
                 Ok(Value::from_term(self.linear(parts, 0)))
             }
-            _ => Err(arity(name, 2, span)),
+            _ => Err(wrong_count(&name.name, args.len(), span)),
         }
     }
 
@@ -321,7 +414,7 @@ impl Checker<'_> {
                 format!("ord(x) takes an enum value, not {}", v.type_name()),
             )
             .label(*s, "here")),
-            _ => Err(arity(name, 1, span)),
+            _ => Err(wrong_count(&name.name, args.len(), span)),
         }
     }
 
@@ -334,7 +427,7 @@ impl Checker<'_> {
         span: Span,
     ) -> Result<Value, Diag> {
         let [(v, s)] = args else {
-            return Err(arity(name, 1, span));
+            return Err(wrong_count(&name.name, args.len(), span));
         };
         Ok(Value::Int(match v {
             Value::SetVar(set) => return Ok(self.card_of(set)),
@@ -512,17 +605,24 @@ fn alldifferent(terms: Vec<Term>) -> Formula {
     Formula::AllDifferent(terms)
 }
 
-fn arity(name: &Ident, n: usize, span: Span) -> Diag {
-    Diag::new(
-        "cspi::call",
-        format!(
-            "`{}` takes {n} argument{}",
-            name.name,
-            if n == 1 { "" } else { "s" }
-        ),
-    )
-    .label(span, "here")
-    .help("see docs/language.md for the built-in functions and their arguments")
+/// A call of the built-in `name` with `given` arguments, which its entry
+/// in [`BUILTINS`] does not allow: how many it takes, and its forms.
+pub(super) fn wrong_count(name: &str, given: usize, span: Span) -> Diag {
+    let Some(b) = find(name) else {
+        return not_in_table(name, span);
+    };
+    let takes = match b.arity {
+        (n, m) if n == m => crate::diag::plural(n as u64, "argument", "arguments"),
+        (n, usize::MAX) => format!("{n} or more arguments"),
+        (n, m) if m == n + 1 => format!("{n} or {m} arguments"),
+        (n, m) => format!("{n} to {m} arguments"),
+    };
+    Diag::new("cspi::call", format!("`{name}` takes {takes}, not {given}"))
+        .label(span, "here")
+        .help(format!(
+            "{}; see docs/language.md for the built-in functions",
+            b.forms
+        ))
 }
 
 #[cfg(test)]
@@ -541,6 +641,36 @@ mod tests {
                 "{} twice",
                 b.name
             );
+            // Each form the table writes takes a number of arguments the
+            // table allows, and the forms show the fewest and the most.
+            let (fewest, most) = b.arity;
+            let mut counts = Vec::new();
+            let open = format!("{}(", b.name);
+            for (at, _) in b.forms.match_indices(&open) {
+                let inner = &b.forms[at + open.len()..];
+                let inner = &inner[..inner.find(')').unwrap()];
+                counts.push(if inner.contains("...") {
+                    usize::MAX
+                } else {
+                    inner.split(", ").count()
+                });
+            }
+            assert!(!counts.is_empty(), "{}: no form", b.name);
+            for &n in &counts {
+                assert!(
+                    n == usize::MAX || (fewest..=most).contains(&n),
+                    "{}: {n} arguments",
+                    b.name
+                );
+            }
+            if b.arity != ANY {
+                assert!(
+                    counts.contains(&fewest) && counts.contains(&most),
+                    "{}",
+                    b.name
+                );
+            }
+            assert!(fewest <= most, "{}", b.name);
             // `all_different` is `alldifferent` as MiniZinc spells it.
             assert!(
                 b.name == "all_different" || docs.contains(&format!("{}(", b.name)),
@@ -551,5 +681,25 @@ mod tests {
         assert!(is_builtin("sum") && is_builtin("card") && is_builtin("join"));
         assert!(is_builtin("spell") && !is_builtin("sqrt") && !is_builtin("round"));
         assert!(!is_builtin("circuit"), "a global, not a built-in");
+    }
+
+    #[test]
+    fn a_wrong_number_of_arguments_is_refused_from_the_table() {
+        let at = Span::new(0, 1);
+        let d = wrong_count("abs", 2, at);
+        assert_eq!(d.message, "`abs` takes 1 argument, not 2");
+        assert!(d.help.is_some_and(|h| h.starts_with("abs(x);")));
+        assert_eq!(
+            wrong_count("count", 3, at).message,
+            "`count` takes 1 or 2 arguments, not 3"
+        );
+        assert_eq!(
+            wrong_count("dictionary", 0, at).message,
+            "`dictionary` takes 1 to 3 arguments, not 0"
+        );
+        assert_eq!(
+            wrong_count("tokens", 1, at).message,
+            "`tokens` takes 2 arguments, not 1"
+        );
     }
 }

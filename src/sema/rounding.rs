@@ -116,7 +116,7 @@ impl Checker<'_> {
                 if f.name == "sqrt" && !self.functions.contains_key("sqrt") =>
             {
                 let [x] = inner.as_slice() else {
-                    return Err(sqrt_arity(arg.span));
+                    return Err(super::builtins::wrong_count("sqrt", inner.len(), arg.span));
                 };
                 let v = self.eval(x)?;
                 self.sqrt_of(v, mode, x.span)
@@ -156,10 +156,6 @@ impl Checker<'_> {
             .label(span, "here")),
         }
     }
-}
-
-pub(super) fn sqrt_arity(span: Span) -> Diag {
-    Diag::new("cspi::call::arity", "sqrt(x) takes one argument").label(span, "here")
 }
 
 fn constants_only(name: &str, span: Span) -> Diag {

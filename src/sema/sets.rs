@@ -572,28 +572,19 @@ impl Checker<'_> {
         args: &[(Value, Span)],
         span: Span,
     ) -> Result<Value, Diag> {
-        let arity = |n: usize| {
-            Diag::new(
-                "cspi::call::arity",
-                format!(
-                    "{name}(...) takes {}",
-                    crate::diag::plural(n as u64, "argument", "arguments")
-                ),
-            )
-            .label(span, "here")
-        };
+        let arity = || super::builtins::wrong_count(name, args.len(), span);
         match name {
             "all_disjoint" => match args {
                 [(v, s)] => self
                     .sets_of(v, *s, "all_disjoint")
                     .and_then(|sets| self.at_most_one_each(&sets, None, span)),
-                _ => Err(arity(1)),
+                _ => Err(arity()),
             },
             "disjoint" => match args {
                 [(a, sa), (b, sb)] => self
                     .set_pair(BinOp::Intersect, a, b, *sa, *sb)
                     .and_then(|(x, y)| self.at_most_one_each(&[x, y], None, span)),
-                _ => Err(arity(2)),
+                _ => Err(arity()),
             },
             "partition_set" => match args {
                 [(v, s), (u, su)] => (|| {
@@ -617,7 +608,7 @@ impl Checker<'_> {
                     }
                     self.at_most_one_each(&sets, Some(&universe), span)
                 })(),
-                _ => Err(arity(2)),
+                _ => Err(arity()),
             },
             _ => Err(super::builtins::not_in_table(name, span)),
         }
