@@ -24,7 +24,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("lower", &["source", "num", "model", "engine"]),
     // The data files' formats, read into data; their errors are their own
     // (`formats::Error`), which the checker turns into diagnostics.
-    ("formats", &["source", "reader", "diag", "model"]),
+    ("formats", &["source", "reader", "model"]),
     // The checker: syntax tree to model.
     (
         "sema",

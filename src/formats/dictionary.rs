@@ -8,7 +8,7 @@
 //! entry are dropped (`A LOT;50` is `alot`). A digit, an entry with no
 //! letter or a bad score is an error that points at its line.
 
-use crate::diag::Diag;
+use super::Error;
 use crate::model::WordList;
 use crate::source::{Source, Span};
 use std::borrow::Cow;
@@ -103,7 +103,7 @@ pub(crate) fn letter_count(w: &str) -> usize {
 
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
-pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Diag> {
+pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Error> {
     let text: &str = &src.text;
     // Words borrow the file's text unless lowercasing changes them.
     let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
@@ -122,13 +122,12 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
             continue;
         }
         let bad = |what: String, at: usize, len: usize| {
-            Diag::new(
+            Error::new(
                 "cspi::data::dictionary",
                 format!("line {} of `{}` {what}", n + 1, src.name),
             )
             .label(Span::new(at, at + len.max(1)), "here")
             .help("a dictionary has one word (letters only) per line, optionally `word;score` with an integer score")
-            .in_source(src)
         };
         let word_at = line_start + (word_part.len() - word_part.trim_start().len());
         if word.is_empty() {
@@ -205,7 +204,7 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
         entries.push((word, score));
     }
     if entries.is_empty() {
-        let d = Diag::new(
+        let d = Error::new(
             "cspi::data::dictionary",
             format!("the dictionary `{}` holds no words", src.name),
         );
@@ -255,7 +254,7 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Dictionary, Diag> {
+    fn parse(text: &str) -> Result<Dictionary, Error> {
         parse_dictionary(&Source::new("d.txt", text), None)
     }
 
@@ -281,7 +280,6 @@ mod tests {
         assert!(e.message.contains("line 2"), "{}", e.message);
         assert!(e.message.contains("a digit"), "{}", e.message);
         assert_eq!(e.labels[0].0, Span::new(5, 6));
-        assert!(e.source.is_some());
     }
 
     #[test]

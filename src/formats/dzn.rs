@@ -68,7 +68,6 @@ impl<'t> Parser<'t> {
         ParseError {
             span: Span::new(self.at.min(end), end),
             message: message.to_string(),
-            limit: None,
         }
     }
 
@@ -122,7 +121,6 @@ impl<'t> Parser<'t> {
         Some(parsed.map_err(|_| ParseError {
             span: Span::new(start, self.at),
             message: "the integer does not fit in 64 bits".into(),
-            limit: None,
         }))
     }
 

@@ -9,8 +9,8 @@
 //! with `*` cells: only the slots through it are filled (a partly filled
 //! grid). `.ipuz` files (the open JSON format) are read as pictures.
 
+use super::Error;
 use super::dictionary::{fold_letter, unfoldable};
-use crate::diag::Diag;
 use crate::source::{Source, Span};
 /// The most cells a crossword grid may have.
 const MAX_CELLS: usize = 1 << 20;
@@ -41,22 +41,16 @@ pub(crate) struct Geometry {
     pub slots: Vec<RawSlot>,
 }
 
-pub(crate) fn data_error(
-    src: &Source,
-    span: Span,
-    message: String,
-    label: &str,
-    help: &str,
-) -> Diag {
-    Diag::new("cspi::data::grid", message)
+/// An error at one place of a grid file.
+pub(crate) fn data_error(span: Span, message: String, label: &str, help: &str) -> Error {
+    Error::new("cspi::data::grid", message)
         .label(span, label.to_string())
         .help(help.to_string())
-        .in_source(src)
 }
 
 /// Parses the assignment's slot format; `size` is the grid's (width, height)
 /// if the model gives it, otherwise the slots' bounding box.
-pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, Diag> {
+pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<Geometry, Error> {
     const HELP: &str = "a slot file holds groups of four tokens `x y length dir`: column, row (from 0), length, and A (across) or D (down)";
     let text: &str = &src.text;
     let mut tokens: Vec<(&str, Span)> = Vec::new();
@@ -73,7 +67,7 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
                 .map_or(0, char::len_utf8);
     }
     if tokens.is_empty() {
-        return Err(Diag::new(
+        return Err(Error::new(
             "cspi::data::grid",
             format!("the slot file `{}` holds no slots", src.name),
         )
@@ -83,7 +77,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
         let k = tokens.len() / 4 * 4;
         let span = tokens[k].1.to(tokens[tokens.len() - 1].1);
         return Err(data_error(
-            src,
             span,
             format!(
                 "the slot file `{}` ends with an incomplete slot ({} tokens, a slot has 4)",
@@ -94,10 +87,9 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
             HELP,
         ));
     }
-    let number = |(t, s): (&str, Span), what: &str| -> Result<usize, Diag> {
+    let number = |(t, s): (&str, Span), what: &str| -> Result<usize, Error> {
         t.parse::<usize>().map_err(|_| {
             data_error(
-                src,
                 s,
                 format!("`{t}` is not a {what} in `{}`", src.name),
                 &format!("expected the {what}, a number from 0"),
@@ -113,7 +105,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
         let span = g[0].1.to(g[3].1);
         if len == 0 {
             return Err(data_error(
-                src,
                 g[2].1,
                 "a slot has length 0".into(),
                 "length",
@@ -125,7 +116,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
             "D" | "d" => false,
             t => {
                 return Err(data_error(
-                    src,
                     g[3].1,
                     format!("`{t}` is not a direction in `{}`", src.name),
                     "expected A (across) or D (down)",
@@ -156,7 +146,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
         let (ex, ey) = end(s);
         if ex > width || ey > height {
             return Err(data_error(
-                src,
                 s.span,
                 format!(
                     "a slot runs off the {width}×{height} grid (it ends at column {}, row {})",
@@ -170,7 +159,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
     }
     if width.checked_mul(height).is_none_or(|c| c > MAX_CELLS) {
         return Err(data_error(
-            src,
             slots[0].span,
             format!("the grid of `{}` is too large ({width}×{height})", src.name),
             "the slots span this far",
@@ -192,7 +180,6 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
             let d = usize::from(!s.across);
             if owner[c][d] != usize::MAX {
                 return Err(data_error(
-                    src,
                     s.span,
                     format!(
                         "two {} slots overlap at column {x}, row {y}",
@@ -218,7 +205,7 @@ pub(crate) fn parse_slots(src: &Source, size: Option<(usize, usize)>) -> Result<
 }
 
 /// Parses a picture grid: rows of `.` (open), `#` (block) and letters (given).
-pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
+pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Error> {
     const HELP: &str =
         "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
     let text: &str = &src.text;
@@ -232,7 +219,7 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
         rows.pop();
     }
     if rows.is_empty() {
-        return Err(Diag::new(
+        return Err(Error::new(
             "cspi::data::grid",
             format!("the grid `{}` is empty", src.name),
         )
@@ -241,7 +228,7 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
     let width = rows[0].1.chars().count();
     let height = rows.len();
     if width.saturating_mul(height) > MAX_CELLS {
-        return Err(Diag::new(
+        return Err(Error::new(
             "cspi::data::grid",
             format!("the grid `{}` is too large ({width}×{height})", src.name),
         )
@@ -256,7 +243,6 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
         let n = row.chars().count();
         if n != width {
             return Err(data_error(
-                src,
                 Span::new(start, start + row.len().max(1)),
                 format!(
                     "row {} of `{}` has {n} cells, but row 1 has {width}",
@@ -288,7 +274,6 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                 c if c.is_alphabetic() => {
                     let Some(letter) = fold_letter(c) else {
                         return Err(data_error(
-                            src,
                             Span::new(start + i, start + i + c.len_utf8()),
                             format!(
                                 "row {}, column {} of `{}` has {}",
@@ -307,7 +292,6 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
                 }
                 c => {
                     return Err(data_error(
-                        src,
                         Span::new(start + i, start + i + c.len_utf8()),
                         format!(
                             "`{}` at row {}, column {} of `{}` is not a cell",
@@ -340,7 +324,7 @@ pub(crate) fn parse_picture(src: &Source) -> Result<Geometry, Diag> {
 /// marked, every run). A marked region (`*` cells) fills only the slots
 /// through it; their cells outside the region are not written, but they
 /// still hold a word of the list, so the rest of the grid stays fillable.
-fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Diag> {
+fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Error> {
     const HELP: &str =
         "a picture grid has one row per line: `.` an open cell, `#` a block, a letter a given cell";
     let (width, height) = (geo.width, geo.height);
@@ -408,7 +392,7 @@ fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Diag> {
         } else {
             "no run of two or more open cells passes through the region (`*`)"
         };
-        return Err(Diag::new(
+        return Err(Error::new(
             "cspi::data::grid",
             format!("the grid `{}` has no slot: {why}", src.name),
         )
@@ -420,7 +404,7 @@ fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Diag> {
 
 /// Checks that the blocks are symmetric under a 180° turn, as published
 /// grids are; the first cell whose partner differs is pointed at.
-pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> {
+pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Error> {
     let n = geo.width * geo.height;
     let Some(c) = (0..n).find(|&c| geo.open[c] != geo.open[n - 1 - c]) else {
         return Ok(());
@@ -431,7 +415,7 @@ pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> 
         .offsets
         .get(c)
         .map_or(Span::new(0, 0), |&at| Span::new(at, at + 1));
-    let mut d = Diag::new(
+    let mut d = Error::new(
         "cspi::data::grid::symmetry",
         format!(
             "the grid `{}` is not symmetric under a 180° turn: row {}, column {} is {} but row {}, column {} is {}",
@@ -447,10 +431,7 @@ pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> 
     .help("make the two cells alike, or do not ask for symmetry (picture(path, dict, false))");
     if !geo.offsets.is_empty() {
         let other = Span::new(geo.offsets[p], geo.offsets[p] + 1);
-        d = d
-            .label(span, "this cell")
-            .label(other, "and its partner")
-            .in_source(src);
+        d = d.label(span, "this cell").label(other, "and its partner");
     }
     Err(d)
 }
@@ -459,10 +440,10 @@ pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Diag> 
 /// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
 /// cell, read as a block; anything else an open cell) and, when present,
 /// the `solution` grid's letters as given letters (a partly filled grid).
-pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Diag> {
+pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Error> {
     use serde_json::Value as J;
     const HELP: &str = "an ipuz crossword is a JSON object with `dimensions` {width, height} and a `puzzle` array of rows; see ipuz.org";
-    let bad = |message: String| Diag::new("cspi::data::grid", message).help(HELP);
+    let bad = |message: String| Error::new("cspi::data::grid", message).help(HELP);
     let doc: J = serde_json::from_str(&src.text).map_err(|e| {
         // serde_json counts lines and columns from 1.
         let line_start: usize = src
@@ -472,13 +453,12 @@ pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Diag> {
             .map(|l| l.len() + 1)
             .sum();
         let at = (line_start + e.column().saturating_sub(1)).min(src.text.len());
-        Diag::new(
+        Error::new(
             "cspi::data::grid",
             format!("`{}` is not valid JSON: {e}", src.name),
         )
         .label(Span::new(at, at), "here")
         .help(HELP)
-        .in_source(src)
     })?;
     let dim = |k: &str| {
         doc.get("dimensions")
@@ -505,7 +485,7 @@ pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Diag> {
         .and_then(J::as_str)
         .unwrap_or("#")
         .to_string();
-    let rows = |key: &str| -> Result<Option<&Vec<J>>, Diag> {
+    let rows = |key: &str| -> Result<Option<&Vec<J>>, Error> {
         let Some(v) = doc.get(key) else {
             return Ok(None);
         };

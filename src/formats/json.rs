@@ -9,7 +9,6 @@
 //! [`CHECK_EVERY`] values, so that the time limit, the stop flag and
 //! `--memory-limit` hold while a large file is parsed.
 
-use crate::diag::Diag;
 use crate::source::Span;
 
 /// The deepest nesting of arrays and objects a JSON value may have: data
@@ -53,25 +52,27 @@ impl Kind {
     }
 }
 
-/// A syntax error: where, and what; or a limit the caller's check reported.
+/// A syntax error: where, and what; or that the caller's check stopped
+/// the parse (time, memory, signal: the caller knows which).
 pub(crate) struct ParseError {
     pub span: Span,
     pub message: String,
-    /// Set when the caller's check stopped the parse (time, memory, signal).
-    pub limit: Option<Diag>,
 }
+
+/// The message of a parse its caller's check stopped.
+const STOPPED: &str = "stopped by the caller's check";
 
 /// Parses a whole JSON text.
 #[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
-    parse_checked(text, &mut |_| Ok(()))
+    parse_checked(text, &mut |_| true)
 }
 
 /// Parses a whole JSON text, calling `check` with the current span every
-/// few thousand values; its error stops the parse.
+/// few thousand values; when it says no (`false`), the parse stops.
 pub(crate) fn parse_checked(
     text: &str,
-    check: &mut dyn FnMut(Span) -> Result<(), Diag>,
+    check: &mut dyn FnMut(Span) -> bool,
 ) -> Result<Node, ParseError> {
     let mut p = Parser {
         text,
@@ -94,7 +95,7 @@ struct Parser<'t, 'c> {
     bytes: &'t [u8],
     at: usize,
     values: u64,
-    check: &'c mut dyn FnMut(Span) -> Result<(), Diag>,
+    check: &'c mut dyn FnMut(Span) -> bool,
 }
 
 impl Parser<'_, '_> {
@@ -115,7 +116,6 @@ impl Parser<'_, '_> {
         ParseError {
             span: Span::new(at, end),
             message: message.to_string(),
-            limit: None,
         }
     }
 
@@ -137,11 +137,12 @@ impl Parser<'_, '_> {
         self.values += 1;
         if self.values.is_multiple_of(CHECK_EVERY) {
             let here = Span::new(self.at, self.at);
-            (self.check)(here).map_err(|d| ParseError {
-                span: here,
-                message: d.message.clone(),
-                limit: Some(d),
-            })?;
+            if !(self.check)(here) {
+                return Err(ParseError {
+                    span: here,
+                    message: STOPPED.to_string(),
+                });
+            }
         }
         let start = self.at;
         let kind = match self.bytes.get(self.at) {
@@ -470,14 +471,11 @@ mod more_tests {
         let mut calls = 0;
         let Err(e) = parse_checked(&text, &mut |_| {
             calls += 1;
-            if calls == 3 {
-                Err(Diag::new("cspi::time-limit", "late"))
-            } else {
-                Ok(())
-            }
+            calls < 3
         }) else {
             panic!("stopped")
         };
-        assert_eq!(e.limit.map(|d| d.code), Some("cspi::time-limit"));
+        assert_eq!(e.message, STOPPED);
+        assert_eq!(calls, 3);
     }
 }

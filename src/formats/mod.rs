@@ -6,7 +6,9 @@
 //! (`symbols.rs`) and dictionaries compiled into decision diagrams with
 //! their disk cache (`dawg.rs`). They know no checker state: the checker
 //! reads the file (`reader`), calls them and turns what they return into
-//! values; their errors point into the file they read.
+//! values. Their errors are their own ([`Error`]: a message, the places in
+//! the file's text, a help line), which the checker turns into diagnostics
+//! in that file; so this module names no diagnostic type.
 
 pub(crate) mod dawg;
 pub(crate) mod dictionary;
@@ -15,6 +17,38 @@ pub(crate) mod grid;
 pub(crate) mod json;
 pub(crate) mod symbols;
 pub(crate) mod table;
+
+use crate::source::Span;
+
+/// What a parser refuses: a stable code (`cspi::data::table`), why, the
+/// places in the file's text with their labels (none: the file as a whole)
+/// and what would fix it.
+#[derive(Clone, Debug)]
+pub(crate) struct Error {
+    pub code: &'static str,
+    pub message: String,
+    pub labels: Vec<(Span, String)>,
+    pub help: Option<String>,
+}
+
+impl Error {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+    pub(crate) fn label(mut self, span: Span, text: impl Into<String>) -> Self {
+        self.labels.push((span, text.into()));
+        self
+    }
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
 
 /// An integer as data and the command line write it: optional sign, digits,
 /// `_` separators.

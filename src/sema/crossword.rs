@@ -5,6 +5,7 @@
 //! files are read by `formats::grid`.
 
 use super::Checker;
+use super::data::InFile;
 use super::value::{Array, Value};
 use crate::diag::{Diag, Source};
 use crate::formats::dictionary::{Dictionary, letter_count};
@@ -65,14 +66,14 @@ impl Checker<'_> {
         };
         let src = self.read_file(path, *pspan)?;
         let geo = if kind.name == "slots" {
-            parse_slots(&src, size)?
+            parse_slots(&src, size).in_file(&src)?
         } else if path.to_ascii_lowercase().ends_with(".ipuz") {
-            parse_ipuz(&src)?
+            parse_ipuz(&src).in_file(&src)?
         } else {
-            parse_picture(&src)?
+            parse_picture(&src).in_file(&src)?
         };
         if symmetric {
-            check_symmetric(&src, &geo)?;
+            check_symmetric(&src, &geo).in_file(&src)?;
         }
         self.spend(geo.slots.len() as u64, name.span)?;
         self.declare_crossword(name, &geo, dict, &src)
@@ -138,8 +139,7 @@ impl Checker<'_> {
                 lengths.sort_unstable();
                 lengths.dedup();
                 let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
-                return Err(data_error(
-                    src,
+                let e = data_error(
                     s.span,
                     format!(
                         "no word of the dictionary `{}` fits this slot of length {}",
@@ -147,7 +147,8 @@ impl Checker<'_> {
                     ),
                     "this slot",
                     &format!("the dictionary's words have lengths {}", shown.join(", ")),
-                ));
+                );
+                return Err(super::data::in_file(e, src));
             }
             let var = self.model.add_var(Variable {
                 name: format!("{}[{}]", name.name, k + 1),

@@ -9,6 +9,31 @@ use crate::syntax::ast::Span;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
+/// A data file's parse, its error (`formats::Error`) turned into a
+/// diagnostic in that file ([`in_file`]).
+pub(super) trait InFile<T> {
+    fn in_file(self, src: &Source) -> Result<T, Diag>;
+}
+
+impl<T> InFile<T> for Result<T, crate::formats::Error> {
+    fn in_file(self, src: &Source) -> Result<T, Diag> {
+        self.map_err(|e| in_file(e, src))
+    }
+}
+
+/// A format parser's error as a diagnostic in the file it read: the
+/// parsers of `formats/` know text and offsets, not diagnostics. The file's
+/// text is shown when the error points into it.
+pub(super) fn in_file(e: crate::formats::Error, src: &Source) -> Diag {
+    let mut d = Diag::new(e.code, e.message);
+    d.labels = e.labels;
+    d.help = e.help;
+    if !d.labels.is_empty() {
+        d = d.in_source(src);
+    }
+    d
+}
+
 /// The largest data file cspi reads.
 pub(crate) const MAX_FILE_BYTES: u64 = 512 << 20;
 

@@ -37,22 +37,26 @@ impl Checker<'_> {
             let options = self.input.options;
             // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
             let dzn = path.extension().is_some_and(|e| e == "dzn");
+            // The limit that stopped the parse, if one did.
+            let mut limit = None;
             let parsed = if dzn {
                 crate::formats::dzn::parse(&source.text)
             } else {
                 crate::formats::json::parse_checked(&source.text, &mut |span| {
-                    options.memory_within(span)?;
-                    options.in_time(span)
+                    let within = options
+                        .memory_within(span)
+                        .and_then(|()| options.in_time(span));
+                    within.map_err(|d| limit = Some(d)).is_ok()
                 })
             };
-            let root = match parsed {
-                Ok(r) => r,
-                Err(crate::formats::json::ParseError { limit: Some(d), .. }) => {
+            let root = match (parsed, limit) {
+                (Ok(r), _) => r,
+                (Err(_), Some(d)) => {
                     self.data_failed = true;
                     self.errors.push(d.in_source(&source));
                     continue;
                 }
-                Err(e) if dzn => {
+                (Err(e), None) if dzn => {
                     self.data_failed = true;
                     self.errors.push(
                         Diag::new(
@@ -65,7 +69,7 @@ impl Checker<'_> {
                     );
                     continue;
                 }
-                Err(e) => {
+                (Err(e), None) => {
                     self.data_failed = true;
                     self.errors.push(
                         Diag::new(

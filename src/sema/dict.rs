@@ -2,6 +2,7 @@
 //! (the file read by `formats::dictionary`), `words(dict, n)` and `score(w)`.
 
 use super::Checker;
+use super::data::InFile;
 use super::value::Value;
 use crate::diag::Diag;
 use crate::formats::dictionary::{Dictionary, letter_count, parse_dictionary};
@@ -32,9 +33,10 @@ impl Checker<'_> {
             }
         };
         let src = self.read_file(&path, pspan)?;
-        let mut dict = parse_dictionary(&src, min_score)?;
+        let mut dict = parse_dictionary(&src, min_score).in_file(&src)?;
         if let Some((x, xspan)) = exclude.filter(|(x, _)| !x.is_empty()) {
-            let never = parse_dictionary(&self.read_file(&x, xspan)?, None)?;
+            let never_src = self.read_file(&x, xspan)?;
+            let never = parse_dictionary(&never_src, None).in_file(&never_src)?;
             dict.exclude(&never.words);
             if dict.words.is_empty() {
                 return Err(Diag::new(

@@ -359,12 +359,15 @@ impl Checker<'_> {
         // Arrays, sets, tuples and records: JSON, with diagnostics pointing into it.
         let source = Source::new(format!("--param {}", o.name), o.value.as_str());
         let options = self.input.options;
+        let mut limit = None;
         let parsed = crate::formats::json::parse_checked(&o.value, &mut |span| {
-            options.memory_within(span)?;
-            options.in_time(span)
+            let within = options
+                .memory_within(span)
+                .and_then(|()| options.in_time(span));
+            within.map_err(|d| limit = Some(d)).is_ok()
         });
         let node = parsed.map_err(|e| {
-            if let Some(d) = e.limit {
+            if let Some(d) = limit.take() {
                 return d;
             }
             Diag::new(
