@@ -1,4 +1,4 @@
-//! Calls of the global constraints in the registry (`lower/globals/`):
+//! Calls of the global constraints in the registry (`model/globals/`):
 //! arguments checked against each global's declared parameters.
 
 use super::Checker;
