@@ -196,6 +196,7 @@ pub(crate) struct Input<'a> {
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
 pub(crate) fn check(input: &Input, syntax: &ast::Model) -> Result<Model, Diags> {
     let mut model = check_once(input, syntax, false)?;
+    output::deferred_type_errors(input, &model)?;
     model.render = output::program(input, &model);
     if input.options.as_written {
         model.written = written_constraints(input, syntax, &model);

@@ -14,7 +14,7 @@
 
 use super::value::{Array, IntSet, Value};
 use super::{Checker, Input, LoadOptions, ParamOverride};
-use crate::diag::Diag;
+use crate::diag::{Diag, Diags};
 use crate::model::{Model, OutputItem, Render, VarKind};
 use crate::source::Source;
 use crate::syntax::ast::{Expr, Item};
@@ -36,6 +36,11 @@ pub(super) struct Program {
 
 /// The renderer of `model`'s deferred output items, when it has any.
 pub(super) fn program(input: &Input, model: &Model) -> Option<Arc<dyn Render>> {
+    deferred_program(input, model).map(|p| Arc::new(p) as Arc<dyn Render>)
+}
+
+/// The run over solutions of `model`'s deferred output items, if any.
+fn deferred_program(input: &Input, model: &Model) -> Option<Program> {
     let deferred = model
         .output
         .iter()
@@ -46,20 +51,67 @@ pub(super) fn program(input: &Input, model: &Model) -> Option<Arc<dyn Render>> {
         options.deadline = None;
         options.stop = None;
         options.as_written = false;
-        Arc::new(Program {
+        Program {
             source: input.source.clone(),
             model_dir: input.model_dir.clone(),
             overrides: input.overrides.to_vec(),
             data_files: input.data_files.to_vec(),
             options,
-        }) as Arc<dyn Render>
+        }
     })
+}
+
+/// The errors of the deferred output that no solution can cure, found when
+/// the model loads rather than printed in place of every solution's text:
+/// the output is written for two assignments, every variable at the least
+/// value of its domain and every one at the greatest, and an error of a
+/// wrong type or a wrong call (`concat(x)` of an integer, a string as a
+/// width) that both report at the same place is the model's. Errors that
+/// depend on the values (an index out of range, a division by zero) stay
+/// with the solutions that meet them.
+pub(super) fn deferred_type_errors(input: &Input, model: &Model) -> Result<(), Diags> {
+    let Some(program) = deferred_program(input, model) else {
+        return Ok(());
+    };
+    let at = |pick: fn(&crate::model::Domain) -> i64| {
+        let values: Vec<i64> = model.vars.iter().map(|v| pick(&v.domain)).collect();
+        match program.run(model, &values) {
+            Ok(_) => Vec::new(),
+            Err(d) => {
+                d.0.into_iter()
+                    .filter(|d| matches!(d.code, "cspi::type" | "cspi::call" | "cspi::call::type"))
+                    .collect()
+            }
+        }
+    };
+    let low = at(crate::model::Domain::min);
+    if low.is_empty() {
+        return Ok(());
+    }
+    let high = at(crate::model::Domain::max);
+    let place = |d: &Diag| (d.code, d.labels.first().map(|(s, _)| *s));
+    let both: Vec<Diag> = low
+        .into_iter()
+        .filter(|d| high.iter().any(|h| place(h) == place(d)))
+        .collect();
+    if both.is_empty() {
+        Ok(())
+    } else {
+        Err(Diags(both))
+    }
 }
 
 impl Render for Program {
     fn render(&self, model: &Model, values: &[i64]) -> Result<Vec<String>, String> {
-        let ast = crate::syntax::parse(&self.source.text)
-            .map_err(|d| first_message(&d.0, &self.source.text))?;
+        self.run(model, values)
+            .map_err(|d| first_message(&d.0, &self.source.text))
+    }
+}
+
+impl Program {
+    /// The deferred output of the solution `values`, or the errors met.
+    fn run(&self, model: &Model, values: &[i64]) -> Result<Vec<String>, Diags> {
+        let ast = crate::syntax::parse(&self.source.text)?;
         let input = Input {
             source: &self.source,
             model_dir: self.model_dir.clone(),
@@ -82,7 +134,7 @@ impl Render for Program {
         cx.read_data_files();
         cx.check_items(&ast);
         if !cx.errors.is_empty() {
-            return Err(first_message(&cx.errors.0, &self.source.text));
+            return Err(std::mem::take(&mut cx.errors));
         }
         Ok(std::mem::take(&mut cx.texts))
     }

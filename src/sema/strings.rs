@@ -73,10 +73,10 @@ impl Checker<'_> {
                     return Err(Diag::new("cspi::type", "the separator of join is a string")
                         .label(*ss, sep.type_name()));
                 }
-                self.join(sep, *ss, list, *ls)
+                self.join(name, sep, *ss, list, *ls)
             }
             ("join", _) => Err(usage("join(separator, list of strings)")),
-            ("concat", [(list, ls)]) => self.join(&Value::Str("".into()), span, list, *ls),
+            ("concat", [(list, ls)]) => self.join(name, &Value::Str("".into()), span, list, *ls),
             ("concat", _) => Err(usage("concat(list of strings)")),
             ("show", [(v, s)]) => {
                 let mut out = Pieces::default();
@@ -130,12 +130,20 @@ impl Checker<'_> {
         }
     }
 
-    /// `join(sep, list)`: the strings of the list with `sep` between them.
-    fn join(&mut self, sep: &Value, ss: Span, list: &Value, ls: Span) -> Result<Value, Diag> {
+    /// `join(sep, list)`: the strings of the list with `sep` between them
+    /// (`name`: `join`, or `concat`, which is `join("", list)`).
+    fn join(
+        &mut self,
+        name: &str,
+        sep: &Value,
+        ss: Span,
+        list: &Value,
+        ls: Span,
+    ) -> Result<Value, Diag> {
         let Value::Array(a) = list else {
             return Err(Diag::new(
                 "cspi::type",
-                format!("join takes a list of strings, not {}", list.type_name()),
+                format!("{name} takes a list of strings, not {}", list.type_name()),
             )
             .label(ls, "here"));
         };
@@ -145,7 +153,7 @@ impl Checker<'_> {
                 return Err(Diag::new(
                     "cspi::type",
                     format!(
-                        "join takes a list of strings, but item {} is {}",
+                        "{name} takes a list of strings, but item {} is {}",
                         i + 1,
                         item.type_name()
                     ),

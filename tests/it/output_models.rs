@@ -299,3 +299,45 @@ fn json_text_carries_the_printed_routes_and_the_values_stay() {
     // The human run prints the same text (then the objective and the status).
     assert!(human.stdout.contains(text), "{}\n{text}", human.stdout);
 }
+
+/// An error of the output that no solution can cure (`concat` of an
+/// integer) is the model's, reported when it loads with its span and exit 1;
+/// one that depends on the values stays with the solutions that meet it,
+/// so a model whose solutions avoid it prints them.
+#[test]
+fn output_errors_no_solution_cures_are_reported_at_load() {
+    let dir = crate::common::scratch("output_errors_at_load");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write("always.csp", "var x in 1..3;\noutput concat(x);\n");
+    let r = crate::common::cspi_in(&dir, &["solve", "always.csp"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("concat takes a list of strings, not an integer")
+    );
+    assert!(r.stderr.contains("always.csp:2:15"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    let r = crate::common::cspi_in(&dir, &["check", "always.csp"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Wrong only when x is 0 (the least value): no solution has it.
+    let sometimes = "let names = [\"a\", \"b\"];\nvar x in 0..2;\nconstraint x > 0;\n\
+                     output concat(if x == 0 then 5 else [names[x]] end);\n";
+    write("sometimes.csp", sometimes);
+    let r = crate::common::cspi_in(&dir, &["solve", "sometimes.csp", "--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "--- solution ---\na\n--- solution ---\nb\n2 solutions, search complete\n"
+    );
+    // The same error met by a solution is printed in its place.
+    write("met.csp", &sometimes.replace("x > 0", "x < 2"));
+    let r = crate::common::cspi_in(&dir, &["solve", "met.csp", "--all"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout
+            .contains("output error: concat takes a list of strings, not an integer"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("\na\n"), "{}", r.stdout);
+}
