@@ -60,9 +60,52 @@ fn quotient_bounds((zl, zh): (i128, i128), (yl, yh): (i128, i128)) -> (i128, i12
     (lo, hi)
 }
 
+/// `⌊√z⌋` for `z ≥ 0`.
+fn isqrt(z: i128) -> i128 {
+    (z as u128).isqrt() as i128
+}
+
 impl Times {
+    /// `z = x * x` (MiniZinc writes a square as `int_times(x, x, z)`): the
+    /// bounds of `z` bound `|x|` from both sides, which the product rule
+    /// below cannot do when `x` may be 0 (`x * y ≤ 9` says nothing of `x`
+    /// while `y` may be 0). Bounds consistent over the integers. Without it
+    /// a sum of squares under an objective bound prunes nothing until the
+    /// squared terms are fixed (gbac: 80 of them).
+    fn narrow_square(&self, d: &mut Domains) -> Result<bool, Fail> {
+        let [x, _, z] = self.vars;
+        let (xl, xh) = bounds(d, x);
+        let (lo, hi) = if xl >= 0 {
+            (xl * xl, xh * xh)
+        } else if xh <= 0 {
+            (xh * xh, xl * xl)
+        } else {
+            (0, (xl * xl).max(xh * xh))
+        };
+        let mut changed = clamp(d, z, lo, hi)?;
+        let (zl, zh) = bounds(d, z);
+        let s = isqrt(zh);
+        // z is a square: between the squares of ⌈√zl⌉ and ⌊√zh⌋.
+        let r = if zl > 0 { isqrt(zl - 1) + 1 } else { 0 };
+        changed |= clamp(d, z, r * r, s * s)?;
+        changed |= clamp(d, x, -s, s)?;
+        if r > 0 {
+            // |x| ≥ r: x leaves (-r, r), by the bound on the side that has no support.
+            let (xl, xh) = bounds(d, x);
+            if xl > -r {
+                changed |= clamp(d, x, r, xh)?;
+            } else if xh < r {
+                changed |= clamp(d, x, xl, -r)?;
+            }
+        }
+        Ok(changed)
+    }
+
     fn narrow(&self, d: &mut Domains) -> Result<bool, Fail> {
         let [x, y, z] = self.vars;
+        if x == y {
+            return self.narrow_square(d);
+        }
         let (xb, yb) = (bounds(d, x), bounds(d, y));
         let products = [xb.0 * yb.0, xb.0 * yb.1, xb.1 * yb.0, xb.1 * yb.1];
         let lo = products.iter().copied().min().unwrap_or(0);
@@ -477,6 +520,38 @@ mod tests {
             |_, v| Some(Box::new(Times::new(v[0], v[1], v[2]))),
             |t| t[0] * t[1] == t[2],
         );
+    }
+
+    #[test]
+    fn square_is_bounds_consistent() {
+        // `z = x * x`, the same variable twice.
+        check_random(
+            "square",
+            Strength::Bounds,
+            2,
+            |_, v| Some(Box::new(Times::new(v[0], v[0], v[1]))),
+            |t| t[0] * t[0] == t[1],
+        );
+    }
+
+    #[test]
+    fn a_bound_on_a_square_bounds_its_root() {
+        let mut h = Harness::new();
+        let x = h.range(0, 10);
+        let z = h.range(0, 100);
+        h.post(Times::new(x, x, z));
+        h.set_max(z, 50).unwrap();
+        assert_eq!(h.bounds(x), (0, 7));
+        h.set_min(z, 10).unwrap();
+        assert_eq!(h.bounds(x), (4, 7));
+        assert_eq!(h.bounds(z), (16, 49));
+        let y = h.range(-5, 3);
+        let w = h.range(-100, 100);
+        h.post(Times::new(y, y, w));
+        assert_eq!(h.bounds(w), (0, 25));
+        h.set_min(w, 10).unwrap();
+        // Only -5 and -4 have squares of 10 or more.
+        assert_eq!(h.bounds(y), (-5, -4));
     }
 
     #[test]

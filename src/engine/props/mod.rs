@@ -6,6 +6,7 @@ pub(crate) mod alldiff_gac;
 pub(crate) mod among;
 pub(crate) mod arith;
 pub(crate) mod bin_packing;
+pub(crate) mod bin_packing_sums;
 pub(crate) mod circuit;
 pub(crate) mod count_eq;
 pub(crate) mod cumulative;
