@@ -48,6 +48,9 @@ pub struct Nogoods {
 struct Watch {
     clause: u32,
     lit: Lit,
+    /// Another literal of the clause (the other watch when it was last
+    /// read): while it is true the clause is satisfied and is not read.
+    blocker: Lit,
 }
 
 /// The watch lists of a variable: one per kind of literal, and one for the
@@ -180,6 +183,12 @@ impl Nogoods {
             cl.lits = Vec::new();
             self.live -= 1;
         }
+        let clauses = &self.clauses;
+        for lists in &mut self.watches {
+            for list in lists.iter_mut() {
+                list.retain(|w| !clauses[w.clause as usize].deleted);
+            }
+        }
         self.limit += self.limit / 10;
     }
 
@@ -261,10 +270,15 @@ impl Nogoods {
             self.watches[lits[0].var][UNIT].push(Watch {
                 clause: c,
                 lit: lits[0],
+                blocker: lits[0],
             });
         } else {
-            for &lit in &lits[..2] {
-                self.watches[lit.var][list_of(lit)].push(Watch { clause: c, lit });
+            for (lit, blocker) in [(lits[0], lits[1]), (lits[1], lits[0])] {
+                self.watches[lit.var][list_of(lit)].push(Watch {
+                    clause: c,
+                    lit,
+                    blocker,
+                });
             }
         }
         let l0 = self.clauses[c as usize].lits[0];
@@ -279,7 +293,11 @@ impl Nogoods {
     fn visit(&mut self, var: VarId, list: usize, d: &mut Domains) -> PResult {
         let mut i = 0;
         while i < self.watches[var][list].len() {
-            let Watch { clause: c, lit: w } = self.watches[var][list][i];
+            let Watch {
+                clause: c,
+                lit: w,
+                blocker,
+            } = self.watches[var][list][i];
             if list == UNIT {
                 if self.clauses[c as usize].deleted {
                     self.watches[var][list].swap_remove(i);
@@ -294,8 +312,9 @@ impl Nogoods {
                 i += 1;
                 continue;
             }
-            // Most watches are untouched by the change: the clause is not read.
-            if !is_false(d, w) {
+            // Most watches are untouched by the change, or their clause is
+            // satisfied by its blocker: the clause is not read.
+            if !is_false(d, w) || is_true(d, blocker) {
                 i += 1;
                 continue;
             }
@@ -310,14 +329,19 @@ impl Nogoods {
             }
             debug_assert_eq!(cl.lits[1], w, "a watch names a watched literal");
             if is_true(d, cl.lits[0]) {
+                self.watches[var][list][i].blocker = cl.lits[0];
                 i += 1;
                 continue;
             }
             if let Some(k) = (2..cl.lits.len()).find(|&k| !is_false(d, cl.lits[k])) {
                 cl.lits.swap(1, k);
-                let nw = cl.lits[1];
+                let (nw, blocker) = (cl.lits[1], cl.lits[0]);
                 self.watches[var][list].swap_remove(i);
-                self.watches[nw.var][list_of(nw)].push(Watch { clause: c, lit: nw });
+                self.watches[nw.var][list_of(nw)].push(Watch {
+                    clause: c,
+                    lit: nw,
+                    blocker,
+                });
                 continue;
             }
             // Every literal but the first is false.
