@@ -457,6 +457,7 @@ fn worker(
         if portfolio {
             strategy.seed = strategy.seed.wrapping_add(i as u64);
         }
+        let learns = strategy.learning;
         let mut search = Search::new(
             &mut engine,
             strategy,
@@ -470,7 +471,7 @@ fn worker(
             search.share_bound(Arc::clone(&shared.bound));
             if portfolio {
                 search.share_best(Arc::clone(&shared.best));
-                if spec.learning {
+                if learns {
                     search.share_nogoods(Arc::clone(&shared.nogoods), i);
                 }
             }

@@ -13,6 +13,7 @@ use crate::engine::stats::peak_memory;
 use crate::flatzinc::{self, output};
 use crate::model::{Restarts, VarSelect};
 use crate::output::sink::{Stdout, eprint};
+use crate::setup;
 use crate::solve::{self, Options, Status};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,7 +30,10 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
     } = fzn;
     let optimising = model.objective.is_some();
     let enumerating = args.all && !optimising;
-    let learning = args.strategy.learning.unwrap_or(model.search.learning);
+    let learning = args
+        .strategy
+        .learning
+        .unwrap_or_else(|| setup::learning(&model, &model.search, optimising));
     if args.free || !annotated_search {
         let scope = std::mem::take(&mut model.search.scope);
         model.search = flatzinc::default_search();
@@ -42,6 +46,7 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
             model.search.scope = scope;
         }
     }
+    model.search.learning = Some(learning);
     let adaptive = matches!(model.search.var, VarSelect::DomWdeg | VarSelect::Activity);
     if !restarts_annotated && !enumerating && adaptive {
         // dom/wdeg and activity learn from failures: restarts let them use

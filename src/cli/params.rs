@@ -72,7 +72,7 @@ impl StrategyArgs {
             spec.seed = s;
         }
         if let Some(l) = self.learning {
-            spec.learning = l;
+            spec.learning = Some(l);
         }
     }
 }

@@ -258,8 +258,9 @@ pub struct SearchSpec {
     pub seed: u64,
     /// Variables to branch on first, in this order; the rest follow.
     pub scope: Vec<super::VarId>,
-    /// Learn nogoods from failures (docs/learning.md).
-    pub learning: bool,
+    /// Learn nogoods from failures (docs/learning.md); `None`: the default
+    /// for the kind of run (`setup::learning`).
+    pub learning: Option<bool>,
     /// A sequence of searches, each over its own variables with its own
     /// choices (FlatZinc's `seq_search`): the search branches on the first
     /// phase's variables until they are all assigned, then the next

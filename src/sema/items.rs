@@ -392,8 +392,8 @@ impl Checker<'_> {
             "guide" => self.model.search.guide = strategy::<Guide>(value)?,
             "learning" => {
                 self.model.search.learning = match value.name.as_str() {
-                    "on" => true,
-                    "off" => false,
+                    "on" => Some(true),
+                    "off" => Some(false),
                     _ => return Err(unknown_name(value, "learning", &["on", "off"])),
                 }
             }

@@ -118,7 +118,7 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                         options.search.var = var;
                         options.search.seed = case;
                         // Half the cases learn nogoods (docs/learning.md).
-                        options.search.learning = case % 2 == 1;
+                        options.search.learning = Some(case % 2 == 1);
                         let s = solve(&model, &options, |_| Next::Continue);
                         let what = format!(
                             "case {case} ({} / {} / {} / {}, learning {}):\n{src}",
@@ -126,7 +126,7 @@ fn lns_guidance_and_restarts_prove_the_brute_force_optimum() {
                             guide.name(),
                             restarts.name(),
                             var.name(),
-                            options.search.learning
+                            case % 2 == 1
                         );
                         assert!(s.rejected.is_empty(), "{what}: {:?}", s.rejected);
                         match best {
@@ -383,7 +383,7 @@ fn learning_proves_the_optima_of_random_job_shops() {
                 threads,
                 ..Options::default()
             };
-            options.search.learning = learning;
+            options.search.learning = Some(learning);
             options.search.lns = lns;
             options.search.var = var;
             options.search.restarts = restarts;

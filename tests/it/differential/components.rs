@@ -77,7 +77,7 @@ fn count(model: &Arc<Model>, var: VarSelect, leaf_by_leaf: bool) -> (u64, Status
     };
     options.search.var = var;
     options.search.propagation = Propagation::Ac;
-    options.search.learning = super::learning();
+    options.search.learning = Some(super::learning());
     let s = solve(model, &options, |_| Next::Continue);
     (s.stats.solutions, s.status)
 }

@@ -198,7 +198,7 @@ pub(crate) fn check_every_strategy<T: Ord + Debug>(
                 options.search.val = val;
                 options.search.propagation = level;
                 options.search.seed = seed;
-                options.search.learning = learning();
+                options.search.learning = Some(learning());
                 let mut found = Vec::new();
                 let summary = solve(model, &options, |values| {
                     found.push(read(values));
