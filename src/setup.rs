@@ -63,7 +63,8 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
 /// bound alone does not reach, for a small cost on the easy ones. Counting,
 /// enumerating and first solutions never learn by default.
 pub(crate) fn learning(model: &Model, spec: &SearchSpec, optimising: bool) -> bool {
-    spec.learning.unwrap_or_else(|| optimising && schedules(model))
+    spec.learning
+        .unwrap_or_else(|| optimising && schedules(model))
 }
 
 /// Whether the model has a `disjunctive` or a `cumulative` among its

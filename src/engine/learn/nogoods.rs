@@ -395,7 +395,10 @@ mod tests {
                     continue 'all;
                 }
             }
-            if clauses.iter().all(|cl| cl.iter().any(|l| l.holds(a[l.var]))) {
+            if clauses
+                .iter()
+                .all(|cl| cl.iter().any(|l| l.holds(a[l.var])))
+            {
                 out.push(a.clone());
             }
         }
@@ -424,8 +427,9 @@ mod tests {
             let mut ng = Nogoods::new(vars);
             let clauses: Vec<Vec<Lit>> = (0..1 + r.below(6))
                 .map(|_| {
-                    let mut cl: Vec<Lit> =
-                        (0..1 + r.below(4)).map(|_| random_lit(&mut r, vars)).collect();
+                    let mut cl: Vec<Lit> = (0..1 + r.below(4))
+                        .map(|_| random_lit(&mut r, vars))
+                        .collect();
                     cl.sort();
                     cl.dedup();
                     cl
