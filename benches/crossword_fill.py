@@ -108,19 +108,19 @@ def check_fill(grid, fill, scores, min_score):
 
 
 def timed(cmd, timeout):
-    """(stdout, CPU seconds, peak KB, timed out)."""
+    """(stdout, stderr, CPU seconds, peak KB, timed out)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
         # `timeout` inside `time`: a tool that overruns is killed, not orphaned.
         full = ["/usr/bin/time", "-f", "%U %S %M", "-o", t.name, "timeout", str(timeout + 5)] + cmd
         try:
             p = subprocess.run(full, capture_output=True, text=True, timeout=timeout + 60)
-            out = p.stdout
+            out, err = p.stdout, p.stderr
             killed = p.returncode == 124
         except subprocess.TimeoutExpired as e:
-            return (e.stdout or b"").decode(errors="replace"), float(timeout), 0, True
+            return (e.stdout or b"").decode(errors="replace"), "", float(timeout), 0, True
         fields = t.read().split()
         user, sys_, kb = float(fields[-3]), float(fields[-2]), int(fields[-1])
-        return out, user + sys_, kb, killed
+        return out, err, user + sys_, kb, killed
 
 
 def letters_grid(lines, width, height):
@@ -148,7 +148,7 @@ def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
            "--param", f"min_score={min_score}"]
     if best:
         cmd += ["--param", f"goal={args.goal}"]
-    out, cpu, kb, killed = timed(cmd, limit)
+    out, _, cpu, kb, killed = timed(cmd, limit)
     fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
     if fill is None:
         status = "timeout" if killed or "UNKNOWN" in out else (
@@ -160,10 +160,11 @@ def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
 
 def run_ingrid(args, grid_path, grid, stwl, min_score, timeout):
     cmd = [args.ingrid, "--wordlist", stwl, "--min-score", str(min_score), str(grid_path)]
-    out, cpu, kb, killed = timed(cmd, timeout)
+    out, err, cpu, kb, killed = timed(cmd, timeout)
     fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
     if fill is None:
-        status = "timeout" if killed else ("none" if re.search(r"(?i)unfillable|no fill|failed", out) else "error")
+        # ingrid_core says `Error: "Unfillable grid"` on stderr when it proved there is none.
+        status = "timeout" if killed else ("none" if re.search(r"(?i)unfillable", out + err) else "error")
     else:
         status = "fill"
     return status, fill, cpu, kb

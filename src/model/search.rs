@@ -106,6 +106,9 @@ pub enum ValSelect {
     /// Words with the best score first (`word;score` dictionaries); ties and
     /// unscored variables go smallest first.
     Score,
+    /// For word variables, the word leaving the slots it crosses the most
+    /// words (crossword fill); ties by score.
+    Fill,
     /// Halve the domain: `x <= mid`, then `x > mid`.
     Split,
 }
@@ -118,6 +121,7 @@ impl Named for ValSelect {
         ("random", ValSelect::Random),
         ("lcv", ValSelect::Lcv),
         ("score", ValSelect::Score),
+        ("fill", ValSelect::Fill),
         ("split", ValSelect::Split),
     ];
     const SYNONYMS: &'static [(&'static str, &'static str)] = &[

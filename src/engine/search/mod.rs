@@ -250,10 +250,14 @@ impl<'e> Search<'e> {
         } else {
             Restarts::None
         };
+        let mut val_select = strategy.val;
+        val_select.attach(&crossings);
+        let mut phases = phases;
+        phases.iter_mut().for_each(|p| p.val.attach(&crossings));
         Search {
             engine,
             var_select: strategy.var,
-            val_select: strategy.val,
+            val_select,
             order,
             phases,
             picked_phase: None,

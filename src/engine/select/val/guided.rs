@@ -56,6 +56,10 @@ impl ValSelector for Guided {
         b
     }
 
+    fn attach(&mut self, crossings: &std::sync::Arc<crate::engine::crossings::Crossings>) {
+        self.inner.attach(crossings);
+    }
+
     fn on_solution(&mut self, values: &[i64]) {
         self.memory.clear();
         self.memory.extend(values.iter().map(|&x| Some(x)));

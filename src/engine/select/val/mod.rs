@@ -6,6 +6,7 @@
 //! value, so `x != v` must have `v` at a bound: selectors choose a bound of
 //! an interval domain (or split it), as Choco does for bounded variables.
 
+mod fill;
 mod guided;
 mod lcv;
 mod max;
@@ -16,7 +17,9 @@ mod split;
 
 use super::{Branch, Rng};
 use crate::engine::Engine;
+use crate::engine::crossings::Crossings;
 use crate::model::{Model, ValSelect, VarId};
+use std::sync::Arc;
 
 pub trait ValSelector {
     /// The decision on `v`, an open variable.
@@ -31,6 +34,10 @@ pub trait ValSelector {
     /// A solution was found (each variable's value): solution-guided
     /// selection remembers it.
     fn on_solution(&mut self, _values: &[i64]) {}
+
+    /// The word intersections lowering posted, for selectors that read
+    /// crossings (`fill`); the search hands them over before its first choice.
+    fn attach(&mut self, _crossings: &Arc<Crossings>) {}
 }
 
 /// Wraps a value selector in solution guidance or phase saving
@@ -55,6 +62,7 @@ pub(crate) fn build(kind: ValSelect, model: &Model) -> Box<dyn ValSelector> {
         ValSelect::Random => Box::new(random::Random),
         ValSelect::Lcv => Box::new(lcv::Lcv::default()),
         ValSelect::Score => Box::new(score::Score::new(model)),
+        ValSelect::Fill => Box::new(fill::Fill::new(model)),
         ValSelect::Split => Box::new(split::Split),
     }
 }

@@ -27,6 +27,18 @@ impl Score {
     }
 }
 
+impl Score {
+    /// The score of `v`'s word `x` (0 without scores): what ties of other
+    /// selectors over words go to.
+    pub(super) fn score_of(&self, v: VarId, x: i64) -> i64 {
+        self.lists
+            .get(v)
+            .and_then(Option::as_ref)
+            .and_then(|l| l.score(x))
+            .unwrap_or(0)
+    }
+}
+
 impl ValSelector for Score {
     fn select(&mut self, engine: &mut Engine, v: VarId, _: &mut Rng) -> Branch {
         let d = &engine.doms;
