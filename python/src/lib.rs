@@ -16,13 +16,13 @@ use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, ModelSource, Options, Probe};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -45,39 +45,6 @@ const STACK: usize = 1 << 30;
 
 /// How often a waiting caller looks for Ctrl-C.
 const POLL: Duration = Duration::from_millis(50);
-
-/// How many polls a Ctrl-C that only cspi's own handler saw may wait for
-/// Python to report it (Python's handler runs right after ours).
-const MISSED_INTERRUPT_POLLS: u8 = 3;
-
-/// Ctrl-C as cspi's own handler sees it, chained in front of Python's
-/// (signal-hook calls the handler it replaces), so that an interrupt which
-/// Python's pending-signal check does not report (seen once in about fifty
-/// runs under load) still stops a waiting run. Installed only while Python's
-/// SIGINT handler is its default one: a program that ignores or handles
-/// Ctrl-C itself keeps its choice.
-static CTRL_C: OnceLock<Option<Arc<AtomicBool>>> = OnceLock::new();
-
-/// The flag of [`CTRL_C`], installing the handler on first use.
-fn ctrl_c_flag(py: Python<'_>) -> Option<&'static Arc<AtomicBool>> {
-    CTRL_C
-        .get_or_init(|| {
-            let signal = py.import("signal").ok()?;
-            let current = signal
-                .getattr("getsignal")
-                .ok()?
-                .call1((signal.getattr("SIGINT").ok()?,))
-                .ok()?;
-            let default = signal.getattr("default_int_handler").ok()?;
-            if !current.is(&default) {
-                return None;
-            }
-            let flag = Arc::new(AtomicBool::new(false));
-            signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&flag)).ok()?;
-            Some(flag)
-        })
-        .as_ref()
-}
 
 /// Where a model's text comes from.
 #[derive(Clone)]
@@ -464,12 +431,6 @@ impl Run {
     /// The next solution's raw values, or `None` at the end of the run.
     /// Ctrl-C while waiting stops the search and raises KeyboardInterrupt.
     fn next(&self, py: Python<'_>) -> PyResult<Option<Vec<i64>>> {
-        // A Ctrl-C before this call came while Python ran: Python's to raise.
-        let ctrl_c = ctrl_c_flag(py);
-        if let Some(f) = ctrl_c {
-            f.store(false, Ordering::Relaxed);
-        }
-        let mut unreported = 0u8;
         loop {
             // The receiver is taken out while waiting (the wait releases
             // the GIL) and put back after.
@@ -493,21 +454,10 @@ impl Run {
                     return Ok(None);
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let raised = match py.check_signals() {
-                        Err(e) => Some(e),
-                        Ok(()) if ctrl_c.is_some_and(|f| f.load(Ordering::Relaxed)) => {
-                            // Ours saw it, Python has not said so yet: give
-                            // it a few polls, then raise it ourselves.
-                            unreported += 1;
-                            (unreported >= MISSED_INTERRUPT_POLLS)
-                                .then(|| PyKeyboardInterrupt::new_err("cspi: interrupted"))
-                        }
-                        Ok(()) => None,
-                    };
-                    if let Some(e) = raised {
-                        if let Some(f) = ctrl_c {
-                            f.store(false, Ordering::Relaxed);
-                        }
+                    // Ctrl-C reaches us as Python's handler's KeyboardInterrupt
+                    // (a program with its own SIGINT handler, or with SIGINT
+                    // ignored, keeps its choice and the search goes on).
+                    if let Err(e) = py.check_signals() {
                         // Stop the search, keep what it ends with, re-raise.
                         self.stop.store(true, Ordering::Relaxed);
                         self.interrupted.store(true, Ordering::Relaxed);
