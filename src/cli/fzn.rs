@@ -104,7 +104,9 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
         } else {
             best = Some(text);
         }
-        if !optimising && args.solutions.is_some_and(|n| printed >= n) {
+        // -n bounds the solutions found when optimising too (as Gecode's
+        // FlatZinc driver does): the run then ends without a proof.
+        if args.solutions.is_some_and(|n| printed >= n) {
             return Next::Stop;
         }
         Next::Continue

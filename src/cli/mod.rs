@@ -82,7 +82,7 @@ pub struct FznArgs {
     /// Optimisation: print each better solution as it is found.
     #[arg(short = 'i', long = "intermediate")]
     pub intermediate: bool,
-    /// Satisfaction: stop after N solutions.
+    /// Stop after N solutions (when optimising: N improvements, no proof).
     #[arg(short = 'n', long = "num-solutions", value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub solutions: Option<u64>,

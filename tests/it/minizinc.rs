@@ -689,6 +689,23 @@ fn protocol_of_optimisation_and_unsatisfiability() {
 }
 
 #[test]
+fn n_bounds_the_solutions_of_an_optimisation_too() {
+    // Each improvement of x by one: -n 2 stops after two, without a proof.
+    let text = "var 0..9: x :: output_var;\n\
+        solve :: int_search([x], input_order, indomain_min, complete) maximize x;\n";
+    let (code, out, _) = fzn(text, &["-a", "-n", "2"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "x = 0;\n----------\nx = 1;\n----------\n")
+    );
+    let (code, out, _) = fzn(text, &["-n", "2"]);
+    assert_eq!((code, out.as_str()), (0, "x = 1;\n----------\n"));
+    let (_, out, _) = fzn(text, &["-a"]);
+    assert_eq!(out.matches("----------").count(), 10, "{out}");
+    assert!(out.ends_with("x = 9;\n----------\n==========\n"), "{out}");
+}
+
+#[test]
 fn floats_and_set_variables_are_refused_with_their_line() {
     for (text, word) in [
         ("var float: f;\nsolve satisfy;\n", "float variable"),
