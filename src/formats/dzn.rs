@@ -4,7 +4,9 @@
 //! `true`/`false`, strings, arrays `[...]` (one dimension), two-dimensional
 //! arrays `[| a, b | c, d |]` (rows), ranges `lo..hi` and sets `{...}` of
 //! integers (as arrays of their members), and names (enum members, as
-//! strings). `array2d(1..2, 1..3, [...])` is read as its rows.
+//! strings), and records `(name: value, ...)` (MiniZinc 2.7's record
+//! literals, as JSON objects). `array2d(1..2, 1..3, [...])` is read as its
+//! rows.
 
 use super::json::{Kind, Node, ParseError};
 use crate::source::Span;
@@ -168,6 +170,9 @@ impl<'t> Parser<'t> {
             let items = self.items("}")?;
             return Ok(node(Kind::Array(items), self));
         }
+        if self.eat("(") {
+            return Ok(node(Kind::Object(self.fields()?), self));
+        }
         if self.eat("\"") {
             let r = self.rest();
             let Some(end) = r.find('"') else {
@@ -255,6 +260,28 @@ impl<'t> Parser<'t> {
         })
     }
 
+    /// A record's `name: value` fields, after its `(`, through its `)`.
+    fn fields(&mut self) -> Result<Vec<(String, Span, Node)>, ParseError> {
+        let mut fields = Vec::new();
+        loop {
+            if self.eat(")") {
+                return Ok(fields);
+            }
+            self.skip();
+            let start = self.at;
+            let name = self
+                .ident()
+                .ok_or_else(|| self.error("expected a record field `name: value`"))?;
+            let key = Span::new(start, self.at);
+            self.expect(":")?;
+            fields.push((name, key, self.value()?));
+            if !self.eat(",") {
+                self.expect(")")?;
+                return Ok(fields);
+            }
+        }
+    }
+
     fn items(&mut self, close: &str) -> Result<Vec<Node>, ParseError> {
         let mut items = Vec::new();
         loop {
@@ -280,11 +307,13 @@ mod tests {
             Kind::Bool(b) => b.to_string(),
             Kind::Str(s) => format!("'{s}'"),
             Kind::Array(v) => format!("[{}]", v.iter().map(show).collect::<Vec<_>>().join(",")),
-            Kind::Object(m) => m
-                .iter()
-                .map(|(k, _, v)| format!("{k}={}", show(v)))
-                .collect::<Vec<_>>()
-                .join(";"),
+            Kind::Object(m) => {
+                let fields: Vec<String> = m
+                    .iter()
+                    .map(|(k, _, v)| format!("{k}={}", show(v)))
+                    .collect();
+                format!("{{{}}}", fields.join(";"))
+            }
             _ => "?".into(),
         }
     }
@@ -297,13 +326,31 @@ mod tests {
         let node = parse(text).unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(
             show(&node),
-            "n=3;b=true;name='ft06';d=[3,-1,2];m=[[1,2],[3,4]];r=[2,3,4];s=[1,5];e=['red','blue'];a=[[5,6],[7,8]];last=1"
+            "{n=3;b=true;name='ft06';d=[3,-1,2];m=[[1,2],[3,4]];r=[2,3,4];s=[1,5];e=['red','blue'];a=[[5,6],[7,8]];last=1}"
+        );
+    }
+
+    #[test]
+    fn reads_records_as_objects() {
+        let text = "job = (name: \"a\", d: [3, 4], at: (x: 1, y: -2));\nall = [(k: 1), (k: 2,)];";
+        let node = parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        assert_eq!(
+            show(&node),
+            "{job={name='a';d=[3,4];at={x=1;y=-2}};all=[{k=1},{k=2}]}"
         );
     }
 
     #[test]
     fn errors_point_at_the_text() {
-        for bad in ["n = ;", "n 3;", "m = [| 1, 2 | 3 ;", "s = \"open;"] {
+        for bad in [
+            "n = ;",
+            "n 3;",
+            "m = [| 1, 2 | 3 ;",
+            "s = \"open;",
+            "r = (a 1);",
+            "r = (a: 1;",
+            "r = (1: 2);",
+        ] {
             let e = parse(bad).err().unwrap_or_else(|| panic!("{bad} parsed"));
             assert!(e.span.start <= bad.len(), "{bad}");
         }
