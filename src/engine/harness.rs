@@ -99,6 +99,38 @@ impl Harness {
         out
     }
 
+    /// Learning: after a failed propagation, the explanation of the failure
+    /// (the failing cause's explanation and, when it asked for a literal,
+    /// the literal that contradicts it), sorted; `None` if no propagator
+    /// failed.
+    pub(crate) fn failure_explanation(&self) -> Option<Vec<super::learn::Lit>> {
+        use super::learn::Cause;
+        use super::learn::analysis::{contradiction, explain_cause};
+        let trail = self.engine.doms.learn.as_deref().expect("learning is on");
+        let nogoods = self.engine.nogoods.as_ref().expect("learning is on");
+        let c = trail.conflict?;
+        if !matches!(c.cause, Cause::Prop(_)) {
+            return None;
+        }
+        let mut out = Vec::new();
+        let n = trail.len();
+        assert!(explain_cause(
+            trail,
+            &self.engine.props,
+            nogoods,
+            c.cause,
+            c.asked,
+            n,
+            &mut out
+        ));
+        if let Some(a) = c.asked {
+            contradiction(trail, a, n, &mut out);
+        }
+        out.sort();
+        out.dedup();
+        Some(out)
+    }
+
     pub(crate) fn values(&self, x: VarId) -> Vec<i64> {
         self.engine.doms.values(x).collect()
     }

@@ -278,17 +278,22 @@ impl LitTrail {
         self.root[v].contains(x)
     }
 
-    /// The first entry before `pos` from which `lit` holds, or `None` when
-    /// it holds at the root. The caller knows it holds at `pos`.
-    pub fn reason_entry(&self, lit: Lit, pos: usize) -> Option<usize> {
+    /// Whether `lit` held in the domains learning began from (a level-0
+    /// fact, which explanations may leave out).
+    pub fn holds_at_root(&self, lit: Lit) -> bool {
         let r = &self.root[lit.var];
-        let at_root = match lit.kind {
+        match lit.kind {
             Kind::Ge => r.min >= lit.val,
             Kind::Le => r.max <= lit.val,
             Kind::Ne => !r.contains(lit.val),
             Kind::Eq => r.min == lit.val && r.max == lit.val,
-        };
-        if at_root {
+        }
+    }
+
+    /// The first entry before `pos` from which `lit` holds, or `None` when
+    /// it holds at the root. The caller knows it holds at `pos`.
+    pub fn reason_entry(&self, lit: Lit, pos: usize) -> Option<usize> {
+        if self.holds_at_root(lit) {
             return None;
         }
         let mut first = None;
@@ -342,6 +347,30 @@ impl LitTrail {
         if let Some(h) = hi {
             out.push(Lit::le(v, h));
         }
+    }
+
+    /// The values of `v` at position `pos`, in increasing order, onto `out`
+    /// (for domains narrow enough to list: the caller checks the bounds).
+    pub fn values_at(&self, v: VarId, pos: usize, out: &mut Vec<i64>) {
+        let r = &self.root[v];
+        let (mut lo, mut hi) = (None, None);
+        let mut holes = Vec::new();
+        for i in self.chain(v, pos) {
+            let e = &self.entries[i];
+            match e.lit.kind {
+                Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
+                Kind::Le if hi.is_none() => hi = Some(e.lit.val),
+                Kind::Eq => {
+                    lo.get_or_insert(e.lit.val);
+                    hi.get_or_insert(e.lit.val);
+                }
+                Kind::Ne => holes.push(e.lit.val),
+                _ => {}
+            }
+        }
+        holes.sort_unstable();
+        let (l, h) = (lo.unwrap_or(r.min), hi.unwrap_or(r.max));
+        out.extend((l..=h).filter(|&x| r.contains(x) && holes.binary_search(&x).is_err()));
     }
 
     /// The bounds of `v` at position `pos`.
@@ -439,6 +468,11 @@ impl Past<'_> {
     /// The literals describing the domain of `v` then (bounds and holes).
     pub fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
         self.trail.domain_at(v, self.pos, out);
+    }
+    /// The values of `v` then, in increasing order, onto `out` (for domains
+    /// narrow enough to list: check [`Self::bounds`] first).
+    pub fn values(&self, v: VarId, out: &mut Vec<i64>) {
+        self.trail.values_at(v, self.pos, out);
     }
     /// Whether `x` was in the domain of `v` then.
     pub fn contains(&self, v: VarId, x: i64) -> bool {

@@ -12,16 +12,15 @@
 //! When the terms' values fit in a window of 64 (most classic models), the
 //! same filtering runs on one machine word per term (`alldiff_bits.rs`).
 //!
-//! Explanations (learning): a value removed from a term because another
-//! term is fixed to it is explained by that term's `[x = v]`; any other
-//! removal by the domains of the *other* terms, which alone exclude it
-//! (whether a term can take a value depends on the others' domains only);
-//! two fixed terms with one value explain a failure.
+//! Explanations (learning, `alldiff_explain.rs`): a value removed from a
+//! term because another term is fixed to it is explained by that term's
+//! `[x = v]`; any other removal, a hidden single and a failure by a Hall
+//! set found from a matching (only the terms that use up the values).
 
 use super::alldiff_bits::BitAllDiff;
 use super::alldiff_gac::Matching;
 use crate::engine::domains::{Domains, Fail, PResult};
-use crate::engine::learn::{Kind, Lit, Past};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
@@ -198,46 +197,9 @@ impl Propagator for AllDifferent {
     fn residual_in_domains(&self) -> bool {
         true
     }
+    /// Learning: the fixed term, or a Hall set (`alldiff_explain.rs`).
     fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
-        let n = self.vars.len();
-        let fixed = |i: usize| match past.bounds(self.vars[i]) {
-            (lo, hi) if lo == hi => Some(lo),
-            _ => None,
-        };
-        let Some(lit) = lit else {
-            // Two fixed terms with one value.
-            let mut seen: Vec<(i64, usize)> = (0..n)
-                .filter_map(|i| fixed(i).map(|a| (a + self.offsets[i], i)))
-                .collect();
-            seen.sort_unstable();
-            let Some(w) = seen.windows(2).find(|w| w[0].0 == w[1].0) else {
-                return false;
-            };
-            for &(_, i) in w {
-                out.push(Lit::eq(self.vars[i], fixed(i).unwrap_or(0)));
-            }
-            return true;
-        };
-        let mut at = (0..n).filter(|&i| self.vars[i] == lit.var);
-        let (Some(j), None) = (at.next(), at.next()) else {
-            return false;
-        };
-        if lit.kind != Kind::Ne {
-            return false;
-        }
-        let w = lit.val + self.offsets[j];
-        let others = (0..n).filter(|&i| i != j);
-        if let Some(i) = others
-            .clone()
-            .find(|&i| fixed(i).is_some_and(|a| a + self.offsets[i] == w))
-        {
-            out.push(Lit::eq(self.vars[i], w - self.offsets[i]));
-            return true;
-        }
-        for i in others {
-            past.domain(self.vars[i], out);
-        }
-        true
+        super::alldiff_explain::explain(&self.vars, &self.offsets, lit, past, out)
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         if let Some(b) = &mut self.bits {
@@ -275,7 +237,7 @@ impl Propagator for AllDifferent {
 #[cfg(test)]
 impl AllDifferent {
     /// The general (not bitset) filtering, to test it on small domains too.
-    fn without_bits(mut self) -> Self {
+    pub(crate) fn without_bits(mut self) -> Self {
         self.bits = None;
         self
     }

@@ -10,8 +10,10 @@
 //! removals are no-ops and restriction to `S` moves its bounds only.
 //!
 //! `count_eq.rs` is the incremental special case `S = {v}` that sums use.
+//! Both explain (learning) by the terms each rule needs (`among_explain.rs`).
 
 use crate::engine::domains::{Domains, Fail, PResult};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator};
 use crate::model::VarId;
 
@@ -95,6 +97,13 @@ impl Propagator for Among {
     }
     fn priority(&self) -> Priority {
         Priority::Linear
+    }
+    /// Learning: by the terms the rule that acted needs (`among_explain.rs`).
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let Some((c, xs)) = self.vars.split_last() else {
+            return false;
+        };
+        super::among_explain::explain(xs, *c, &self.set, lit, past, out)
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let n = self.vars.len() - 1;

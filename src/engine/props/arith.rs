@@ -312,6 +312,28 @@ impl Element {
     }
 }
 
+impl Element {
+    /// Why no index is left: each index of the index's domain then is
+    /// removed for the reason [`Self::explain_index`] gives.
+    fn explain_failure(&self, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let i = self.vars[0];
+        let last = self.low + self.vars.len() as i64 - 3;
+        let (lo, hi) = past.bounds(i);
+        if hi.saturating_sub(lo) > MAX_SCANNED as i64 {
+            return false;
+        }
+        let start = out.len();
+        past.domain(i, out);
+        for j in lo.max(self.low)..=hi.min(last) {
+            if past.contains(i, j) && !self.explain_index(j, past, out) {
+                out.truncate(start);
+                return false;
+            }
+        }
+        true
+    }
+}
+
 impl Propagator for Element {
     fn vars(&self) -> &[VarId] {
         &self.vars
@@ -319,10 +341,12 @@ impl Propagator for Element {
     /// Learning: an index by its item's and `z`'s domains; `z` and the
     /// selected item by each other, with `[i = j]`; `z` before the index is
     /// fixed by the index's domain and the same literal on every item it
-    /// can select. Failures and repeated variables: the default.
+    /// can select. A failure (no index left whose item meets `z`) by the
+    /// index's domain and, for each index in it, why its item cannot equal
+    /// `z`. A literal on a variable repeated in the arguments: the default.
     fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
         let Some(l) = lit else {
-            return false;
+            return self.explain_failure(past, out);
         };
         if self.vars.iter().filter(|&&v| v == l.var).count() != 1 {
             return false;
@@ -602,6 +626,49 @@ mod tests {
                 },
                 |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
             );
+        }
+    }
+
+    /// No index left: the failure is the index's domain and, per index,
+    /// the item's fact that excludes `z`'s value, not the other items.
+    /// (The domains change before the element is posted: after each single
+    /// change it would have kept its consistency, and a failure would have
+    /// been the change's own.)
+    #[test]
+    fn element_explains_its_failure_by_the_selectable_items() {
+        for bits in [true, false] {
+            let mut h = Harness::new();
+            let (i, z) = (h.range(1, 3), h.range(0, 9));
+            let items = [h.range(0, 9), h.range(0, 9), h.range(0, 9)];
+            h.engine.start_learning();
+            let d = &mut h.engine.doms;
+            d.checkpoint();
+            for v in [5, 6] {
+                d.remove(items[0], v).unwrap();
+                d.remove(items[1], v).unwrap();
+            }
+            d.set_max(i, 2).unwrap();
+            d.set_min(z, 5).unwrap();
+            d.set_max(z, 6).unwrap();
+            let p = if bits {
+                Element::new(&h.engine.doms, i, z, items.to_vec(), 1)
+            } else {
+                Element::general(i, z, items.to_vec(), 1)
+            };
+            assert!(h.try_post(p).is_err());
+            let got = h.failure_explanation().expect("the element failed");
+            // The word form fails on its own (every index at once); the
+            // general form when it removes the last index, whose literal
+            // `[i != 2]` meets `[i >= 2]`, which explains index 1's removal.
+            let wanted: &[Lit] = if bits {
+                &[Lit::le(i, 2), Lit::ne(items[0], 5), Lit::ne(items[1], 6)]
+            } else {
+                &[Lit::eq(i, 2), Lit::ne(items[1], 5), Lit::ge(z, 5)]
+            };
+            for l in wanted {
+                assert!(got.contains(l), "{l} not in {got:?}");
+            }
+            assert!(got.iter().all(|l| l.var != items[2]), "{got:?}");
         }
     }
 

@@ -9,9 +9,10 @@
 //! fixpoint took thousands of propagator runs per node (a magic sequence of
 //! 90 spent 14 s on 686 nodes). `F` and `P` are kept up to date by
 //! notification (two trailed bits per `x_j`), so a run that prunes nothing
-//! costs O(1).
+//! costs O(1). Learning: explained as `among` is (`among_explain.rs`).
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
+use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
 use crate::engine::trail::{RevInt, RevWords};
 use crate::model::VarId;
@@ -99,6 +100,10 @@ impl Propagator for CountEq {
         t.set_int(k.possible, t.int(k.possible) + can as i64 - could as i64);
         t.set_int(k.fixed, t.int(k.fixed) + is as i64 - was as i64);
         true
+    }
+    /// Learning: by the terms the rule that acted needs (`among_explain.rs`).
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        super::among_explain::explain(self.xs(), self.count(), &[self.value], lit, past, out)
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         let (v, c) = (self.value, self.count());

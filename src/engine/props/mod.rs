@@ -2,8 +2,10 @@
 
 pub(crate) mod alldiff;
 pub(crate) mod alldiff_bits;
+pub(crate) mod alldiff_explain;
 pub(crate) mod alldiff_gac;
 pub(crate) mod among;
+pub(crate) mod among_explain;
 pub(crate) mod arith;
 pub(crate) mod bin_packing;
 pub(crate) mod bin_packing_sums;
