@@ -7,7 +7,19 @@
 //! - hidden singles: when there are exactly as many values as terms, a value
 //!   that only one term can take is given to that term;
 //! - under `propagation ac`, Régin's matching-based GAC (`alldiff_gac.rs`),
-//!   which subsumes the two rules above.
+//!   which subsumes the two rules above. It runs on the open terms that can
+//!   be in a Hall set only (below), and removes that set's values from the
+//!   other terms.
+//!
+//! Which terms can be in a Hall set: a set of k open terms with at most k
+//! values between them (the only thing GAC prunes by, or fails on) has
+//! terms of at most k values each. With the open terms' sizes sorted,
+//! `s_1 <= s_2 <= ...`, such a set needs `s_k <= k`; so only terms of at
+//! most K values can be in one, K the largest k with `s_k <= k` (none: GAC
+//! has nothing to do). In a crossword the open slots of one length hold
+//! thousands of words each, save the few slots that are almost decided, and
+//! the matching over every slot and the whole word list (40% of the time of
+//! a suggestion on a 15×15 grid with a 7×7 corner open) shrinks to those few.
 //!
 //! When the terms' values fit in a window of 64 (most classic models), the
 //! same filtering runs on one machine word per term (`alldiff_bits.rs`).
@@ -37,6 +49,14 @@ pub(crate) struct AllDifferent {
     /// Scratch: the values of fixed terms, sorted.
     taken: Vec<i64>,
     scratch: Vec<i64>,
+    /// Scratch for GAC: the open terms' sizes, the Hall candidates (term
+    /// positions), their variables and offsets, the tight set's values.
+    sizes: Vec<u64>,
+    hall: Vec<usize>,
+    last_hall: Vec<usize>,
+    sub_vars: Vec<VarId>,
+    sub_offsets: Vec<i64>,
+    tight: Vec<i64>,
 }
 
 /// Value ranges wider than this skip the counting rules (pigeonhole, singles).
@@ -56,18 +76,66 @@ impl AllDifferent {
             owner: Vec::new(),
             taken: Vec::new(),
             scratch: Vec::new(),
+            sizes: Vec::new(),
+            hall: Vec::new(),
+            last_hall: Vec::new(),
+            sub_vars: Vec::new(),
+            sub_offsets: Vec::new(),
+            tight: Vec::new(),
         }
     }
 
-    /// After value elimination, whether every open term has more values than
-    /// there are open terms: then no set of open terms is a Hall set (k terms
-    /// sharing only k values), so a matching exists and GAC would remove
-    /// nothing. Word variables (thousands of words, a few slots per length)
-    /// are almost always so, and the matching took over half the time of a
-    /// crossword fill.
-    fn no_hall_set(&self, d: &Domains) -> bool {
-        let open = self.vars.iter().filter(|&&v| !d.is_fixed(v)).count() as u64;
-        self.vars.iter().all(|&v| d.is_fixed(v) || d.size(v) > open)
+    /// Into `self.hall`, after value elimination: the open terms that can be
+    /// in a Hall set, those of at most K values (module doc), in term order.
+    fn hall_candidates(&mut self, d: &Domains) {
+        self.sizes.clear();
+        self.sizes
+            .extend(self.vars.iter().map(|&v| d.size(v)).filter(|&s| s > 1));
+        self.sizes.sort_unstable();
+        let k = (0..self.sizes.len())
+            .rev()
+            .find(|&i| self.sizes[i] <= i as u64 + 1)
+            .map_or(0, |i| i as u64 + 1);
+        self.hall.clear();
+        for (i, &v) in self.vars.iter().enumerate() {
+            let s = d.size(v);
+            if s > 1 && s <= k {
+                self.hall.push(i);
+            }
+        }
+    }
+
+    /// One round of GAC: the matching over the Hall candidates, then the
+    /// values of their tight set removed from every other open term.
+    fn gac_round(&mut self, d: &mut Domains) -> PResult {
+        let Some(m) = self.gac.as_mut() else {
+            return Ok(());
+        };
+        self.sub_vars.clear();
+        self.sub_offsets.clear();
+        for &i in &self.hall {
+            self.sub_vars.push(self.vars[i]);
+            self.sub_offsets.push(self.offsets[i]);
+        }
+        m.filter(d, &self.sub_vars, &self.sub_offsets, &mut self.tight)?;
+        if self.tight.is_empty() {
+            return Ok(());
+        }
+        let mut h = 0;
+        for (j, &v) in self.vars.iter().enumerate() {
+            if h < self.hall.len() && self.hall[h] == j {
+                h += 1;
+                continue;
+            }
+            if d.is_fixed(v) {
+                continue;
+            }
+            let off = self.offsets[j];
+            for &t in &self.tight {
+                d.remove(v, t - off)?;
+            }
+        }
+        Ok(())
     }
 
     /// The smallest and largest value the terms can take.
@@ -209,24 +277,23 @@ impl Propagator for AllDifferent {
                 b.eliminate_and_count(d, &self.vars)
             };
         }
-        loop {
-            self.eliminate(d)?;
-            if self.gac.is_some() && self.no_hall_set(d) {
-                return Ok(());
-            }
-            let (lo, hi) = self.value_range(d);
-            if self.gac.is_some() && hi - lo < MAX_COUNTED_SPAN {
-                let before = self.vars.iter().filter(|&&v| d.is_fixed(v)).count();
-                if let Some(m) = self.gac.as_mut() {
-                    m.filter(d, &self.vars, &self.offsets)?;
-                }
-                // Newly fixed variables need value elimination again (GAC is
-                // idempotent, but elimination is cheaper than a second pass).
-                if self.vars.iter().filter(|&&v| d.is_fixed(v)).count() == before {
+        if self.gac.is_some() {
+            // Rounds until the candidates stay the same: GAC over them is
+            // idempotent, and a term outside them is in no Hall set.
+            let mut first = true;
+            loop {
+                self.eliminate(d)?;
+                self.hall_candidates(d);
+                if self.hall.is_empty() || (!first && self.hall == self.last_hall) {
                     return Ok(());
                 }
-                continue;
+                first = false;
+                self.gac_round(d)?;
+                std::mem::swap(&mut self.last_hall, &mut self.hall);
             }
+        }
+        loop {
+            self.eliminate(d)?;
             if !self.count(d)? {
                 return Ok(());
             }
@@ -240,6 +307,26 @@ impl AllDifferent {
     pub(crate) fn without_bits(mut self) -> Self {
         self.bits = None;
         self
+    }
+
+    /// The general filtering with the matching's values numbered through
+    /// their list (as for the words of a long list), on small domains.
+    fn listed(mut self) -> Self {
+        self.bits = None;
+        if self.gac.is_some() {
+            self.gac = Some(Matching::listed());
+        }
+        self
+    }
+
+    /// Form `k` of three: 0 the bitset one, 1 the general one with a dense
+    /// window of values, 2 the general one with listed values.
+    fn form(self, k: usize) -> Self {
+        match k {
+            0 => self,
+            1 => self.without_bits(),
+            _ => self.listed(),
+        }
     }
 }
 
@@ -321,6 +408,33 @@ mod tests {
         assert_eq!(h.values(x[0]), vec![1]);
     }
 
+    /// Only the terms small enough to be in a Hall set enter the matching,
+    /// and that set's values still leave the large ones; a failure among
+    /// the small ones is still found.
+    #[test]
+    fn hall_set_of_small_terms_prunes_the_large_ones() {
+        for form in 1..3 {
+            let mut h = Harness::new();
+            let small = [h.var(&[100, 300]), h.var(&[100, 300])];
+            let large: Vec<VarId> = (0..3).map(|_| h.range(0, 1000)).collect();
+            let terms: Vec<_> = small.iter().chain(&large).map(|&v| (v, 0)).collect();
+            let mut p = AllDifferent::new(terms.clone(), true, &h.engine.doms).form(form);
+            p.hall_candidates(&h.engine.doms);
+            assert_eq!(p.hall, vec![0, 1], "sizes 2, 2, 1001, ...: K = 2");
+            h.post(p);
+            for &x in &large {
+                assert_eq!(h.engine.doms.size(x), 999);
+                assert!(!h.engine.doms.contains(x, 100) && !h.engine.doms.contains(x, 300));
+            }
+            let mut h = Harness::new();
+            let small = [h.var(&[5, 900]), h.var(&[5, 900]), h.var(&[5, 900])];
+            let big = h.range(0, 1000);
+            let terms: Vec<_> = small.iter().chain([&big]).map(|&v| (v, 0)).collect();
+            let p = AllDifferent::new(terms, true, &h.engine.doms).form(form);
+            assert!(h.try_post(p).is_err(), "three terms, two values");
+        }
+    }
+
     /// `t[i] + i` pairwise distinct: offsets as in the queens' diagonals.
     fn distinct_diagonals(t: &[i64]) -> bool {
         let s: Vec<i64> = t.iter().enumerate().map(|(i, &x)| x + i as i64).collect();
@@ -329,7 +443,7 @@ mod tests {
 
     #[test]
     fn gac_is_domain_consistent_against_brute_force() {
-        for general in [false, true] {
+        for form in 0..3 {
             for n in 1..=4 {
                 check_random(
                     "alldifferent gac",
@@ -338,7 +452,7 @@ mod tests {
                     |d, vars| {
                         let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64));
                         let p = AllDifferent::new(terms.collect(), true, d);
-                        Some(Box::new(if general { p.without_bits() } else { p }))
+                        Some(Box::new(p.form(form)))
                     },
                     distinct_diagonals,
                 );
@@ -368,7 +482,7 @@ mod tests {
     #[test]
     fn explanations_are_implied() {
         for gac in [false, true] {
-            for general in [false, true] {
+            for form in 0..3 {
                 for n in [3, 5] {
                     check_explanations_random(
                         "alldifferent explained",
@@ -378,7 +492,7 @@ mod tests {
                         |d, vars| {
                             let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64 / 2));
                             let p = AllDifferent::new(terms.collect(), gac, d);
-                            Some(Box::new(if general { p.without_bits() } else { p }))
+                            Some(Box::new(p.form(form)))
                         },
                         distinct_halves,
                     );
@@ -429,7 +543,7 @@ mod tests {
     #[test]
     fn repeated_variables_with_equal_and_shifted_offsets() {
         for gac in [false, true] {
-            for general in [false, true] {
+            for form in 0..3 {
                 for n in 2..=5 {
                     check_random(
                         "alldifferent halves",
@@ -442,7 +556,7 @@ mod tests {
                         |d, vars| {
                             let terms = vars.iter().enumerate().map(|(i, &v)| (v, i as i64 / 2));
                             let p = AllDifferent::new(terms.collect(), gac, d);
-                            Some(Box::new(if general { p.without_bits() } else { p }))
+                            Some(Box::new(p.form(form)))
                         },
                         distinct_halves,
                     );

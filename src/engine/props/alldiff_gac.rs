@@ -8,6 +8,18 @@
 //! so to some solution of the constraint, exactly when its ends share a strongly
 //! connected component or its value is reachable from a free value. Every
 //! other edge is removed.
+//!
+//! The variables not reachable from a free value form the largest tight set
+//! (as many values as variables): their matched values are the values no
+//! variable outside that set can take, which [`Matching::filter`] hands back,
+//! so that the caller can run the matching on the few variables that can be
+//! in a tight set and still remove those values from the others.
+//!
+//! Values are numbered densely over their window `lo..=hi` when it is narrow
+//! next to the domains (the matching is then kept between calls), and
+//! otherwise through the sorted list of the values present: the words of a
+//! crossword slot are spread over a list of tens of thousands, and a dense
+//! window cost a pass over all of them at every call.
 
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::model::VarId;
@@ -23,6 +35,11 @@ pub(crate) struct Matching {
     /// Variable matched to each value index, or NONE.
     val_match: Vec<u32>,
     lo: i64,
+    /// The values present, sorted, when they are numbered through a list
+    /// (empty: the dense window from `lo`).
+    keys: Vec<i64>,
+    /// Number values through the list even when the window is narrow (tests).
+    always_list: bool,
     seen: Vec<u32>,
     stamp: u32,
     /// Adjacency of the current call: the values (as indices) of each variable.
@@ -35,9 +52,18 @@ pub(crate) struct Matching {
 }
 
 impl Matching {
-    /// Filters `vars[i] + offsets[i]` to GAC; the caller bounds the value range.
-    pub(crate) fn filter(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64]) -> PResult {
+    /// Filters `vars[i] + offsets[i]` to GAC and puts into `tight` the
+    /// values (`x + offset`) of the largest tight set: those no other
+    /// variable can take.
+    pub(crate) fn filter(
+        &mut self,
+        d: &mut Domains,
+        vars: &[VarId],
+        offsets: &[i64],
+        tight: &mut Vec<i64>,
+    ) -> PResult {
         let n = vars.len();
+        tight.clear();
         let lo = (0..n)
             .map(|i| d.min(vars[i]) + offsets[i])
             .min()
@@ -46,16 +72,40 @@ impl Matching {
             .map(|i| d.max(vars[i]) + offsets[i])
             .max()
             .unwrap_or(0);
-        let m = (hi - lo + 1) as usize;
+        let total: u64 = vars.iter().map(|&v| d.size(v)).sum();
+        // A window no wider than a few times the domains is numbered densely.
+        let dense = !self.always_list && ((hi - lo) as u64) < 4 * total + 64;
+        self.keys.clear();
+        let m = if dense {
+            (hi - lo + 1) as usize
+        } else {
+            for i in 0..n {
+                let off = offsets[i];
+                self.keys.extend(d.values(vars[i]).map(|x| x + off));
+            }
+            self.keys.sort_unstable();
+            self.keys.dedup();
+            self.keys.len()
+        };
         if m < n {
             return Err(Fail);
         }
-        self.rebase(n, lo, m);
+        self.rebase(n, if dense { lo } else { i64::MIN }, m);
         for i in 0..n {
             self.adj[i].clear();
             let (v, off) = (vars[i], offsets[i]);
-            for x in d.values(v) {
-                self.adj[i].push((x + off - lo) as u32);
+            if dense {
+                self.adj[i].extend(d.values(v).map(|x| (x + off - lo) as u32));
+            } else {
+                let keys = &self.keys;
+                // Both sorted: one merge instead of a search per value.
+                let mut k = 0;
+                for x in d.values(v) {
+                    while keys[k] != x + off {
+                        k += 1;
+                    }
+                    self.adj[i].push(k as u32);
+                }
             }
         }
         self.repair(d, vars, offsets);
@@ -64,16 +114,37 @@ impl Matching {
                 return Err(Fail);
             }
         }
-        self.prune(d, vars, offsets, m)
+        self.prune(d, vars, offsets, m, tight)
     }
 
-    /// Resizes for `n` variables and `m` values starting at `lo`, keeping the
-    /// old matching where the value window did not move.
+    /// A matching that numbers values through the list of those present
+    /// whatever their window, to test that numbering on small domains.
+    #[cfg(test)]
+    pub(crate) fn listed() -> Self {
+        Matching {
+            always_list: true,
+            ..Matching::default()
+        }
+    }
+
+    /// The value (`x + offset`) numbered `k`.
+    fn value(&self, k: u32) -> i64 {
+        value_of(&self.keys, self.lo, k)
+    }
+
+    /// Resizes for `n` variables and `m` values starting at `lo` (`i64::MIN`:
+    /// numbered through `keys`), keeping the old matching where the value
+    /// window did not move.
     fn rebase(&mut self, n: usize, lo: i64, m: usize) {
-        let moved = self.var_match.len() != n || self.lo != lo || self.val_match.len() != m;
+        let moved = self.var_match.len() != n
+            || self.lo != lo
+            || lo == i64::MIN
+            || self.val_match.len() != m;
         if moved {
-            self.var_match = vec![NONE; n];
-            self.val_match = vec![NONE; m];
+            self.var_match.clear();
+            self.var_match.resize(n, NONE);
+            self.val_match.clear();
+            self.val_match.resize(m, NONE);
             self.lo = lo;
         }
         self.adj.resize_with(n, Vec::new);
@@ -84,7 +155,7 @@ impl Matching {
     fn repair(&mut self, d: &Domains, vars: &[VarId], offsets: &[i64]) {
         for i in 0..vars.len() {
             let k = self.var_match[i];
-            if k != NONE && !d.contains(vars[i], self.lo + k as i64 - offsets[i]) {
+            if k != NONE && !d.contains(vars[i], self.value(k) - offsets[i]) {
                 self.val_match[k as usize] = NONE;
                 self.var_match[i] = NONE;
             }
@@ -140,7 +211,15 @@ impl Matching {
     }
 
     /// Removes every edge that is in no maximum matching.
-    fn prune(&mut self, d: &mut Domains, vars: &[VarId], offsets: &[i64], m: usize) -> PResult {
+    /// The values of the variables no free value reaches go into `tight`.
+    fn prune(
+        &mut self,
+        d: &mut Domains,
+        vars: &[VarId],
+        offsets: &[i64],
+        m: usize,
+        tight: &mut Vec<i64>,
+    ) -> PResult {
         let n = vars.len();
         // Nodes: variables 0..n, values n..n+m. A variable's successor is its
         // matched value; a value's successors are the other variables that hold it.
@@ -183,16 +262,31 @@ impl Matching {
             }
         }
         g.components();
+        let (keys, lo) = (&self.keys, self.lo);
+        for i in 0..n {
+            if !g.reach[i] {
+                tight.push(value_of(keys, lo, self.var_match[i]));
+            }
+        }
         for i in 0..n {
             let mine = self.var_match[i];
             for &k in &self.adj[i] {
                 let node = n + k as usize;
                 if k != mine && !g.reach[node] && g.comp[node] != g.comp[i] {
-                    d.remove(vars[i], self.lo + k as i64 - offsets[i])?;
+                    d.remove(vars[i], value_of(keys, lo, k) - offsets[i])?;
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// The value numbered `k`: through `keys` when there are any, else `lo + k`.
+fn value_of(keys: &[i64], lo: i64, k: u32) -> i64 {
+    if keys.is_empty() {
+        lo + k as i64
+    } else {
+        keys[k as usize]
     }
 }
 
