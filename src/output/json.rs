@@ -1,10 +1,11 @@
 //! JSON Lines output: one `{"type":"solution",...}` object per solution and
 //! one `{"type":"summary",...}` at the end of each run; with `--each`, every
 //! record carries `"instance"`, a failed instance gives `{"type":"error",...}`
-//! and the last line is `{"type":"total",...}`. Written by hand: the shapes
-//! are small and fixed, and the hot path (a record per solution) stays a
-//! single string. A record off the hot path may be a plain struct written
-//! by serde ([`to_json`], `explain.rs`), with the same escapes.
+//! and the last line is `{"type":"total",...}`. The solution and summary
+//! records are written by hand: the hot path (a record per solution) stays a
+//! single string. The records off the hot path are plain structs written by
+//! serde ([`to_json`]: `--each`'s error and total here, `explain.rs`,
+//! `merge.rs`, `bench.rs`), with the same escapes.
 
 use super::{Mode, Reporter, RunEnd, Tally};
 use crate::engine::stats::Stats;
@@ -370,25 +371,48 @@ impl Reporter for JsonLines {
     }
 
     fn instance_error(&mut self, message: &str) -> String {
-        let mut out = String::from("{\"type\":\"error\"");
-        tag(&mut out, self.instance.as_deref());
-        out.push_str(",\"message\":");
-        string(&mut out, message);
-        out.push_str("}\n");
-        out
+        to_json(&ErrorRecord {
+            kind: "error",
+            instance: self.instance.as_deref(),
+            message,
+        }) + "\n"
     }
 
     fn tally(&mut self, t: &Tally) -> String {
-        format!(
-            "{{\"type\":\"total\",\"instances\":{},\"solved\":{},\"unsatisfiable\":{},\"unknown\":{},\"errors\":{},\"time_ms\":{}}}\n",
-            t.instances,
-            t.solved,
-            t.unsatisfiable,
-            t.unknown,
-            t.errors,
-            t.time.as_millis()
-        )
+        to_json(&TotalRecord {
+            kind: "total",
+            instances: t.instances,
+            solved: t.solved,
+            unsatisfiable: t.unsatisfiable,
+            unknown: t.unknown,
+            errors: t.errors,
+            time_ms: t.time.as_millis(),
+        }) + "\n"
     }
+}
+
+/// `{"type":"error",...}`: an instance of `--each` whose data or model was wrong.
+#[derive(serde::Serialize)]
+struct ErrorRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instance: Option<&'a str>,
+    message: &'a str,
+}
+
+/// `{"type":"total",...}`: the last line of `--each`, the instances counted by status.
+#[derive(serde::Serialize)]
+struct TotalRecord {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    instances: u64,
+    solved: u64,
+    unsatisfiable: u64,
+    unknown: u64,
+    errors: u64,
+    /// Whole milliseconds, as the summaries' `time_ms` of `--each` always were.
+    time_ms: u128,
 }
 
 #[cfg(test)]
@@ -404,5 +428,31 @@ mod tests {
         let mut by_hand = String::new();
         string(&mut by_hand, &text);
         assert_eq!(to_json(&text), by_hand);
+    }
+
+    #[test]
+    fn each_s_error_and_total_records_byte_for_byte() {
+        let mut r = JsonLines::default();
+        assert_eq!(
+            r.instance_error("bad \"x\"\n"),
+            "{\"type\":\"error\",\"message\":\"bad \\\"x\\\"\\n\"}\n"
+        );
+        r.instance("a\\b.json");
+        assert_eq!(
+            r.instance_error("no"),
+            "{\"type\":\"error\",\"instance\":\"a\\\\b.json\",\"message\":\"no\"}\n"
+        );
+        let t = Tally {
+            instances: 5,
+            solved: 2,
+            unsatisfiable: 1,
+            unknown: 1,
+            errors: 1,
+            time: std::time::Duration::from_micros(12_345_678),
+        };
+        assert_eq!(
+            r.tally(&t),
+            "{\"type\":\"total\",\"instances\":5,\"solved\":2,\"unsatisfiable\":1,\"unknown\":1,\"errors\":1,\"time_ms\":12345}\n"
+        );
     }
 }
