@@ -13,9 +13,9 @@
 //! whole and parts alternate, and the table gives the medians. Not a test:
 //! nothing here passes or fails on speed.
 
-use cspi::engine::search::Next;
 use cspi::model::Model;
 use cspi::part::Part;
+use cspi::solve::Next;
 use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, load as load_model, solve};
 use std::path::Path;

@@ -4,11 +4,13 @@
 //!
 //! This file is the façade. The public API is what the binary (`cli`),
 //! the Python package, the benches, the fuzz targets and the integration
-//! tests use: [`solve`] (`load`, `solve`, their options and answers),
-//! [`model`], [`diag`], [`source`], [`explain`], [`part`], [`memory`], [`run`] (a run as plain data), the
-//! solution printers of [`output`], the parser entry of [`syntax`], the
-//! FlatZinc reader of [`flatzinc`] (its fuzz target), and the engine types
-//! the tests reach into ([`engine`], [`lower::lower`]).
+//! tests use: [`solve`] (`load`, `solve`, their options and answers, with
+//! the engine's `Limits` and `Next`), [`run`] (a run as plain data, with the
+//! engine's `Stats` and the trace's `Decision`), [`model`], [`diag`],
+//! [`source`], [`explain`], [`part`], [`memory`], [`suggest`], the solution
+//! printers of [`output`], the parser entry of [`syntax`] and the FlatZinc
+//! reader of [`flatzinc`] (their fuzz targets). The engine and lowering are
+//! `pub(crate)`: a test of their insides is a unit test beside them.
 //! Everything else is `pub(crate)`; the `unreachable_pub` lint (Cargo.toml)
 //! keeps it so, and lets `dead_code` see every item nothing calls.
 
@@ -18,13 +20,13 @@
 pub(crate) mod bench;
 pub mod cli;
 pub mod diag;
-pub mod engine;
+pub(crate) mod engine;
 pub mod explain;
 pub mod flatzinc;
 pub(crate) mod formats;
 #[cfg(test)]
 mod layering;
-pub mod lower;
+pub(crate) mod lower;
 pub mod memory;
 pub(crate) mod merge;
 pub mod model;

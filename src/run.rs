@@ -6,9 +6,10 @@
 
 pub use crate::engine::search::Limits;
 use crate::engine::search::Outcome;
-use crate::engine::select::Decision;
+/// The engine's types a summary holds: the first decisions (`Summary::trace`) and the statistics.
+pub use crate::engine::select::{Branch, Decision};
 use crate::engine::split::Path;
-use crate::engine::stats::Stats;
+pub use crate::engine::stats::{Improvement, Stats};
 use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use indexmap::IndexMap;
 use std::time::Duration;
@@ -54,7 +55,7 @@ pub struct Summary {
     /// Whether a limit or the caller stopped the search before it was complete.
     pub stopped: bool,
     /// The search tree, when [`Options::tree`] asked for it.
-    pub tree: Option<crate::engine::tree::TreeLog>,
+    pub(crate) tree: Option<crate::engine::tree::TreeLog>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -177,7 +178,7 @@ impl Part {
     }
 
     /// This part's sub-problems, from the whole split's.
-    pub fn select(self, all: Vec<Path>) -> Vec<Path> {
+    pub(crate) fn select(self, all: Vec<Path>) -> Vec<Path> {
         all.into_iter()
             .enumerate()
             .filter(|(i, _)| i % self.n == self.k - 1)

@@ -2,8 +2,9 @@
 //! handing each solution to the caller.
 
 use crate::diag::{Diag, Diags, Source};
+pub use crate::engine::search::Next;
 use crate::engine::search::lns::Lns;
-use crate::engine::search::{Next, Outcome, Search};
+use crate::engine::search::{Outcome, Search};
 use crate::lower::lower_with;
 use crate::model::{Model, SearchSpec};
 pub use crate::run::{Limits, Options, Probe, Status, Summary};

@@ -5,7 +5,7 @@
 //! a rejected solution is a finding.
 #![no_main]
 
-use cspi::engine::search::{Limits, Next};
+use cspi::solve::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{Options, solve};

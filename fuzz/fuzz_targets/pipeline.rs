@@ -8,7 +8,7 @@
 //! path is reached without the fuzzer having to spell a search block.
 #![no_main]
 
-use cspi::engine::search::{Limits, Next};
+use cspi::solve::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};

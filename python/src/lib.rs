@@ -11,7 +11,7 @@
 //! solution, or at once through the same flag.
 
 use cspi::diag::Diags;
-use cspi::engine::search::{Limits, Next};
+use cspi::solve::{Limits, Next};
 use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::ParamOverride;

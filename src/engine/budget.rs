@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 /// How often the progress callback runs.
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
-pub struct Budget {
-    pub limits: Limits,
+pub(crate) struct Budget {
+    pub(crate) limits: Limits,
     start: Instant,
     /// Calls so far, to read the clock only now and then.
     ticks: u64,
@@ -19,7 +19,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(limits: Limits) -> Self {
+    pub(crate) fn new(limits: Limits) -> Self {
         Budget {
             limits,
             start: Instant::now(),
@@ -31,7 +31,7 @@ impl Budget {
     /// Whether to stop now; called once per step of the search. The test
     /// of every step is inlined into the search loop, the rest is not.
     #[inline]
-    pub fn exceeded(&mut self, stats: &Stats) -> bool {
+    pub(crate) fn exceeded(&mut self, stats: &Stats) -> bool {
         if self.limits.nodes.is_some_and(|n| stats.nodes >= n) {
             return true;
         }

@@ -70,21 +70,21 @@ const PROBE_LOOKUPS: u32 = 64;
 const MIN_HIT_RATE: u32 = 32;
 
 /// What the counter needs of the search that calls it.
-pub struct Ctx<'a> {
-    pub engine: &'a mut Engine,
-    pub var_select: &'a mut VarSelector,
-    pub rng: &'a mut Rng,
-    pub crossings: &'a Crossings,
+pub(crate) struct Ctx<'a> {
+    pub(crate) engine: &'a mut Engine,
+    pub(crate) var_select: &'a mut VarSelector,
+    pub(crate) rng: &'a mut Rng,
+    pub(crate) crossings: &'a Crossings,
     /// The search's branching order: its scope is branched first.
-    pub order: &'a Order,
-    pub budget: &'a mut Budget,
+    pub(crate) order: &'a Order,
+    pub(crate) budget: &'a mut Budget,
     /// Decisions already on the search's stack (for `max_depth`).
-    pub depth: u64,
+    pub(crate) depth: u64,
 }
 
 /// The count below a node: exact, or a lower bound when a limit stopped it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Counted {
+pub(crate) enum Counted {
     Exact(u128),
     Stopped(u128),
 }
@@ -139,7 +139,7 @@ enum Values {
 }
 
 /// The counter: the propagators' static facts, the cache, scratch space.
-pub struct Components {
+pub(crate) struct Components {
     /// The propagators over each variable (from `vars()`).
     props_of: Vec<Vec<PropId>>,
     /// Per propagator: any value of its last open variable satisfies it.
@@ -149,7 +149,7 @@ pub struct Components {
     cache: FxHashMap<Box<[u64]>, u128>,
     cache_bytes: usize,
     /// Components found in the cache.
-    pub hits: u64,
+    pub(crate) hits: u64,
     /// Per component size (its number of variables): cache lookups and hits
     /// since the counter was made.
     tried: Vec<(u32, u32)>,
@@ -161,7 +161,7 @@ pub struct Components {
 }
 
 impl Components {
-    pub fn new(engine: &Engine) -> Self {
+    pub(crate) fn new(engine: &Engine) -> Self {
         let n = engine.doms.num_vars();
         let mut props_of = vec![Vec::new(); n];
         for (p, prop) in engine.props.iter().enumerate() {
@@ -209,7 +209,7 @@ impl Components {
     /// Counts the solutions below the current node (propagated, consistent)
     /// over `vars`, which must include every open variable. The domains are
     /// as before when it returns.
-    pub fn count(&mut self, ctx: Ctx, vars: &[VarId]) -> Counted {
+    pub(crate) fn count(&mut self, ctx: Ctx, vars: &[VarId]) -> Counted {
         let Ctx {
             engine,
             var_select,

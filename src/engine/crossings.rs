@@ -9,33 +9,33 @@ use std::sync::Arc;
 
 /// The word intersections among the engine's propagators, in posting order.
 #[derive(Default)]
-pub struct Crossings {
+pub(crate) struct Crossings {
     entries: Vec<(PropId, Arc<Crossing>)>,
 }
 
 impl Crossings {
     /// The crossing that propagator `p` enforces, if it is one.
-    pub fn get(&self, p: PropId) -> Option<&Crossing> {
+    pub(crate) fn get(&self, p: PropId) -> Option<&Crossing> {
         let i = self.entries.binary_search_by_key(&p, |e| e.0).ok()?;
         Some(&self.entries[i].1)
     }
 
     /// Records that propagator `p`, the latest posted, enforces `c`.
-    pub fn push(&mut self, p: PropId, c: Arc<Crossing>) {
+    pub(crate) fn push(&mut self, p: PropId, c: Arc<Crossing>) {
         debug_assert!(self.entries.last().is_none_or(|e| e.0 < p));
         self.entries.push((p, c));
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Forgets the crossings after the first `len` (lowering rolled back).
-    pub fn truncate(&mut self, len: usize) {
+    pub(crate) fn truncate(&mut self, len: usize) {
         self.entries.truncate(len);
     }
 }

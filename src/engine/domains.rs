@@ -19,7 +19,7 @@ use crate::model::VarId;
 
 /// A domain became empty: the current node has no solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fail;
+pub(crate) struct Fail;
 
 pub(crate) type PResult = Result<(), Fail>;
 
@@ -49,24 +49,24 @@ pub(crate) mod event {
 }
 
 #[derive(Debug, Default)]
-pub struct Domains {
-    pub trail: Trail,
+pub(crate) struct Domains {
+    pub(crate) trail: Trail,
     layout: Vec<Layout>,
     /// Variables changed since the engine last looked, with their events.
-    pub changed: Vec<VarId>,
-    pub pending: Vec<u8>,
+    pub(crate) changed: Vec<VarId>,
+    pub(crate) pending: Vec<u8>,
     /// Hold every integer range by its bounds only, however narrow (tests
     /// use it to check that interval domains lose no answers).
-    pub bounds_only: bool,
+    pub(crate) bounds_only: bool,
     /// The literal trail, when learning is on (`learn/mod.rs`): every change
     /// below is recorded there as atomic literals with its cause.
-    pub learn: Option<Box<LitTrail>>,
+    pub(crate) learn: Option<Box<LitTrail>>,
 }
 
 impl Domains {
     /// Adds a variable with the given sorted, distinct, non-empty values, as a
     /// bitset when they fit one, else as the interval from first to last.
-    pub fn add_var(&mut self, values: &[i64]) -> VarId {
+    pub(crate) fn add_var(&mut self, values: &[i64]) -> VarId {
         let (lo, hi) = (values[0], values[values.len() - 1]);
         let span = span(lo, hi);
         let whole = span == values.len() as u64;
@@ -102,7 +102,7 @@ impl Domains {
 
     /// Adds a variable with every value of `lo..=hi`, held as bounds only
     /// when the range is wide.
-    pub fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
+    pub(crate) fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
         if span(lo, hi) > RANGE_BITSET_SPAN || self.bounds_only {
             self.add_interval(lo, hi)
         } else {
@@ -112,7 +112,7 @@ impl Domains {
     }
 
     /// Adds a variable held as bounds only, whatever its width.
-    pub fn add_interval(&mut self, lo: i64, hi: i64) -> VarId {
+    pub(crate) fn add_interval(&mut self, lo: i64, hi: i64) -> VarId {
         let layout = Layout {
             offset: lo,
             words: self.trail.new_words(&[]),
@@ -129,13 +129,13 @@ impl Domains {
         self.layout.len() - 1
     }
 
-    pub fn num_vars(&self) -> usize {
+    pub(crate) fn num_vars(&self) -> usize {
         self.layout.len()
     }
 
     /// Forgets the variables from `vars` on and the trail slots from
     /// `slots` on (a lowering that gave up; only before search).
-    pub fn truncate(&mut self, vars: usize, slots: usize) {
+    pub(crate) fn truncate(&mut self, vars: usize, slots: usize) {
         self.layout.truncate(vars);
         self.pending.truncate(vars);
         self.changed.retain(|&v| v < vars);
@@ -145,36 +145,36 @@ impl Domains {
     /// Whether the domain is a bitset (every value is represented), as
     /// opposed to an interval (bounds only).
     #[inline]
-    pub fn is_bitset(&self, v: VarId) -> bool {
+    pub(crate) fn is_bitset(&self, v: VarId) -> bool {
         !self.layout[v].words.is_empty()
     }
 
     /// The number of values (saturating at `u64::MAX` for the widest intervals).
     #[inline]
-    pub fn size(&self, v: VarId) -> u64 {
+    pub(crate) fn size(&self, v: VarId) -> u64 {
         self.trail.int(self.layout[v].size) as u64
     }
     /// One read, as the size is kept for both kinds of domain: the search
     /// and the propagators ask this at every turn.
     #[inline]
-    pub fn is_fixed(&self, v: VarId) -> bool {
+    pub(crate) fn is_fixed(&self, v: VarId) -> bool {
         self.size(v) == 1
     }
     #[inline]
-    pub fn min(&self, v: VarId) -> i64 {
+    pub(crate) fn min(&self, v: VarId) -> i64 {
         self.trail.int(self.layout[v].min)
     }
     #[inline]
-    pub fn max(&self, v: VarId) -> i64 {
+    pub(crate) fn max(&self, v: VarId) -> i64 {
         self.trail.int(self.layout[v].max)
     }
     /// The value of a fixed variable.
     #[inline]
-    pub fn value(&self, v: VarId) -> Option<i64> {
+    pub(crate) fn value(&self, v: VarId) -> Option<i64> {
         self.is_fixed(v).then(|| self.min(v))
     }
     #[inline]
-    pub fn contains(&self, v: VarId, x: i64) -> bool {
+    pub(crate) fn contains(&self, v: VarId, x: i64) -> bool {
         let l = &self.layout[v];
         if x < self.trail.int(l.min) || x > self.trail.int(l.max) {
             return false;
@@ -189,13 +189,13 @@ impl Domains {
     /// The bitset words of a bitset domain (empty for an interval); bit `i`
     /// is the value `offset + i`.
     #[inline]
-    pub fn bits(&self, v: VarId) -> &[u64] {
+    pub(crate) fn bits(&self, v: VarId) -> &[u64] {
         self.trail.words(self.layout[v].words)
     }
     /// Copies the bitset of `v` into `to` (as many words), through the
     /// trail: a propagator's record of the domain it last saw.
     #[inline]
-    pub fn copy_bits(&mut self, v: VarId, to: RevWords) {
+    pub(crate) fn copy_bits(&mut self, v: VarId, to: RevWords) {
         let from = self.layout[v].words;
         for k in 0..to.len().min(from.len()) {
             let c = self.trail.word(from, k);
@@ -204,13 +204,13 @@ impl Domains {
     }
 
     /// The value of bit 0 of a bitset domain.
-    pub fn offset(&self, v: VarId) -> i64 {
+    pub(crate) fn offset(&self, v: VarId) -> i64 {
         self.layout[v].offset
     }
 
     /// The values in increasing order. For an interval that is every value
     /// between the bounds: callers bound the size first.
-    pub fn values(&self, v: VarId) -> Values<'_> {
+    pub(crate) fn values(&self, v: VarId) -> Values<'_> {
         let l = &self.layout[v];
         let (min, max) = (self.trail.int(l.min), self.trail.int(l.max));
         if l.words.is_empty() || max < min {
@@ -414,7 +414,7 @@ impl Domains {
     /// bitset (`pos` may be negative) read as absent. Small-range propagators
     /// (all-different) read a domain in one word this way.
     #[inline]
-    pub fn window(&self, v: VarId, pos: i64) -> u64 {
+    pub(crate) fn window(&self, v: VarId, pos: i64) -> u64 {
         let bits = self.bits(v);
         // The common case first: a one-word domain read from its bit 0 or
         // a little below or above it.
@@ -556,7 +556,7 @@ impl Domains {
         }
     }
 
-    pub fn checkpoint(&mut self) -> Checkpoint {
+    pub(crate) fn checkpoint(&mut self) -> Checkpoint {
         let mut cp = self.trail.checkpoint();
         if let Some(l) = &mut self.learn {
             cp.lits = l.len() as u32;
@@ -566,7 +566,7 @@ impl Domains {
         cp
     }
 
-    pub fn restore(&mut self, cp: Checkpoint) {
+    pub(crate) fn restore(&mut self, cp: Checkpoint) {
         self.trail.restore(cp);
         if let Some(l) = &mut self.learn {
             l.truncate(cp.lits as usize);
@@ -577,7 +577,7 @@ impl Domains {
 
     /// Starts recording every change as literals (learning): the domains as
     /// they are now become the root.
-    pub fn start_learning(&mut self) {
+    pub(crate) fn start_learning(&mut self) {
         if self.learn.is_none() {
             self.learn = Some(Box::new(LitTrail::new(self)));
         }
@@ -585,7 +585,7 @@ impl Domains {
 
     /// Sets the cause of the changes to come (learning only).
     #[inline]
-    pub fn set_cause(&mut self, cause: Cause) {
+    pub(crate) fn set_cause(&mut self, cause: Cause) {
         if let Some(l) = &mut self.learn {
             l.cause = cause;
         }
@@ -594,7 +594,7 @@ impl Domains {
     /// Removes one value. `Ok(true)` if the domain changed; removing a value
     /// inside the bounds of an interval domain changes nothing.
     #[inline]
-    pub fn remove(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    pub(crate) fn remove(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.remove_raw(v, x);
         }
@@ -603,7 +603,7 @@ impl Domains {
 
     /// Fixes the variable to `x`; fails if `x` is not in the domain.
     #[inline]
-    pub fn fix(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    pub(crate) fn fix(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.fix_raw(v, x);
         }
@@ -612,7 +612,7 @@ impl Domains {
 
     /// Removes every value below `x`.
     #[inline]
-    pub fn set_min(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    pub(crate) fn set_min(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.set_min_raw(v, x);
         }
@@ -621,7 +621,7 @@ impl Domains {
 
     /// Removes every value above `x`.
     #[inline]
-    pub fn set_max(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
+    pub(crate) fn set_max(&mut self, v: VarId, x: i64) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.set_max_raw(v, x);
         }
@@ -631,7 +631,7 @@ impl Domains {
     /// Keeps only the values whose bits are set in `mask` (a bitset domain,
     /// same layout as [`Self::bits`]).
     #[inline]
-    pub fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
+    pub(crate) fn intersect(&mut self, v: VarId, mask: &[u64]) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.intersect_raw(v, mask);
         }
@@ -642,7 +642,7 @@ impl Domains {
     /// [`Self::window`] from bit position `pos` (a bitset domain), in one
     /// update of size, bounds and events.
     #[inline]
-    pub fn remove_window(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
+    pub(crate) fn remove_window(&mut self, v: VarId, pos: i64, mask: u64) -> Result<bool, Fail> {
         if self.learn.is_none() {
             return self.remove_window_raw(v, pos, mask);
         }
@@ -734,7 +734,7 @@ impl Domains {
         r
     }
 
-    pub fn clear_changes(&mut self) {
+    pub(crate) fn clear_changes(&mut self) {
         for v in self.changed.drain(..) {
             self.pending[v] = 0;
         }
@@ -751,7 +751,7 @@ pub(crate) fn span(lo: i64, hi: i64) -> u64 {
 }
 
 /// The values of a domain, in increasing order.
-pub enum Values<'a> {
+pub(crate) enum Values<'a> {
     Range(std::ops::RangeInclusive<i64>),
     Bits {
         bits: &'a [u64],

@@ -17,7 +17,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
 pub(crate) struct Harness {
-    pub engine: Engine,
+    pub(crate) engine: Engine,
 }
 
 impl Default for Harness {

@@ -17,10 +17,10 @@ pub(crate) mod propagator;
 pub(crate) mod props;
 pub(crate) mod queue;
 pub(crate) mod restart;
-pub mod search;
-pub mod select;
+pub(crate) mod search;
+pub(crate) mod select;
 pub(crate) mod split;
-pub mod stats;
+pub(crate) mod stats;
 pub(crate) mod trail;
 pub(crate) mod tree;
 
@@ -35,16 +35,16 @@ use stats::Stats;
 use crate::model::{Propagation, VarId};
 
 /// Index of a propagator in [`Engine::props`].
-pub type PropId = usize;
+pub(crate) type PropId = usize;
 
-pub struct Engine {
-    pub doms: Domains,
-    pub props: Vec<Box<dyn Propagator>>,
+pub(crate) struct Engine {
+    pub(crate) doms: Domains,
+    pub(crate) props: Vec<Box<dyn Propagator>>,
     /// Each propagator's priority, read once when posted (the queue asks
     /// for it at every wake-up).
     priority: Vec<Priority>,
     /// For each variable, the propagators watching it and the events they want.
-    pub watchers: Vec<Vec<(PropId, u8)>>,
+    pub(crate) watchers: Vec<Vec<(PropId, u8)>>,
     /// For each variable, the propagators to notify of its changes: the
     /// propagator, the position it gave, the events.
     notified: Vec<Vec<(PropId, u32, u8)>>,
@@ -54,28 +54,28 @@ pub struct Engine {
     /// [`Engine::add_prop`]), so its own changes wake it again.
     repeats: Vec<bool>,
     queue: Queue,
-    pub level: Propagation,
-    pub stats: Stats,
+    pub(crate) level: Propagation,
+    pub(crate) stats: Stats,
     /// The propagator whose failure ended the last propagation, for the
     /// heuristics that learn from failures (dom/wdeg).
-    pub failed: Option<PropId>,
+    pub(crate) failed: Option<PropId>,
     /// Learned nogoods and the analysis that makes them, when learning is
     /// on (`learn/`).
-    pub nogoods: Option<Box<Nogoods>>,
+    pub(crate) nogoods: Option<Box<Nogoods>>,
     analyser: Analyser,
 }
 
 /// The size of an engine under construction, to roll back to when a
 /// constraint's lowering gives up half-way (see [`Engine::rollback`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Mark {
+pub(crate) struct Mark {
     vars: usize,
     slots: usize,
     props: usize,
 }
 
 impl Engine {
-    pub fn new(level: Propagation) -> Self {
+    pub(crate) fn new(level: Propagation) -> Self {
         Engine {
             doms: Domains::default(),
             props: Vec::new(),
@@ -96,7 +96,7 @@ impl Engine {
     /// Turns learning on: from now on every domain change is recorded as a
     /// literal with its cause, failures are analysed ([`Self::analyse`]) and
     /// the nogoods learned are propagated.
-    pub fn start_learning(&mut self) {
+    pub(crate) fn start_learning(&mut self) {
         if self.nogoods.is_none() {
             self.doms.start_learning();
             self.nogoods = Some(Box::new(Nogoods::new(self.doms.num_vars())));
@@ -104,12 +104,12 @@ impl Engine {
     }
 
     /// Turns learning off and forgets the nogoods.
-    pub fn stop_learning(&mut self) {
+    pub(crate) fn stop_learning(&mut self) {
         self.nogoods = None;
         self.doms.learn = None;
     }
 
-    pub fn learning(&self) -> bool {
+    pub(crate) fn learning(&self) -> bool {
         self.nogoods.is_some()
     }
 
@@ -117,7 +117,7 @@ impl Engine {
     /// adds the nogood learned; returns it, or `None` when there is nothing
     /// to learn from (learning off, no conflict recorded, level 0, or a
     /// cause that cannot be explained).
-    pub fn analyse(&mut self) -> Option<Learned> {
+    pub(crate) fn analyse(&mut self) -> Option<Learned> {
         let nogoods = self.nogoods.as_mut()?;
         let trail = self.doms.learn.as_mut()?;
         let conflict = trail.conflict.take()?;
@@ -137,7 +137,7 @@ impl Engine {
 
     /// Adds a nogood learned by another search of the same model (a
     /// portfolio's, `learn/exchange.rs`), watched at the next propagation.
-    pub fn import_nogood(&mut self, clause: Vec<learn::Lit>) {
+    pub(crate) fn import_nogood(&mut self, clause: Vec<learn::Lit>) {
         if let (Some(nogoods), Some(trail)) = (self.nogoods.as_mut(), self.doms.learn.as_ref()) {
             if nogoods.full() {
                 nogoods.reduce(trail);
@@ -150,7 +150,7 @@ impl Engine {
 
     /// The variables of the literals the last analysis that learned a
     /// nogood met (for activity-based variable selection).
-    pub fn conflict_vars(&self) -> &[VarId] {
+    pub(crate) fn conflict_vars(&self) -> &[VarId] {
         self.analyser.vars()
     }
 
@@ -163,14 +163,14 @@ impl Engine {
     }
 
     /// A variable with the given sorted, distinct, non-empty values.
-    pub fn add_var(&mut self, values: &[i64]) -> VarId {
+    pub(crate) fn add_var(&mut self, values: &[i64]) -> VarId {
         let v = self.doms.add_var(values);
         self.grow_vars();
         v
     }
 
     /// A variable with every value of `lo..=hi` (bounds only when wide).
-    pub fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
+    pub(crate) fn add_range(&mut self, lo: i64, hi: i64) -> VarId {
         let v = self.doms.add_range(lo, hi);
         self.grow_vars();
         v
@@ -181,7 +181,7 @@ impl Engine {
         self.notified.push(Vec::new());
     }
 
-    pub fn add_prop(&mut self, p: Box<dyn Propagator>) -> PropId {
+    pub(crate) fn add_prop(&mut self, p: Box<dyn Propagator>) -> PropId {
         let id = self.props.len();
         let mut subs = Subscriptions::default();
         p.subscribe(&mut subs);
@@ -204,7 +204,7 @@ impl Engine {
     }
 
     /// The current size, to [`Self::rollback`] to.
-    pub fn mark(&self) -> Mark {
+    pub(crate) fn mark(&self) -> Mark {
         Mark {
             vars: self.doms.num_vars(),
             slots: self.doms.trail.allocated(),
@@ -215,7 +215,7 @@ impl Engine {
     /// Removes every variable and propagator added since `mark`, before
     /// search: a constraint whose lowering failed half-way leaves nothing
     /// behind.
-    pub fn rollback(&mut self, mark: Mark) {
+    pub(crate) fn rollback(&mut self, mark: Mark) {
         for p in self.props.drain(mark.props..) {
             for &v in p.vars() {
                 if v < mark.vars {
@@ -269,7 +269,7 @@ impl Engine {
     /// fixpoint; under `fc` and `none` only constraints whose variables are
     /// all fixed already are checked, and the unary ones (a domain's holes,
     /// see `domain_holes`) run.
-    pub fn propagate_root(&mut self) -> PResult {
+    pub(crate) fn propagate_root(&mut self) -> PResult {
         self.flush();
         if self.level == Propagation::Ac {
             for p in 0..self.props.len() {
@@ -306,7 +306,7 @@ impl Engine {
     }
 
     /// Propagation after a decision on `var`, at the engine's level.
-    pub fn propagate_decision(&mut self, var: VarId) -> PResult {
+    pub(crate) fn propagate_decision(&mut self, var: VarId) -> PResult {
         match self.level {
             Propagation::Ac => self.fixpoint(),
             Propagation::Fc => {
@@ -344,7 +344,7 @@ impl Engine {
 
     /// Runs queued propagators, waking watchers of changed variables, until
     /// nothing changes or something fails.
-    pub fn fixpoint(&mut self) -> PResult {
+    pub(crate) fn fixpoint(&mut self) -> PResult {
         loop {
             self.schedule(None);
             if self.nogoods.is_some() {
@@ -372,7 +372,7 @@ impl Engine {
     /// Propagates, whatever the level, every propagator on `vars` to a
     /// fixpoint: once the primary variables are assigned, this evaluates the
     /// definitions of the auxiliary ones and checks the constraints on them.
-    pub fn settle(&mut self, vars: &[VarId]) -> PResult {
+    pub(crate) fn settle(&mut self, vars: &[VarId]) -> PResult {
         self.flush();
         for &v in vars {
             for &(p, _) in &self.watchers[v] {
@@ -384,7 +384,7 @@ impl Engine {
 
     /// Runs one propagator alone, outside the fixpoint (for look-ahead such
     /// as LCV); the caller restores the domains afterwards.
-    pub fn propagate_alone(&mut self, p: PropId) -> PResult {
+    pub(crate) fn propagate_alone(&mut self, p: PropId) -> PResult {
         self.flush();
         self.doms.set_cause(Cause::Prop(p as u32));
         let r = self.props[p].propagate(&mut self.doms);

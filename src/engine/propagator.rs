@@ -37,7 +37,7 @@ use crate::model::VarId;
 
 /// Cheap propagators run before expensive ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Priority {
+pub(crate) enum Priority {
     Unary = 0,
     Binary = 1,
     Linear = 2,
@@ -49,7 +49,7 @@ pub enum Priority {
     Last = 4,
 }
 
-pub trait Propagator {
+pub(crate) trait Propagator {
     /// The variables of the constraint (for degree heuristics, counting and
     /// the default subscriptions).
     fn vars(&self) -> &[VarId];
@@ -129,7 +129,7 @@ pub trait Propagator {
 /// What a propagator asks for when it is posted; the engine turns it into
 /// per-variable watch lists.
 #[derive(Debug, Default)]
-pub struct Subscriptions {
+pub(crate) struct Subscriptions {
     /// `(variable, events)`: run the propagator when one of them happens.
     pub(super) wake: Vec<(VarId, u8)>,
     /// `(variable, position, events)`: call `notify(position)` on each.
@@ -138,17 +138,17 @@ pub struct Subscriptions {
 
 impl Subscriptions {
     /// Wake the propagator on these events of `v`.
-    pub fn wake(&mut self, v: VarId, events: u8) {
+    pub(crate) fn wake(&mut self, v: VarId, events: u8) {
         self.wake.push((v, events));
     }
 
     /// Wake the propagator on these events of each of `vars`.
-    pub fn wake_all(&mut self, vars: &[VarId], events: u8) {
+    pub(crate) fn wake_all(&mut self, vars: &[VarId], events: u8) {
         self.wake.extend(vars.iter().map(|&v| (v, events)));
     }
 
     /// Call [`Propagator::notify`] with `position` on these events of `v`.
-    pub fn notify(&mut self, v: VarId, position: usize, events: u8) {
+    pub(crate) fn notify(&mut self, v: VarId, position: usize, events: u8) {
         self.notify.push((v, position as u32, events));
     }
 }

@@ -78,7 +78,7 @@ impl Stats {
 
 /// A solution count that reached it does not fit 64 bits: it reads "at
 /// least this many", never as exact.
-pub const SATURATED: u64 = u64::MAX;
+pub(crate) const SATURATED: u64 = u64::MAX;
 
 /// A better solution found while optimising.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ pub struct Improvement {
 }
 
 /// The process's peak resident set size (Linux: VmHWM in /proc/self/status).
-pub fn peak_memory() -> Option<u64> {
+pub(crate) fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -12,7 +12,7 @@
 //! undone on backtracking without any code of theirs.
 
 #[derive(Debug, Default)]
-pub struct Trail {
+pub(crate) struct Trail {
     slots: Vec<u64>,
     stamps: Vec<u64>,
     saved: Vec<(u32, u64)>,
@@ -24,7 +24,7 @@ pub struct Trail {
 /// filled in by the domains, the length of the literal trail and the decision
 /// level then, for learning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checkpoint {
+pub(crate) struct Checkpoint {
     saved: usize,
     pub(super) lits: u32,
     pub(super) level: u32,
@@ -32,24 +32,24 @@ pub struct Checkpoint {
 
 /// A reversible `i64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RevInt(u32);
+pub(crate) struct RevInt(u32);
 
 /// A reversible `i128` (two slots), for sums that must not overflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RevWide(u32);
+pub(crate) struct RevWide(u32);
 
 /// A reversible run of `u64` words: a bitset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RevWords {
+pub(crate) struct RevWords {
     first: u32,
     len: u32,
 }
 
 impl RevWords {
-    pub fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         self.len as usize
     }
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.len == 0
     }
 }
@@ -82,36 +82,36 @@ impl Trail {
         self.slots[s] = value;
     }
 
-    pub fn new_int(&mut self, value: i64) -> RevInt {
+    pub(crate) fn new_int(&mut self, value: i64) -> RevInt {
         RevInt(self.alloc(1, value as u64))
     }
     #[inline]
-    pub fn int(&self, r: RevInt) -> i64 {
+    pub(crate) fn int(&self, r: RevInt) -> i64 {
         self.get(r.0) as i64
     }
     #[inline]
-    pub fn set_int(&mut self, r: RevInt, value: i64) {
+    pub(crate) fn set_int(&mut self, r: RevInt, value: i64) {
         self.set(r.0, value as u64);
     }
 
-    pub fn new_wide(&mut self, value: i128) -> RevWide {
+    pub(crate) fn new_wide(&mut self, value: i128) -> RevWide {
         let first = self.alloc(2, 0);
         self.slots[first as usize] = value as u128 as u64;
         self.slots[first as usize + 1] = ((value as u128) >> 64) as u64;
         RevWide(first)
     }
     #[inline]
-    pub fn wide(&self, r: RevWide) -> i128 {
+    pub(crate) fn wide(&self, r: RevWide) -> i128 {
         ((self.get(r.0) as u128) | ((self.get(r.0 + 1) as u128) << 64)) as i128
     }
     #[inline]
-    pub fn set_wide(&mut self, r: RevWide, value: i128) {
+    pub(crate) fn set_wide(&mut self, r: RevWide, value: i128) {
         self.set(r.0, value as u128 as u64);
         self.set(r.0 + 1, ((value as u128) >> 64) as u64);
     }
 
     /// A run of words holding `init` (copied).
-    pub fn new_words(&mut self, init: &[u64]) -> RevWords {
+    pub(crate) fn new_words(&mut self, init: &[u64]) -> RevWords {
         let first = self.alloc(init.len(), 0);
         self.slots[first as usize..first as usize + init.len()].copy_from_slice(init);
         RevWords {
@@ -120,21 +120,21 @@ impl Trail {
         }
     }
     #[inline]
-    pub fn words(&self, r: RevWords) -> &[u64] {
+    pub(crate) fn words(&self, r: RevWords) -> &[u64] {
         &self.slots[r.first as usize..(r.first + r.len) as usize]
     }
     #[inline]
-    pub fn word(&self, r: RevWords, i: usize) -> u64 {
+    pub(crate) fn word(&self, r: RevWords, i: usize) -> u64 {
         debug_assert!(i < r.len as usize);
         self.get(r.first + i as u32)
     }
     #[inline]
-    pub fn set_word(&mut self, r: RevWords, i: usize, value: u64) {
+    pub(crate) fn set_word(&mut self, r: RevWords, i: usize, value: u64) {
         debug_assert!(i < r.len as usize);
         self.set(r.first + i as u32, value);
     }
 
-    pub fn checkpoint(&mut self) -> Checkpoint {
+    pub(crate) fn checkpoint(&mut self) -> Checkpoint {
         self.new_world();
         Checkpoint {
             saved: self.saved.len(),
@@ -144,7 +144,7 @@ impl Trail {
     }
 
     /// Undoes every write made since the checkpoint.
-    pub fn restore(&mut self, cp: Checkpoint) {
+    pub(crate) fn restore(&mut self, cp: Checkpoint) {
         while self.saved.len() > cp.saved {
             if let Some((slot, old)) = self.saved.pop() {
                 self.slots[slot as usize] = old;
@@ -159,30 +159,16 @@ impl Trail {
     }
 
     /// How many slots are allocated: a mark to truncate back to.
-    pub fn allocated(&self) -> usize {
+    pub(crate) fn allocated(&self) -> usize {
         self.slots.len()
     }
 
     /// Forgets the slots allocated after `mark` (a lowering that gave up).
     /// Only before search: no undo record may point past the mark.
-    pub fn truncate(&mut self, mark: usize) {
+    pub(crate) fn truncate(&mut self, mark: usize) {
         debug_assert!(self.saved.iter().all(|&(s, _)| (s as usize) < mark));
         self.slots.truncate(mark);
         self.stamps.truncate(mark);
-    }
-
-    /// Number of saved entries, a measure of the trail's size.
-    pub fn len(&self) -> usize {
-        self.saved.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.saved.is_empty()
-    }
-
-    /// Bytes held by the store and the trail.
-    pub fn memory_bytes(&self) -> usize {
-        self.slots.capacity() * 8 + self.stamps.capacity() * 8 + self.saved.capacity() * 16
     }
 }
 

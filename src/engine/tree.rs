@@ -9,7 +9,7 @@ use crate::model::VarId;
 
 /// One step of the search, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TreeEvent {
+pub(crate) enum TreeEvent {
     /// A branch: `var = v` (or, `right`, its negation) at `depth` (1 for a
     /// child of the root). `pruned`: values of the searched variables that
     /// propagation removed after the branch itself; `failed`: propagation
@@ -30,15 +30,15 @@ pub enum TreeEvent {
 
 /// The events recorded, at most `cap` of them.
 #[derive(Clone, Debug, Default)]
-pub struct TreeLog {
-    pub cap: usize,
-    pub events: Vec<TreeEvent>,
+pub(crate) struct TreeLog {
+    pub(crate) cap: usize,
+    pub(crate) events: Vec<TreeEvent>,
     /// Some event did not fit under the cap.
-    pub truncated: bool,
+    pub(crate) truncated: bool,
 }
 
 impl TreeLog {
-    pub fn new(cap: usize) -> Self {
+    pub(crate) fn new(cap: usize) -> Self {
         TreeLog {
             cap,
             events: Vec::new(),
@@ -46,22 +46,11 @@ impl TreeLog {
         }
     }
 
-    pub fn push(&mut self, e: TreeEvent) {
+    pub(crate) fn push(&mut self, e: TreeEvent) {
         if self.events.len() < self.cap {
             self.events.push(e);
         } else {
             self.truncated = true;
-        }
-    }
-
-    /// Marks the last branch as failed (its propagation failed after it
-    /// was recorded).
-    pub fn fail_last(&mut self) {
-        if self.truncated {
-            return;
-        }
-        if let Some(TreeEvent::Branch { failed, .. }) = self.events.last_mut() {
-            *failed = true;
         }
     }
 }

@@ -28,6 +28,8 @@ pub(crate) mod globals;
 mod linear;
 mod objective;
 mod reify;
+#[cfg(test)]
+mod table_gac;
 mod terms;
 mod unary;
 pub(crate) mod words;
@@ -39,27 +41,27 @@ use crate::model::{Formula, Model, Propagation, VarId};
 use std::sync::Arc;
 
 /// An engine for the model.
-pub struct Posted {
-    pub engine: Engine,
+pub(crate) struct Posted {
+    pub(crate) engine: Engine,
     /// False when the constraints fail already before search (an empty
     /// domain at the root): the model is unsatisfiable.
-    pub consistent: bool,
+    pub(crate) consistent: bool,
     /// The engine variable equal to the objective, to minimise (negated when
     /// the model maximises); `None` without an objective or when it could not
     /// be lowered (then solutions are compared by evaluation only).
-    pub objective: Option<VarId>,
+    pub(crate) objective: Option<VarId>,
     /// The word intersections among the propagators, for counting by product.
-    pub crossings: Crossings,
+    pub(crate) crossings: Crossings,
 }
 
 /// Lowers the model for search at the given propagation level.
-pub fn lower(model: &Arc<Model>, level: Propagation) -> Posted {
+pub(crate) fn lower(model: &Arc<Model>, level: Propagation) -> Posted {
     lower_with(model, level, false)
 }
 
 /// [`lower`], optionally holding every range domain by its bounds only
 /// (`bounds_only`: for tests of interval domains).
-pub fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bool) -> Posted {
+pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bool) -> Posted {
     let mut engine = Engine::new(level);
     engine.doms.bounds_only = bounds_only;
     let Some(rest) = unary::root_domains(model, &mut engine) else {
@@ -88,9 +90,9 @@ pub fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bool) -> 
 }
 
 /// The lowering context shared by the passes.
-pub struct Lower<'a> {
-    pub engine: &'a mut Engine,
-    pub model: &'a Arc<Model>,
+pub(crate) struct Lower<'a> {
+    pub(crate) engine: &'a mut Engine,
+    pub(crate) model: &'a Arc<Model>,
     /// True while lowering a top-level constraint, where an undefined term
     /// (a zero divisor, an index out of range) may prune the assignments that
     /// make it undefined; false inside a reified sub-formula, where it must not.
@@ -104,7 +106,7 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(engine: &'a mut Engine, model: &'a Arc<Model>) -> Self {
+    pub(crate) fn new(engine: &'a mut Engine, model: &'a Arc<Model>) -> Self {
         Lower {
             engine,
             model,
@@ -118,7 +120,7 @@ impl<'a> Lower<'a> {
 
     /// Posts a top-level constraint: its own propagators if every part of it
     /// lowers, else (leaving nothing else behind) the formula propagator.
-    pub fn post(&mut self, f: &Formula) {
+    pub(crate) fn post(&mut self, f: &Formula) {
         self.strict = true;
         let mark = self.engine.mark();
         let crossings = self.crossings.len();
@@ -136,7 +138,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Whether undefined terms may prune here (see [`Lower::strict`]).
-    pub fn strict(&self) -> bool {
+    pub(crate) fn strict(&self) -> bool {
         self.strict
     }
 }

@@ -8,7 +8,7 @@ use crate::model::{Objective, Term, VarId};
 
 impl Lower<'_> {
     /// A variable equal to the objective to minimise, if it can be lowered.
-    pub fn objective_var(&mut self, o: &Objective) -> Option<VarId> {
+    pub(crate) fn objective_var(&mut self, o: &Objective) -> Option<VarId> {
         self.strict = true;
         let t = if o.maximize {
             Term::Linear(vec![(-1, o.term.clone())], 0)

@@ -19,7 +19,7 @@ use crate::model::{CmpOp, Formula, Term, VarId};
 
 impl Lower<'_> {
     /// A 0/1 variable equal to the truth of `f`.
-    pub fn reify(&mut self, f: &Formula) -> Option<VarId> {
+    pub(crate) fn reify(&mut self, f: &Formula) -> Option<VarId> {
         let strict = std::mem::replace(&mut self.strict, false);
         let b = self.reify_in(f);
         self.strict = strict;

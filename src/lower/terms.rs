@@ -40,7 +40,7 @@ impl Lower<'_> {
     }
 
     /// An engine variable equal to the term.
-    pub fn var_of(&mut self, t: &Term) -> Option<VarId> {
+    pub(crate) fn var_of(&mut self, t: &Term) -> Option<VarId> {
         match t {
             Term::Var(v) => Some(*v),
             Term::Const(k) => self.aux(*k as i128, *k as i128),

@@ -5,9 +5,9 @@
 //! folded constraints with a plausible mis-folding; the engine then solves
 //! the wrong problem and the checker, reading the written form, rejects it.
 
-use cspi::engine::search::Next;
 use cspi::model::check::violations;
 use cspi::model::{CmpOp, Formula, Model, Term};
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load as load_model, solve};
 use std::path::Path;
 use std::sync::Arc;

@@ -5,8 +5,8 @@
 //! models: the solution count of the engine must equal that of brute-force
 //! enumeration with the model's own evaluator, at every propagation level.
 
-use cspi::engine::search::Next;
 use cspi::model::{Model, Propagation};
+use cspi::solve::Next;
 use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;

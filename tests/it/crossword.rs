@@ -3,9 +3,9 @@
 //! first fills checked by an independent checker, brute-force counts on small
 //! picture grids, and diagnostics for bad grids and dictionaries.
 
-use cspi::engine::search::{Limits, Next};
 use cspi::model::{Propagation, VarSelect};
 use cspi::solve::ParamOverride;
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::{Path, PathBuf};
 use std::process::Command;

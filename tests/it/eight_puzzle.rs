@@ -7,8 +7,8 @@
 //! The default run takes a sample of ../shared/data/eight-puzzle/instances.txt;
 //! `cargo test --release -- --ignored` runs them all (the two 31-move ones too).
 
-use cspi::engine::search::Next;
 use cspi::model::Model;
+use cspi::solve::Next;
 use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::{HashMap, VecDeque};

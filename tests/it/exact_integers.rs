@@ -9,8 +9,8 @@
 //! sums) are compared with a brute force that evaluates them in `i128`, here,
 //! without cspi's parser, folding or propagators.
 
-use cspi::engine::search::Next;
 use cspi::model::Propagation;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load as load_model, solve};
 use std::sync::Arc;
 

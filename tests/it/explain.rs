@@ -5,11 +5,11 @@
 use crate::common;
 use crate::common::json::JsonRead;
 
-use cspi::engine::search::{Limits, Next};
 use cspi::explain::{Explanation, explain};
 use cspi::model::Model;
 use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, Options, Status, load};
+use cspi::solve::{Limits, Next};
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -5,9 +5,9 @@
 //! strategies (`none` checks a sum only at its leaves).
 //! Every solution is re-checked by the independent checker.
 
-use cspi::engine::search::Limits;
 use cspi::model::search::Named;
 use cspi::model::{Model, Propagation, ValSelect, VarSelect};
+use cspi::solve::Limits;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -171,7 +171,7 @@ fn count_with(
     options.search.var = var;
     options.search.val = val;
     options.search.propagation = level;
-    let summary = solve(model, &options, |_| cspi::engine::search::Next::Continue);
+    let summary = solve(model, &options, |_| cspi::solve::Next::Continue);
     assert!(
         summary.rejected.is_empty(),
         "checker rejected: {:?}",
@@ -245,7 +245,7 @@ fn a_sum_over_a_million_variables_is_solved() {
     let mut ones = 0;
     let summary = solve(&model, &options, |values| {
         ones = values.iter().filter(|&&v| v == 1).count();
-        cspi::engine::search::Next::Stop
+        cspi::solve::Next::Stop
     });
     assert!(summary.rejected.is_empty());
     assert_eq!(ones, 3);

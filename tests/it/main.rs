@@ -48,6 +48,5 @@ mod search_order;
 mod set_vars;
 mod sudoku_sets;
 mod table_data;
-mod table_gac;
 mod ui;
 mod wide_values;

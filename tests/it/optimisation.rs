@@ -6,9 +6,9 @@
 //! so small models are proved), every reported solution must pass the
 //! independent checker and improve on the one before.
 
-use cspi::engine::search::Next;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Restarts, VarSelect};
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

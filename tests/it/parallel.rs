@@ -7,9 +7,9 @@ use crate::common::json::JsonRead;
 
 use crate::common::json;
 use crate::common::{cspi, shared_data};
-use cspi::engine::search::{Limits, Next};
 use cspi::model::Model;
 use cspi::solve::ParamOverride;
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -87,7 +87,7 @@ fn queens_counts_are_the_same_on_any_number_of_threads() {
 /// components changes the tree below each sub-problem).
 #[test]
 fn the_work_is_the_same_whatever_the_threads_or_parts() {
-    let tree = |s: &cspi::engine::stats::Stats| (s.nodes, s.failures, s.backtracks, s.solutions);
+    let tree = |s: &cspi::run::Stats| (s.nodes, s.failures, s.backtracks, s.solutions);
     for n in [3, 4, 6, 9] {
         let model = load("n-queens.csp", &[("n", &n.to_string())]);
         for count_only in [true, false] {
@@ -266,7 +266,7 @@ fn counts_by_components_keep_each_threads_cache_and_repeat() {
         solve(&model, &o, |_| Next::Continue)
     };
     let one = count(1);
-    let tree = |s: &cspi::engine::stats::Stats| (s.nodes, s.failures, s.backtracks, s.solutions);
+    let tree = |s: &cspi::run::Stats| (s.nodes, s.failures, s.backtracks, s.solutions);
     let per_thread = |s: &cspi::solve::Summary| -> Vec<_> {
         s.threads
             .iter()

@@ -11,8 +11,8 @@
 
 use crate::common;
 
-use cspi::engine::search::Next;
 use cspi::model::Model;
+use cspi::solve::Next;
 use cspi::solve::ParamOverride;
 use cspi::solve::{LoadOptions, Options, Status, load as load_model, solve};
 use rand::rngs::Xoshiro256PlusPlus;

@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use cspi::engine::search::{Limits, Next};
 use cspi::solve::ParamOverride;
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;

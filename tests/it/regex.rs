@@ -5,8 +5,8 @@
 //! computed when the model loads.
 
 use crate::common::regex::{Re, words};
-use cspi::engine::search::Next;
 use cspi::model::regex::Regex;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

@@ -2,8 +2,8 @@
 //! registered globals): the truth variable is propagated both ways, and the
 //! solutions equal brute force under every propagation level.
 
-use cspi::engine::search::Next;
 use cspi::model::Propagation;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};

@@ -4,9 +4,9 @@
 //! The golden file is an expect-test snapshot:
 //! `UPDATE_EXPECT=1 cargo test --release --test it search_order` rewrites it.
 
-use cspi::engine::select::Branch;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
+use cspi::run::Branch;
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use expect_test::expect_file;
 use std::fmt::Write;
@@ -54,7 +54,7 @@ fn trace(
     options.search.restarts = restarts;
     options.search.seed = 7;
     options.limits.solutions = Some(1);
-    let summary = solve(&model, &options, |_| cspi::engine::search::Next::Continue);
+    let summary = solve(&model, &options, |_| cspi::solve::Next::Continue);
     assert!(summary.rejected.is_empty());
     let mut out = String::new();
     for d in &summary.trace {
@@ -120,7 +120,7 @@ fn first_decisions(model: &str, var: VarSelect, level: Propagation, n: usize) ->
     options.search.var = var;
     options.search.propagation = level;
     options.limits.solutions = Some(1);
-    let summary = solve(&model, &options, |_| cspi::engine::search::Next::Continue);
+    let summary = solve(&model, &options, |_| cspi::solve::Next::Continue);
     summary
         .trace
         .iter()

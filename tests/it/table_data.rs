@@ -2,7 +2,7 @@
 //! whitespace, comments), the diagnostics for bad rows, constant folding, and
 //! the `--project` flag on the command line.
 
-use cspi::engine::search::Next;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use std::path::Path;
 use std::process::Command;

@@ -2,8 +2,8 @@
 //! of any range lowered with bounds propagation, auxiliary terms computed
 //! rather than searched, and folded sums evaluated exactly.
 
-use cspi::engine::search::Next;
 use cspi::model::Propagation;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, Summary, load, solve};
 use std::path::Path;
 use std::sync::Arc;

@@ -21,13 +21,13 @@ use std::collections::BTreeMap;
 
 /// A learned clause and where it asserts.
 #[derive(Debug)]
-pub struct Learned {
+pub(crate) struct Learned {
     /// The clause (at least one literal holds): the UIP's negation first.
-    pub clause: Vec<Lit>,
+    pub(crate) clause: Vec<Lit>,
     /// The highest level among the other literals: the clause is unit
     /// there.
-    pub assert_level: u32,
-    pub lbd: u32,
+    pub(crate) assert_level: u32,
+    pub(crate) lbd: u32,
 }
 
 /// Scratch space kept between analyses.

@@ -23,7 +23,7 @@ use crate::model::VarId;
 
 /// The kind of an atomic literal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
+pub(crate) enum Kind {
     Ge,
     Le,
     Eq,
@@ -32,35 +32,35 @@ pub enum Kind {
 
 /// An atomic literal about one variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Lit {
-    pub var: VarId,
-    pub kind: Kind,
-    pub val: i64,
+pub(crate) struct Lit {
+    pub(crate) var: VarId,
+    pub(crate) kind: Kind,
+    pub(crate) val: i64,
 }
 
 impl Lit {
-    pub fn ge(var: VarId, val: i64) -> Lit {
+    pub(crate) fn ge(var: VarId, val: i64) -> Lit {
         Lit {
             var,
             kind: Kind::Ge,
             val,
         }
     }
-    pub fn le(var: VarId, val: i64) -> Lit {
+    pub(crate) fn le(var: VarId, val: i64) -> Lit {
         Lit {
             var,
             kind: Kind::Le,
             val,
         }
     }
-    pub fn eq(var: VarId, val: i64) -> Lit {
+    pub(crate) fn eq(var: VarId, val: i64) -> Lit {
         Lit {
             var,
             kind: Kind::Eq,
             val,
         }
     }
-    pub fn ne(var: VarId, val: i64) -> Lit {
+    pub(crate) fn ne(var: VarId, val: i64) -> Lit {
         Lit {
             var,
             kind: Kind::Ne,
@@ -69,7 +69,7 @@ impl Lit {
     }
 
     /// The literal that holds exactly when this one does not.
-    pub fn negate(self) -> Lit {
+    pub(crate) fn negate(self) -> Lit {
         match self.kind {
             Kind::Ge => Lit::le(self.var, self.val.saturating_sub(1)),
             Kind::Le => Lit::ge(self.var, self.val.saturating_add(1)),
@@ -79,7 +79,7 @@ impl Lit {
     }
 
     /// Whether the literal holds for the value `x` of its variable.
-    pub fn holds(self, x: i64) -> bool {
+    pub(crate) fn holds(self, x: i64) -> bool {
         match self.kind {
             Kind::Ge => x >= self.val,
             Kind::Le => x <= self.val,
@@ -89,7 +89,7 @@ impl Lit {
     }
 
     /// Whether this literal alone implies `other` (same variable).
-    pub fn implies(self, other: Lit) -> bool {
+    pub(crate) fn implies(self, other: Lit) -> bool {
         if self.var != other.var {
             return false;
         }
@@ -120,7 +120,7 @@ impl std::fmt::Display for Lit {
 
 /// Why a literal became true.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Cause {
+pub(crate) enum Cause {
     /// A search decision (or an LNS fixing): no explanation.
     #[default]
     Decision,
@@ -138,16 +138,16 @@ pub enum Cause {
 
 /// One literal on the trail.
 #[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub lit: Lit,
-    pub level: u32,
+pub(crate) struct Entry {
+    pub(crate) lit: Lit,
+    pub(crate) level: u32,
     /// The previous entry of the same variable (`NONE` if none).
     prev: u32,
-    pub cause: Cause,
+    pub(crate) cause: Cause,
     /// What the cause asked for (the entry's literal may be stronger).
-    pub asked: Lit,
+    pub(crate) asked: Lit,
     /// The bound before the change (bound entries).
-    pub from: i64,
+    pub(crate) from: i64,
 }
 
 const NONE: u32 = u32::MAX;
@@ -176,28 +176,28 @@ impl Root {
 
 /// A failure that conflict analysis starts from.
 #[derive(Clone, Copy, Debug)]
-pub struct Conflict {
-    pub cause: Cause,
+pub(crate) struct Conflict {
+    pub(crate) cause: Cause,
     /// The variable and the literal its change would have made true, or
     /// `None` when the cause failed on its own (a propagator's check, or a
     /// bitset operation that emptied a domain).
-    pub asked: Option<Lit>,
+    pub(crate) asked: Option<Lit>,
 }
 
 /// The literal trail.
 #[derive(Debug, Default)]
-pub struct LitTrail {
+pub(crate) struct LitTrail {
     entries: Vec<Entry>,
     head: Vec<u32>,
     root: Vec<Root>,
     /// The cause of the changes being made now.
-    pub cause: Cause,
+    pub(crate) cause: Cause,
     /// The failure of the last propagation, if one was recorded.
-    pub conflict: Option<Conflict>,
+    pub(crate) conflict: Option<Conflict>,
     /// The current decision level (the nesting of checkpoints).
-    pub level: u32,
+    pub(crate) level: u32,
     /// How far the nogoods have looked at the entries (`nogoods.rs`).
-    pub processed: usize,
+    pub(crate) processed: usize,
 }
 
 impl LitTrail {
@@ -223,15 +223,16 @@ impl LitTrail {
         }
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.entries.len()
     }
 
-    pub fn is_empty(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
-    pub fn entry(&self, i: usize) -> &Entry {
+    pub(crate) fn entry(&self, i: usize) -> &Entry {
         &self.entries[i]
     }
 
@@ -274,13 +275,13 @@ impl LitTrail {
     }
 
     /// Whether `x` was in the domain of `v` when learning began.
-    pub fn root_contains(&self, v: VarId, x: i64) -> bool {
+    pub(crate) fn root_contains(&self, v: VarId, x: i64) -> bool {
         self.root[v].contains(x)
     }
 
     /// Whether `lit` held in the domains learning began from (a level-0
     /// fact, which explanations may leave out).
-    pub fn holds_at_root(&self, lit: Lit) -> bool {
+    pub(crate) fn holds_at_root(&self, lit: Lit) -> bool {
         let r = &self.root[lit.var];
         match lit.kind {
             Kind::Ge => r.min >= lit.val,
@@ -292,7 +293,7 @@ impl LitTrail {
 
     /// The first entry before `pos` from which `lit` holds, or `None` when
     /// it holds at the root. The caller knows it holds at `pos`.
-    pub fn reason_entry(&self, lit: Lit, pos: usize) -> Option<usize> {
+    pub(crate) fn reason_entry(&self, lit: Lit, pos: usize) -> Option<usize> {
         if self.holds_at_root(lit) {
             return None;
         }
@@ -314,7 +315,7 @@ impl LitTrail {
 
     /// The domain of `v` at position `pos`, as literals (those not true at
     /// the root): the bounds and the holes between them.
-    pub fn domain_at(&self, v: VarId, pos: usize, out: &mut Vec<Lit>) {
+    pub(crate) fn domain_at(&self, v: VarId, pos: usize, out: &mut Vec<Lit>) {
         let r = &self.root[v];
         let (mut lo, mut hi) = (None, None);
         let start = out.len();
@@ -351,7 +352,7 @@ impl LitTrail {
 
     /// The values of `v` at position `pos`, in increasing order, onto `out`
     /// (for domains narrow enough to list: the caller checks the bounds).
-    pub fn values_at(&self, v: VarId, pos: usize, out: &mut Vec<i64>) {
+    pub(crate) fn values_at(&self, v: VarId, pos: usize, out: &mut Vec<i64>) {
         let r = &self.root[v];
         let (mut lo, mut hi) = (None, None);
         let mut holes = Vec::new();
@@ -374,7 +375,7 @@ impl LitTrail {
     }
 
     /// The bounds of `v` at position `pos`.
-    pub fn bounds_at(&self, v: VarId, pos: usize) -> (i64, i64) {
+    pub(crate) fn bounds_at(&self, v: VarId, pos: usize) -> (i64, i64) {
         let r = &self.root[v];
         let (mut lo, mut hi) = (None, None);
         for i in self.chain(v, pos) {
@@ -397,7 +398,7 @@ impl LitTrail {
 
     /// The literals, true before entry `i`, that together with what its
     /// cause asked imply its literal (the holes a bound jumped over).
-    pub fn bridge(&self, i: usize, out: &mut Vec<Lit>) {
+    pub(crate) fn bridge(&self, i: usize, out: &mut Vec<Lit>) {
         let e = self.entries[i];
         let v = e.lit.var;
         let r = &self.root[v];
@@ -450,32 +451,29 @@ impl Iterator for Chain<'_> {
 /// The domains as they were at one position of the literal trail: what a
 /// propagator's lazy explanation reads (never the current domains, which
 /// have moved on since it propagated).
-pub struct Past<'a> {
-    pub trail: &'a LitTrail,
-    pub pos: usize,
+pub(crate) struct Past<'a> {
+    pub(crate) trail: &'a LitTrail,
+    pub(crate) pos: usize,
 }
 
 impl Past<'_> {
-    pub fn min(&self, v: VarId) -> i64 {
-        self.trail.bounds_at(v, self.pos).0
-    }
-    pub fn max(&self, v: VarId) -> i64 {
+    pub(crate) fn max(&self, v: VarId) -> i64 {
         self.trail.bounds_at(v, self.pos).1
     }
-    pub fn bounds(&self, v: VarId) -> (i64, i64) {
+    pub(crate) fn bounds(&self, v: VarId) -> (i64, i64) {
         self.trail.bounds_at(v, self.pos)
     }
     /// The literals describing the domain of `v` then (bounds and holes).
-    pub fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
+    pub(crate) fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
         self.trail.domain_at(v, self.pos, out);
     }
     /// The values of `v` then, in increasing order, onto `out` (for domains
     /// narrow enough to list: check [`Self::bounds`] first).
-    pub fn values(&self, v: VarId, out: &mut Vec<i64>) {
+    pub(crate) fn values(&self, v: VarId, out: &mut Vec<i64>) {
         self.trail.values_at(v, self.pos, out);
     }
     /// Whether `x` was in the domain of `v` then.
-    pub fn contains(&self, v: VarId, x: i64) -> bool {
+    pub(crate) fn contains(&self, v: VarId, x: i64) -> bool {
         self.trail.root_contains(v, x)
             && self
                 .trail
@@ -483,7 +481,7 @@ impl Past<'_> {
                 .all(|i| self.trail.entries[i].lit.holds(x))
     }
     /// Whether `lit` held then.
-    pub fn holds(&self, lit: Lit) -> bool {
+    pub(crate) fn holds(&self, lit: Lit) -> bool {
         let (lo, hi) = self.bounds(lit.var);
         match lit.kind {
             Kind::Ge => lo >= lit.val,

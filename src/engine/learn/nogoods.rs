@@ -26,15 +26,15 @@ use crate::engine::domains::{Domains, Fail, PResult};
 use crate::model::VarId;
 
 #[derive(Debug)]
-pub struct Clause {
-    pub lits: Vec<Lit>,
-    pub lbd: u32,
-    pub deleted: bool,
+pub(crate) struct Clause {
+    pub(crate) lits: Vec<Lit>,
+    pub(crate) lbd: u32,
+    pub(crate) deleted: bool,
 }
 
 #[derive(Debug)]
-pub struct Nogoods {
-    pub clauses: Vec<Clause>,
+pub(crate) struct Nogoods {
+    pub(crate) clauses: Vec<Clause>,
     /// Per variable and list ([`list_of`]), the clauses watching one of its
     /// literals, with that literal.
     watches: Vec<[Vec<Watch>; LISTS]>,
@@ -127,7 +127,7 @@ pub(crate) fn level_of(trail: &LitTrail, lit: Lit) -> u32 {
 }
 
 impl Nogoods {
-    pub fn new(num_vars: usize) -> Self {
+    pub(crate) fn new(num_vars: usize) -> Self {
         Nogoods {
             clauses: Vec::new(),
             watches: (0..num_vars).map(|_| Default::default()).collect(),
@@ -137,12 +137,8 @@ impl Nogoods {
         }
     }
 
-    pub fn live(&self) -> usize {
-        self.live
-    }
-
     /// Adds a learned clause, watched at the next propagation.
-    pub fn add(&mut self, lits: Vec<Lit>, lbd: u32) {
+    pub(crate) fn add(&mut self, lits: Vec<Lit>, lbd: u32) {
         self.pending.push(self.clauses.len() as u32);
         self.clauses.push(Clause {
             lits,
@@ -153,13 +149,13 @@ impl Nogoods {
     }
 
     /// Whether the database is past its limit (see [`Self::reduce`]).
-    pub fn full(&self) -> bool {
+    pub(crate) fn full(&self) -> bool {
         self.live > self.limit
     }
 
     /// Deletes the half of the clauses with the highest LBD, keeping glue
     /// clauses (LBD <= 2) and those that caused a literal on the trail.
-    pub fn reduce(&mut self, trail: &LitTrail) {
+    pub(crate) fn reduce(&mut self, trail: &LitTrail) {
         let mut locked = vec![false; self.clauses.len()];
         for i in 0..trail.len() {
             if let Cause::Nogood(c) = trail.entry(i).cause {
@@ -195,7 +191,7 @@ impl Nogoods {
     /// Watches the new clauses, then visits the clauses watching each
     /// literal recorded since the last visit. Fails with the conflict
     /// recorded in the trail.
-    pub fn propagate(&mut self, d: &mut Domains) -> PResult {
+    pub(crate) fn propagate(&mut self, d: &mut Domains) -> PResult {
         while let Some(c) = self.pending.pop() {
             if let Err(f) = self.attach(c, d) {
                 self.pending.clear();

@@ -33,7 +33,7 @@ pub(crate) const DENSE_MAX_LETTERS: usize = 256;
 
 /// The words of one list by their letter at one position, as bitsets in the
 /// layout of a domain starting at value `offset` with `nwords` bitset words.
-pub struct LetterIndex {
+pub(crate) struct LetterIndex {
     /// The distinct letters (code points) at the position, sorted.
     letters: Vec<u32>,
     /// `nwords` words per letter: bit `k` is set when the word `offset + k`
@@ -57,7 +57,12 @@ pub(crate) type IndexCache = HashMap<(usize, usize, i64, usize), Arc<LetterIndex
 impl LetterIndex {
     /// `None` when the position holds more distinct letters than an index
     /// can number (65,534): the crossing is then left to the formula propagator.
-    pub fn new(list: &WordList, pos: usize, offset: i64, nwords: usize) -> Option<LetterIndex> {
+    pub(crate) fn new(
+        list: &WordList,
+        pos: usize,
+        offset: i64,
+        nwords: usize,
+    ) -> Option<LetterIndex> {
         let letter_at = |bit: usize| -> Option<u32> {
             let value = usize::try_from(offset + bit as i64).ok()?;
             let w = list.words.get(value)?;
@@ -117,7 +122,7 @@ impl LetterIndex {
     }
 
     /// The index for a variable's current domain layout, from the cache if built.
-    pub fn shared(
+    pub(crate) fn shared(
         cache: &mut IndexCache,
         list: &Arc<WordList>,
         pos: usize,
@@ -142,7 +147,7 @@ impl LetterIndex {
 
     /// Whether the index keeps one bitset per letter.
     #[inline]
-    pub fn dense(&self) -> bool {
+    pub(crate) fn dense(&self) -> bool {
         self.dense
     }
 
@@ -153,28 +158,22 @@ impl LetterIndex {
     }
 
     /// The heap bytes the index takes (for tests that bound it).
-    pub fn heap_bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn heap_bytes(&self) -> usize {
         self.letters.len() * 4
             + self.supports.len() * 8
             + self.letter_of.len() * 2
             + (self.starts.len() + self.members.len()) * 4
     }
 
-    /// The letter index (in this index's letters) of bit position `i`.
-    #[inline]
-    pub fn letter_at(&self, i: usize) -> Option<usize> {
-        let k = *self.letter_of.get(i)?;
-        (k != NONE).then_some(k as usize)
-    }
-
     /// How many distinct letters occur at the position.
-    pub fn num_letters(&self) -> usize {
+    pub(crate) fn num_letters(&self) -> usize {
         self.letters.len()
     }
 
     /// The letter index of value `x`'s word, `None` outside the list.
     #[inline]
-    pub fn letter_of(&self, x: i64) -> Option<usize> {
+    pub(crate) fn letter_of(&self, x: i64) -> Option<usize> {
         let k = *self.letter_of.get(usize::try_from(x - self.offset).ok()?)?;
         (k != NONE).then_some(k as usize)
     }
@@ -182,7 +181,7 @@ impl LetterIndex {
     /// For each letter, how many values of `bits` (a domain in this index's
     /// layout) have it: a popcount per letter when dense, one pass over the
     /// domain when sparse.
-    pub fn counts(&self, bits: &[u64]) -> Vec<u64> {
+    pub(crate) fn counts(&self, bits: &[u64]) -> Vec<u64> {
         if self.dense() {
             return (0..self.letters.len())
                 .map(|k| {
@@ -220,7 +219,7 @@ fn for_each_bit(bits: &[u64], lo: usize, hi: usize, mut f: impl FnMut(usize)) {
 /// how their letters correspond. Shared by the propagator and the counting
 /// table that lowering fills (`engine::crossings::Crossings`).
 #[derive(Clone)]
-pub struct Crossing {
+pub(crate) struct Crossing {
     vars: [VarId; 2],
     idx: [Arc<LetterIndex>; 2],
     /// `map[s][k]`: the index, among the other side's letters, of side `s`'s letter `k`.
@@ -228,7 +227,7 @@ pub struct Crossing {
 }
 
 impl Crossing {
-    pub fn new(a: VarId, ia: Arc<LetterIndex>, b: VarId, ib: Arc<LetterIndex>) -> Crossing {
+    pub(crate) fn new(a: VarId, ia: Arc<LetterIndex>, b: VarId, ib: Arc<LetterIndex>) -> Crossing {
         let map_to = |from: &LetterIndex, to: &LetterIndex| -> Vec<u16> {
             from.letters
                 .iter()
@@ -243,22 +242,22 @@ impl Crossing {
         }
     }
 
-    pub fn vars(&self) -> [VarId; 2] {
+    pub(crate) fn vars(&self) -> [VarId; 2] {
         self.vars
     }
 
     /// Which side (0 or 1) `v` is on.
-    pub fn side(&self, v: VarId) -> usize {
+    pub(crate) fn side(&self, v: VarId) -> usize {
         usize::from(self.vars[0] != v)
     }
 
     /// The letter index of side `s`.
-    pub fn letters_on(&self, s: usize) -> &LetterIndex {
+    pub(crate) fn letters_on(&self, s: usize) -> &LetterIndex {
         &self.idx[s]
     }
 
     /// Side `s`'s letter `k` as a letter index of the other side, if it has it.
-    pub fn map(&self, s: usize, k: usize) -> Option<usize> {
+    pub(crate) fn map(&self, s: usize, k: usize) -> Option<usize> {
         let m = self.map[s][k];
         (m != NONE).then_some(m as usize)
     }

@@ -13,7 +13,12 @@ use crate::model::VarId;
 /// domain standing in for an inner value (which `x != v` could not remove),
 /// and `x = min` for a bisection that would leave one side empty.
 #[inline]
-pub fn decide(val: &mut dyn ValSelector, engine: &mut Engine, var: VarId, rng: &mut Rng) -> Branch {
+pub(crate) fn decide(
+    val: &mut dyn ValSelector,
+    engine: &mut Engine,
+    var: VarId,
+    rng: &mut Rng,
+) -> Branch {
     let b = val.select(engine, var, rng);
     let d = &engine.doms;
     match b {
@@ -27,7 +32,7 @@ pub fn decide(val: &mut dyn ValSelector, engine: &mut Engine, var: VarId, rng: &
 
 /// Applies a decision (its left branch) or its negation (right).
 #[inline]
-pub fn apply(doms: &mut Domains, dec: Decision) -> Result<bool, Fail> {
+pub(crate) fn apply(doms: &mut Domains, dec: Decision) -> Result<bool, Fail> {
     let var = dec.var;
     match (dec.branch, dec.right) {
         (Branch::Assign(v), false) => doms.fix(var, v),

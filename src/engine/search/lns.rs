@@ -37,7 +37,7 @@ const SLICE_FAILURES: u64 = 500;
 
 /// What the next iteration does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plan {
+pub(crate) enum Plan {
     /// Fix a neighbourhood and search it with this many failures.
     Neighbourhood(u64),
     /// Search everything (under the bound) with this many failures.
@@ -46,7 +46,7 @@ pub enum Plan {
 
 /// How an iteration ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum End {
+pub(crate) enum End {
     /// It found a better solution.
     Improved,
     /// Its tree was searched to the end without a better solution.
@@ -55,7 +55,7 @@ pub enum End {
     Limit,
 }
 
-pub struct Lns {
+pub(crate) struct Lns {
     kind: LnsKind,
     iterations: u64,
     /// The share of the variables (random) or of the search space
@@ -74,7 +74,7 @@ pub struct Lns {
 
 impl Lns {
     /// LNS of this kind; `None` for `LnsKind::None`.
-    pub fn new(kind: LnsKind) -> Option<Self> {
+    pub(crate) fn new(kind: LnsKind) -> Option<Self> {
         (kind != LnsKind::None).then_some(Lns {
             kind,
             iterations: 0,
@@ -89,13 +89,13 @@ impl Lns {
     }
 
     /// Neighbourhoods searched so far.
-    pub fn iterations(&self) -> u64 {
+    pub(crate) fn iterations(&self) -> u64 {
         self.iterations
     }
 
     /// The next iteration: a neighbourhood, or, once neighbourhoods have
     /// used as many failures as the next complete slice would, that slice.
-    pub fn plan(&mut self) -> Plan {
+    pub(crate) fn plan(&mut self) -> Plan {
         let slice = SLICE_FAILURES * luby(self.slices + 1);
         if self.spent >= slice {
             self.spent = 0;
@@ -109,7 +109,7 @@ impl Lns {
     }
 
     /// The iteration under way ended after `failures` failures.
-    pub fn finished(&mut self, end: End, failures: u64) {
+    pub(crate) fn finished(&mut self, end: End, failures: u64) {
         if !self.in_neighbourhood {
             return;
         }
@@ -124,7 +124,7 @@ impl Lns {
     /// Fixes a neighbourhood's variables to their values in `best` (one
     /// value per engine variable), propagating after each; a fixing that
     /// fails is undone and skipped. Returns how many were fixed.
-    pub fn fix(
+    pub(crate) fn fix(
         &mut self,
         engine: &mut Engine,
         primary: &[VarId],

@@ -32,7 +32,7 @@ pub(crate) mod lns;
 mod lns_driver;
 mod objective;
 
-pub use decide::{apply, decide};
+pub(crate) use decide::{apply, decide};
 
 use super::Engine;
 use super::budget::Budget;
@@ -72,7 +72,7 @@ pub struct Limits {
 /// Whether counting by components is sound for a count (`components.rs`):
 /// under `ac`, every variable searched (no projection, no auxiliary
 /// variable), no objective and no solution limit.
-pub fn counts_by_components(
+pub(crate) fn counts_by_components(
     level: Propagation,
     every_variable_searched: bool,
     objective: bool,
@@ -83,7 +83,7 @@ pub fn counts_by_components(
 
 /// How the search ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// The whole search space was explored.
     Exhausted,
     /// The requested number of solutions was reached.
@@ -100,28 +100,28 @@ pub enum Next {
 }
 
 /// How the search branches: its heuristics and restart policy.
-pub struct Strategy {
-    pub var: VarSelector,
-    pub val: Box<dyn ValSelector>,
-    pub restarts: Restarts,
-    pub seed: u64,
+pub(crate) struct Strategy {
+    pub(crate) var: VarSelector,
+    pub(crate) val: Box<dyn ValSelector>,
+    pub(crate) restarts: Restarts,
+    pub(crate) seed: u64,
     /// Variables to branch on first, in this order; the other primary
     /// variables follow.
-    pub scope: Vec<VarId>,
+    pub(crate) scope: Vec<VarId>,
     /// Learn nogoods from failures (`learn/`, docs/learning.md); only under
     /// `ac`, and not when counting by components.
-    pub learning: bool,
+    pub(crate) learning: bool,
     /// Phases searched before the rest, in order, each with its own choices
     /// (a sequential search: FlatZinc's `seq_search`).
-    pub phases: Vec<Phase>,
+    pub(crate) phases: Vec<Phase>,
 }
 
 /// One phase of a sequential search: its variables, branched on while any
 /// is open, before the next phase's, with its own variable and value choice.
-pub struct Phase {
-    pub vars: Vec<VarId>,
-    pub var: VarSelector,
-    pub val: Box<dyn ValSelector>,
+pub(crate) struct Phase {
+    pub(crate) vars: Vec<VarId>,
+    pub(crate) var: VarSelector,
+    pub(crate) val: Box<dyn ValSelector>,
 }
 
 /// A phase as the search holds it: its variables as a branching order.
@@ -157,8 +157,8 @@ enum Step {
     Reject,
 }
 
-pub struct Search<'e> {
-    pub engine: &'e mut Engine,
+pub(crate) struct Search<'e> {
+    pub(crate) engine: &'e mut Engine,
     var_select: VarSelector,
     val_select: Box<dyn ValSelector>,
     /// Counted variables, in branching order (the scope first).
@@ -211,7 +211,7 @@ pub struct Search<'e> {
 impl<'e> Search<'e> {
     /// `primary` are the variables that tell solutions apart; the strategy's
     /// scope, if any, comes first in branching order.
-    pub fn new(
+    pub(crate) fn new(
         engine: &'e mut Engine,
         strategy: Strategy,
         primary: &[VarId],
@@ -287,12 +287,12 @@ impl<'e> Search<'e> {
 
     /// Large-neighbourhood search once a first solution is found (with
     /// [`Self::minimize`] only; see `lns.rs`).
-    pub fn lns(&mut self, lns: Option<Lns>) {
+    pub(crate) fn lns(&mut self, lns: Option<Lns>) {
         self.lns = lns.map(LnsDriver::new);
     }
 
     /// Neighbourhoods searched by LNS.
-    pub fn lns_iterations(&self) -> u64 {
+    pub(crate) fn lns_iterations(&self) -> u64 {
         self.lns.as_ref().map_or(0, LnsDriver::iterations)
     }
 
@@ -300,13 +300,13 @@ impl<'e> Search<'e> {
     /// solution, every later one must have a strictly smaller value. The bound
     /// is imposed again at every node, so it holds in all open branches
     /// without restarting.
-    pub fn minimize(&mut self, var: VarId) {
+    pub(crate) fn minimize(&mut self, var: VarId) {
         self.objective = Some(Objective::new(var));
     }
 
     /// Shares the objective's bound with other searches (after
     /// [`Self::minimize`]; see [`Objective::share_bound`]).
-    pub fn share_bound(&mut self, bound: Arc<AtomicI64>) {
+    pub(crate) fn share_bound(&mut self, bound: Arc<AtomicI64>) {
         if let Some(o) = &mut self.objective {
             o.share_bound(bound);
         }
@@ -315,7 +315,7 @@ impl<'e> Search<'e> {
     /// Shares the best solution too (a portfolio, after [`Self::minimize`]):
     /// each LNS iteration starts from the best one published, so that every
     /// search improves on the best known rather than on its own.
-    pub fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
+    pub(crate) fn share_best(&mut self, best: Arc<Mutex<Vec<i64>>>) {
         if let Some(o) = &mut self.objective {
             o.share_best(best);
         }
@@ -343,7 +343,7 @@ impl<'e> Search<'e> {
     /// decisions are applied and propagated, and the search never goes back
     /// above them. False when the node fails, counted as a failure: the
     /// split took its last decision without propagating it.
-    pub fn replay(&mut self, path: &[Decision]) -> bool {
+    pub(crate) fn replay(&mut self, path: &[Decision]) -> bool {
         self.propagated = true;
         for &Decision { var, branch, right } in path {
             let checkpoint = self.engine.doms.checkpoint();
@@ -374,17 +374,17 @@ impl<'e> Search<'e> {
     }
 
     /// Records the first `n` decisions (see [`Self::decisions`]).
-    pub fn trace(&mut self, n: usize) {
+    pub(crate) fn trace(&mut self, n: usize) {
         self.trace = Some((n, Vec::new()));
     }
 
     /// Records the search tree, `cap` events at most ([`TreeLog`]).
-    pub fn record_tree(&mut self, cap: usize) {
+    pub(crate) fn record_tree(&mut self, cap: usize) {
         self.tree = Some(TreeLog::new(cap));
     }
 
     /// The tree recorded by [`Self::record_tree`].
-    pub fn take_tree(&mut self) -> Option<TreeLog> {
+    pub(crate) fn take_tree(&mut self) -> Option<TreeLog> {
         self.tree.take()
     }
 
@@ -429,7 +429,7 @@ impl<'e> Search<'e> {
     }
 
     /// The decisions recorded by [`Self::trace`].
-    pub fn decisions(&self) -> &[Decision] {
+    pub(crate) fn decisions(&self) -> &[Decision] {
         self.trace.as_ref().map_or(&[], |t| &t.1)
     }
 
@@ -451,7 +451,7 @@ impl<'e> Search<'e> {
     /// solutions are counted by components where sound: under `ac`, when
     /// every variable is counted (no projection, no auxiliary variables) and
     /// no solution limit applies (see `components.rs`).
-    pub fn count_only(&mut self, product: bool) {
+    pub(crate) fn count_only(&mut self, product: bool) {
         self.count_only = true;
         self.product_count = product;
     }
@@ -526,7 +526,7 @@ impl<'e> Search<'e> {
     }
 
     /// Runs the search, calling `on_solution` with every variable's value.
-    pub fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
+    pub(crate) fn run(&mut self, mut on_solution: impl FnMut(&[i64]) -> Next) -> Outcome {
         let by_product = self.count_only
             && self.product_count
             && counts_by_components(
@@ -906,12 +906,12 @@ impl<'e> Search<'e> {
     }
 
     /// Hands over a component counter (with its cache) for this search to use.
-    pub fn set_components(&mut self, counter: Box<Components>) {
+    pub(crate) fn set_components(&mut self, counter: Box<Components>) {
         self.components = Some(counter);
     }
 
     /// The component counter, if one was made, to use again.
-    pub fn take_components(&mut self) -> Option<Box<Components>> {
+    pub(crate) fn take_components(&mut self) -> Option<Box<Components>> {
         self.components.take()
     }
 }

@@ -21,7 +21,7 @@ use crate::model::VarId;
 use rand::rngs::Xoshiro256PlusPlus;
 
 /// The search's one seeded random generator.
-pub type Rng = Xoshiro256PlusPlus;
+pub(crate) type Rng = Xoshiro256PlusPlus;
 
 /// A binary decision on a variable: the left branch and, on backtracking,
 /// its negation.

@@ -8,7 +8,7 @@ use crate::lower::Lower;
 use crate::model::GlobalArg;
 
 pub(super) struct Lex {
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 impl Lowering for Lex {

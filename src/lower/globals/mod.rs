@@ -69,7 +69,7 @@ pub(crate) fn lowering(def: &dyn Global) -> &'static dyn Lowering {
 
 impl Lower<'_> {
     /// The engine variables of an argument's terms.
-    pub fn vars_of(&mut self, arg: &GlobalArg) -> Option<Vec<crate::model::VarId>> {
+    pub(crate) fn vars_of(&mut self, arg: &GlobalArg) -> Option<Vec<crate::model::VarId>> {
         match arg {
             GlobalArg::Term(t) => Some(vec![self.var_of(t)?]),
             GlobalArg::Terms(ts) => self.term_vars(ts),

@@ -1,8 +1,8 @@
 //! Sudoku: file parsers for ../shared/data/sudoku, the independent checker, and
 //! solving one puzzle with models/sudoku.csp through the library API.
 
-use cspi::engine::search::{Limits, Next};
 use cspi::solve::ParamOverride;
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, Options, Status, load, solve};
 use std::path::Path;
 use std::sync::Arc;

@@ -7,9 +7,9 @@
 
 use super::tape::Tape;
 use super::{Scratch, case_seed, cases, ints, run_cases, words};
-use cspi::engine::search::Next;
 use cspi::model::search::Named;
 use cspi::model::{Propagation, VarSelect};
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use rand::RngExt;
 use std::path::Path;

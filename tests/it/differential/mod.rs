@@ -28,9 +28,9 @@ mod sets;
 mod tape;
 mod words;
 
-use cspi::engine::search::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Model, Propagation, ValSelect, VarSelect};
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, ModelSource, Options, Status, load, solve};
 use std::collections::BTreeSet;
 use std::fmt::Debug;

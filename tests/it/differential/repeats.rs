@@ -8,7 +8,7 @@
 
 use super::globals::{Case, Draw};
 use super::{check_int_source, product};
-use cspi::engine::search::Next;
+use cspi::solve::Next;
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -21,7 +21,7 @@ use crate::engine::crossings::Crossings;
 use crate::model::{Model, ValSelect, VarId};
 use std::sync::Arc;
 
-pub trait ValSelector {
+pub(crate) trait ValSelector {
     /// The decision on `v`, an open variable.
     fn select(&mut self, engine: &mut Engine, v: VarId, rng: &mut Rng) -> Branch;
 

@@ -21,9 +21,9 @@ use crate::model::{VarId, VarSelect};
 
 /// What an evaluator sees of the current node.
 pub(crate) struct Node<'a> {
-    pub engine: &'a Engine,
+    pub(crate) engine: &'a Engine,
     /// Whether a variable is still to be assigned.
-    pub open: &'a dyn Fn(VarId) -> bool,
+    pub(crate) open: &'a dyn Fn(VarId) -> bool,
 }
 
 /// One criterion for choosing a variable: smaller scores are better.
@@ -50,7 +50,7 @@ pub(crate) trait Evaluator {
 /// any of it is open (docs/search.md); the search, the split and the
 /// component counter all branch through it, so a split's first decisions
 /// are the search's.
-pub struct Order {
+pub(crate) struct Order {
     vars: Vec<VarId>,
     /// `vars[..scope]` is the scope (all of `vars` when there is none).
     scope: usize,
@@ -61,7 +61,7 @@ pub struct Order {
 impl Order {
     /// `primary` are the counted variables (of `num_vars`); the members of
     /// `scope` among them come first. Repeats count once.
-    pub fn new(scope: &[VarId], primary: &[VarId], num_vars: usize) -> Order {
+    pub(crate) fn new(scope: &[VarId], primary: &[VarId], num_vars: usize) -> Order {
         let mut counted = vec![false; num_vars];
         primary.iter().for_each(|&v| counted[v] = true);
         let mut placed = vec![false; num_vars];
@@ -88,18 +88,18 @@ impl Order {
     }
 
     /// Every counted variable, the scope first.
-    pub fn vars(&self) -> &[VarId] {
+    pub(crate) fn vars(&self) -> &[VarId] {
         &self.vars
     }
 
     /// The decision variables: the scope, or every counted variable when
     /// the search item names none. LNS fixes these.
-    pub fn scope(&self) -> &[VarId] {
+    pub(crate) fn scope(&self) -> &[VarId] {
         &self.vars[..self.scope]
     }
 
     /// The variables of `num_vars` outside the order: the auxiliary ones.
-    pub fn others(&self, num_vars: usize) -> Vec<VarId> {
+    pub(crate) fn others(&self, num_vars: usize) -> Vec<VarId> {
         let mut inside = vec![false; num_vars];
         self.vars.iter().for_each(|&v| inside[v] = true);
         (0..num_vars).filter(|&v| !inside[v]).collect()
@@ -114,7 +114,7 @@ impl Order {
 
 /// Which variables are open at a node.
 #[derive(Clone, Copy)]
-pub enum Open<'a> {
+pub(crate) enum Open<'a> {
     /// The unfixed ones (under `ac`, in the split and in the component
     /// counter). The domains must not be empty.
     Unfixed,
@@ -154,15 +154,15 @@ pub(crate) fn build(kind: VarSelect) -> VarSelector {
 
 /// Where a selection found its variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pick {
-    pub var: VarId,
+pub(crate) struct Pick {
+    pub(crate) var: VarId,
     /// Input order's scan stopped at this position of the order: every
     /// variable before it is assigned, so the scan below this node resumes
     /// here. 0 for the other selections.
-    pub resume: usize,
+    pub(crate) resume: usize,
 }
 
-pub struct VarSelector {
+pub(crate) struct VarSelector {
     kind: VarSelect,
     chain: Vec<Box<dyn Evaluator>>,
     random_ties: bool,
@@ -174,23 +174,23 @@ pub struct VarSelector {
 
 impl VarSelector {
     /// Break the last ties at random instead of by input order.
-    pub fn with_random_ties(mut self, on: bool) -> Self {
+    pub(crate) fn with_random_ties(mut self, on: bool) -> Self {
         self.random_ties = on;
         self
     }
 
-    pub fn varies(&self) -> bool {
+    pub(crate) fn varies(&self) -> bool {
         self.random_ties || self.chain.iter().any(|e| e.varies())
     }
 
-    pub fn on_failure(&mut self, engine: &Engine, p: PropId) {
+    pub(crate) fn on_failure(&mut self, engine: &Engine, p: PropId) {
         for e in &mut self.chain {
             e.on_failure(engine, p);
         }
     }
 
     /// See [`Evaluator::on_conflict`].
-    pub fn on_conflict(&mut self, vars: &[VarId]) {
+    pub(crate) fn on_conflict(&mut self, vars: &[VarId]) {
         for e in &mut self.chain {
             e.on_conflict(vars);
         }
@@ -200,7 +200,7 @@ impl VarSelector {
     /// of the rest; input order scans from `from` (a [`Pick::resume`] of an
     /// ancestor). None when every variable of the order is assigned.
     #[inline]
-    pub fn pick(
+    pub(crate) fn pick(
         &mut self,
         engine: &Engine,
         open: Open,
@@ -228,7 +228,7 @@ impl VarSelector {
     /// The variable to branch on among `candidates` (a component of the
     /// counter, all of them open or fixed), the members of `order`'s scope
     /// first.
-    pub fn pick_among(
+    pub(crate) fn pick_among(
         &mut self,
         engine: &Engine,
         order: &Order,

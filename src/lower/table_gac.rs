@@ -1,11 +1,13 @@
 //! Property test: the table propagator (Compact-Table, allowed and forbidden
 //! tuples) reaches exactly generalised arc consistency, compared with a
 //! brute-force filter written from the definition, on random tables and
-//! random domain reductions, including after backtracking.
+//! random domain reductions, including after backtracking. Through
+//! lowering, as a model's table constraint reaches the engine.
 
-use cspi::lower::lower as post;
-use cspi::model::{Formula, Model, Propagation, VarKind, Variable};
-use cspi::source::Span;
+use super::lower as post;
+use crate::engine::Engine;
+use crate::model::{Domain, Formula, Model, Propagation, Term, VarKind, Variable};
+use crate::source::Span;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;
@@ -63,7 +65,7 @@ fn model(doms: &[Vec<i64>], rows: &[Vec<i64>], allowed: bool) -> Model {
         .map(|(i, d)| {
             m.add_var(Variable {
                 name: format!("x{i}"),
-                domain: cspi::model::Domain::of_values(d.clone()).unwrap(),
+                domain: Domain::of_values(d.clone()).unwrap(),
                 kind: VarKind::Int,
                 aux: false,
                 span: Span::new(0, 0),
@@ -71,7 +73,7 @@ fn model(doms: &[Vec<i64>], rows: &[Vec<i64>], allowed: bool) -> Model {
         })
         .collect();
     m.constraints.push(Formula::Table {
-        terms: vars.iter().map(|&v| cspi::model::Term::Var(v)).collect(),
+        terms: vars.iter().map(|&v| Term::Var(v)).collect(),
         tuples: Arc::new(rows.to_vec()),
         allowed,
     });
@@ -98,7 +100,7 @@ fn random_case(rng: &mut Xoshiro256PlusPlus) -> (Vec<Vec<i64>>, Vec<Vec<i64>>, b
     (doms, rows, rng.random_range(0..2) == 0)
 }
 
-fn engine_domains(e: &cspi::engine::Engine, n: usize) -> Vec<Vec<i64>> {
+fn engine_domains(e: &Engine, n: usize) -> Vec<Vec<i64>> {
     (0..n).map(|v| e.doms.values(v).collect()).collect()
 }
 
