@@ -31,12 +31,12 @@ impl Dfa {
         self.accepting.len()
     }
 
-    pub fn step(&self, state: u32, class: u32) -> u32 {
+    pub(crate) fn step(&self, state: u32, class: u32) -> u32 {
         self.next[state as usize * self.classes + class as usize]
     }
 
     /// Whether the automaton accepts this sequence of classes.
-    pub fn accepts(&self, classes: impl IntoIterator<Item = u32>) -> bool {
+    pub(crate) fn accepts(&self, classes: impl IntoIterator<Item = u32>) -> bool {
         let mut state = self.start;
         for c in classes {
             state = self.step(state, c);

@@ -22,7 +22,7 @@ pub enum Domain {
 impl Domain {
     /// The domain of these values (sorted and deduplicated here), as a range
     /// when they are one; `None` when there are none.
-    pub fn of_values(mut values: Vec<i64>) -> Option<Domain> {
+    pub(crate) fn of_values(mut values: Vec<i64>) -> Option<Domain> {
         values.sort_unstable();
         values.dedup();
         let (&lo, &hi) = (values.first()?, values.last()?);
@@ -32,14 +32,14 @@ impl Domain {
         Some(Domain::Values(values.into()))
     }
 
-    pub fn min(&self) -> i64 {
+    pub(crate) fn min(&self) -> i64 {
         match self {
             Domain::Range(lo, _) => *lo,
             Domain::Values(v) => v[0],
         }
     }
 
-    pub fn max(&self) -> i64 {
+    pub(crate) fn max(&self) -> i64 {
         match self {
             Domain::Range(_, hi) => *hi,
             Domain::Values(v) => v[v.len() - 1],
@@ -47,7 +47,7 @@ impl Domain {
     }
 
     /// The number of values, saturating at `u64::MAX`.
-    pub fn len(&self) -> u64 {
+    pub(crate) fn len(&self) -> u64 {
         match self {
             Domain::Range(lo, hi) => {
                 u64::try_from(*hi as i128 - *lo as i128 + 1).unwrap_or(u64::MAX)
@@ -56,11 +56,7 @@ impl Domain {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    pub fn contains(&self, x: i64) -> bool {
+    pub(crate) fn contains(&self, x: i64) -> bool {
         match self {
             Domain::Range(lo, hi) => *lo <= x && x <= *hi,
             Domain::Values(v) => v.binary_search(&x).is_ok(),
@@ -68,12 +64,12 @@ impl Domain {
     }
 
     /// The number of values from the smallest to the largest, saturating.
-    pub fn span(&self) -> u64 {
+    pub(crate) fn span(&self) -> u64 {
         u64::try_from(self.max() as i128 - self.min() as i128 + 1).unwrap_or(u64::MAX)
     }
 
     /// Whether the engine represents the domain by its bounds only.
-    pub fn is_wide(&self) -> bool {
+    pub(crate) fn is_wide(&self) -> bool {
         match self {
             Domain::Range(..) => self.span() > RANGE_BITSET_SPAN,
             Domain::Values(_) => self.span() > MAX_BITSET_SPAN,
@@ -82,7 +78,7 @@ impl Domain {
 
     /// The 64-bit words the engine's bitset for this domain takes (0 when
     /// it keeps bounds only).
-    pub fn bitset_words(&self) -> u64 {
+    pub(crate) fn bitset_words(&self) -> u64 {
         if self.is_wide() {
             0
         } else {
@@ -91,7 +87,7 @@ impl Domain {
     }
 
     /// The values in increasing order; callers bound [`Self::len`] first.
-    pub fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
+    pub(crate) fn iter(&self) -> Box<dyn Iterator<Item = i64> + '_> {
         match self {
             Domain::Range(lo, hi) => Box::new(*lo..=*hi),
             Domain::Values(v) => Box::new(v.iter().copied()),

@@ -45,7 +45,7 @@ pub(crate) const TERMINAL: u32 = 0;
 
 impl Mdd {
     /// The diagram of `rows`, each of `arity` values (duplicates are merged).
-    pub fn from_rows(arity: usize, rows: &[Vec<i64>]) -> Mdd {
+    pub(crate) fn from_rows(arity: usize, rows: &[Vec<i64>]) -> Mdd {
         let mut values: Vec<i64> = rows.iter().flatten().copied().collect();
         values.sort_unstable();
         values.dedup();
@@ -60,7 +60,7 @@ impl Mdd {
     }
 
     /// The diagram of the `n` rows of `flat` (each `arity` indices into `values`).
-    pub fn from_codes(arity: usize, values: Vec<i64>, flat: Vec<u32>, n: usize) -> Mdd {
+    pub(crate) fn from_codes(arity: usize, values: Vec<i64>, flat: Vec<u32>, n: usize) -> Mdd {
         debug_assert_eq!(flat.len(), n * arity);
         let row = |i: usize| &flat[i * arity..(i + 1) * arity];
         let mut order: Vec<u32> = (0..n as u32).collect();
@@ -91,16 +91,16 @@ impl Mdd {
         b.mdd
     }
 
-    pub fn nodes(&self) -> usize {
+    pub(crate) fn nodes(&self) -> usize {
         self.first.len() - 1
     }
 
-    pub fn root(&self) -> u32 {
+    pub(crate) fn root(&self) -> u32 {
         (self.nodes() - 1) as u32
     }
 
     /// The edges of `node`, as (label, target).
-    pub fn edges(&self, node: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
+    pub(crate) fn edges(&self, node: u32) -> impl Iterator<Item = (u32, u32)> + '_ {
         let (a, b) = (
             self.first[node as usize] as usize,
             self.first[node as usize + 1] as usize,
@@ -112,7 +112,7 @@ impl Mdd {
     }
 
     /// Whether the diagram holds `row`.
-    pub fn contains(&self, row: &[i64]) -> bool {
+    pub(crate) fn contains(&self, row: &[i64]) -> bool {
         if row.len() != self.arity {
             return false;
         }
@@ -136,7 +136,7 @@ impl Mdd {
     /// at most `max` symbols), without those positions, and without the
     /// trailing positions that are `pad` in every row left: a dictionary
     /// compiled once for any board, then cut to the board's size.
-    pub fn truncated(&self, max: usize, pad: i64) -> Mdd {
+    pub(crate) fn truncated(&self, max: usize, pad: i64) -> Mdd {
         let Ok(pad) = self.values.binary_search(&pad).map(|c| c as u32) else {
             return if max >= self.arity {
                 self.clone()
@@ -227,7 +227,7 @@ impl Mdd {
         out
     }
 
-    /// Every row, in increasing order (for tests and small diagrams).
+    /// Every row, in increasing order (for tests: tests/it/regex.rs).
     pub fn rows(&self) -> Vec<Vec<i64>> {
         let mut out = Vec::new();
         if self.rows > 0 {

@@ -19,7 +19,7 @@ pub use domain::Domain;
 pub use search::{
     Guide, LnsKind, Propagation, Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect,
 };
-pub use term::{CmpOp, Formula, GlobalArg, GlobalCall, Term};
+pub use term::{Assignment, CmpOp, Formula, GlobalArg, GlobalCall, Term};
 
 use crate::source::Span;
 use indexmap::IndexMap;
@@ -42,12 +42,12 @@ pub struct WordList {
 
 impl WordList {
     /// The score of the word with index `value`, if the list has scores.
-    pub fn score(&self, value: i64) -> Option<i64> {
+    pub(crate) fn score(&self, value: i64) -> Option<i64> {
         self.scores.get(usize::try_from(value).ok()?).copied()
     }
 
     /// The lowest and highest score of the words with indices in `lo..=hi`.
-    pub fn score_range(&self, lo: i64, hi: i64) -> Option<(i64, i64)> {
+    pub(crate) fn score_range(&self, lo: i64, hi: i64) -> Option<(i64, i64)> {
         let lo = usize::try_from(lo.max(0)).ok()?;
         let hi = usize::try_from(hi)
             .ok()?
@@ -77,7 +77,7 @@ impl CrosswordLayout {
     /// The letter of each cell, row-major: the given letters, and the
     /// slots' words in the cells the fill writes (`None`: a block, or an
     /// open cell left empty).
-    pub fn letters(&self, model: &Model, values: &[i64]) -> Vec<Option<char>> {
+    pub(crate) fn letters(&self, model: &Model, values: &[i64]) -> Vec<Option<char>> {
         let mut cells = self.given.clone();
         for s in &self.slots {
             let word = model.format_value(s.var, values[s.var]);
@@ -94,7 +94,7 @@ impl CrosswordLayout {
 
 impl CrosswordSlot {
     /// The row-major index of the slot's `i`-th cell in a grid `width` wide.
-    pub fn cell(&self, i: usize, width: usize) -> usize {
+    pub(crate) fn cell(&self, i: usize, width: usize) -> usize {
         if self.across {
             self.y * width + self.x + i
         } else {
@@ -123,7 +123,7 @@ pub struct EnumType {
 
 impl EnumType {
     /// The name of value `k`, or `#k` outside the enum.
-    pub fn member(&self, k: i64) -> String {
+    pub(crate) fn member(&self, k: i64) -> String {
         usize::try_from(k - 1)
             .ok()
             .and_then(|i| self.members.get(i))
@@ -217,7 +217,7 @@ pub struct SetLayout {
 
 impl SetLayout {
     /// The values in one set of a solution, given its membership variables.
-    pub fn members(&self, vars: &[VarId], values: &[i64]) -> Vec<i64> {
+    pub(crate) fn members(&self, vars: &[VarId], values: &[i64]) -> Vec<i64> {
         self.elems
             .iter()
             .zip(vars)
@@ -227,7 +227,7 @@ impl SetLayout {
     }
 
     /// How one value of the set is written: a number or an enum member.
-    pub fn shown(&self, e: i64) -> Shown {
+    pub(crate) fn shown(&self, e: i64) -> Shown {
         match &self.of_enum {
             Some(en) => Shown::Text(en.member(e)),
             None => Shown::Int(e),
@@ -236,14 +236,9 @@ impl SetLayout {
 }
 
 impl VarGroup {
-    /// The enum indexing dimension `d`, if any.
-    pub fn index_enum(&self, d: usize) -> Option<&Arc<EnumType>> {
-        self.index_enums.get(d).and_then(Option::as_ref)
-    }
-
     /// The variables of item `k` (row-major) of the group: one variable, or
     /// a set's membership variables.
-    pub fn item_vars(&self, k: usize) -> &[VarId] {
+    pub(crate) fn item_vars(&self, k: usize) -> &[VarId] {
         match &self.set {
             None => &self.vars[k..k + 1],
             Some(s) => &self.vars[k * s.elems.len()..(k + 1) * s.elems.len()],
@@ -251,7 +246,7 @@ impl VarGroup {
     }
 
     /// The text of item `k` of a set group for people: `{1, 3, 5}`.
-    pub fn set_text(&self, layout: &SetLayout, k: usize, values: &[i64]) -> String {
+    pub(crate) fn set_text(&self, layout: &SetLayout, k: usize, values: &[i64]) -> String {
         let shown: Vec<String> = layout
             .members(self.item_vars(k), values)
             .into_iter()
@@ -332,7 +327,12 @@ pub struct FillQuality {
 
 impl FillQuality {
     /// `None` when the grid's word lists have no scores.
-    pub fn of(model: &Model, layout: &CrosswordLayout, values: &[i64], below: i64) -> Option<Self> {
+    pub(crate) fn of(
+        model: &Model,
+        layout: &CrosswordLayout,
+        values: &[i64],
+        below: i64,
+    ) -> Option<Self> {
         let mut scored = Vec::with_capacity(layout.slots.len());
         for s in &layout.slots {
             let VarKind::Word(list) = &model.vars[s.var].kind else {
@@ -356,7 +356,12 @@ impl FillQuality {
 
 impl OutputItem {
     /// The text of one cell of a `Grid` item: its symbol, else the value.
-    pub fn grid_cell(model: &Model, symbols: Option<&[char]>, var: VarId, value: i64) -> String {
+    pub(crate) fn grid_cell(
+        model: &Model,
+        symbols: Option<&[char]>,
+        var: VarId,
+        value: i64,
+    ) -> String {
         match symbols.and_then(|s| s.get(usize::try_from(value).ok()?.checked_sub(1)?)) {
             Some(c) => c.to_string(),
             None => model.format_value(var, value),
@@ -364,7 +369,7 @@ impl OutputItem {
     }
 
     /// The text of a `Spell` item for one solution.
-    pub fn spell(group: &VarGroup, symbols: &[String], values: &[i64]) -> String {
+    pub(crate) fn spell(group: &VarGroup, symbols: &[String], values: &[i64]) -> String {
         group
             .vars
             .iter()
@@ -452,7 +457,7 @@ impl Objective {
     }
 
     /// The value as people read it: the number, or `lex(3, 5)`.
-    pub fn shown(&self, value: i64) -> String {
+    pub(crate) fn shown(&self, value: i64) -> String {
         match self.components(value) {
             None => value.to_string(),
             Some(c) => {
@@ -463,7 +468,7 @@ impl Objective {
     }
 
     /// `,"objective_lex":[3,5]` after the combined value in JSON, or nothing.
-    pub fn json_components(&self, value: i64) -> String {
+    pub(crate) fn json_components(&self, value: i64) -> String {
         match self.components(value) {
             None => String::new(),
             Some(c) => {
@@ -504,14 +509,14 @@ pub struct Model {
 
 impl Model {
     /// Adds a variable and returns its id.
-    pub fn add_var(&mut self, var: Variable) -> VarId {
+    pub(crate) fn add_var(&mut self, var: Variable) -> VarId {
         self.vars.push(var);
         self.vars.len() - 1
     }
 
     /// The variables that tell solutions apart: the projection if one is given,
     /// otherwise every variable the user declared.
-    pub fn solution_vars(&self) -> Vec<VarId> {
+    pub(crate) fn solution_vars(&self) -> Vec<VarId> {
         if !self.projection.is_empty() {
             return self.projection.clone();
         }
@@ -527,7 +532,7 @@ impl Model {
     }
 
     /// A value of `var` as its kind shows it (JSON writes `Text` as a string).
-    pub fn shown(&self, var: VarId, value: i64) -> Shown {
+    pub(crate) fn shown(&self, var: VarId, value: i64) -> Shown {
         match &self.vars[var].kind {
             VarKind::Int => Shown::Int(value),
             VarKind::Bool => Shown::Bool(value != 0),
@@ -544,7 +549,7 @@ impl Model {
 
     /// The texts of the deferred output items for one solution (empty when
     /// there are none).
-    pub fn deferred_texts(&self, values: &[i64]) -> Result<Vec<String>, String> {
+    pub(crate) fn deferred_texts(&self, values: &[i64]) -> Result<Vec<String>, String> {
         match &self.render {
             Some(r) => r.render(self, values),
             None => Ok(Vec::new()),
@@ -552,7 +557,7 @@ impl Model {
     }
 
     /// The text of formatted output for one solution.
-    pub fn format_text(&self, pieces: &[FormatPiece], values: &[i64]) -> String {
+    pub(crate) fn format_text(&self, pieces: &[FormatPiece], values: &[i64]) -> String {
         let mut out = String::new();
         for p in pieces {
             match p {

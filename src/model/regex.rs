@@ -112,7 +112,7 @@ impl Regex {
     }
 
     /// The values of class `c`, as an inclusive range.
-    pub fn cell(&self, c: u32) -> (i64, i64) {
+    pub(crate) fn cell(&self, c: u32) -> (i64, i64) {
         let c = c as usize;
         let lo = if c == 0 { i64::MIN } else { self.breaks[c - 1] };
         let hi = self.breaks.get(c).map_or(i64::MAX, |b| b - 1);
@@ -126,7 +126,7 @@ impl Regex {
 
     /// How many values of `lo..=hi` some transition reads, saturating; the
     /// count stops as soon as it passes `cap`.
-    pub fn listed(&self, lo: i64, hi: i64, cap: u64) -> u64 {
+    pub(crate) fn listed(&self, lo: i64, hi: i64, cap: u64) -> u64 {
         let mut count = 0u64;
         for c in self.class(lo)..=self.class(hi) {
             if self.used[c as usize] {

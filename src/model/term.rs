@@ -17,7 +17,7 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
-    pub fn holds(self, a: i64, b: i64) -> bool {
+    pub(crate) fn holds(self, a: i64, b: i64) -> bool {
         match self {
             CmpOp::Eq => a == b,
             CmpOp::Ne => a != b,
@@ -25,26 +25,6 @@ impl CmpOp {
             CmpOp::Le => a <= b,
             CmpOp::Gt => a > b,
             CmpOp::Ge => a >= b,
-        }
-    }
-    /// The operator with its operands swapped: `a < b` is `b > a`.
-    pub fn flip(self) -> CmpOp {
-        match self {
-            CmpOp::Lt => CmpOp::Gt,
-            CmpOp::Le => CmpOp::Ge,
-            CmpOp::Gt => CmpOp::Lt,
-            CmpOp::Ge => CmpOp::Le,
-            op => op,
-        }
-    }
-    pub fn symbol(self) -> &'static str {
-        match self {
-            CmpOp::Eq => "==",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
         }
     }
 }
@@ -142,7 +122,11 @@ impl GlobalArg {
 impl GlobalCall {
     /// The arguments' values under the assignment; `None` if one is unknown
     /// or undefined.
-    pub fn values(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<Vec<ArgValue>> {
+    pub(crate) fn values(
+        &self,
+        m: &Model,
+        a: &(impl Assignment + ?Sized),
+    ) -> Option<Vec<ArgValue>> {
         self.args
             .iter()
             .map(|arg| match arg {
@@ -183,7 +167,7 @@ impl Term {
     /// element, division, remainder or power anywhere in it), so that a factor
     /// 0 may drop it (`0 * (x % x)` is undefined where `x = 0`), and so that
     /// lowering may reify it.
-    pub fn is_total(&self) -> bool {
+    pub(crate) fn is_total(&self) -> bool {
         match self {
             // Every value of a word variable is a word of its list.
             Term::Const(_) | Term::Var(_) | Term::Score(_) => true,
@@ -201,7 +185,7 @@ impl Term {
     }
 
     /// The value of a constant term.
-    pub fn as_const(&self) -> Option<i64> {
+    pub(crate) fn as_const(&self) -> Option<i64> {
         if let Term::Const(k) = self {
             Some(*k)
         } else {
@@ -270,7 +254,7 @@ impl Term {
     }
 
     /// Appends every variable the term mentions, in order, repeats included.
-    pub fn collect_vars(&self, out: &mut Vec<VarId>) {
+    pub(crate) fn collect_vars(&self, out: &mut Vec<VarId>) {
         match self {
             Term::Const(_) => {}
             Term::Var(v) | Term::Letter(v, _) | Term::Score(v) => out.push(*v),
@@ -296,7 +280,7 @@ impl Term {
 
 impl Formula {
     /// True when every term in the formula is total ([`Term::is_total`]).
-    pub fn is_total(&self) -> bool {
+    pub(crate) fn is_total(&self) -> bool {
         match self {
             Formula::Const(_) => true,
             Formula::Cmp(_, a, b) => a.is_total() && b.is_total(),
@@ -313,7 +297,7 @@ impl Formula {
         }
     }
 
-    pub fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<bool> {
+    pub(crate) fn eval(&self, m: &Model, a: &(impl Assignment + ?Sized)) -> Option<bool> {
         match self {
             Formula::Const(b) => Some(*b),
             Formula::Cmp(op, x, y) => Some(op.holds(x.eval(m, a)?, y.eval(m, a)?)),
@@ -375,7 +359,7 @@ impl Formula {
     }
 
     /// Appends every variable the formula mentions, in order, repeats included.
-    pub fn collect_vars(&self, out: &mut Vec<VarId>) {
+    pub(crate) fn collect_vars(&self, out: &mut Vec<VarId>) {
         match self {
             Formula::Const(_) => {}
             Formula::Cmp(_, x, y) => {
@@ -399,7 +383,7 @@ impl Formula {
     }
 
     /// The variables of the formula, each once, in order of first occurrence.
-    pub fn vars(&self) -> Vec<VarId> {
+    pub(crate) fn vars(&self) -> Vec<VarId> {
         let mut out = Vec::new();
         self.collect_vars(&mut out);
         let mut seen = std::collections::HashSet::with_capacity(out.len());

@@ -60,7 +60,7 @@ fn load_at(tasks: &[(i64, i64, i64)], t: i64) -> i64 {
 
 /// Whether tasks `(start, duration, height)` never use more than `cap`
 /// together (the load peaks at some task's start).
-pub fn holds(tasks: &[(i64, i64, i64)], cap: i64) -> bool {
+pub(crate) fn holds(tasks: &[(i64, i64, i64)], cap: i64) -> bool {
     tasks
         .iter()
         .filter(|&&(_, p, h)| p > 0 && h > 0)

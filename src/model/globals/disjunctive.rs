@@ -44,7 +44,7 @@ impl Global for Disjunctive {
 }
 
 /// Whether tasks `(start, duration)` overlap nowhere (duration 0 occupies nothing).
-pub fn holds(tasks: &[(i64, i64)]) -> bool {
+pub(crate) fn holds(tasks: &[(i64, i64)]) -> bool {
     let mut busy: Vec<(i64, i64)> = tasks
         .iter()
         .filter(|&&(_, p)| p > 0)

@@ -59,14 +59,19 @@ pub mod holds {
     pub use super::among::sequence_holds as sequence;
     pub use super::bin_packing::holds as bin_packing;
     pub use super::circuit::holds as circuit;
-    pub use super::cumulative::holds as cumulative;
-    pub use super::disjunctive::holds as disjunctive;
     pub use super::gcc::holds as global_cardinality;
     pub use super::inverse::holds as inverse;
     pub use super::lex::holds as lex;
     pub use super::nvalue::holds as nvalue;
-    pub use super::regular::accepts as regular;
-    pub use super::shared_substring::holds as max_shared_substring;
+    // Only the propagators' unit tests use these.
+    #[cfg(test)]
+    pub(crate) use super::cumulative::holds as cumulative;
+    #[cfg(test)]
+    pub(crate) use super::disjunctive::holds as disjunctive;
+    #[cfg(test)]
+    pub(crate) use super::regular::accepts as regular;
+    #[cfg(test)]
+    pub(crate) use super::shared_substring::holds as max_shared_substring;
 }
 
 use crate::model::GlobalArg;
@@ -107,14 +112,14 @@ pub enum ArgValue {
 }
 
 impl ArgValue {
-    pub fn int(&self) -> i64 {
+    pub(crate) fn int(&self) -> i64 {
         match self {
             ArgValue::Int(k) => *k,
             ArgValue::Ints(v) => v.first().copied().unwrap_or(0),
             ArgValue::Mdd(_) | ArgValue::Regex(_) => 0,
         }
     }
-    pub fn ints(&self) -> &[i64] {
+    pub(crate) fn ints(&self) -> &[i64] {
         match self {
             ArgValue::Int(k) => std::slice::from_ref(k),
             ArgValue::Ints(v) => v,
@@ -177,7 +182,7 @@ pub struct ArgProblem {
 }
 
 impl ArgProblem {
-    pub fn new(arg: usize, message: impl Into<String>, help: impl Into<String>) -> Self {
+    pub(crate) fn new(arg: usize, message: impl Into<String>, help: impl Into<String>) -> Self {
         ArgProblem {
             arg,
             message: message.into(),
@@ -188,7 +193,7 @@ impl ArgProblem {
 
 /// The integers of an argument known at load time (`Int` and `Ints`
 /// parameters always are).
-pub fn consts(arg: &GlobalArg) -> Vec<i64> {
+pub(crate) fn consts(arg: &GlobalArg) -> Vec<i64> {
     let terms = match arg {
         GlobalArg::Term(t) => std::slice::from_ref(t),
         GlobalArg::Terms(ts) => ts.as_slice(),
@@ -201,7 +206,7 @@ pub fn consts(arg: &GlobalArg) -> Vec<i64> {
 }
 
 /// The number of items of an array argument (1 for a single term).
-pub fn len(arg: &GlobalArg) -> usize {
+pub(crate) fn len(arg: &GlobalArg) -> usize {
     match arg {
         GlobalArg::Term(_) | GlobalArg::Regex(_) => 1,
         GlobalArg::Terms(ts) => ts.len(),
@@ -210,7 +215,7 @@ pub fn len(arg: &GlobalArg) -> usize {
 }
 
 /// Arrays `a` and `b` (argument positions) must have the same length.
-pub fn same_length(
+pub(crate) fn same_length(
     args: &[GlobalArg],
     names: &[&str],
     a: usize,
@@ -233,7 +238,7 @@ pub fn same_length(
 }
 
 /// The constants of argument `arg` must all be at least `min`.
-pub fn at_least(
+pub(crate) fn at_least(
     args: &[GlobalArg],
     names: &[&str],
     arg: usize,
@@ -281,7 +286,7 @@ pub static REGISTRY: &[&dyn Global] = &[
 
 /// The global constraint called `name` that takes `args` arguments, or
 /// failing that its first form (whose call is then refused).
-pub fn find(name: &str, args: usize) -> Option<&'static dyn Global> {
+pub(crate) fn find(name: &str, args: usize) -> Option<&'static dyn Global> {
     let mut forms = REGISTRY.iter().copied().filter(|g| g.name() == name);
     let first = forms.next()?;
     Some(
@@ -293,12 +298,12 @@ pub fn find(name: &str, args: usize) -> Option<&'static dyn Global> {
 }
 
 /// Every form of the global constraint called `name` (one for most).
-pub fn forms(name: &str) -> impl Iterator<Item = &'static dyn Global> + '_ {
+pub(crate) fn forms(name: &str) -> impl Iterator<Item = &'static dyn Global> + '_ {
     REGISTRY.iter().copied().filter(move |g| g.name() == name)
 }
 
 /// The names of every global, for "did you mean".
-pub fn names() -> impl Iterator<Item = &'static str> {
+pub(crate) fn names() -> impl Iterator<Item = &'static str> {
     REGISTRY.iter().map(|g| g.name())
 }
 

@@ -22,7 +22,7 @@ const fn param(name: &'static str, kind: ParamKind) -> Param {
 const NAMES: [&str; 6] = ["x", "Q", "S", "d", "q0", "F"];
 
 /// Whether the automaton accepts `x`.
-pub fn accepts(q: i64, s: i64, d: &[i64], q0: i64, f: &[i64], x: &[i64]) -> bool {
+pub(crate) fn accepts(q: i64, s: i64, d: &[i64], q0: i64, f: &[i64], x: &[i64]) -> bool {
     let mut state = q0;
     for &v in x {
         if !(1..=s).contains(&v) || !(1..=q).contains(&state) {

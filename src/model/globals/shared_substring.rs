@@ -55,7 +55,7 @@ impl Global for MaxSharedSubstring {
 
 /// Whether no two of the words (`letters` cut by `lengths`) share a
 /// substring longer than `k` letters.
-pub fn holds(k: i64, lengths: &[i64], letters: &[i64]) -> bool {
+pub(crate) fn holds(k: i64, lengths: &[i64], letters: &[i64]) -> bool {
     let mut words = Vec::with_capacity(lengths.len());
     let mut at = 0usize;
     for &n in lengths {
