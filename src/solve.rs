@@ -82,10 +82,10 @@ pub fn load<'a>(source: impl Into<ModelSource<'a>>, options: &LoadOptions) -> Re
 /// A model parsed once, to be checked against many sets of parameters
 /// (`cspi solve --each`) without parsing it again.
 pub struct Parsed {
-    pub source: Source,
-    pub ast: syntax::ast::Model,
+    pub(crate) source: Source,
+    pub(crate) ast: syntax::ast::Model,
     /// Where relative paths in the model resolve.
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
 }
 
 impl Parsed {

@@ -1,21 +1,21 @@
 //! The spanned syntax tree of a `.csp` file: what the text says, before any name
 //! is resolved or any value computed.
 
-pub use crate::source::Span;
+pub(crate) use crate::source::Span;
 
 #[derive(Clone, Debug)]
-pub struct Ident {
-    pub name: String,
-    pub span: Span,
+pub(crate) struct Ident {
+    pub(crate) name: String,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Model {
-    pub items: Vec<Item>,
+pub(crate) struct Model {
+    pub(crate) items: Vec<Item>,
 }
 
 #[derive(Clone, Debug)]
-pub enum Item {
+pub(crate) enum Item {
     /// `param n = 3;`, `param d[1..n]: int;`, `param w: int = 5;`
     Param {
         name: Ident,
@@ -67,7 +67,7 @@ pub enum Item {
 /// What a variable ranges over: `in` a set, or `:` a type (`bool`, an enum),
 /// or `: set of S` (a set variable, any subset of `S`).
 #[derive(Clone, Debug)]
-pub enum VarDomain {
+pub(crate) enum VarDomain {
     In(Expr),
     Type(TypeExpr),
     SetOf(Expr),
@@ -75,31 +75,29 @@ pub enum VarDomain {
 
 /// A user-defined predicate or function.
 #[derive(Clone, Debug)]
-pub struct FunctionDef {
-    pub name: Ident,
-    pub params: Vec<FnParam>,
-    pub body: Expr,
+pub(crate) struct FunctionDef {
+    pub(crate) name: Ident,
+    pub(crate) params: Vec<FnParam>,
+    pub(crate) body: Expr,
     /// A predicate's body must be a truth value.
-    pub predicate: bool,
-    /// The whole item, for diagnostics.
-    pub span: Span,
+    pub(crate) predicate: bool,
 }
 
 #[derive(Clone, Debug)]
-pub struct FnParam {
-    pub name: Ident,
-    pub ty: Option<TypeExpr>,
+pub(crate) struct FnParam {
+    pub(crate) name: Ident,
+    pub(crate) ty: Option<TypeExpr>,
 }
 
 /// A type as written: `int`, `var int`, `array of Job`, `(int, int)`, `(a: int, b: bool)`.
 #[derive(Clone, Debug)]
-pub struct TypeExpr {
-    pub kind: TypeKind,
-    pub span: Span,
+pub(crate) struct TypeExpr {
+    pub(crate) kind: TypeKind,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum TypeKind {
+pub(crate) enum TypeKind {
     /// `int`, `bool`, `string`, an enum or a `type` name.
     Named(Ident),
     /// `var T`: may depend on variables.
@@ -113,13 +111,13 @@ pub enum TypeKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct SearchOption {
-    pub key: Ident,
-    pub value: Ident,
+pub(crate) struct SearchOption {
+    pub(crate) key: Ident,
+    pub(crate) value: Ident,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
+pub(crate) enum BinOp {
     Iff,
     Implies,
     Xor,
@@ -152,7 +150,7 @@ pub enum BinOp {
 }
 
 impl BinOp {
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinOp::Iff => "<->",
             BinOp::Implies => "->",
@@ -186,26 +184,26 @@ impl BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
+pub(crate) enum UnOp {
     Neg,
     Not,
 }
 
 /// One `x in e` (or `x, y in e`) part of a comprehension, with the shared `where`.
 #[derive(Clone, Debug)]
-pub struct Generators {
-    pub gens: Vec<(Vec<Ident>, Expr)>,
-    pub condition: Option<Box<Expr>>,
+pub(crate) struct Generators {
+    pub(crate) gens: Vec<(Vec<Ident>, Expr)>,
+    pub(crate) condition: Option<Box<Expr>>,
 }
 
 #[derive(Clone, Debug)]
-pub struct Expr {
-    pub kind: ExprKind,
-    pub span: Span,
+pub(crate) struct Expr {
+    pub(crate) kind: ExprKind,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Int(i64),
     Str(String),
     Bool(bool),
@@ -242,7 +240,7 @@ pub enum ExprKind {
 
 /// A piece of an interpolated string.
 #[derive(Clone, Debug)]
-pub enum FmtPart {
+pub(crate) enum FmtPart {
     Text(String),
     Expr(Expr),
 }
@@ -250,7 +248,7 @@ pub enum FmtPart {
 impl Expr {
     /// Calls `f` with this expression and every expression inside it,
     /// parents before children (generators' ranges and conditions included).
-    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+    pub(crate) fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         let gens = |g: &Generators, f: &mut dyn FnMut(&Expr)| {
             for (_, source) in &g.gens {

@@ -1,8 +1,8 @@
 //! The concrete syntax: the pest grammar (`grammar/cspi.pest`) and the AST built from it.
 
-pub mod ast;
+pub(crate) mod ast;
 mod errors;
 mod minizinc;
 mod parse;
 
-pub use parse::{MAX_NESTING, parse};
+pub(crate) use parse::parse;

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 pub(super) struct CspParser;
 
 /// Parses a whole model file, or reports every syntax error in it.
-pub fn parse(text: &str) -> Result<Model, Diags> {
+pub(crate) fn parse(text: &str) -> Result<Model, Diags> {
     within_bounds(text)?;
     let mut pairs = match CspParser::parse(Rule::model, text) {
         Ok(pairs) => pairs,
@@ -161,7 +161,6 @@ fn item(pair: Pair<Rule>) -> Result<Item, Diag> {
                 params,
                 body: body.ok_or_else(|| malformed(span))?,
                 predicate: rule == Rule::predicate_item,
-                span,
             }))
         }
         Rule::constraint_item => Item::Constraint(expr(next()?)?),
@@ -308,7 +307,7 @@ fn pratt() -> &'static PrattParser<Rule> {
 
 /// How deep expressions may nest before we refuse them, so that hostile input
 /// cannot overflow the stack in the recursive builders and evaluator.
-pub const MAX_NESTING: usize = 200;
+pub(crate) const MAX_NESTING: usize = 200;
 
 /// How many operator symbols a model may contain. Chains of operators build
 /// deep trees, and the parser and evaluator recurse on them: this bound (with
