@@ -36,17 +36,17 @@ pub struct Diag {
     /// Stable identifier such as `cspi::name::unknown`.
     pub code: &'static str,
     pub message: String,
-    pub labels: Vec<(Span, String)>,
-    pub help: Option<String>,
-    pub source: Option<Source>,
+    pub(crate) labels: Vec<(Span, String)>,
+    pub(crate) help: Option<String>,
+    pub(crate) source: Option<Source>,
     /// Whether the fault lies in the command line rather than the model.
-    pub usage: bool,
+    pub(crate) usage: bool,
     /// A warning (`cspi check`): the model is valid but probably not meant.
-    pub warning: bool,
+    pub(crate) warning: bool,
 }
 
 impl Diag {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(code: &'static str, message: impl Into<String>) -> Self {
         Diag {
             code,
             message: message.into(),
@@ -57,25 +57,25 @@ impl Diag {
             warning: false,
         }
     }
-    pub fn label(mut self, span: Span, text: impl Into<String>) -> Self {
+    pub(crate) fn label(mut self, span: Span, text: impl Into<String>) -> Self {
         self.labels.push((span, text.into()));
         self
     }
-    pub fn help(mut self, help: impl Into<String>) -> Self {
+    pub(crate) fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
-    pub fn in_source(mut self, source: &Source) -> Self {
+    pub(crate) fn in_source(mut self, source: &Source) -> Self {
         if self.source.is_none() {
             self.source = Some(source.clone());
         }
         self
     }
-    pub fn usage(mut self) -> Self {
+    pub(crate) fn usage(mut self) -> Self {
         self.usage = true;
         self
     }
-    pub fn warning(mut self) -> Self {
+    pub(crate) fn warning(mut self) -> Self {
         self.warning = true;
         self
     }
@@ -92,7 +92,7 @@ fn acts_on_terminal(c: char) -> bool {
 /// `text` with every character a terminal would act on written as an escape
 /// (`\u{1b}`), so that a data file with escape sequences cannot retitle or
 /// clear the terminal of the person reading the diagnostic.
-pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(acts_on_terminal) {
         return text.into();
     }
@@ -111,7 +111,7 @@ impl Diag {
     /// This diagnostic ready to be drawn on a terminal: message, labels,
     /// help and the source excerpt with [`escaped`] characters, the labels'
     /// spans moved to match. Borrowed when nothing needs escaping.
-    pub fn printable(&self) -> std::borrow::Cow<'_, Diag> {
+    pub(crate) fn printable(&self) -> std::borrow::Cow<'_, Diag> {
         let text_ok = self
             .source
             .as_ref()
@@ -166,7 +166,7 @@ impl fmt::Display for Diag {
 }
 
 /// "1 solution", "2 solutions".
-pub fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -358,14 +358,14 @@ impl SourceCode for Source {
 pub struct Diags(pub Vec<Diag>);
 
 impl Diags {
-    pub fn push(&mut self, d: Diag) {
+    pub(crate) fn push(&mut self, d: Diag) {
         self.0.push(d);
     }
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
     /// Usage errors exit with 2, model errors with 1.
-    pub fn exit_code(&self) -> i32 {
+    pub(crate) fn exit_code(&self) -> i32 {
         if self.0.iter().any(|d| d.usage) {
             exit::USAGE
         } else {
@@ -383,13 +383,13 @@ impl From<Diag> for Diags {
 /// A line for the help of a file that is not there: the absolute path it was
 /// looked for at, so it is plain which folder a relative path started from
 /// (the model's folder, or the current directory).
-pub fn looked_for(path: &std::path::Path) -> String {
+pub(crate) fn looked_for(path: &std::path::Path) -> String {
     let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     format!("looked for {}", crate::reader::shown(&full))
 }
 
 /// `help`, and where the file was looked for when it is not there.
-pub fn with_looked_for(
+pub(crate) fn with_looked_for(
     help: String,
     refusal: &crate::reader::Refusal,
     path: &std::path::Path,

@@ -4,15 +4,17 @@
 //!
 //! This file is the façade. The public API is what the binary (`cli`),
 //! the Python package, the benches, the fuzz targets and the integration
-//! tests use: [`solve`] (`load`, `solve`, their options and answers, with
-//! the engine's `Limits` and `Next`), [`run`] (a run as plain data, with the
-//! engine's `Stats` and the trace's `Decision`), [`model`], [`diag`],
-//! [`source`], [`explain`], [`part`], [`memory`], [`suggest`], the solution
-//! printers of [`output`], the parser entry of [`syntax`] and the FlatZinc
-//! reader of [`flatzinc`] (their fuzz targets). The engine and lowering are
-//! `pub(crate)`: a test of their insides is a unit test beside them.
-//! Everything else is `pub(crate)`; the `unreachable_pub` lint (Cargo.toml)
-//! keeps it so, and lets `dead_code` see every item nothing calls.
+//! tests use: [`solve`] (`parse`, `load`, `solve`, their options and
+//! answers, with the engine's `Limits` and `Next`), [`run`] (a run as plain
+//! data, with the engine's `Stats` and the trace's `Decision`), [`model`]
+//! (the model as data; its functions the tests call), [`diag`], [`source`],
+//! [`explain`], [`part`], [`memory`], [`suggest`], the solution printers of
+//! [`output`], the FlatZinc reader of [`flatzinc`] (its fuzz target) and of
+//! [`cli`] what `main.rs` and Python call. Inside a public module the rest
+//! is `pub(crate)` too. The engine, lowering and the parser are
+//! `pub(crate)` whole: a test of their insides is a unit test beside them.
+//! The `unreachable_pub` lint (Cargo.toml) keeps it so, and lets `dead_code`
+//! see every item nothing calls.
 
 // No panics on user input: library code may not unwrap or expect (tests may).
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -41,4 +43,4 @@ pub(crate) mod setup;
 pub mod solve;
 pub mod source;
 pub mod suggest;
-pub mod syntax;
+pub(crate) mod syntax;

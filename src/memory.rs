@@ -84,17 +84,17 @@ pub fn tune_heap() {
 }
 
 /// Heap bytes in use by the whole process right now.
-pub fn live_bytes() -> u64 {
+pub(crate) fn live_bytes() -> u64 {
     LIVE.load(Ordering::Relaxed) as u64
 }
 
 /// How much memory building a model may take unless `--memory-limit` says
 /// otherwise: far more than any bundled model needs (the largest take tens
 /// of MiB), and well below what a desktop machine has.
-pub const DEFAULT_LIMIT: u64 = 1 << 30;
+pub(crate) const DEFAULT_LIMIT: u64 = 1 << 30;
 
 /// A size for messages: `512 MiB`, `2 GiB`, or bytes.
-pub fn shown(bytes: u64) -> String {
+pub(crate) fn shown(bytes: u64) -> String {
     if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{} GiB", bytes >> 30)
     } else if bytes >= 1 << 20 {

@@ -21,12 +21,12 @@ use std::fmt::{self, Write};
 /// CPU in all than one run, with 8 it costs 2.5–5 %, and the longest part is
 /// 1.4 times the mean. A cluster gets the 30 or more sub-problems per worker
 /// that EPS asks for from N >= 4 W parts (docs/distributed.md).
-pub const SUBPROBLEMS_PER_PART: usize = 8;
+pub(crate) const SUBPROBLEMS_PER_PART: usize = 8;
 
 /// The fingerprint of a run split into `n` parts: FNV-1a (64 bits) over a
 /// description of everything the split and the answer depend on, and
 /// nothing else (not the paths of data files, not the thread count).
-pub fn fingerprint(model: &Model, options: &Options, n: usize) -> String {
+pub(crate) fn fingerprint(model: &Model, options: &Options, n: usize) -> String {
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
     let _ = describe(&mut h, model, options, n);
     format!("{:016x}", h.0)

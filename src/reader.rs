@@ -30,7 +30,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Why a file was not read. The texts never include the file's content.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     NotFound,
     PermissionDenied,
     Directory,
@@ -57,7 +57,7 @@ pub enum Refusal {
 
 impl Refusal {
     /// What is wrong, to follow "cannot read `path`: ".
-    pub fn reason(&self) -> String {
+    pub(crate) fn reason(&self) -> String {
         match self {
             Refusal::NotFound => "no such file".into(),
             Refusal::PermissionDenied => "permission denied".into(),
@@ -82,7 +82,7 @@ impl Refusal {
     }
 
     /// A help line for the user.
-    pub fn help(&self, limit_name: &str) -> String {
+    pub(crate) fn help(&self, limit_name: &str) -> String {
         match self {
             Refusal::NotFound => "paths in the model are relative to the model file; paths given \
                  on the command line to the current directory"

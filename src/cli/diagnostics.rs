@@ -12,7 +12,7 @@ const PLAIN_WIDTH: usize = 100;
 /// On a terminal (and without `NO_COLOR`) miette's default handler draws them
 /// in colour at the terminal's width; otherwise they are drawn without colour or
 /// links at a fixed width.
-pub fn report(diags: &Diags) -> i32 {
+pub(crate) fn report(diags: &Diags) -> i32 {
     use std::io::IsTerminal;
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     let pretty = std::io::stderr().is_terminal() && !no_color;

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 /// The flag the search polls, and which signal set it.
 #[derive(Clone, Debug)]
 pub struct Interrupt {
-    pub stop: Arc<AtomicBool>,
+    pub(crate) stop: Arc<AtomicBool>,
     signal: Arc<AtomicUsize>,
 }
 
@@ -34,7 +34,7 @@ impl Interrupt {
 
     /// The exit code of a run that a signal stopped: 130 for SIGINT, 143 for
     /// SIGTERM; `None` when no signal came.
-    pub fn exit_code(&self) -> Option<i32> {
+    pub(crate) fn exit_code(&self) -> Option<i32> {
         if !self.stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -44,7 +44,7 @@ impl Interrupt {
         }
     }
 
-    pub fn stopped(&self) -> bool {
+    pub(crate) fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
 }

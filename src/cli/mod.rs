@@ -16,8 +16,7 @@ mod params;
 mod solve;
 mod suggest;
 
-pub use diagnostics::{render_plain, report};
-pub use params::parse_params;
+pub(crate) use diagnostics::report;
 
 use crate::model::{Guide, LnsKind, Propagation, Restarts, ValSelect, VarSelect};
 use crate::output::Format;
@@ -36,13 +35,13 @@ use std::time::Duration;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 // Parsed once per run: the size difference between variants costs nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Solve a model: print the first solution, N solutions, all, or the count.
     Solve(SolveArgs),
     /// Check a model without solving it: every error, and warnings.
@@ -66,91 +65,91 @@ pub enum Command {
 
 /// `cspi man [COMMAND]`.
 #[derive(Args, Debug)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// The command whose page to print (solve, check, explain, ...); cspi's own page without it.
-    pub command: Option<String>,
+    pub(crate) command: Option<String>,
 }
 
 /// `cspi fzn`: MiniZinc's standard solver flags.
 #[derive(Args, Debug)]
-pub struct FznArgs {
+pub(crate) struct FznArgs {
     /// The FlatZinc file (.fzn), as `minizinc -c` writes it for cspi.
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Satisfaction: print every solution; optimisation: print each better one.
     #[arg(short = 'a', long = "all-solutions")]
-    pub all: bool,
+    pub(crate) all: bool,
     /// Optimisation: print each better solution as it is found.
     #[arg(short = 'i', long = "intermediate")]
-    pub intermediate: bool,
+    pub(crate) intermediate: bool,
     /// Stop after N solutions (when optimising: N improvements, no proof).
     #[arg(short = 'n', long = "num-solutions", value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..))]
-    pub solutions: Option<u64>,
+    pub(crate) solutions: Option<u64>,
     /// Free search: ignore the model's search annotations.
     #[arg(short = 'f', long = "free-search")]
-    pub free: bool,
+    pub(crate) free: bool,
     /// Search on N threads (default one).
     #[arg(short = 'p', long = "parallel", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    pub(crate) threads: Option<u32>,
     /// Seed of the random generator.
     #[arg(short = 'r', long = "random-seed", value_name = "SEED")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Print statistics as `%%%mzn-stat:` lines.
     #[arg(short = 's', long = "statistics")]
-    pub stats: bool,
+    pub(crate) stats: bool,
     /// Stop after this many milliseconds, printing the best solution found.
     #[arg(short = 't', long = "time-limit", value_name = "MS")]
-    pub time_limit: Option<u64>,
+    pub(crate) time_limit: Option<u64>,
     /// Say on stderr what was read and how the search is set up.
     #[arg(short = 'v', long = "verbose")]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
     /// Re-check every solution with the independent checker.
     #[arg(long)]
-    pub check_solutions: bool,
+    pub(crate) check_solutions: bool,
     /// Stop after this many search nodes, as -t stops (for measurements that
     /// must not depend on the machine's speed).
     #[arg(long, value_name = "N")]
-    pub node_limit: Option<u64>,
+    pub(crate) node_limit: Option<u64>,
     #[command(flatten)]
-    pub strategy: StrategyArgs,
+    pub(crate) strategy: StrategyArgs,
 }
 
 #[derive(Args, Debug)]
-pub struct MinizincInstallArgs {
+pub(crate) struct MinizincInstallArgs {
     /// The folder to write into (default ~/.minizinc/solvers, where MiniZinc looks).
     #[arg(long, value_name = "DIR")]
-    pub dir: Option<PathBuf>,
+    pub(crate) dir: Option<PathBuf>,
 }
 
 /// The model and its parameters, shared by every command that loads a model.
 #[derive(Args, Debug)]
-pub struct ModelArgs {
+pub(crate) struct ModelArgs {
     /// The model file (.csp).
-    pub model: PathBuf,
+    pub(crate) model: PathBuf,
     /// Override a parameter: NAME=VALUE (repeatable). A string value `@path` reads the file;
     /// arrays and records are written as JSON (`d=[3,1,2]`).
     #[arg(long = "param", short = 'p', value_name = "NAME=VALUE")]
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// Read parameters from a JSON data file (repeatable; later files win, --param wins over all).
     #[arg(long = "data", value_name = "FILE")]
-    pub data: Vec<PathBuf>,
+    pub(crate) data: Vec<PathBuf>,
     /// Stray words after the options, such as the `8` of `--param n 8`: reported with a hint.
     #[arg(hide = true, value_name = "EXTRA")]
-    pub stray: Vec<String>,
+    pub(crate) stray: Vec<String>,
     /// Let the model read files only inside DIR (symbolic links are followed
     /// before the check); for models you do not trust.
     #[arg(long, value_name = "DIR")]
-    pub sandbox: Option<PathBuf>,
+    pub(crate) sandbox: Option<PathBuf>,
     /// The most memory building the model may take, such as 512M or 8G (default 1G); the
     /// model is refused with a diagnostic where it crosses the limit.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
-    pub memory_limit: Option<u64>,
+    pub(crate) memory_limit: Option<u64>,
 }
 
 impl ModelArgs {
     /// How the model is loaded: its parameters, data, sandbox and bounds.
-    pub fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
+    pub(crate) fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
         let params = solve::model_overrides(self)?;
         let sandbox = match &self.sandbox {
             None => None,
@@ -174,205 +173,205 @@ impl ModelArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// Solve once per line of FILE, giving the line to parameter NAME; `--each FILE.jsonl`
     /// gives each JSON record's fields to the parameters of the same names.
     #[arg(long, value_name = "NAME=FILE", conflicts_with = "each_data")]
-    pub each: Option<String>,
+    pub(crate) each: Option<String>,
     /// Solve once per data file (JSON or .dzn), each instance reported on its own; a
     /// folder stands for its .json and .dzn files, in name order.
     #[arg(long, value_name = "FILE", num_args = 1..)]
-    pub each_data: Vec<PathBuf>,
+    pub(crate) each_data: Vec<PathBuf>,
     /// Stop after N solutions.
     #[arg(short = 'n', long = "solutions", value_name = "N", conflicts_with_all = ["all", "count"],
           value_parser = clap::value_parser!(u64).range(1..))]
-    pub solutions: Option<u64>,
+    pub(crate) solutions: Option<u64>,
     /// Print every solution.
     #[arg(long, conflicts_with = "count")]
-    pub all: bool,
+    pub(crate) all: bool,
     /// Count every solution without printing them.
     #[arg(long)]
-    pub count: bool,
+    pub(crate) count: bool,
     /// With --count, count leaf by leaf instead of by product where sound (for tests and benchmarks).
     #[arg(long, requires = "count")]
-    pub no_product_count: bool,
+    pub(crate) no_product_count: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// With --format json, add to each solution the text it prints for people
     /// (`"text"`), its `output` included.
     #[arg(long)]
-    pub json_text: bool,
+    pub(crate) json_text: bool,
     /// Print search statistics on stderr.
     #[arg(long)]
-    pub stats: bool,
+    pub(crate) stats: bool,
     #[command(flatten)]
-    pub strategy: StrategyArgs,
+    pub(crate) strategy: StrategyArgs,
     /// Stop after this many seconds (status UNKNOWN, or SATISFIABLE with the best
     /// solution when optimising); with --each, per instance.
     #[arg(long, value_name = "SECONDS", value_parser = seconds)]
-    pub time_limit: Option<Duration>,
+    pub(crate) time_limit: Option<Duration>,
     /// Stop after this many search nodes (status UNKNOWN).
     #[arg(long, value_name = "N")]
-    pub node_limit: Option<u64>,
+    pub(crate) node_limit: Option<u64>,
     /// Re-check every solution against the model with the independent checker.
     #[arg(long)]
-    pub check_solutions: bool,
+    pub(crate) check_solutions: bool,
     /// Report solutions that differ on these variables or arrays only
     /// (comma-separated names); replaces the model's `project` item.
     #[arg(long, value_name = "VARS")]
-    pub project: Option<String>,
+    pub(crate) project: Option<String>,
     /// Search on N threads (default: every core for --count, --all and
     /// optimisation once one thread has not finished in 0.25 s; one for the
     /// first solutions and with --node-limit).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
+    pub(crate) threads: Option<u32>,
     /// Solve only the K-th of N parts of a deterministic split (1 <= K <= N);
     /// combine the parts' JSON output with `cspi merge` (docs/distributed.md).
     #[arg(long, value_name = "K/N", value_parser = crate::part::Part::parse)]
-    pub part: Option<crate::part::Part>,
+    pub(crate) part: Option<crate::part::Part>,
     /// Report statistics per thread too (--stats, and the JSON summary).
     #[arg(long)]
-    pub thread_stats: bool,
+    pub(crate) thread_stats: bool,
     /// Draw the last solution reported (the best one when optimising) as SVG in FILE:
     /// grids, crosswords, `board(...)`, `path(...)` (docs/cli.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each", "each_data"])]
-    pub svg: Option<PathBuf>,
+    pub(crate) svg: Option<PathBuf>,
     /// Write the last solution reported (the best one when optimising) as an
     /// .ipuz crossword in FILE (docs/crossword.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
-    pub ipuz: Option<PathBuf>,
+    pub(crate) ipuz: Option<PathBuf>,
     /// With -n N: each solution differs from every earlier one in at least K
     /// of the primary variables (K entries of a crossword); each is found
     /// by a new search that forbids the earlier ones' neighbourhoods.
     #[arg(long, value_name = "K", conflicts_with_all = ["all", "count", "each", "part"],
           value_parser = clap::value_parser!(u64).range(1..))]
-    pub differ: Option<u64>,
+    pub(crate) differ: Option<u64>,
     /// Instead of solving: the best-scored values of this variable (a crossword
     /// slot, such as xw[5]), each with its exact number of solutions.
     #[arg(long, value_name = "VAR", conflicts_with_all = ["all", "count", "each", "part", "differ"])]
-    pub suggest: Option<String>,
+    pub(crate) suggest: Option<String>,
     /// With --suggest: how many values to count.
     #[arg(long, value_name = "N", default_value_t = 10, requires = "suggest")]
-    pub top: usize,
+    pub(crate) top: usize,
     /// Instead of solving: the crossword's fillability map, the fewest words
     /// each cell's entries keep after propagation.
     #[arg(long, conflicts_with_all = ["all", "count", "each", "part", "differ"])]
-    pub fillability: bool,
+    pub(crate) fillability: bool,
     /// Instead of solving: draw the fillability map as SVG in FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "count", "each", "part", "differ"])]
-    pub fillability_svg: Option<PathBuf>,
+    pub(crate) fillability_svg: Option<PathBuf>,
     /// Draw the search tree in FILE: SVG (`.svg`) or Graphviz (`.dot`); one thread,
     /// and at most a few hundred nodes are drawn (docs/cli.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "each_data", "threads", "part"])]
-    pub tree: Option<PathBuf>,
+    pub(crate) tree: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     #[command(flatten)]
-    pub strategy: StrategyArgs,
+    pub(crate) strategy: StrategyArgs,
     /// Treat warnings as errors (exit 1 when there is any).
     #[arg(long)]
-    pub deny_warnings: bool,
+    pub(crate) deny_warnings: bool,
 }
 
 #[derive(Args, Debug)]
-pub struct ExplainArgs {
+pub(crate) struct ExplainArgs {
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// Give up after this many seconds and show the smallest conflict found so far.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "60")]
-    pub time_limit: Duration,
+    pub(crate) time_limit: Duration,
     /// Output format: a diagnostic for people, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     #[command(flatten)]
-    pub model: ModelArgs,
+    pub(crate) model: ModelArgs,
     /// Variable selections to compare, comma-separated (default: the model's).
     #[arg(long = "var", value_name = "LIST", value_delimiter = ',', value_parser = named::<VarSelect>)]
-    pub var: Vec<VarSelect>,
+    pub(crate) var: Vec<VarSelect>,
     /// Value selections to compare, comma-separated (default: the model's).
     #[arg(long = "val", value_name = "LIST", value_delimiter = ',', value_parser = named::<ValSelect>)]
-    pub val: Vec<ValSelect>,
+    pub(crate) val: Vec<ValSelect>,
     /// Propagation levels to compare, comma-separated (default: the model's).
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = named::<Propagation>)]
-    pub propagation: Vec<Propagation>,
+    pub(crate) propagation: Vec<Propagation>,
     /// Runs per combination (random strategies get seeds SEED, SEED+1, ...).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub runs: u32,
+    pub(crate) runs: u32,
     /// The first seed.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Stop each run at its first solution instead of counting all.
     #[arg(long)]
-    pub first: bool,
+    pub(crate) first: bool,
     /// Count every solution leaf by leaf, also under `ac` (see docs/crossword.md):
     /// the node counts then compare the levels' search trees like for like.
     #[arg(long)]
-    pub no_product_count: bool,
+    pub(crate) no_product_count: bool,
     /// Stop each run after this many seconds (its status is then UNKNOWN).
     #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10")]
-    pub time_limit: Duration,
+    pub(crate) time_limit: Duration,
     /// Output format: a Markdown table, or one JSON object per run.
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
     /// Also draw a chart of nodes and time per strategy as SVG in FILE.
     #[arg(long, value_name = "FILE")]
-    pub plot: Option<PathBuf>,
+    pub(crate) plot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The parts' JSON Lines outputs (`solve ... --part K/N --format json`), one file each.
     #[arg(required = true, value_name = "PART")]
-    pub parts: Vec<PathBuf>,
+    pub(crate) parts: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    pub(crate) format: Format,
 }
 
 #[derive(Args, Debug)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell.
-    pub shell: clap_complete::Shell,
+    pub(crate) shell: clap_complete::Shell,
 }
 
 /// Search overrides shared by `solve` and `check`.
 #[derive(Args, Debug, Default)]
-pub struct StrategyArgs {
+pub(crate) struct StrategyArgs {
     #[arg(long = "var", value_name = "NAME", value_parser = named::<VarSelect>,
           help = strategy_help::<VarSelect>("Variable selection"))]
-    pub var: Option<VarSelect>,
+    pub(crate) var: Option<VarSelect>,
     #[arg(long = "val", value_name = "NAME", value_parser = named::<ValSelect>,
           help = strategy_help::<ValSelect>("Value selection"))]
-    pub val: Option<ValSelect>,
+    pub(crate) val: Option<ValSelect>,
     #[arg(long, value_name = "NAME", value_parser = named::<Propagation>,
           help = strategy_help::<Propagation>("Propagation level"))]
-    pub propagation: Option<Propagation>,
+    pub(crate) propagation: Option<Propagation>,
     #[arg(long, value_name = "NAME", value_parser = named::<Restarts>,
           help = strategy_help::<Restarts>("Restarts"))]
-    pub restarts: Option<Restarts>,
+    pub(crate) restarts: Option<Restarts>,
     #[arg(long, value_name = "NAME", value_parser = named::<LnsKind>,
           help = strategy_help::<LnsKind>("Large-neighbourhood search when optimising"))]
-    pub lns: Option<LnsKind>,
+    pub(crate) lns: Option<LnsKind>,
     #[arg(long, value_name = "NAME", value_parser = named::<Guide>,
           help = strategy_help::<Guide>("Value guidance (solution-guided, phase saving)"))]
-    pub guide: Option<Guide>,
+    pub(crate) guide: Option<Guide>,
     /// Seed of the random generator (random heuristics, tie-breaking).
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Learn nogoods from failures (lazy clause generation, docs/learning.md).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
-    pub learning: Option<bool>,
+    pub(crate) learning: Option<bool>,
 }
 
 /// `on` or `off`.

@@ -45,7 +45,7 @@ pub(super) fn strategy_help<T: Named>(what: &str) -> String {
 }
 
 impl StrategyArgs {
-    pub fn apply(&self, spec: &mut crate::model::SearchSpec) {
+    pub(crate) fn apply(&self, spec: &mut crate::model::SearchSpec) {
         if let Some(v) = self.var {
             spec.var = v;
         }
@@ -125,7 +125,7 @@ pub(super) fn param_files(raw: &[String]) -> Vec<(String, std::path::PathBuf)> {
 }
 
 /// Splits `NAME=VALUE`; a value `@path` is replaced by the file's text.
-pub fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
+pub(crate) fn parse_params(raw: &[String]) -> Result<Vec<ParamOverride>, Diags> {
     let mut out = Vec::new();
     let mut errors = Diags::default();
     for p in raw {

@@ -81,20 +81,20 @@ pub(super) fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Di
 
 /// How one run ended, for the caller's exit code and tally.
 pub(super) struct Ended {
-    pub status: Status,
+    pub(crate) status: Status,
     /// The independent checker rejected a solution (a bug).
-    pub rejected: bool,
+    pub(crate) rejected: bool,
 }
 
 /// Runs models and reports them, keeping the output and what stopped it.
 pub(super) struct Runner<'a> {
     args: &'a SolveArgs,
     interrupt: &'a Interrupt,
-    pub reporter: Box<dyn Reporter>,
-    pub out: Stdout,
+    pub(crate) reporter: Box<dyn Reporter>,
+    pub(crate) out: Stdout,
     /// When this run (or instance) started: `--time-limit` counts from here,
     /// loading included.
-    pub started: Instant,
+    pub(crate) started: Instant,
 }
 
 impl<'a> Runner<'a> {

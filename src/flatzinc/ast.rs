@@ -23,8 +23,8 @@ pub(crate) enum ExprKind {
 
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Expr {
-    pub kind: ExprKind,
-    pub span: Span,
+    pub(crate) kind: ExprKind,
+    pub(crate) span: Span,
 }
 
 /// The element type of a declaration.
@@ -45,24 +45,24 @@ pub(crate) enum BaseType {
 #[derive(Clone, Debug)]
 pub(crate) struct Decl {
     /// `array [1..n] of`: its length.
-    pub array: Option<usize>,
-    pub var: bool,
-    pub base: BaseType,
-    pub name: String,
-    pub annotations: Vec<Expr>,
-    pub value: Option<Expr>,
-    pub span: Span,
+    pub(crate) array: Option<usize>,
+    pub(crate) var: bool,
+    pub(crate) base: BaseType,
+    pub(crate) name: String,
+    pub(crate) annotations: Vec<Expr>,
+    pub(crate) value: Option<Expr>,
+    pub(crate) span: Span,
     /// The span of the type, for diagnostics on unsupported types.
-    pub type_span: Span,
+    pub(crate) type_span: Span,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct Constraint {
-    pub name: String,
-    pub name_span: Span,
-    pub args: Vec<Expr>,
-    pub annotations: Vec<Expr>,
-    pub span: Span,
+    pub(crate) name: String,
+    pub(crate) name_span: Span,
+    pub(crate) args: Vec<Expr>,
+    pub(crate) annotations: Vec<Expr>,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -74,13 +74,13 @@ pub(crate) enum Goal {
 
 #[derive(Clone, Debug)]
 pub(crate) struct Solve {
-    pub annotations: Vec<Expr>,
-    pub goal: Goal,
+    pub(crate) annotations: Vec<Expr>,
+    pub(crate) goal: Goal,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct FznAst {
-    pub decls: Vec<Decl>,
-    pub constraints: Vec<Constraint>,
-    pub solve: Solve,
+    pub(crate) decls: Vec<Decl>,
+    pub(crate) constraints: Vec<Constraint>,
+    pub(crate) solve: Solve,
 }

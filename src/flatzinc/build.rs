@@ -136,7 +136,7 @@ impl Repeats {
 
 #[derive(Default)]
 pub(super) struct Builder {
-    pub model: Model,
+    pub(crate) model: Model,
     names: FxHashMap<String, Val>,
     outputs: Vec<Output>,
     /// The defining equalities whose variable became a view.

@@ -38,12 +38,12 @@ pub enum OutValue {
 /// One `output_var` or `output_array` item.
 #[derive(Clone, Debug)]
 pub struct Output {
-    pub name: String,
+    pub(crate) name: String,
     /// Printed as `true`/`false`.
-    pub bool: bool,
+    pub(crate) bool: bool,
     /// The index ranges of an array (`None`: a single value).
-    pub dims: Option<Vec<(i64, i64)>>,
-    pub items: Vec<OutValue>,
+    pub(crate) dims: Option<Vec<(i64, i64)>>,
+    pub(crate) items: Vec<OutValue>,
 }
 
 /// A FlatZinc model read: the model, and what to print of each solution.
@@ -52,9 +52,9 @@ pub struct FznModel {
     pub model: Model,
     pub outputs: Vec<Output>,
     /// The solve item had a search annotation (`-f` lets cspi ignore it).
-    pub annotated_search: bool,
+    pub(crate) annotated_search: bool,
     /// The search annotations asked for restarts.
-    pub restarts_annotated: bool,
+    pub(crate) restarts_annotated: bool,
 }
 
 /// Reads a FlatZinc file.

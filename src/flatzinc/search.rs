@@ -13,9 +13,9 @@ use crate::diag::Diags;
 use crate::model::{Restarts, SearchPhase, SearchSpec, ValSelect, VarSelect};
 
 pub(super) struct Read {
-    pub spec: SearchSpec,
-    pub annotated: bool,
-    pub restarts: bool,
+    pub(crate) spec: SearchSpec,
+    pub(crate) annotated: bool,
+    pub(crate) restarts: bool,
 }
 
 /// Our default without annotations: dom/wdeg, smallest value first.

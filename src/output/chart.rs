@@ -8,9 +8,9 @@ use super::svg::Canvas;
 /// One bar pair: the strategy's name, its nodes and its time.
 #[derive(Clone, Debug)]
 pub(crate) struct Bar {
-    pub label: String,
-    pub nodes: f64,
-    pub time_ms: f64,
+    pub(crate) label: String,
+    pub(crate) nodes: f64,
+    pub(crate) time_ms: f64,
 }
 
 const ROW: f64 = 22.0;

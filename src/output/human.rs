@@ -21,7 +21,7 @@ pub fn solution(model: &Model, values: &[i64]) -> String {
 }
 
 /// The text of one solution's `output` (or its variables), as people see it.
-pub fn text(model: &Model, values: &[i64]) -> String {
+pub(crate) fn text(model: &Model, values: &[i64]) -> String {
     body(model, values)
 }
 
@@ -188,7 +188,11 @@ fn grid(
 
 /// A filled crossword, one string per row: letters, `#` for blocks, `.` for
 /// an open cell no slot covers.
-pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -> Vec<String> {
+pub(crate) fn crossword_rows(
+    model: &Model,
+    layout: &CrosswordLayout,
+    values: &[i64],
+) -> Vec<String> {
     let letters = layout.letters(model, values);
     (0..layout.height)
         .map(|y| {
@@ -208,7 +212,7 @@ pub fn crossword_rows(model: &Model, layout: &CrosswordLayout, values: &[i64]) -
 }
 
 /// `quality: lowest 30, mean 47.5, 2 of 76 entries below 50: ab (30), cd (40)`.
-pub fn quality_line(q: &FillQuality, below: i64) -> String {
+pub(crate) fn quality_line(q: &FillQuality, below: i64) -> String {
     let mut line = format!(
         "quality: lowest {}, mean {:.1}, {} of {} entries below {below}",
         q.lowest,
@@ -225,7 +229,7 @@ pub fn quality_line(q: &FillQuality, below: i64) -> String {
 
 /// Statistics for people, one per line; the improvements of a
 /// lexicographic objective (`lex`) by their components.
-pub fn stats(stats: &Stats, lex: Option<&crate::model::Objective>) -> String {
+pub(crate) fn stats(stats: &Stats, lex: Option<&crate::model::Objective>) -> String {
     let mut out = String::new();
     for (k, v) in stats.fields() {
         let _ = writeln!(out, "{k:>14}: {v}");
@@ -243,7 +247,7 @@ pub fn stats(stats: &Stats, lex: Option<&crate::model::Objective>) -> String {
 }
 
 /// One line for the split and one per thread (`--thread-stats`).
-pub fn thread_stats(
+pub(crate) fn thread_stats(
     split: Option<&crate::run::ThreadStats>,
     threads: &[crate::run::ThreadStats],
 ) -> String {
@@ -274,7 +278,7 @@ pub fn thread_stats(
 
 /// The human reporter.
 #[derive(Default)]
-pub struct Human {
+pub(crate) struct Human {
     /// Instances of `--each` seen, to separate them by a blank line.
     instances: u64,
 }

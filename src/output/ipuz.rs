@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 /// The first crossword of the model's output, filled with `values`; `None`
 /// when the model draws no crossword.
-pub fn solution(model: &Model, values: &[i64]) -> Option<String> {
+pub(crate) fn solution(model: &Model, values: &[i64]) -> Option<String> {
     let layout = model.output.iter().find_map(|o| match o {
         OutputItem::Crossword { layout, .. } => Some(layout),
         _ => None,
@@ -17,7 +17,7 @@ pub fn solution(model: &Model, values: &[i64]) -> Option<String> {
 }
 
 /// Whether the model draws a crossword.
-pub fn drawable(model: &Model) -> bool {
+pub(crate) fn drawable(model: &Model) -> bool {
     model
         .output
         .iter()

@@ -44,7 +44,7 @@ impl serde_json::ser::Formatter for Escapes {
 }
 
 /// Appends `s` as a JSON string literal.
-pub fn string(out: &mut String, s: &str) {
+pub(crate) fn string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -216,16 +216,11 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
     out
 }
 
-/// The summary of a run: status, solution count, objective, totals, why
-/// an incomplete search stopped, statistics.
-pub fn summary(e: &RunEnd, instance: Option<&str>) -> String {
-    summary_of_records(e, instance, 0)
-}
-
-/// [`summary`] after `records` solution records: a part's summary says how
+/// The summary of a run (status, solution count, objective, totals, why
+/// an incomplete search stopped, statistics) after `records` solution records: a part's summary says how
 /// many it wrote (`"records"`), so that `cspi merge` can tell a part file
 /// that lost or gained solution lines.
-pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> String {
+pub(crate) fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> String {
     let mut out = String::from("{\"type\":\"summary\"");
     tag(&mut out, instance);
     out.push_str(",\"status\":");
@@ -301,7 +296,7 @@ pub fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u64) -> S
 
 /// The statistics as an object, names from `Stats::fields`; the
 /// improvements of a lexicographic objective (`lex`) with their components.
-pub fn stats(out: &mut String, stats: &Stats, lex: Option<&crate::model::Objective>) {
+pub(crate) fn stats(out: &mut String, stats: &Stats, lex: Option<&crate::model::Objective>) {
     out.push('{');
     for (i, (k, v)) in stats.fields().into_iter().enumerate() {
         if i > 0 {
@@ -339,7 +334,7 @@ fn tag(out: &mut String, instance: Option<&str>) {
 
 /// The JSON Lines reporter.
 #[derive(Default)]
-pub struct JsonLines {
+pub(crate) struct JsonLines {
     /// The instance of `--each` being reported, if any.
     instance: Option<String>,
     /// Solution records written since the last summary.

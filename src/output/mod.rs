@@ -14,7 +14,7 @@ pub(crate) mod chart;
 pub(crate) mod explain;
 pub(crate) mod fillability;
 pub mod human;
-pub mod ipuz;
+pub(crate) mod ipuz;
 pub mod json;
 pub(crate) mod merge;
 pub(crate) mod nested;
@@ -29,7 +29,7 @@ use std::time::Duration;
 
 /// The output formats of `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Grids and `name = value` lines for people.
     Human,
     /// One JSON object per line (JSON Lines).
@@ -37,7 +37,7 @@ pub enum Format {
 }
 
 impl Format {
-    pub fn reporter(self) -> Box<dyn Reporter> {
+    pub(crate) fn reporter(self) -> Box<dyn Reporter> {
         match self {
             Format::Human => Box::new(human::Human::default()),
             Format::Json => Box::new(json::JsonLines::default()),
@@ -47,7 +47,7 @@ impl Format {
 
 /// What stopped a search before it was complete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StoppedBy {
+pub(crate) enum StoppedBy {
     Interrupt,
     TimeLimit,
     NodeLimit,
@@ -56,7 +56,7 @@ pub enum StoppedBy {
 }
 
 impl StoppedBy {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             StoppedBy::Interrupt => "interrupt",
             StoppedBy::TimeLimit => "time limit",
@@ -68,41 +68,41 @@ impl StoppedBy {
 
 /// How the run was asked to report.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Mode {
+pub(crate) struct Mode {
     /// `--count`: no solutions printed, only their number.
-    pub count: bool,
+    pub(crate) count: bool,
     /// Several solutions may be printed (`-n N`, `--all`, optimisation):
     /// each gets a separator for people.
-    pub many: bool,
+    pub(crate) many: bool,
     /// `--json-text`: JSON solution records carry the text people would see.
-    pub text: bool,
+    pub(crate) text: bool,
 }
 
 /// The end of one run.
 #[derive(Clone, Debug)]
-pub struct RunEnd<'a> {
-    pub status: Status,
+pub(crate) struct RunEnd<'a> {
+    pub(crate) status: Status,
     /// With an objective: the best value found (the optimum when `Optimal`).
-    pub objective: Option<i64>,
+    pub(crate) objective: Option<i64>,
     /// The objective, when lexicographic: its components are reported too.
-    pub lex: Option<&'a crate::model::Objective>,
-    pub stats: &'a Stats,
+    pub(crate) lex: Option<&'a crate::model::Objective>,
+    pub(crate) stats: &'a Stats,
     /// The model's `total(...)` outputs, summed over the solutions.
-    pub totals: &'a [(String, i64)],
+    pub(crate) totals: &'a [(String, i64)],
     /// Why an incomplete search stopped, if a limit or signal did.
-    pub stopped_by: Option<StoppedBy>,
+    pub(crate) stopped_by: Option<StoppedBy>,
     /// The part of a split this run solved (`--part`).
-    pub part: Option<&'a crate::run::PartInfo>,
+    pub(crate) part: Option<&'a crate::run::PartInfo>,
     /// Per-thread statistics, when asked for (`--thread-stats`).
-    pub threads: &'a [crate::run::ThreadStats],
+    pub(crate) threads: &'a [crate::run::ThreadStats],
     /// The split into sub-problems before the threads searched, with them.
-    pub split: Option<&'a crate::run::ThreadStats>,
+    pub(crate) split: Option<&'a crate::run::ThreadStats>,
 }
 
 impl RunEnd<'_> {
     /// The best objective as people read it: `lex(3, 5)` for a
     /// lexicographic one.
-    pub fn shown_objective(&self) -> String {
+    pub(crate) fn shown_objective(&self) -> String {
         let v = self.objective.unwrap_or(0);
         self.lex.map_or_else(|| v.to_string(), |o| o.shown(v))
     }
@@ -110,19 +110,19 @@ impl RunEnd<'_> {
 
 /// What many instances (`--each`) came to.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
-    pub instances: u64,
+pub(crate) struct Tally {
+    pub(crate) instances: u64,
     /// Solutions found (SATISFIABLE, ALL_SOLUTIONS, OPTIMAL).
-    pub solved: u64,
-    pub unsatisfiable: u64,
-    pub unknown: u64,
+    pub(crate) solved: u64,
+    pub(crate) unsatisfiable: u64,
+    pub(crate) unknown: u64,
     /// Instances whose data or model was wrong.
-    pub errors: u64,
-    pub time: Duration,
+    pub(crate) errors: u64,
+    pub(crate) time: Duration,
 }
 
 impl Tally {
-    pub fn add(&mut self, status: Status) {
+    pub(crate) fn add(&mut self, status: Status) {
         self.instances += 1;
         match status {
             Status::Unsatisfiable => self.unsatisfiable += 1,
@@ -133,7 +133,7 @@ impl Tally {
 }
 
 /// Turns the events of a run into text. Each call returns whole lines.
-pub trait Reporter {
+pub(crate) trait Reporter {
     /// An instance of `--each` begins; later records are tagged with its name.
     fn instance(&mut self, name: &str) -> String;
     /// One solution (one value per model variable).
@@ -146,11 +146,11 @@ pub trait Reporter {
     fn tally(&mut self, tally: &Tally) -> String;
 }
 
-pub use crate::diag::plural;
+pub(crate) use crate::diag::plural;
 
 /// A solution count in words: `n solutions`, or `at least n solutions` when
 /// it saturated.
-pub fn count_text(n: u64) -> String {
+pub(crate) fn count_text(n: u64) -> String {
     let words = plural(n, "solution", "solutions");
     if n == crate::engine::stats::SATURATED {
         format!("at least {words}")

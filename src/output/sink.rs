@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why results stopped being written.
 #[derive(Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The reader closed the pipe: nobody wants more, which is not an error.
     ReaderGone,
     /// The results were lost: a full disk, a closed stdout, an I/O error.
@@ -25,7 +25,7 @@ pub enum Failure {
 /// Standard output for results, line-buffered by hand: each call to
 /// [`Stdout::write`] is one whole record (a JSON line, a solution), flushed
 /// at once so that a reader sees whole lines and an interrupted run loses none.
-pub struct Stdout {
+pub(crate) struct Stdout {
     out: BufWriter<io::Stdout>,
     failure: Option<Failure>,
 }
@@ -37,7 +37,7 @@ impl Default for Stdout {
 }
 
 impl Stdout {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let failure = stdout_closed().then(|| {
             Failure::Lost(io::Error::new(
                 ErrorKind::BrokenPipe,
@@ -52,7 +52,7 @@ impl Stdout {
 
     /// Writes and flushes one record; false once output has failed (the
     /// caller stops its work: nobody can read the rest).
-    pub fn write(&mut self, text: &str) -> bool {
+    pub(crate) fn write(&mut self, text: &str) -> bool {
         if self.failure.is_some() {
             return false;
         }
@@ -71,12 +71,12 @@ impl Stdout {
     }
 
     /// Whether output still works.
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         self.failure.is_none()
     }
 
     /// The first failure, if any.
-    pub fn failure(&self) -> Option<&Failure> {
+    pub(crate) fn failure(&self) -> Option<&Failure> {
         self.failure.as_ref()
     }
 }

@@ -11,7 +11,7 @@ use crate::model::{CrosswordLayout, Model, OutputItem, VarGroup};
 use std::fmt::Write;
 
 /// The side of a cell, in pixels.
-pub const CELL: f64 = 36.0;
+pub(crate) const CELL: f64 = 36.0;
 /// The margin around each picture.
 const MARGIN: f64 = 8.0;
 
@@ -26,14 +26,14 @@ const QUEEN: &str = "#8b1a1a";
 const PATH: &str = "#d2452b";
 
 /// A picture being drawn: SVG elements and its size.
-pub struct Canvas {
+pub(crate) struct Canvas {
     body: String,
-    pub width: f64,
-    pub height: f64,
+    pub(crate) width: f64,
+    pub(crate) height: f64,
 }
 
 impl Canvas {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Canvas {
             body: String::new(),
             width: 0.0,
@@ -42,33 +42,33 @@ impl Canvas {
     }
 
     /// Grows the picture to hold `(w, h)`.
-    pub fn fit(&mut self, w: f64, h: f64) {
+    pub(crate) fn fit(&mut self, w: f64, h: f64) {
         self.width = self.width.max(w);
         self.height = self.height.max(h);
     }
 
-    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, style: &str) {
+    pub(crate) fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, style: &str) {
         let _ = writeln!(
             self.body,
             r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" {style}/>"#
         );
     }
 
-    pub fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), style: &str) {
+    pub(crate) fn line(&mut self, (x1, y1): (f64, f64), (x2, y2): (f64, f64), style: &str) {
         let _ = writeln!(
             self.body,
             r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" {style}/>"#
         );
     }
 
-    pub fn circle(&mut self, (x, y): (f64, f64), r: f64, style: &str) {
+    pub(crate) fn circle(&mut self, (x, y): (f64, f64), r: f64, style: &str) {
         let _ = writeln!(
             self.body,
             r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" {style}/>"#
         );
     }
 
-    pub fn polyline(&mut self, points: &[(f64, f64)], style: &str) {
+    pub(crate) fn polyline(&mut self, points: &[(f64, f64)], style: &str) {
         let pts: Vec<String> = points
             .iter()
             .map(|(x, y)| format!("{x:.1},{y:.1}"))
@@ -80,7 +80,7 @@ impl Canvas {
         );
     }
 
-    pub fn polygon(&mut self, points: &[(f64, f64)], style: &str) {
+    pub(crate) fn polygon(&mut self, points: &[(f64, f64)], style: &str) {
         let pts: Vec<String> = points
             .iter()
             .map(|(x, y)| format!("{x:.1},{y:.1}"))
@@ -93,12 +93,12 @@ impl Canvas {
     }
 
     /// Text centred on `(x, y)` (its middle, not its baseline).
-    pub fn text(&mut self, (x, y): (f64, f64), size: f64, style: &str, text: &str) {
+    pub(crate) fn text(&mut self, (x, y): (f64, f64), size: f64, style: &str, text: &str) {
         self.text_anchored((x, y + 0.35 * size), size, "middle", style, text);
     }
 
     /// Text with its baseline at `y`, anchored `start`, `middle` or `end` at `x`.
-    pub fn text_anchored(
+    pub(crate) fn text_anchored(
         &mut self,
         (x, y): (f64, f64),
         size: f64,
@@ -115,12 +115,12 @@ impl Canvas {
     }
 
     /// Raw SVG, for a group or a title.
-    pub fn raw(&mut self, s: &str) {
+    pub(crate) fn raw(&mut self, s: &str) {
         self.body.push_str(s);
     }
 
     /// The whole document.
-    pub fn finish(self) -> String {
+    pub(crate) fn finish(self) -> String {
         let (w, h) = (self.width.ceil(), self.height.ceil());
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
@@ -138,7 +138,7 @@ impl Default for Canvas {
 }
 
 /// Appends `s` escaped for XML text and attributes.
-pub fn escape(out: &mut String, s: &str) {
+pub(crate) fn escape(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '<' => out.push_str("&lt;"),
@@ -153,7 +153,7 @@ pub fn escape(out: &mut String, s: &str) {
 }
 
 /// Whether the model has anything to draw.
-pub fn drawable(model: &Model) -> bool {
+pub(crate) fn drawable(model: &Model) -> bool {
     model.output.iter().any(|o| {
         matches!(
             o,

@@ -26,20 +26,20 @@ pub(crate) enum Kind {
 /// One node of the tree: the root (no parent) or a branch.
 #[derive(Clone, Debug)]
 pub(crate) struct Node {
-    pub parent: Option<usize>,
+    pub(crate) parent: Option<usize>,
     /// The decision on the edge from the parent.
-    pub label: String,
-    pub depth: usize,
-    pub pruned: u64,
-    pub kind: Kind,
-    pub children: Vec<usize>,
+    pub(crate) label: String,
+    pub(crate) depth: usize,
+    pub(crate) pruned: u64,
+    pub(crate) kind: Kind,
+    pub(crate) children: Vec<usize>,
 }
 
 /// The tree rebuilt from the events: node 0 is the root.
 pub(crate) struct Tree {
-    pub nodes: Vec<Node>,
+    pub(crate) nodes: Vec<Node>,
     /// Some events were not recorded (over the cap).
-    pub truncated: bool,
+    pub(crate) truncated: bool,
 }
 
 impl Tree {
