@@ -397,3 +397,54 @@ fn memo_key(name: &str, args: &[(Value, Span)]) -> Option<MemoKey> {
     }
     Some(MemoKey(name.to_string(), key))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Checker, Input, LoadOptions};
+    use crate::source::Source;
+
+    /// The elements (comprehension steps, array items) checking `text`
+    /// spends: evidence of how often a function body ran, with no clock.
+    fn elements(text: &str) -> u64 {
+        let source = Source::new("memo.csp", text);
+        let syntax = crate::syntax::parse(text).expect("parses");
+        let options = LoadOptions::default();
+        let input = Input {
+            source: &source,
+            model_dir: std::path::PathBuf::new(),
+            overrides: &[],
+            data_files: &[],
+            options: &options,
+        };
+        let mut cx = Checker::new(&input, false);
+        cx.read_call_graph(&syntax);
+        cx.read_declarations(&syntax);
+        cx.read_data_files();
+        cx.check_items(&syntax);
+        assert!(cx.errors.is_empty(), "{text}: {:?}", cx.errors.0);
+        cx.elements
+    }
+
+    #[test]
+    fn a_call_with_constant_arguments_is_evaluated_once() {
+        // The body spends 2,000 elements each time it runs (1,000 steps
+        // and 1,000 items).
+        let model = |bound: &str| {
+            format!(
+                "function f(k) = sum([i * k | i in 1..1000]);\n\
+                 var x in 0..100000000;\n\
+                 constraint forall j in 1..50: x >= {bound};"
+            )
+        };
+        let same = elements(&model("f(2)"));
+        let nested =
+            elements(&model("g(2) - f(2)").replace("var x", "function g(k) = f(k) + 1;\nvar x"));
+        let distinct = elements(&model("f(j)"));
+        // Fifty calls with the argument 2 run the body once: fewer than
+        // 4,000 elements in all; fifty different arguments run it fifty
+        // times. A call inside another function is remembered as well.
+        assert!(same < 4_000, "{same}");
+        assert!(nested < 4_000, "{nested}");
+        assert!(distinct >= 100_000, "{distinct}");
+    }
+}
