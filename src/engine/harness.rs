@@ -210,6 +210,38 @@ pub(crate) fn check_random_with(
     }
 }
 
+/// [`check_random`] on variables of different kinds: variable `i` takes
+/// random subsets of `ranges[i]` (0/1 for a boolean, `0..=n` for a count),
+/// each in its own position. A propagator over the same variable in two
+/// places is checked by passing it the same variable twice in `make`.
+pub(crate) fn check_random_shaped(
+    name: &str,
+    strength: Strength,
+    ranges: &[std::ops::RangeInclusive<i64>],
+    make: impl Fn(&mut super::domains::Domains, &[VarId]) -> Option<Box<dyn Propagator>>,
+    holds: impl Fn(&[i64]) -> bool,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5e75 ^ name.len() as u64);
+    let distinct: Vec<usize> = (0..ranges.len()).collect();
+    let draw = Draw {
+        per_var: Some(ranges.to_vec()),
+        ..SMALL
+    };
+    for trial in 0..300 {
+        run_trial(
+            name,
+            strength,
+            trial,
+            &distinct,
+            &mut rng,
+            &make,
+            &holds,
+            &|_: &[Vec<i64>]| -> Option<String> { None },
+            draw.clone(),
+        );
+    }
+}
+
 /// Position `i` reads variable `of_position[i]`, drawn from fewer than
 /// `arity` variables (at least one of them in two positions).
 fn repeated_positions(rng: &mut Xoshiro256PlusPlus, arity: usize) -> Vec<usize> {
@@ -225,12 +257,15 @@ fn repeated_positions(rng: &mut Xoshiro256PlusPlus, arity: usize) -> Vec<usize> 
 #[derive(Clone)]
 struct Draw {
     values: std::ops::RangeInclusive<i64>,
+    /// Variable `i` draws from `per_var[i]` instead, when given.
+    per_var: Option<Vec<std::ops::RangeInclusive<i64>>>,
     explained: usize,
     tuples: usize,
 }
 
 const SMALL: Draw = Draw {
     values: -3..=4,
+    per_var: None,
     explained: 100,
     tuples: 2048,
 };
@@ -255,6 +290,7 @@ pub(crate) fn check_explanations_random(
     let distinct: Vec<usize> = (0..arity).collect();
     let draw = Draw {
         values,
+        per_var: None,
         explained: trials,
         tuples: 200_000,
     };
@@ -295,14 +331,17 @@ fn run_trial(
     let mut h = Harness::new();
     let count = of_position.iter().max().map_or(0, |&m| m + 1);
     let vars: Vec<VarId> = (0..count)
-        .map(|_| {
-            let mut values: Vec<i64> = draw
-                .values
+        .map(|i| {
+            let range = draw
+                .per_var
+                .as_ref()
+                .map_or_else(|| draw.values.clone(), |r| r[i].clone());
+            let mut values: Vec<i64> = range
                 .clone()
                 .filter(|_| rng.random_range(0..3) > 0)
                 .collect();
             if values.is_empty() {
-                values.push(rng.random_range(draw.values.clone()));
+                values.push(rng.random_range(range));
             }
             h.var(&values)
         })

@@ -17,6 +17,9 @@ impl Lower<'_> {
             }
             Formula::Cmp(op, a, b) => {
                 let (coefs, k) = self.linear(&difference(a, b))?;
+                if let Some(card) = self.set_card_of(&coefs) {
+                    return self.post_cmp(vec![card], k, *op);
+                }
                 self.post_cmp(coefs, k, *op)
             }
             Formula::AllDifferent(terms) => self.all_different(terms),

@@ -103,6 +103,8 @@ pub(crate) struct Lower<'a> {
     crossings: Crossings,
     /// Support bitsets shared by tables over the same rows and domains.
     tables: crate::engine::props::table::TableCache,
+    /// The cardinality variable of each set's booleans (`globals/sets.rs`).
+    set_cards: std::collections::HashMap<Vec<VarId>, VarId>,
 }
 
 impl<'a> Lower<'a> {
@@ -115,6 +117,7 @@ impl<'a> Lower<'a> {
             scores: Default::default(),
             crossings: Crossings::default(),
             tables: Default::default(),
+            set_cards: Default::default(),
         }
     }
 
@@ -127,6 +130,9 @@ impl<'a> Lower<'a> {
         if self.try_post(f).is_none() {
             self.engine.rollback(mark);
             self.crossings.truncate(crossings);
+            let vars = self.engine.doms.num_vars();
+            self.set_cards
+                .retain(|bools, card| *card < vars && bools.iter().all(|&b| b < vars));
             self.fallback(f.clone());
         }
     }

@@ -75,6 +75,11 @@ impl Lower<'_> {
             Formula::Implies(p, q) => {
                 self.reify(&Formula::Or(vec![Formula::Not(p.clone()), (**q).clone()]))
             }
+            Formula::Global(call)
+                if let Some(d) = globals::lowering(call.def).decomposition(&call.args) =>
+            {
+                self.reify(&d)
+            }
             Formula::AllDifferent(_) | Formula::Table { .. } | Formula::Global(_) => {
                 if let Some(b) = self.reify_by_propagators(f) {
                     return Some(b);

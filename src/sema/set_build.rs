@@ -137,6 +137,7 @@ impl Checker<'_> {
             members,
             of_enum,
             defined: Vec::new(),
+            built: None,
         }
         .into_value())
     }
@@ -237,6 +238,7 @@ impl Checker<'_> {
                 members,
                 of_enum: sets[0].of_enum.clone(),
                 defined,
+                built: None,
             }
             .into_value(),
         ))

@@ -13,8 +13,13 @@ use super::items::element_label;
 use super::value::{Array, IntSet, Value};
 use super::{Checker, MAX_DOMAIN};
 use crate::diag::Diag;
+use crate::model::globals::Global;
+use crate::model::globals::sets::{
+    SET_DIFF, SET_EQ, SET_IN, SET_INTERSECT, SET_SUBSET, SET_UNION, SetDisjointDef,
+};
 use crate::model::{
-    CmpOp, Domain, EnumType, Formula, SetLayout, Term, VarGroup, VarKind, Variable,
+    CmpOp, Domain, EnumType, Formula, GlobalArg, GlobalCall, SetLayout, Term, VarGroup, VarKind,
+    Variable,
 };
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Ident, Span};
 use std::rc::Rc;
@@ -34,6 +39,10 @@ pub(crate) struct SetVar {
     /// leave the array): the set exists only when each is in range, and
     /// anything said of it is undefined otherwise (as `a[i]` of integers).
     pub defined: Vec<Rc<InRange>>,
+    /// How the set was built, when it is `y op z` (`union`, `intersect`,
+    /// `diff`) of two sets that always exist: `x == y union z` is then one
+    /// set constraint on the three rather than a formula per value.
+    pub built: Option<Rc<(BinOp, SetVar, SetVar)>>,
 }
 
 /// A variable index and the range it must lie in, `low .. low + len - 1`.
@@ -213,6 +222,7 @@ impl Checker<'_> {
                 members,
                 of_enum: of_enum.clone(),
                 defined: Vec::new(),
+                built: None,
             })));
             for k in (0..dims.len()).rev() {
                 index[k] += 1;
@@ -272,6 +282,7 @@ impl Checker<'_> {
             members,
             of_enum,
             defined: Vec::new(),
+            built: None,
         }))
     }
 
@@ -360,11 +371,14 @@ impl Checker<'_> {
                     f => cx.connect(f, p, q, span)?,
                 });
             }
+            let built = (x.defined.is_empty() && y.defined.is_empty() && f != BinOp::Xor)
+                .then(|| Rc::new((op, x.clone(), y.clone())));
             Ok(SetVar {
                 elems,
                 members,
                 of_enum: x.of_enum.clone(),
                 defined: both_defined(&x, &y),
+                built,
             }
             .into_value())
         };
@@ -387,12 +401,44 @@ impl Checker<'_> {
                 } else {
                     (&y, &x)
                 };
+                if let Some(g) = set_constraint(&[small, big]) {
+                    let u = g.universe(&[small, big]);
+                    return Ok(g.call(&SET_SUBSET, vec![terms(small, &u), terms(big, &u)]));
+                }
                 let mut parts = Vec::with_capacity(small.elems.len());
                 for &e in &small.elems {
                     parts.push(self.connect(BinOp::Implies, small.has(e), big.has(e), span)?);
                 }
                 let holds = self.all(parts, span)?;
                 Ok(self.where_defined(&[&x, &y], holds))
+            }
+            BinOp::Eq | BinOp::Ne if set_constraint(&[&x, &y]).is_some() => {
+                // `r == a op b` (either side), else `x == y`.
+                let (r, other) = if y.built.is_some() {
+                    (&x, &y)
+                } else {
+                    (&y, &x)
+                };
+                let same = match other.built.as_deref() {
+                    Some((bop, a, b)) if set_constraint(&[r, a, b]).is_some() => {
+                        let def: &'static dyn Global = match bop {
+                            BinOp::Union => &SET_UNION,
+                            BinOp::Intersect => &SET_INTERSECT,
+                            _ => &SET_DIFF,
+                        };
+                        let u = SetConstraint.universe(&[r, a, b]);
+                        SetConstraint.call(def, vec![terms(r, &u), terms(a, &u), terms(b, &u)])
+                    }
+                    _ => {
+                        let u = SetConstraint.universe(&[&x, &y]);
+                        SetConstraint.call(&SET_EQ, vec![terms(&x, &u), terms(&y, &u)])
+                    }
+                };
+                Ok(if op == BinOp::Eq {
+                    same
+                } else {
+                    self.negate(same)
+                })
             }
             BinOp::Eq | BinOp::Ne => {
                 let mut parts = Vec::new();
@@ -438,6 +484,18 @@ impl Checker<'_> {
         }
         let holds = match &x {
             Value::Int(k) | Value::Enum(_, k) => s.has(*k),
+            _ if set_constraint(&[s]).is_some() => {
+                let t = x.as_term().unwrap_or(Term::Const(0));
+                let elems = s.elems.iter().map(|&e| Term::Const(e)).collect();
+                SetConstraint.call(
+                    &SET_IN,
+                    vec![
+                        GlobalArg::Term(t),
+                        GlobalArg::Terms(elems),
+                        terms(s, &s.elems),
+                    ],
+                )
+            }
             _ => {
                 let t = x.as_term().unwrap_or(Term::Const(0));
                 let mut parts = Vec::with_capacity(s.elems.len() + 1);
@@ -541,6 +599,31 @@ impl Checker<'_> {
         if let Some(u) = universe {
             elems = merged(&elems, &u.elems);
         }
+        let all: Vec<&SetVar> = sets.iter().collect();
+        let cover: Option<Vec<Term>> = match universe {
+            None => Some(Vec::new()),
+            Some(u) => elems.iter().map(|&e| u.has(e).as_term()).collect(),
+        };
+        if let (Some(g), Some(cover)) = (set_constraint(&all), cover)
+            && universe.is_none_or(|u| u.defined.is_empty())
+            && cover.iter().all(|t| t.as_const().is_some())
+            && !elems.is_empty()
+        {
+            let mut flat = Vec::with_capacity(sets.len() * elems.len());
+            for s in sets {
+                if let GlobalArg::Terms(ts) = terms(s, &elems) {
+                    flat.extend(ts);
+                }
+            }
+            return Ok(g.call(
+                &SetDisjointDef,
+                vec![
+                    GlobalArg::Terms(flat),
+                    GlobalArg::Term(Term::Const(elems.len() as i64)),
+                    GlobalArg::Terms(cover),
+                ],
+            ));
+        }
         let mut parts = Vec::with_capacity(elems.len());
         for e in elems {
             let terms: Vec<(i64, Term)> = sets
@@ -613,6 +696,40 @@ impl Checker<'_> {
             _ => Err(super::builtins::not_in_table(name, span)),
         }
     }
+}
+
+/// The set constraints of `model/globals/sets.rs`, for sets that always
+/// exist (no index that may leave its array) and all depend on variables
+/// (with a constant side, the formula per value is already a unary
+/// constraint per value).
+struct SetConstraint;
+
+fn set_constraint(sets: &[&SetVar]) -> Option<SetConstraint> {
+    sets.iter()
+        .all(|s| s.defined.is_empty() && s.members.iter().any(|m| !matches!(m, Value::Bool(_))))
+        .then_some(SetConstraint)
+}
+
+impl SetConstraint {
+    /// The values of the sets, merged: the positions of the constraint.
+    fn universe(&self, sets: &[&SetVar]) -> Vec<i64> {
+        sets.iter().fold(Vec::new(), |u, s| merged(&u, &s.elems))
+    }
+
+    fn call(&self, def: &'static dyn Global, args: Vec<GlobalArg>) -> Value {
+        Value::from_formula(Formula::Global(GlobalCall { def, args }))
+    }
+}
+
+/// The membership terms of `s` at the values of `universe` (0 where it
+/// cannot hold the value).
+fn terms(s: &SetVar, universe: &[i64]) -> GlobalArg {
+    GlobalArg::Terms(
+        universe
+            .iter()
+            .map(|&e| s.has(e).as_term().unwrap_or(Term::Const(0)))
+            .collect(),
+    )
 }
 
 /// The indices both sets were chosen by.

@@ -14,12 +14,14 @@ mod increasing;
 mod lex;
 mod mdd;
 mod regular;
+mod sets;
 mod shared_substring;
 
 use super::Lower;
 use crate::engine::propagator::Propagator;
 use crate::model::GlobalArg;
 pub(crate) use crate::model::globals::consts;
+use crate::model::globals::sets::Op;
 use crate::model::globals::{Bound, Global, Kind};
 
 /// How a global constraint is posted.
@@ -37,6 +39,14 @@ pub(crate) trait Lowering: Sync {
     /// (`b <-> name(...)`, see `engine/props/reified.rs`); `None` (the
     /// default) reifies it by evaluation. It may not ask for notifications.
     fn propagator(&self, _l: &mut Lower, _args: &[GlobalArg]) -> Option<Box<dyn Propagator>> {
+        None
+    }
+
+    /// A decomposition to reify instead (`b <-> name(...)` as the
+    /// reification of this formula), for a constraint whose decomposition
+    /// prunes better under a truth value than look-ahead on its propagator;
+    /// `None` (the default) uses [`Self::propagator`].
+    fn decomposition(&self, _args: &[GlobalArg]) -> Option<crate::model::Formula> {
         None
     }
 }
@@ -64,6 +74,13 @@ pub(crate) fn lowering(def: &dyn Global) -> &'static dyn Lowering {
         Kind::Exactly => &among::CountBound(Bound::Exactly),
         Kind::Sequence => &among::Sequence,
         Kind::MaxSharedSubstring => &shared_substring::MaxSharedSubstring,
+        Kind::SetUnion => &sets::SetOpLowering(Op::Union),
+        Kind::SetIntersect => &sets::SetOpLowering(Op::Intersect),
+        Kind::SetDiff => &sets::SetOpLowering(Op::Diff),
+        Kind::SetSubset => &sets::SubsetLowering { equal: false },
+        Kind::SetEq => &sets::SubsetLowering { equal: true },
+        Kind::SetDisjoint => &sets::DisjointLowering,
+        Kind::SetIn => &sets::InLowering,
     }
 }
 

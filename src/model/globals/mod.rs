@@ -36,6 +36,7 @@ mod lex;
 mod mdd;
 mod nvalue;
 mod regular;
+pub mod sets;
 mod shared_substring;
 
 pub use among::{AT_LEAST, AT_MOST, Among, Bound, CountBound, EXACTLY, Sequence};
@@ -153,6 +154,13 @@ pub enum Kind {
     Exactly,
     Sequence,
     MaxSharedSubstring,
+    SetUnion,
+    SetIntersect,
+    SetDiff,
+    SetSubset,
+    SetEq,
+    SetDisjoint,
+    SetIn,
 }
 
 /// The definition of a global constraint: what a call looks like and what
