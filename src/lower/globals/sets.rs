@@ -135,16 +135,20 @@ impl Lowering for SubsetLowering {
     }
 }
 
+/// The sets (each its membership terms) and the values to cover.
+type DisjointArgs<'a> = (Vec<&'a [Term]>, Option<Vec<bool>>);
+
 /// The sets of `set_all_disjoint`'s arguments, each as its terms, and the
 /// values to cover (a partition) if any.
-fn disjoint_args(args: &[GlobalArg]) -> Option<(Vec<&[Term]>, Option<Vec<bool>>)> {
+fn disjoint_args(args: &[GlobalArg]) -> Option<DisjointArgs<'_>> {
     let all = terms(&args[0]);
     let width = usize::try_from(terms(&args[1]).first()?.as_const()?).ok()?;
     let cover: Vec<bool> = terms(&args[2])
         .iter()
         .map(|t| t.as_const().map(|k| k != 0))
         .collect::<Option<_>>()?;
-    if width == 0 || all.len() % width != 0 || !(cover.is_empty() || cover.len() == width) {
+    if width == 0 || !all.len().is_multiple_of(width) || !(cover.is_empty() || cover.len() == width)
+    {
         return None;
     }
     let cover = (!cover.is_empty()).then_some(cover);

@@ -36,7 +36,7 @@ mod lex;
 mod mdd;
 mod nvalue;
 mod regular;
-pub mod sets;
+pub(crate) mod sets;
 mod shared_substring;
 
 pub use among::{AT_LEAST, AT_MOST, Among, Bound, CountBound, EXACTLY, Sequence};

@@ -26,18 +26,18 @@ const Z: Param = Param {
 };
 
 /// `x = y ∪ z`, `x = y ∩ z`, `x = y \ z`.
-pub struct SetOpDef(pub Op);
+pub(crate) struct SetOpDef(pub(crate) Op);
 
 /// Which operation [`SetOpDef`] states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
+pub(crate) enum Op {
     Union,
     Intersect,
     Diff,
 }
 
 impl Op {
-    pub fn apply(self, y: bool, z: bool) -> bool {
+    pub(crate) fn apply(self, y: bool, z: bool) -> bool {
         match self {
             Op::Union => y || z,
             Op::Intersect => y && z,
@@ -46,9 +46,9 @@ impl Op {
     }
 }
 
-pub static SET_UNION: SetOpDef = SetOpDef(Op::Union);
-pub static SET_INTERSECT: SetOpDef = SetOpDef(Op::Intersect);
-pub static SET_DIFF: SetOpDef = SetOpDef(Op::Diff);
+pub(crate) static SET_UNION: SetOpDef = SetOpDef(Op::Union);
+pub(crate) static SET_INTERSECT: SetOpDef = SetOpDef(Op::Intersect);
+pub(crate) static SET_DIFF: SetOpDef = SetOpDef(Op::Diff);
 
 impl Global for SetOpDef {
     fn kind(&self) -> Kind {
@@ -77,12 +77,12 @@ impl Global for SetOpDef {
 }
 
 /// `x ⊆ y` (`equal`: `x = y`).
-pub struct SetSubsetDef {
-    pub equal: bool,
+pub(crate) struct SetSubsetDef {
+    pub(crate) equal: bool,
 }
 
-pub static SET_SUBSET: SetSubsetDef = SetSubsetDef { equal: false };
-pub static SET_EQ: SetSubsetDef = SetSubsetDef { equal: true };
+pub(crate) static SET_SUBSET: SetSubsetDef = SetSubsetDef { equal: false };
+pub(crate) static SET_EQ: SetSubsetDef = SetSubsetDef { equal: true };
 
 impl Global for SetSubsetDef {
     fn kind(&self) -> Kind {
@@ -111,7 +111,7 @@ impl Global for SetSubsetDef {
 /// `all_disjoint` of the sets laid end to end in `sets`, each `width`
 /// long; with `cover` (one 0/1 per position, not empty), the partition of
 /// the values whose `cover` is 1.
-pub struct SetDisjointDef;
+pub(crate) struct SetDisjointDef;
 
 impl Global for SetDisjointDef {
     fn kind(&self) -> Kind {
@@ -144,7 +144,7 @@ impl Global for SetDisjointDef {
         if width == 0 {
             return cover.is_empty();
         }
-        if sets.len() % width != 0 || !(cover.is_empty() || cover.len() == width) {
+        if !sets.len().is_multiple_of(width) || !(cover.is_empty() || cover.len() == width) {
             return false;
         }
         (0..width).all(|e| {
@@ -158,9 +158,9 @@ impl Global for SetDisjointDef {
 }
 
 /// `v ∈ s`, `s` over the values `elems` (increasing).
-pub struct SetInDef;
+pub(crate) struct SetInDef;
 
-pub static SET_IN: SetInDef = SetInDef;
+pub(crate) static SET_IN: SetInDef = SetInDef;
 
 impl Global for SetInDef {
     fn kind(&self) -> Kind {

@@ -73,10 +73,10 @@ impl SetOpProp {
                 }
             }
         }
-        for i in 0..3 {
-            for v in 0..2 {
-                if !supported[i][v] && d.contains(b[i], v as i64) {
-                    d.remove(b[i], v as i64)?;
+        for (&var, values) in b.iter().zip(&supported) {
+            for (v, &ok) in values.iter().enumerate() {
+                if !ok && d.contains(var, v as i64) {
+                    d.remove(var, v as i64)?;
                 }
             }
         }
