@@ -48,8 +48,21 @@ struct Run<'a> {
     lower: Vec<Lit>,
 }
 
+/// An explanation longer than this ends the analysis with nothing learned
+/// (the search backtracks as without learning). Finding each literal's
+/// trail entry walks its variable's changes, so a default explanation of a
+/// propagator over huge domains (a crossword slot's 100,000 words, each
+/// removal a literal) made one analysis quadratic in the words: minutes
+/// during which no limit was checked. A nogood that long would prune
+/// nothing anyway.
+const MAX_EXPLANATION: usize = 1 << 10;
+
+/// The most literals one analysis takes in over all its explanations.
+const MAX_ANALYSED: usize = 1 << 14;
+
 impl Analyser {
-    /// Analyses `conflict`; `None` when nothing can be learned.
+    /// Analyses `conflict`; `None` when nothing can be learned (or when its
+    /// explanations grow past [`MAX_EXPLANATION`] or [`MAX_ANALYSED`]).
     pub(crate) fn analyse(
         &mut self,
         trail: &LitTrail,
@@ -76,10 +89,11 @@ impl Analyser {
             end,
             &mut buf,
         );
-        if !ok {
+        if !ok || buf.len() > MAX_EXPLANATION {
             self.buf = buf;
             return None;
         }
+        let mut taken = buf.len();
         if let Some(a) = conflict.asked {
             contradiction(trail, a, end, &mut buf);
         }
@@ -122,7 +136,9 @@ impl Analyser {
                 break trail.entry(i).lit;
             }
             buf.clear();
-            if !explain_entry(trail, props, nogoods, i, &mut buf) {
+            let ok = explain_entry(trail, props, nogoods, i, &mut buf);
+            taken += buf.len();
+            if !ok || buf.len() > MAX_EXPLANATION || taken > MAX_ANALYSED {
                 self.clear();
                 self.buf = buf;
                 return None;
