@@ -110,11 +110,11 @@ pub(crate) fn explain(
     let ok = match lit {
         None => failure(xs, count, set, past, out),
         Some(l) if l.var == count => match l.kind {
-            Kind::Ge => enough_inside(xs, set, l.val, None, past, out),
-            Kind::Le => enough_outside(xs, set, xs.len() as i64 - l.val, None, past, out),
+            Kind::Ge => enough(inside, xs, set, l.val, None, past, out),
+            Kind::Le => enough(outside, xs, set, xs.len() as i64 - l.val, None, past, out),
             Kind::Eq => {
-                enough_inside(xs, set, l.val, None, past, out)
-                    && enough_outside(xs, set, xs.len() as i64 - l.val, None, past, out)
+                enough(inside, xs, set, l.val, None, past, out)
+                    && enough(outside, xs, set, xs.len() as i64 - l.val, None, past, out)
             }
             Kind::Ne => false,
         },
@@ -126,31 +126,14 @@ pub(crate) fn explain(
     ok
 }
 
-/// Pushes the facts of `k` terms (not on `skip`) inside the set; false if
-/// there were fewer.
-fn enough_inside(
-    xs: &[VarId],
-    set: &[i64],
-    k: i64,
-    skip: Option<VarId>,
-    past: &Past<'_>,
-    out: &mut Vec<Lit>,
-) -> bool {
-    let mut got = 0;
-    for &x in xs {
-        if got >= k {
-            break;
-        }
-        if Some(x) != skip && inside(set, x, past, out) {
-            got += 1;
-        }
-    }
-    got >= k
-}
+/// The signature of [`inside`] and [`outside`]: pushes the facts that put
+/// a term in (or out of) the set, false (nothing pushed) when they do not hold.
+type Side = fn(&[i64], VarId, &Past<'_>, &mut Vec<Lit>) -> bool;
 
-/// Pushes the facts of `k` terms (not on `skip`) that cannot be in the set;
+/// Pushes the facts of `k` terms (not on `skip`) on `side` of the set;
 /// false if there were fewer.
-fn enough_outside(
+fn enough(
+    side: Side,
     xs: &[VarId],
     set: &[i64],
     k: i64,
@@ -163,7 +146,7 @@ fn enough_outside(
         if got >= k {
             break;
         }
-        if Some(x) != skip && outside(set, x, past, out) {
+        if Some(x) != skip && side(set, x, past, out) {
             got += 1;
         }
     }
@@ -175,12 +158,12 @@ fn enough_outside(
 fn failure(xs: &[VarId], c: VarId, set: &[i64], past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
     let (lo, hi) = past.bounds(c);
     let start = out.len();
-    if enough_inside(xs, set, hi + 1, None, past, out) {
+    if enough(inside, xs, set, hi + 1, None, past, out) {
         out.push(Lit::le(c, hi));
         return true;
     }
     out.truncate(start);
-    if enough_outside(xs, set, xs.len() as i64 - lo + 1, None, past, out) {
+    if enough(outside, xs, set, xs.len() as i64 - lo + 1, None, past, out) {
         out.push(Lit::ge(c, lo));
         return true;
     }
@@ -195,12 +178,12 @@ fn term(xs: &[VarId], c: VarId, set: &[i64], l: Lit, past: &Past<'_>, out: &mut 
     if l.kind == Kind::Ne && set.binary_search(&l.val).is_ok() {
         // The count is reached without `x`: `x` in the set would pass it.
         out.push(Lit::le(c, hi));
-        return enough_inside(xs, set, hi - m + 1, Some(x), past, out);
+        return enough(inside, xs, set, hi - m + 1, Some(x), past, out);
     }
     // The count needs `x` in the set: without it, it stays below `lo`.
     let n = xs.len() as i64;
     out.push(Lit::ge(c, lo));
-    if !enough_outside(xs, set, n - m - lo + 1, Some(x), past, out) {
+    if !enough(outside, xs, set, n - m - lo + 1, Some(x), past, out) {
         return false;
     }
     // `x` in the set implies `l` given `x`'s own exclusions.
