@@ -335,3 +335,51 @@ pub(crate) fn minimise(nogood: Vec<Lit>) -> Vec<Lit> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::domains::{Domains, Fail, PResult};
+    use crate::engine::harness::Harness;
+    use crate::engine::propagator::Propagator;
+    use crate::model::VarId;
+
+    /// Fails once its second variable is 1, explained by the default: the
+    /// domains of both, so every hole punched in the first is a literal.
+    struct FailsOnOne([VarId; 2]);
+
+    impl Propagator for FailsOnOne {
+        fn vars(&self) -> &[VarId] {
+            &self.0
+        }
+        fn propagate(&mut self, d: &mut Domains) -> PResult {
+            if d.value(self.0[1]) == Some(1) {
+                return Err(Fail);
+            }
+            Ok(())
+        }
+    }
+
+    /// A conflict whose explanation lists `holes` removed values.
+    fn analyse_with_holes(holes: i64) -> bool {
+        let mut h = Harness::new();
+        let x = h.range(0, 2 * holes + 1);
+        let y = h.range(0, 1);
+        h.post(FailsOnOne([x, y]));
+        h.engine.start_learning();
+        h.engine.doms.checkpoint();
+        for v in 0..holes {
+            h.remove(x, 2 * v + 1).unwrap();
+        }
+        h.engine.doms.checkpoint();
+        assert!(h.fix(y, 1).is_err());
+        h.engine.analyse().is_some()
+    }
+
+    #[test]
+    fn an_explanation_past_the_cap_learns_nothing() {
+        // Below the cap the conflict is learned; past it, nothing is (the
+        // analysis would walk each literal's variable: quadratic).
+        assert!(analyse_with_holes(100));
+        assert!(!analyse_with_holes(super::MAX_EXPLANATION as i64 + 1));
+    }
+}
