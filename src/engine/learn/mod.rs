@@ -313,12 +313,17 @@ impl LitTrail {
         first
     }
 
-    /// The domain of `v` at position `pos`, as literals (those not true at
-    /// the root): the bounds and the holes between them.
-    pub(crate) fn domain_at(&self, v: VarId, pos: usize, out: &mut Vec<Lit>) {
-        let r = &self.root[v];
+    /// The bounds of `v` at position `pos` that its changes set (`None`:
+    /// the root's), each hole (`x != value`) handed to `hole` when `holes`;
+    /// without holes the walk stops once both bounds are known.
+    fn walk(
+        &self,
+        v: VarId,
+        pos: usize,
+        holes: bool,
+        mut hole: impl FnMut(i64),
+    ) -> (Option<i64>, Option<i64>) {
         let (mut lo, mut hi) = (None, None);
-        let start = out.len();
         for i in self.chain(v, pos) {
             let e = &self.entries[i];
             match e.lit.kind {
@@ -328,10 +333,22 @@ impl LitTrail {
                     lo.get_or_insert(e.lit.val);
                     hi.get_or_insert(e.lit.val);
                 }
-                Kind::Ne => out.push(e.lit),
+                Kind::Ne if holes => hole(e.lit.val),
                 _ => {}
             }
+            if !holes && lo.is_some() && hi.is_some() {
+                break;
+            }
         }
+        (lo, hi)
+    }
+
+    /// The domain of `v` at position `pos`, as literals (those not true at
+    /// the root): the bounds and the holes between them.
+    pub(crate) fn domain_at(&self, v: VarId, pos: usize, out: &mut Vec<Lit>) {
+        let r = &self.root[v];
+        let start = out.len();
+        let (lo, hi) = self.walk(v, pos, true, |x| out.push(Lit::ne(v, x)));
         let (l, h) = (lo.unwrap_or(r.min), hi.unwrap_or(r.max));
         // Holes outside the bounds are implied by them.
         let mut k = start;
@@ -354,21 +371,8 @@ impl LitTrail {
     /// (for domains narrow enough to list: the caller checks the bounds).
     pub(crate) fn values_at(&self, v: VarId, pos: usize, out: &mut Vec<i64>) {
         let r = &self.root[v];
-        let (mut lo, mut hi) = (None, None);
         let mut holes = Vec::new();
-        for i in self.chain(v, pos) {
-            let e = &self.entries[i];
-            match e.lit.kind {
-                Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
-                Kind::Le if hi.is_none() => hi = Some(e.lit.val),
-                Kind::Eq => {
-                    lo.get_or_insert(e.lit.val);
-                    hi.get_or_insert(e.lit.val);
-                }
-                Kind::Ne => holes.push(e.lit.val),
-                _ => {}
-            }
-        }
+        let (lo, hi) = self.walk(v, pos, true, |x| holes.push(x));
         holes.sort_unstable();
         let (l, h) = (lo.unwrap_or(r.min), hi.unwrap_or(r.max));
         out.extend((l..=h).filter(|&x| r.contains(x) && holes.binary_search(&x).is_err()));
@@ -377,22 +381,7 @@ impl LitTrail {
     /// The bounds of `v` at position `pos`.
     pub(crate) fn bounds_at(&self, v: VarId, pos: usize) -> (i64, i64) {
         let r = &self.root[v];
-        let (mut lo, mut hi) = (None, None);
-        for i in self.chain(v, pos) {
-            let e = &self.entries[i];
-            match e.lit.kind {
-                Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
-                Kind::Le if hi.is_none() => hi = Some(e.lit.val),
-                Kind::Eq => {
-                    lo.get_or_insert(e.lit.val);
-                    hi.get_or_insert(e.lit.val);
-                }
-                _ => {}
-            }
-            if lo.is_some() && hi.is_some() {
-                break;
-            }
-        }
+        let (lo, hi) = self.walk(v, pos, false, |_| {});
         (lo.unwrap_or(r.min), hi.unwrap_or(r.max))
     }
 
