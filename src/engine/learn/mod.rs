@@ -143,6 +143,9 @@ pub(crate) struct Entry {
     pub(crate) level: u32,
     /// The previous entry of the same variable (`NONE` if none).
     prev: u32,
+    /// The previous bound entry (`[x >= v]`, `[x <= v]`, `[x = v]`) of the
+    /// same variable, so that questions about bounds skip the holes.
+    prev_bound: u32,
     pub(crate) cause: Cause,
     /// What the cause asked for (the entry's literal may be stronger).
     pub(crate) asked: Lit,
@@ -189,6 +192,13 @@ pub(crate) struct Conflict {
 pub(crate) struct LitTrail {
     entries: Vec<Entry>,
     head: Vec<u32>,
+    /// Per variable, its latest bound entry (see `Entry::prev_bound`).
+    bound_head: Vec<u32>,
+    /// Per variable with a bitset domain, per value (from the root's
+    /// offset), the entry that removed it (`[x != value]`), or `NONE`: the
+    /// reason for a hole is found without walking the variable's changes,
+    /// which made conflict analysis quadratic on wide domains.
+    removed_by: Vec<Vec<u32>>,
     root: Vec<Root>,
     /// The cause of the changes being made now.
     pub(crate) cause: Cause,
@@ -204,7 +214,7 @@ impl LitTrail {
     /// A trail over domains as they are now (they become level 0).
     pub(crate) fn new(doms: &super::domains::Domains) -> Self {
         let n = doms.num_vars();
-        let root = (0..n)
+        let root: Vec<Root> = (0..n)
             .map(|v| Root {
                 min: doms.min(v),
                 max: doms.max(v),
@@ -212,9 +222,15 @@ impl LitTrail {
                 bits: doms.bits(v).to_vec(),
             })
             .collect();
+        let removed_by = root
+            .iter()
+            .map(|r: &Root| vec![NONE; r.bits.len() * 64])
+            .collect();
         LitTrail {
             entries: Vec::new(),
             head: vec![NONE; n],
+            bound_head: vec![NONE; n],
+            removed_by,
             root,
             cause: Cause::Decision,
             conflict: None,
@@ -244,22 +260,54 @@ impl LitTrail {
             "a decision at level 0 would be taken for a fact"
         );
         let v = lit.var;
+        let at = self.entries.len() as u32;
         self.entries.push(Entry {
             lit,
             level,
             prev: self.head[v],
+            prev_bound: self.bound_head[v],
             cause,
             asked,
             from,
         });
-        self.head[v] = (self.entries.len() - 1) as u32;
+        self.head[v] = at;
+        if lit.kind == Kind::Ne {
+            if let Some(slot) = self.removed_slot(v, lit.val) {
+                *slot = at;
+            }
+        } else {
+            self.bound_head[v] = at;
+        }
+    }
+
+    /// Where the entry that removed `x` from `v` is kept, for a bitset
+    /// domain and a value within its root.
+    fn removed_slot(&mut self, v: VarId, x: i64) -> Option<&mut u32> {
+        let i = x.checked_sub(self.root[v].offset)?;
+        self.removed_by[v].get_mut(usize::try_from(i).ok()?)
+    }
+
+    /// The entry before `pos` that removed `x` from `v`: `Some(None)` when
+    /// none did, `None` when the variable keeps no such index.
+    fn removal_before(&self, v: VarId, x: i64, pos: usize) -> Option<Option<usize>> {
+        let i = usize::try_from(x.checked_sub(self.root[v].offset)?).ok()?;
+        let e = *self.removed_by[v].get(i)?;
+        Some((e != NONE && (e as usize) < pos).then_some(e as usize))
     }
 
     /// Forgets the entries from `len` on (backtracking).
     pub(crate) fn truncate(&mut self, len: usize) {
         while self.entries.len() > len {
             if let Some(e) = self.entries.pop() {
-                self.head[e.lit.var] = e.prev;
+                let v = e.lit.var;
+                self.head[v] = e.prev;
+                if e.lit.kind == Kind::Ne {
+                    if let Some(slot) = self.removed_slot(v, e.lit.val) {
+                        *slot = NONE;
+                    }
+                } else {
+                    self.bound_head[v] = e.prev_bound;
+                }
             }
         }
         self.processed = self.processed.min(len);
@@ -271,7 +319,24 @@ impl LitTrail {
         while i != NONE && i as usize >= pos {
             i = self.entries[i as usize].prev;
         }
-        Chain { trail: self, i }
+        Chain {
+            trail: self,
+            i,
+            bounds: false,
+        }
+    }
+
+    /// The bound entries of `v` before position `pos`, latest first.
+    fn bound_chain(&self, v: VarId, pos: usize) -> Chain<'_> {
+        let mut i = self.bound_head[v];
+        while i != NONE && i as usize >= pos {
+            i = self.entries[i as usize].prev_bound;
+        }
+        Chain {
+            trail: self,
+            i,
+            bounds: true,
+        }
     }
 
     /// Whether `x` was in the domain of `v` when learning began.
@@ -297,17 +362,57 @@ impl LitTrail {
         if self.holds_at_root(lit) {
             return None;
         }
+        let v = lit.var;
+        match lit.kind {
+            Kind::Ne => {
+                // A value removed by an entry of its own was in the domain
+                // until then: no older entry implied its absence.
+                match self.removal_before(v, lit.val, pos) {
+                    Some(Some(i)) => Some(i),
+                    Some(None) => self.first_bound_excluding(v, lit.val, pos),
+                    None => {
+                        let removed = self
+                            .chain(v, pos)
+                            .filter(|&i| self.entries[i].lit == lit)
+                            .last();
+                        removed.or_else(|| self.first_bound_excluding(v, lit.val, pos))
+                    }
+                }
+            }
+            _ => {
+                // Only bound entries imply a bound (or a fixing), and
+                // bounds only tighten: once one is weaker, older ones are too.
+                let mut first = None;
+                for i in self.bound_chain(v, pos) {
+                    let e = &self.entries[i];
+                    if e.lit.implies(lit) {
+                        first = Some(i);
+                    } else if e.lit.kind == lit.kind {
+                        break;
+                    }
+                }
+                first
+            }
+        }
+    }
+
+    /// The first bound entry of `v` before `pos` that leaves `x` out.
+    fn first_bound_excluding(&self, v: VarId, x: i64, pos: usize) -> Option<usize> {
+        let (mut below_done, mut above_done) = (false, false);
         let mut first = None;
-        for i in self.chain(lit.var, pos) {
+        for i in self.bound_chain(v, pos) {
             let e = &self.entries[i];
-            if e.lit.implies(lit) {
+            if e.lit.holds(x) {
+                match e.lit.kind {
+                    Kind::Ge => below_done = true,
+                    Kind::Le => above_done = true,
+                    _ => {}
+                }
+                if below_done && above_done {
+                    break;
+                }
+            } else {
                 first = Some(i);
-            } else if matches!(
-                (e.lit.kind, lit.kind),
-                (Kind::Ge, Kind::Ge) | (Kind::Le, Kind::Le)
-            ) {
-                // Bounds only tighten: older ones are weaker still.
-                break;
             }
         }
         first
@@ -324,7 +429,12 @@ impl LitTrail {
         mut hole: impl FnMut(i64),
     ) -> (Option<i64>, Option<i64>) {
         let (mut lo, mut hi) = (None, None);
-        for i in self.chain(v, pos) {
+        let entries = if holes {
+            self.chain(v, pos)
+        } else {
+            self.bound_chain(v, pos)
+        };
+        for i in entries {
             let e = &self.entries[i];
             match e.lit.kind {
                 Kind::Ge if lo.is_none() => lo = Some(e.lit.val),
@@ -423,6 +533,8 @@ impl LitTrail {
 struct Chain<'a> {
     trail: &'a LitTrail,
     i: u32,
+    /// Whether it follows `prev_bound` rather than `prev`.
+    bounds: bool,
 }
 
 impl Iterator for Chain<'_> {
@@ -432,7 +544,8 @@ impl Iterator for Chain<'_> {
             return None;
         }
         let i = self.i as usize;
-        self.i = self.trail.entries[i].prev;
+        let e = &self.trail.entries[i];
+        self.i = if self.bounds { e.prev_bound } else { e.prev };
         Some(i)
     }
 }
@@ -463,11 +576,19 @@ impl Past<'_> {
     }
     /// Whether `x` was in the domain of `v` then.
     pub(crate) fn contains(&self, v: VarId, x: i64) -> bool {
-        self.trail.root_contains(v, x)
-            && self
+        if !self.trail.root_contains(v, x) {
+            return false;
+        }
+        match self.trail.removal_before(v, x, self.pos) {
+            Some(removed) => {
+                let (lo, hi) = self.bounds(v);
+                removed.is_none() && lo <= x && x <= hi
+            }
+            None => self
                 .trail
                 .chain(v, self.pos)
-                .all(|i| self.trail.entries[i].lit.holds(x))
+                .all(|i| self.trail.entries[i].lit.holds(x)),
+        }
     }
     /// Whether `lit` held then.
     pub(crate) fn holds(&self, lit: Lit) -> bool {
@@ -489,6 +610,95 @@ mod tests {
     fn lits(d: &Domains) -> Vec<Lit> {
         let l = d.learn.as_ref().unwrap();
         (0..l.len()).map(|i| l.entry(i).lit).collect()
+    }
+
+    /// The values of `v` just after the first `pos` entries, by replaying
+    /// them from the root: the definition the indexed queries must meet.
+    fn replayed(l: &LitTrail, v: VarId, pos: usize) -> Vec<i64> {
+        let r = &l.root[v];
+        (r.min..=r.max)
+            .filter(|&x| r.contains(x))
+            .filter(|&x| (0..pos).all(|i| l.entries[i].lit.var != v || l.entries[i].lit.holds(x)))
+            .collect()
+    }
+
+    #[test]
+    fn indexed_reasons_and_past_domains_agree_with_a_replay_of_the_trail() {
+        use rand::rngs::Xoshiro256PlusPlus;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+        for _ in 0..200 {
+            let mut d = Domains::default();
+            // One bitset variable with holes, one wide interval.
+            let a = d.add_var(&[0, 1, 2, 4, 5, 6, 8, 9]);
+            let b = d.add_var(&(0..=1000).collect::<Vec<_>>());
+            d.start_learning();
+            let mut cps = Vec::new();
+            // Positions between two operations: an explanation is asked at
+            // such a position, never between a removal and the bound it moved.
+            let mut between = vec![0];
+            for _ in 0..12 {
+                let v = if rng.random_range(0..3) == 0 { b } else { a };
+                let vals: Vec<i64> = d.values(v).collect();
+                let x = vals[rng.random_range(0..vals.len())];
+                // Each change on a level of its own, as decisions are; a
+                // failure is undone, and some levels are backtracked.
+                let cp = d.checkpoint();
+                let done = match rng.random_range(0..5) {
+                    0 => d.set_min(v, x),
+                    1 => d.set_max(v, x),
+                    2 if vals.len() > 3 => d.fix(v, x),
+                    _ => d.remove(v, x),
+                };
+                if done.is_err() {
+                    d.restore(cp);
+                } else {
+                    cps.push(cp);
+                }
+                if rng.random_range(0..6) == 0
+                    && let Some(cp) = cps.pop()
+                {
+                    d.restore(cp);
+                }
+                let len = d.learn.as_ref().unwrap().len();
+                between.retain(|&p| p < len);
+                between.push(len);
+            }
+            let l = d.learn.as_ref().unwrap();
+            for &pos in &between {
+                for v in [a, b] {
+                    let now = replayed(l, v, pos);
+                    let past = Past { trail: l, pos };
+                    let (r_min, r_max) = (l.root[v].min, l.root[v].max);
+                    for x in r_min - 1..=r_max.min(12) + 1 {
+                        assert_eq!(past.contains(v, x), now.contains(&x), "{v} {x} at {pos}");
+                        let lits = [Lit::ne(v, x), Lit::ge(v, x), Lit::le(v, x)];
+                        for lit in lits.into_iter().filter(|q| now.iter().all(|&y| q.holds(y))) {
+                            let got = l.reason_entry(lit, pos);
+                            if l.holds_at_root(lit) {
+                                assert_eq!(got, None, "{lit} at {pos}");
+                                continue;
+                            }
+                            // The operation after which it first held: the
+                            // reason is one of its entries, and implies it.
+                            let k = between
+                                .iter()
+                                .position(|&b| replayed(l, v, b).iter().all(|&y| lit.holds(y)));
+                            let k = k.expect("it holds at pos");
+                            let i = got.unwrap_or_else(|| panic!("{lit} at {pos}: no reason"));
+                            assert!(
+                                between[k - 1] <= i && i < between[k],
+                                "{lit} at {pos}: entry {i}, operation {}..{}",
+                                between[k - 1],
+                                between[k]
+                            );
+                            assert!(replayed(l, v, i + 1).iter().all(|&y| lit.holds(y)));
+                        }
+                    }
+                    assert_eq!(l.bounds_at(v, pos), (now[0], now[now.len() - 1]));
+                }
+            }
+        }
     }
 
     #[test]
