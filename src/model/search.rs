@@ -109,6 +109,9 @@ pub enum ValSelect {
     /// For word variables, the word leaving the slots it crosses the most
     /// words (crossword fill); ties by score.
     Fill,
+    /// As `Fill`, but one of the two best-rated words, drawn at random
+    /// (seeded): restarts then try other words as well as other variables.
+    FillRandom,
     /// Halve the domain: `x <= mid`, then `x > mid`.
     Split,
 }
@@ -122,6 +125,7 @@ impl Named for ValSelect {
         ("lcv", ValSelect::Lcv),
         ("score", ValSelect::Score),
         ("fill", ValSelect::Fill),
+        ("fill-random", ValSelect::FillRandom),
         ("split", ValSelect::Split),
     ];
     const SYNONYMS: &'static [(&'static str, &'static str)] = &[

@@ -18,6 +18,12 @@
 //! should against one shared by 1,000, and keeps the rating a sum. Words of
 //! a variable with no crossing (or not over a bitset domain) are chosen as
 //! `val score` chooses them.
+//!
+//! `val fill-random` draws one of the two best-rated words (the seeded
+//! generator): with restarts, each run then tries other words as well as
+//! other variables, where a fixed order meets the same dead end after every
+//! restart. Rating by the tightest crossing instead of the sum was tried and
+//! was worse (docs/crossword.md).
 
 use super::score::Score;
 use super::{Branch, Rng, ValSelector};
@@ -25,6 +31,7 @@ use crate::engine::Engine;
 use crate::engine::crossings::Crossings;
 use crate::engine::props::wordcross::LetterIndex;
 use crate::model::{Model, VarId};
+use rand::RngExt;
 use std::sync::Arc;
 
 pub(super) struct Fill {
@@ -34,14 +41,23 @@ pub(super) struct Fill {
     /// Scratch: for each crossing of the variable, the rating of each of
     /// its letters there (`f32::NEG_INFINITY`: no word of the crossing has it).
     ratings: Vec<Vec<f32>>,
+    /// Scratch: the best-rated words so far (rating, score, value), best first.
+    best: Vec<(f32, i64, i64)>,
+    /// How many of the best-rated words the choice is drawn from: 1 for
+    /// `val fill`, 2 for `val fill-random`.
+    draw: usize,
 }
 
 impl Fill {
-    pub(super) fn new(model: &Model) -> Self {
+    /// `draw`: the choice is one of the `draw` best-rated words, drawn at
+    /// random (1: the best one).
+    pub(super) fn new(model: &Model, draw: usize) -> Self {
         Fill {
             score: Score::new(model),
             crossings: None,
             ratings: Vec::new(),
+            best: Vec::new(),
+            draw: draw.max(1),
         }
     }
 }
@@ -83,23 +99,40 @@ impl ValSelector for Fill {
             return self.score.select(engine, v, rng);
         }
         let ratings = &self.ratings[..n];
-        let mut best: Option<(f32, i64, i64)> = None;
+        // The `draw` best (rating, score, value), best first; a word is
+        // better when rated higher, then scored higher, then smaller.
+        let draw = self.draw;
+        let better = |a: &(f32, i64, i64), b: &(f32, i64, i64)| {
+            a.0 > b.0 || (a.0 == b.0 && (a.1 > b.1 || (a.1 == b.1 && a.2 < b.2)))
+        };
+        let best = &mut self.best;
+        best.clear();
         for x in d.values(v) {
             let rating: f32 = sides
                 .iter()
                 .zip(ratings)
                 .map(|(idx, r)| idx.letter_of(x).map_or(f32::NEG_INFINITY, |k| r[k]))
                 .sum();
-            let score = self.score.score_of(v, x);
-            let better = match best {
-                None => true,
-                Some((br, bs, _)) => rating > br || (rating == br && score > bs),
-            };
-            if better {
-                best = Some((rating, score, x));
+            let key = (rating, self.score.score_of(v, x), x);
+            if best.len() < draw || better(&key, &best[best.len() - 1]) {
+                let at = best
+                    .iter()
+                    .position(|b| better(&key, b))
+                    .unwrap_or(best.len());
+                best.insert(at, key);
+                best.truncate(draw);
             }
         }
-        Branch::Assign(best.map_or_else(|| d.min(v), |b| b.2))
+        let i = if best.len() > 1 {
+            rng.random_range(0..best.len())
+        } else {
+            0
+        };
+        Branch::Assign(best.get(i).map_or_else(|| d.min(v), |b| b.2))
+    }
+
+    fn varies(&self) -> bool {
+        self.draw > 1
     }
 
     fn attach(&mut self, crossings: &Arc<Crossings>) {
@@ -202,8 +235,17 @@ mod tests {
                     want = Some(key);
                 }
             }
-            let mut sel = Fill::new(&model);
-            sel.attach(&Arc::new(crossings));
+            // `fill-random`: one of the two best, each drawn in 32 tries (below).
+            let mut ranked: Vec<(f32, i64, i64)> = h
+                .values(a)
+                .into_iter()
+                .map(|x| (rate(x), list.scores[x as usize], x))
+                .collect();
+            ranked.sort_by(|p, q| q.0.total_cmp(&p.0).then(q.1.cmp(&p.1)).then(p.2.cmp(&q.2)));
+            let two: Vec<i64> = ranked.iter().take(2).map(|k| k.2).collect();
+            let crossings = Arc::new(crossings);
+            let mut sel = Fill::new(&model, 1);
+            sel.attach(&crossings);
             let mut r = Rng::seed_from_u64(0);
             let got = sel.select(&mut h.engine, a, &mut r);
             assert_eq!(
@@ -212,6 +254,20 @@ mod tests {
                 "case {case}: {:?}",
                 list.words
             );
+            let mut sel = Fill::new(&model, 2);
+            sel.attach(&crossings);
+            assert!(sel.varies());
+            let mut drawn = Vec::new();
+            for _ in 0..32 {
+                let Branch::Assign(x) = sel.select(&mut h.engine, a, &mut r) else {
+                    panic!("fill assigns");
+                };
+                assert!(two.contains(&x), "case {case}: {x} not among {two:?}");
+                if !drawn.contains(&x) {
+                    drawn.push(x);
+                }
+            }
+            assert_eq!(drawn.len(), 2, "case {case}: both of {two:?} drawn");
         }
     }
 }

@@ -62,7 +62,8 @@ pub(crate) fn build(kind: ValSelect, model: &Model) -> Box<dyn ValSelector> {
         ValSelect::Random => Box::new(random::Random),
         ValSelect::Lcv => Box::new(lcv::Lcv::default()),
         ValSelect::Score => Box::new(score::Score::new(model)),
-        ValSelect::Fill => Box::new(fill::Fill::new(model)),
+        ValSelect::Fill => Box::new(fill::Fill::new(model, 1)),
+        ValSelect::FillRandom => Box::new(fill::Fill::new(model, 2)),
         ValSelect::Split => Box::new(split::Split),
     }
 }
