@@ -3,15 +3,19 @@
 //!
 //! For each (word list, position, domain layout) a [`LetterIndex`] holds one
 //! bitset per letter: the values whose word has that letter there. Indexes are
-//! shared (`Arc`) by every crossing on the same list and position. A revise of
-//! `b` from `a` collects the letters still possible in `a` (a bitset AND per
-//! letter, or a table lookup when `a` is fixed), ORs their supports in `b`,
-//! and intersects `b`'s domain with the result: a handful of bitset
-//! operations, no string is looked at during search.
+//! shared (`Arc`) by every crossing on the same list and position. With `a`
+//! fixed, `b`'s domain is intersected with its letter's bitset, and the
+//! crossing is entailed below. With both open, each side's live letters are
+//! found (a bitset AND per letter from a residual support, or a pass over a
+//! small domain), and the words of the letters one side has and the other
+//! lacks leave it: a handful of bitset operations, no string is looked at
+//! during search. Most revisions remove nothing; the letters known dead, and
+//! the domain size at which a side's letters were last found exactly, are
+//! kept on the trail so that such a revision looks at little.
 //!
-//! Revising `b` from `a` and then `a` from `b` reaches the arc-consistent
-//! fixpoint of the pair (afterwards both sides hold the same letters), so the
-//! propagator is idempotent.
+//! Removing the words of one letter changes no other letter's presence, so
+//! afterwards both sides hold the same letters: the arc-consistent fixpoint
+//! of the pair, and the propagator is idempotent.
 //!
 //! One bitset per letter costs letters × words: quadratic when the alphabet
 //! is huge (a dictionary of tens of thousands of distinct symbols). Past
@@ -194,9 +198,14 @@ impl LetterIndex {
     /// domain when sparse.
     pub(crate) fn counts(&self, bits: &[u64]) -> Vec<u64> {
         if self.dense() {
+            // Only the words between the first and the last nonzero one: a
+            // domain deep in a count is a narrow band of a long list.
+            let lo = bits.iter().position(|&b| b != 0).unwrap_or(bits.len());
+            let hi = bits.iter().rposition(|&b| b != 0).map_or(lo, |h| h + 1);
+            let bits = &bits[lo..hi];
             return (0..self.letters.len())
                 .map(|k| {
-                    self.support(k)
+                    self.support(k)[lo..hi]
                         .iter()
                         .zip(bits)
                         .map(|(s, b)| u64::from((s & b).count_ones()))
@@ -320,20 +329,6 @@ pub(crate) struct WordCross {
     stamp: u32,
     /// Sparse revise: the marked letters.
     live_letters: Vec<u16>,
-}
-
-/// The positions of the set bits of a bitset.
-fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().flat_map(|(w, &word)| {
-        let mut word = word;
-        std::iter::from_fn(move || {
-            (word != 0).then(|| {
-                let i = w * 64 + word.trailing_zeros() as usize;
-                word &= word - 1;
-                i
-            })
-        })
-    })
 }
 
 #[inline]
@@ -604,15 +599,23 @@ impl WordCross {
             let map = &self.c.map[s];
             let other = &self.live[1 - s];
             self.drop.clear();
-            self.drop.extend(
-                ones(&self.live[s]).filter(|&k| map[k] == NONE || !has_bit(other, map[k] as usize)),
-            );
+            let mut live = 0;
+            for (w, &word) in self.live[s].iter().enumerate() {
+                let mut word = word;
+                live += word.count_ones() as usize;
+                while word != 0 {
+                    let k = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if map[k] == NONE || !has_bit(other, map[k] as usize) {
+                        self.drop.push(k);
+                    }
+                }
+            }
             if self.drop.is_empty() {
                 continue;
             }
             let (v, idx) = (self.c.vars[s], &self.c.idx[s]);
-            let live = self.live[s].iter().map(|l| l.count_ones()).sum::<u32>();
-            if self.drop.len() == live as usize {
+            if self.drop.len() == live {
                 return Err(Fail);
             }
             let lo = ((d.min(v) - idx.offset) / 64) as usize;
