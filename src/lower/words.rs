@@ -27,7 +27,8 @@ impl Lower<'_> {
         let ia = LetterIndex::shared(&mut self.words, la, i, d, a)?;
         let ib = LetterIndex::shared(&mut self.words, lb, j, d, b)?;
         let c = Arc::new(Crossing::new(a, ia, b, ib));
-        let p = self.engine.add_prop(Box::new(WordCross::new(&c)));
+        let wc = WordCross::new(&c, &mut self.engine.doms);
+        let p = self.engine.add_prop(Box::new(wc));
         self.crossings.push(p, c);
         Some(())
     }

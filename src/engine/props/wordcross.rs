@@ -3,15 +3,19 @@
 //!
 //! For each (word list, position, domain layout) a [`LetterIndex`] holds one
 //! bitset per letter: the values whose word has that letter there. Indexes are
-//! shared (`Arc`) by every crossing on the same list and position. A revise of
-//! `b` from `a` collects the letters still possible in `a` (a bitset AND per
-//! letter, or a table lookup when `a` is fixed), ORs their supports in `b`,
-//! and intersects `b`'s domain with the result: a handful of bitset
-//! operations, no string is looked at during search.
+//! shared (`Arc`) by every crossing on the same list and position. With `a`
+//! fixed, `b`'s domain is intersected with its letter's bitset, and the
+//! crossing is entailed below. With both open, each side's live letters are
+//! found (a bitset AND per letter from a residual support, or a pass over a
+//! small domain), and the words of the letters one side has and the other
+//! lacks leave it: a handful of bitset operations, no string is looked at
+//! during search. Most revisions remove nothing; the letters known dead, and
+//! the domain size at which a side's letters were last found exactly, are
+//! kept on the trail so that such a revision looks at little.
 //!
-//! Revising `b` from `a` and then `a` from `b` reaches the arc-consistent
-//! fixpoint of the pair (afterwards both sides hold the same letters), so the
-//! propagator is idempotent.
+//! Removing the words of one letter changes no other letter's presence, so
+//! afterwards both sides hold the same letters: the arc-consistent fixpoint
+//! of the pair, and the propagator is idempotent.
 //!
 //! One bitset per letter costs letters × words: quadratic when the alphabet
 //! is huge (a dictionary of tens of thousands of distinct symbols). Past
@@ -21,11 +25,22 @@
 
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::trail::{RevInt, RevWords};
 use crate::model::{VarId, WordList};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 const NONE: u16 = u16::MAX;
+
+/// The dense revise has not run here: a value may have no letter at the
+/// position (outside the list), which the letter-by-letter revise never
+/// removes, since it drops words by their letters.
+const FRESH: i64 = 0;
+/// Every value left has a letter at the position on both sides.
+const CLEAN: i64 = 1;
+/// One side was fixed and the other revised from it, so every word left
+/// agrees (domains only shrink below): nothing to do.
+const ENTAILED: i64 = 2;
 
 /// The most letters an index keeps one bitset each for: the bitsets then
 /// take at most four 64-bit words per word of the list.
@@ -183,9 +198,14 @@ impl LetterIndex {
     /// domain when sparse.
     pub(crate) fn counts(&self, bits: &[u64]) -> Vec<u64> {
         if self.dense() {
+            // Only the words between the first and the last nonzero one: a
+            // domain deep in a count is a narrow band of a long list.
+            let lo = bits.iter().position(|&b| b != 0).unwrap_or(bits.len());
+            let hi = bits.iter().rposition(|&b| b != 0).map_or(lo, |h| h + 1);
+            let bits = &bits[lo..hi];
             return (0..self.letters.len())
                 .map(|k| {
-                    self.support(k)
+                    self.support(k)[lo..hi]
                         .iter()
                         .zip(bits)
                         .map(|(s, b)| u64::from((s & b).count_ones()))
@@ -272,16 +292,37 @@ pub(crate) struct WordCross {
     c: Crossing,
     /// Scratch: the support mask being built.
     mask: Vec<u64>,
-    /// Scratch: which letters of the revising side are still possible.
-    live: Vec<bool>,
     /// For each side and letter, the bitset word where a word with that
     /// letter was last found in the side's domain (a residual support, as in
     /// AC-3rm): tested first, it usually still holds one, so a live letter
     /// costs one AND instead of a scan. Not trailed: any word index is a
     /// valid guess.
     residue: [Vec<u32>; 2],
-    /// For each side, how many letters the last letter-by-letter revise found dead.
+    /// For each side, how many letters the last letter-by-letter search
+    /// found newly dead (each cost a scan of the domain's range).
     dead: [u32; 2],
+    /// For each side (dense indexes), one bit per letter known to have no
+    /// word left in the side's domain, on the trail: domains only shrink
+    /// down a branch, so a letter dead at a node stays dead below it and is
+    /// never looked for again there, and backtracking revives it with the
+    /// words. Without it every revise scanned the whole range of the domain
+    /// for each dead letter, the dearest part of a revise deep in a count.
+    known_dead: [RevWords; 2],
+    /// For each side, the domain size at which its known-dead letters were
+    /// last found exactly (the others all live), on the trail; 0 for none.
+    /// Down a branch a domain only shrinks, so an equal size is the same
+    /// domain: the side's letters need no look at all, which is the case of
+    /// the side that did not change when its partner woke the propagator.
+    exact_at: [RevInt; 2],
+    /// On the trail, what is known of the dense revise: [`FRESH`], [`CLEAN`]
+    /// or [`ENTAILED`].
+    state: RevInt,
+    /// Scratch: the letters found in a word-by-word pass.
+    found: Vec<u64>,
+    /// Scratch (dense): each side's live letters, one bit per letter.
+    live: [Vec<u64>; 2],
+    /// Scratch (dense): the letters of one side that the other lacks.
+    drop: Vec<usize>,
     /// Sparse revise: `marks[k] == stamp` when letter `k` of the revised
     /// side is still possible (a stamp, so nothing is cleared per revise).
     marks: [Vec<u32>; 2],
@@ -290,14 +331,35 @@ pub(crate) struct WordCross {
     live_letters: Vec<u16>,
 }
 
+#[inline]
+fn has_bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 != 0
+}
+
 impl WordCross {
-    pub(crate) fn new(c: &Crossing) -> WordCross {
+    /// The propagator of `c`; its known-dead letters go on `d`'s trail
+    /// (allocated here, while posting).
+    pub(crate) fn new(c: &Crossing, d: &mut Domains) -> WordCross {
+        let letter_words = |s: usize| c.idx[s].letters.len().div_ceil(64);
+        let mut known_dead = |s: usize| {
+            let n = if c.idx[s].dense() { letter_words(s) } else { 0 };
+            d.trail.new_words(&vec![0; n])
+        };
+        let known_dead = [known_dead(0), known_dead(1)];
+        let exact_at = [d.trail.new_int(0), d.trail.new_int(0)];
+        let state = d.trail.new_int(FRESH);
         WordCross {
             residue: [
                 vec![0; c.idx[0].letters.len()],
                 vec![0; c.idx[1].letters.len()],
             ],
             dead: [0; 2],
+            known_dead,
+            exact_at,
+            state,
+            found: Vec::new(),
+            live: [vec![0; letter_words(0)], vec![0; letter_words(1)]],
+            drop: Vec::new(),
             marks: [
                 vec![0; c.idx[0].letters.len()],
                 vec![0; c.idx[1].letters.len()],
@@ -306,11 +368,10 @@ impl WordCross {
             live_letters: Vec::new(),
             c: c.clone(),
             mask: Vec::new(),
-            live: Vec::new(),
         }
     }
 
-    /// [`Self::revise`] over a sparse index (a huge alphabet): the letters
+    /// A revise over a sparse index (a huge alphabet): the letters
     /// of `vars[s]`'s words marked in one pass over its domain, then the
     /// other variable's words kept by their letter, walking whichever is
     /// shorter: its domain, or the word lists of the live letters.
@@ -388,12 +449,9 @@ impl WordCross {
         r?;
         Ok(())
     }
-
-    /// Keeps in the other variable only the words that agree with some word of `vars[s]`.
-    fn revise(&mut self, d: &mut Domains, s: usize) -> PResult {
-        if !(self.c.idx[0].dense() && self.c.idx[1].dense()) {
-            return self.revise_sparse(d, s);
-        }
+    /// Keeps in the other variable only the words that agree with some word
+    /// of `vars[s]`, when one of the two is fixed (dense indexes).
+    fn revise_fixed(&mut self, d: &mut Domains, s: usize) -> PResult {
         let c = &self.c;
         let (va, vb) = (c.vars[s], c.vars[1 - s]);
         let (ia, ib) = (&c.idx[s], &c.idx[1 - s]);
@@ -413,73 +471,178 @@ impl WordCross {
             d.intersect(vb, support)?;
             return Ok(());
         }
-        if d.is_fixed(vb) {
-            // Only `b`'s own letter matters: is it still possible in `a`?
-            let kb = ib.letter_of(d.min(vb));
-            let ka = kb.and_then(|kb| {
-                let m = c.map[1 - s][kb];
-                (m != NONE).then_some(m as usize)
-            });
-            let bits = d.bits(va);
-            return match ka {
-                Some(ka) if ia.support(ka).iter().zip(bits).any(|(x, y)| x & y != 0) => Ok(()),
-                _ => Err(Fail),
-            };
-        }
+        debug_assert!(d.is_fixed(vb));
+        // Only `b`'s own letter matters: is it still possible in `a`?
+        let kb = ib.letter_of(d.min(vb));
+        let ka = kb.and_then(|kb| {
+            let m = c.map[1 - s][kb];
+            (m != NONE).then_some(m as usize)
+        });
         let bits = d.bits(va);
-        let lo = ((d.min(va) - ia.offset) / 64) as usize;
-        let hi = ((d.max(va) - ia.offset) / 64) as usize;
-        self.live.clear();
-        self.live.resize(ia.letters.len(), false);
-        // Finding the letters word by word costs the domain's size plus its
-        // bitset words; letter by letter, one residue test per live letter
-        // and a scan of the range per dead one (as many as last time, we guess).
+        match ka {
+            Some(ka) if ia.support(ka).iter().zip(bits).any(|(x, y)| x & y != 0) => Ok(()),
+            _ => Err(Fail),
+        }
+    }
+
+    /// Fills `live[s]` with the letters still present in `vars[s]`'s domain
+    /// (dense index), skipping the letters known dead and recording the
+    /// ones found dead.
+    fn find_live(&mut self, d: &mut Domains, s: usize) {
+        let (v, idx) = (self.c.vars[s], &self.c.idx[s]);
+        let known = self.known_dead[s];
+        let n = idx.letters.len();
+        // The letters of word `w` of a letter bitset.
+        let all = |w: usize| {
+            if (w + 1) * 64 <= n {
+                !0
+            } else {
+                (1u64 << (n % 64)) - 1
+            }
+        };
+        let live = &mut self.live[s];
+        for (w, l) in live.iter_mut().enumerate() {
+            *l = all(w) & !d.trail.word(known, w);
+        }
+        let size = d.size(v) as i64;
+        if d.trail.int(self.exact_at[s]) == size {
+            // The same domain as when the known-dead letters were last made
+            // exact: the rest are live.
+            return;
+        }
+        let candidates: usize = live.iter().map(|l| l.count_ones() as usize).sum();
+        let bits = d.bits(v);
+        let lo = ((d.min(v) - idx.offset) / 64) as usize;
+        let hi = ((d.max(v) - idx.offset) / 64) as usize;
         let range = hi - lo + 1;
-        if d.size(va) as usize + range <= ia.letters.len().max(self.dead[s] as usize * range) {
-            let live = &mut self.live;
+        // Word by word costs the domain's size plus its bitset words; letter
+        // by letter, one residue test per candidate and a scan of the range
+        // per letter newly dead (as many as last time, we guess).
+        if size as usize + range <= candidates.max(self.dead[s] as usize * range) {
+            let found = &mut self.found;
+            found.clear();
+            found.resize(live.len(), 0);
             for_each_bit(bits, lo, hi, |i| {
-                let k = ia.letter_of[i];
+                let k = idx.letter_of[i];
                 if k != NONE {
-                    live[k as usize] = true;
+                    found[k as usize / 64] |= 1 << (k % 64);
                 }
             });
+            for (l, f) in live.iter_mut().zip(found.iter()) {
+                *l &= f;
+            }
         } else {
-            let mut dead = 0;
             let residue = &mut self.residue[s];
-            for (k, live) in self.live.iter_mut().enumerate() {
-                if map[k] != NONE {
-                    let sup = ia.support(k);
+            let mut newly = 0;
+            for (w, lw) in live.iter_mut().enumerate() {
+                let mut word = *lw;
+                while word != 0 {
+                    let k = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    let sup = idx.support(k);
                     let r = residue[k] as usize;
-                    *live = (lo..=hi).contains(&r) && sup[r] & bits[r] != 0 || {
-                        match (lo..=hi).find(|&w| sup[w] & bits[w] != 0) {
-                            Some(w) => {
-                                residue[k] = w as u32;
-                                true
-                            }
-                            None => {
-                                dead += 1;
-                                false
-                            }
+                    if (lo..=hi).contains(&r) && sup[r] & bits[r] != 0 {
+                        continue;
+                    }
+                    match (lo..=hi).find(|&x| sup[x] & bits[x] != 0) {
+                        Some(x) => residue[k] = x as u32,
+                        None => {
+                            *lw &= !(1 << (k % 64));
+                            newly += 1;
                         }
-                    };
+                    }
                 }
             }
-            self.dead[s] = dead;
+            self.dead[s] = newly;
         }
-        // Only the bitset words of `b`'s range can hold its words.
-        let blo = ((d.min(vb) - ib.offset) / 64) as usize;
-        let bhi = ((d.max(vb) - ib.offset) / 64) as usize;
-        self.mask.clear();
-        self.mask.resize(ib.nwords, 0);
-        for (&live, &kb) in self.live.iter().zip(map) {
-            if live && kb != NONE {
-                let sup = &ib.support(kb as usize)[blo..=bhi];
-                for (m, s) in self.mask[blo..=bhi].iter_mut().zip(sup) {
-                    *m |= s;
-                }
+        for (w, &l) in live.iter().enumerate() {
+            let dead = all(w) & !l;
+            if dead != d.trail.word(known, w) {
+                d.trail.set_word(known, w, dead);
             }
         }
-        d.intersect(vb, &self.mask)?;
+        d.trail.set_int(self.exact_at[s], size);
+    }
+
+    /// Keeps on each side only the values with a letter at the position
+    /// (dense indexes): the words of the list.
+    fn keep_lettered(&mut self, d: &mut Domains) -> PResult {
+        for s in 0..2 {
+            let idx = &self.c.idx[s];
+            self.mask.clear();
+            self.mask.resize(idx.nwords, 0);
+            for k in 0..idx.letters.len() {
+                for (m, x) in self.mask.iter_mut().zip(idx.support(k)) {
+                    *m |= x;
+                }
+            }
+            d.intersect(self.c.vars[s], &self.mask)?;
+        }
+        Ok(())
+    }
+
+    /// Both sides open, dense indexes: the letters each side still has,
+    /// then the words of a letter the other side lacks leave their side.
+    /// Removing a letter's words changes no other letter's presence, so
+    /// afterwards both sides hold the same letters (the pair's fixpoint), and
+    /// a revise that removes nothing, as most do, costs one residue test per
+    /// letter and no pass over the domains.
+    fn revise_letters(&mut self, d: &mut Domains) -> PResult {
+        self.find_live(d, 0);
+        self.find_live(d, 1);
+        for s in 0..2 {
+            if self.live[s].iter().all(|&l| l == 0) {
+                return Err(Fail);
+            }
+        }
+        for s in 0..2 {
+            let map = &self.c.map[s];
+            let other = &self.live[1 - s];
+            self.drop.clear();
+            let mut live = 0;
+            for (w, &word) in self.live[s].iter().enumerate() {
+                let mut word = word;
+                live += word.count_ones() as usize;
+                while word != 0 {
+                    let k = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if map[k] == NONE || !has_bit(other, map[k] as usize) {
+                        self.drop.push(k);
+                    }
+                }
+            }
+            if self.drop.is_empty() {
+                continue;
+            }
+            let (v, idx) = (self.c.vars[s], &self.c.idx[s]);
+            if self.drop.len() == live {
+                return Err(Fail);
+            }
+            let lo = ((d.min(v) - idx.offset) / 64) as usize;
+            let hi = ((d.max(v) - idx.offset) / 64) as usize;
+            if self.mask.len() != idx.nwords {
+                self.mask.clear();
+                self.mask.resize(idx.nwords, 0);
+            }
+            self.mask[lo..=hi].fill(!0);
+            for &k in &self.drop {
+                for (m, s) in self.mask[lo..=hi].iter_mut().zip(&idx.support(k)[lo..=hi]) {
+                    *m &= !s;
+                }
+            }
+            d.intersect(v, &self.mask)?;
+            let known = self.known_dead[s];
+            for &k in &self.drop {
+                let w = d.trail.word(known, k / 64);
+                d.trail.set_word(known, k / 64, w | 1 << (k % 64));
+            }
+            // Exact again for the domain left, unless the other side is the
+            // same variable (`a[i] == a[j]`), whose removals this side's
+            // letters did not see.
+            if self.c.vars[0] != self.c.vars[1] {
+                d.trail.set_int(self.exact_at[s], d.size(v) as i64);
+            }
+        }
         Ok(())
     }
 }
@@ -492,12 +655,29 @@ impl Propagator for WordCross {
         Priority::Binary
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
-        // Either order reaches the fixpoint; from the smaller domain first,
-        // the second revise walks a domain the first one shrank.
-        let sparse = !(self.c.idx[0].dense() && self.c.idx[1].dense());
-        let first = usize::from(sparse && d.size(self.c.vars[1]) < d.size(self.c.vars[0]));
-        self.revise(d, first)?;
-        self.revise(d, 1 - first)
+        let [a, b] = self.c.vars;
+        if !(self.c.idx[0].dense() && self.c.idx[1].dense()) {
+            // Either order reaches the fixpoint; from the smaller domain
+            // first, the second revise walks a domain the first one shrank.
+            let first = usize::from(d.size(b) < d.size(a));
+            self.revise_sparse(d, first)?;
+            return self.revise_sparse(d, 1 - first);
+        }
+        match d.trail.int(self.state) {
+            ENTAILED => return Ok(()),
+            FRESH => {
+                self.keep_lettered(d)?;
+                d.trail.set_int(self.state, CLEAN);
+            }
+            _ => {}
+        }
+        if d.is_fixed(a) || d.is_fixed(b) {
+            self.revise_fixed(d, 0)?;
+            self.revise_fixed(d, 1)?;
+            d.trail.set_int(self.state, ENTAILED);
+            return Ok(());
+        }
+        self.revise_letters(d)
     }
     /// After a revise from a fixed side, every word left on the other side
     /// has the fixed word's letter.
@@ -545,7 +725,7 @@ mod tests {
                 let mut cache = IndexCache::new();
                 let ia = LetterIndex::shared(&mut cache, &la, i, &d, a).unwrap();
                 let ib = LetterIndex::shared(&mut cache, &lb, j, &d, b).unwrap();
-                let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+                let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
                 let (ea, eb) = brute(&la, i, &lb, j);
                 let r = p.propagate(&mut d);
                 if ea.is_empty() {
@@ -569,7 +749,7 @@ mod tests {
         let ia = LetterIndex::shared(&mut cache, &la, 0, &d, a).unwrap();
         let ib = LetterIndex::shared(&mut cache, &la, 1, &d, b).unwrap();
         // a[1] == b[2] with b = "cd": a must start with d; none does.
-        let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+        let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
         assert!(p.propagate(&mut d).is_err());
     }
 
@@ -623,7 +803,7 @@ mod tests {
                 .copied()
                 .filter(|&y| da.iter().any(|&x| ch(x, 1) == ch(y, 0)))
                 .collect();
-            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
             let r = p.propagate(&mut d);
             if ea.is_empty() {
                 assert!(r.is_err(), "trial {trial}");
@@ -671,11 +851,160 @@ mod tests {
             let ia = LetterIndex::shared(&mut cache, &la, 1, &d, a).unwrap();
             let ib = LetterIndex::shared(&mut cache, &la, 0, &d, b).unwrap();
             // a[2] == b[1]: the last letter of a starts b.
-            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib));
+            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
             let r = p.propagate(&mut d);
             assert_eq!(r.is_ok(), agree, "{wa} {wb}");
             if agree {
                 assert_eq!((d.value(a), d.value(b)), (Some(wa), Some(wb)));
+            }
+        }
+    }
+
+    /// The harness's random domains (values -3..=4, so some lie outside the
+    /// list and have no letter) and decisions: `a[1] == b[2]` is domain
+    /// consistent, and correct and checking on `a[1] == a[2]`.
+    #[test]
+    fn harness_checks_domain_consistency() {
+        use crate::engine::harness::{Strength, check_random};
+        let l = list(&["ab", "ba", "ca", "cc", "bb"]);
+        let letter = |x: i64, p: usize| {
+            usize::try_from(x)
+                .ok()
+                .and_then(|x| l.words.get(x))
+                .map(|w| w.as_bytes()[p])
+        };
+        check_random(
+            "wordcross",
+            Strength::Domain,
+            2,
+            |d, v| {
+                let mut cache = IndexCache::new();
+                let ia = LetterIndex::shared(&mut cache, &l, 0, d, v[0])?;
+                let ib = LetterIndex::shared(&mut cache, &l, 1, d, v[1])?;
+                let c = Crossing::new(v[0], ia, v[1], ib);
+                Some(Box::new(WordCross::new(&c, d)) as Box<dyn Propagator>)
+            },
+            |t| letter(t[0], 0).is_some() && letter(t[0], 0) == letter(t[1], 1),
+        );
+    }
+
+    /// Random dives into a triangle of crossings over a random list, with
+    /// backtracking: after every decision and after every restore, the
+    /// domains are exactly the pairwise arc-consistent fixpoint computed by
+    /// brute force. The known-dead letters, the sizes they are exact at and
+    /// the entailment live on the trail; a letter wrongly kept dead after a
+    /// restore (words of it back in the domain) would prune the other side
+    /// too much, one wrongly taken for live too little.
+    #[test]
+    fn dives_and_restores_stay_at_the_brute_fixpoint() {
+        use crate::engine::harness::Harness;
+        let mut seed = 11u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for trial in 0..30 {
+            // 3-letter words over 5 letters, as many as 90 of them.
+            let mut words: Vec<String> = (0..90)
+                .map(|_| (0..3).map(|_| (b'a' + next(5) as u8) as char).collect())
+                .collect();
+            words.sort();
+            words.dedup();
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            let l = list(&refs);
+            let n = l.words.len() as i64;
+            let mut h = Harness::new();
+            let vars: Vec<VarId> = (0..3).map(|_| h.range(0, n - 1)).collect();
+            // (x, position in x, y, position in y): a triangle.
+            let edges: Vec<(usize, usize, usize, usize)> = (0..3)
+                .map(|e| (e, next(3) as usize, (e + 1) % 3, next(3) as usize))
+                .collect();
+            let mut cache = IndexCache::new();
+            for &(x, px, y, py) in &edges {
+                let d = &mut h.engine.doms;
+                let ix = LetterIndex::shared(&mut cache, &l, px, d, vars[x]).unwrap();
+                let iy = LetterIndex::shared(&mut cache, &l, py, d, vars[y]).unwrap();
+                let c = Crossing::new(vars[x], ix, vars[y], iy);
+                let p = WordCross::new(&c, d);
+                h.engine.add_prop(Box::new(p));
+            }
+            let at = |x: i64, p: usize| l.words[x as usize].as_bytes()[p];
+            // The pairwise arc-consistent fixpoint of the given domains.
+            let brute = |mut doms: Vec<Vec<i64>>| -> Option<Vec<Vec<i64>>> {
+                loop {
+                    let mut changed = false;
+                    for &(x, px, y, py) in &edges {
+                        let keep_x: Vec<i64> = doms[x]
+                            .iter()
+                            .copied()
+                            .filter(|&u| doms[y].iter().any(|&w| at(u, px) == at(w, py)))
+                            .collect();
+                        let keep_y: Vec<i64> = doms[y]
+                            .iter()
+                            .copied()
+                            .filter(|&w| keep_x.iter().any(|&u| at(u, px) == at(w, py)))
+                            .collect();
+                        changed |= keep_x.len() < doms[x].len() || keep_y.len() < doms[y].len();
+                        doms[x] = keep_x;
+                        doms[y] = keep_y;
+                    }
+                    if doms.iter().any(Vec::is_empty) {
+                        return None;
+                    }
+                    if !changed {
+                        return Some(doms);
+                    }
+                }
+            };
+            let snap = |h: &Harness| vars.iter().map(|&v| h.values(v)).collect::<Vec<_>>();
+            let expect = brute(snap(&h));
+            let r = h.engine.propagate_root();
+            assert_eq!(r.ok().map(|_| snap(&h)), expect, "trial {trial}, root");
+            if r.is_err() {
+                continue;
+            }
+            // A stack of checkpoints and the domains at each.
+            let mut stack = vec![(h.engine.doms.checkpoint(), snap(&h))];
+            for step in 0..60 {
+                let down = next(3) > 0 && stack.len() < 6;
+                if !down {
+                    if stack.len() > 1 {
+                        stack.pop();
+                    }
+                    let (cp, doms) = stack.last().unwrap().clone();
+                    h.engine.doms.restore(cp);
+                    assert_eq!(snap(&h), doms, "trial {trial}, step {step}, restored");
+                    continue;
+                }
+                let v = vars[next(3) as usize];
+                let values = h.values(v);
+                if values.len() < 2 {
+                    continue;
+                }
+                let pick = values[next(values.len() as u64) as usize];
+                let cp = h.engine.doms.checkpoint();
+                // Remove a value or a slice of the domain, or fix it.
+                let decided = match next(3) {
+                    0 => h.engine.doms.fix(v, pick),
+                    1 => h.engine.doms.remove(v, pick),
+                    _ => h.engine.doms.set_max(v, pick),
+                };
+                assert!(decided.is_ok());
+                let expect = brute(snap(&h));
+                let r = h.engine.fixpoint();
+                assert_eq!(
+                    r.ok().map(|_| snap(&h)),
+                    expect,
+                    "trial {trial}, step {step}"
+                );
+                match r {
+                    Ok(()) => stack.push((h.engine.doms.checkpoint(), snap(&h))),
+                    Err(_) => {
+                        h.engine.doms.restore(cp);
+                    }
+                }
             }
         }
     }

@@ -206,7 +206,8 @@ mod tests {
                 let ix = LetterIndex::shared(&mut cache, &list, px, d, x).unwrap();
                 let iy = LetterIndex::shared(&mut cache, &list, py, d, y).unwrap();
                 let cr = Crossing::new(x, ix, y, iy);
-                let p = h.engine.add_prop(Box::new(WordCross::new(&cr)));
+                let wc = WordCross::new(&cr, &mut h.engine.doms);
+                let p = h.engine.add_prop(Box::new(wc));
                 crossings.push(p, Arc::new(cr));
             }
             if h.values(a).len() < 2 || h.values(b).len() < 2 || h.values(c).len() < 2 {
