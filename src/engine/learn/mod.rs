@@ -315,28 +315,12 @@ impl LitTrail {
 
     /// The entries of `v` before position `pos`, latest first.
     fn chain(&self, v: VarId, pos: usize) -> Chain<'_> {
-        let mut i = self.head[v];
-        while i != NONE && i as usize >= pos {
-            i = self.entries[i as usize].prev;
-        }
-        Chain {
-            trail: self,
-            i,
-            bounds: false,
-        }
+        Chain::before(self, self.head[v], false, pos)
     }
 
     /// The bound entries of `v` before position `pos`, latest first.
     fn bound_chain(&self, v: VarId, pos: usize) -> Chain<'_> {
-        let mut i = self.bound_head[v];
-        while i != NONE && i as usize >= pos {
-            i = self.entries[i as usize].prev_bound;
-        }
-        Chain {
-            trail: self,
-            i,
-            bounds: true,
-        }
+        Chain::before(self, self.bound_head[v], true, pos)
     }
 
     /// Whether `x` was in the domain of `v` when learning began.
@@ -535,6 +519,18 @@ struct Chain<'a> {
     i: u32,
     /// Whether it follows `prev_bound` rather than `prev`.
     bounds: bool,
+}
+
+impl<'a> Chain<'a> {
+    /// The chain from entry `i` on (`bounds`: through `prev_bound`),
+    /// skipping the entries from `pos` on.
+    fn before(trail: &'a LitTrail, i: u32, bounds: bool, pos: usize) -> Self {
+        let mut c = Chain { trail, i, bounds };
+        while c.i != NONE && c.i as usize >= pos {
+            c.next();
+        }
+        c
+    }
 }
 
 impl Iterator for Chain<'_> {
