@@ -197,7 +197,9 @@ pub(crate) struct LitTrail {
     /// Per variable with a bitset domain, per value (from the root's
     /// offset), the entry that removed it (`[x != value]`), or `NONE`: the
     /// reason for a hole is found without walking the variable's changes,
-    /// which made conflict analysis quadratic on wide domains.
+    /// which made conflict analysis quadratic on wide domains. Allocated at
+    /// a variable's first removal: many variables never lose an inner value,
+    /// and a search (each LNS round, each sub-problem) makes a trail afresh.
     removed_by: Vec<Vec<u32>>,
     root: Vec<Root>,
     /// The cause of the changes being made now.
@@ -222,15 +224,11 @@ impl LitTrail {
                 bits: doms.bits(v).to_vec(),
             })
             .collect();
-        let removed_by = root
-            .iter()
-            .map(|r: &Root| vec![NONE; r.bits.len() * 64])
-            .collect();
         LitTrail {
             entries: Vec::new(),
             head: vec![NONE; n],
             bound_head: vec![NONE; n],
-            removed_by,
+            removed_by: vec![Vec::new(); n],
             root,
             cause: Cause::Decision,
             conflict: None,
@@ -284,14 +282,23 @@ impl LitTrail {
     /// domain and a value within its root.
     fn removed_slot(&mut self, v: VarId, x: i64) -> Option<&mut u32> {
         let i = x.checked_sub(self.root[v].offset)?;
-        self.removed_by[v].get_mut(usize::try_from(i).ok()?)
+        let index = &mut self.removed_by[v];
+        if index.is_empty() {
+            index.resize(self.root[v].bits.len() * 64, NONE);
+        }
+        index.get_mut(usize::try_from(i).ok()?)
     }
 
     /// The entry before `pos` that removed `x` from `v`: `Some(None)` when
     /// none did, `None` when the variable keeps no such index.
     fn removal_before(&self, v: VarId, x: i64, pos: usize) -> Option<Option<usize>> {
-        let i = usize::try_from(x.checked_sub(self.root[v].offset)?).ok()?;
-        let e = *self.removed_by[v].get(i)?;
+        let r = &self.root[v];
+        let i = usize::try_from(x.checked_sub(r.offset)?).ok()?;
+        if i >= r.bits.len() * 64 {
+            return None;
+        }
+        // Not allocated yet: nothing was removed.
+        let e = self.removed_by[v].get(i).copied().unwrap_or(NONE);
         Some((e != NONE && (e as usize) < pos).then_some(e as usize))
     }
 
