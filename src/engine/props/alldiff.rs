@@ -117,7 +117,13 @@ impl AllDifferent {
             self.sub_vars.push(self.vars[i]);
             self.sub_offsets.push(self.offsets[i]);
         }
-        m.filter(d, &self.sub_vars, &self.sub_offsets, &mut self.tight)?;
+        m.filter(
+            d,
+            &self.sub_vars,
+            &self.sub_offsets,
+            &self.hall,
+            &mut self.tight,
+        )?;
         if self.tight.is_empty() {
             return Ok(());
         }
@@ -237,8 +243,16 @@ impl Propagator for AllDifferent {
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
+    /// Régin's filtering over wide values costs up to the sum of the
+    /// candidates' domain sizes per run (a matching and its components), so
+    /// it waits for the linear propagators' wave, as Gecode schedules its
+    /// domain-consistent distinct.
     fn priority(&self) -> Priority {
-        Priority::Linear
+        if self.gac.is_some() && self.bits.is_none() {
+            Priority::Slow
+        } else {
+            Priority::Linear
+        }
     }
     /// Two fixed terms with the same value: what the pairwise `!=` would see.
     fn violated(&mut self, d: &Domains) -> bool {

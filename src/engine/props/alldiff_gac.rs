@@ -2,8 +2,13 @@
 //! filtering algorithm for constraints of difference in CSPs" (AAAI 1994).
 //!
 //! The variable–value graph gets a maximum matching (kept between calls as a
-//! starting point, repaired by augmenting paths); no matching covering every
-//! variable means failure. Orient matched edges variable → value and the
+//! starting point, by the value each term of the constraint held, so that it
+//! survives a change of the terms passed or of the values' numbering;
+//! repaired by augmenting paths that first look for a free value among a
+//! variable's own values); no matching covering every variable means failure.
+//! Rebuilding it from nothing whenever a term got fixed cost 87% of the time
+//! on a 729-term permutation (de Bruijn): long augmenting paths for the last
+//! terms, at every node. Orient matched edges variable → value and the
 //! others value → variable: an unmatched edge belongs to some maximum matching,
 //! so to some solution of the constraint, exactly when its ends share a strongly
 //! connected component or its value is reachable from a free value. Every
@@ -30,6 +35,9 @@ const NONE: u32 = u32::MAX;
 /// the matching is re-validated against the domains on every call.
 #[derive(Default)]
 pub(crate) struct Matching {
+    /// The value (`x + offset`) each term of the constraint was matched to
+    /// at the end of the last call it took part in (`None`: none yet).
+    held: Vec<Option<i64>>,
     /// Value index matched to each variable, or NONE.
     var_match: Vec<u32>,
     /// Variable matched to each value index, or NONE.
@@ -54,12 +62,14 @@ pub(crate) struct Matching {
 impl Matching {
     /// Filters `vars[i] + offsets[i]` to GAC and puts into `tight` the
     /// values (`x + offset`) of the largest tight set: those no other
-    /// variable can take.
+    /// variable can take. `terms[i]` is the position of `vars[i]` in the
+    /// whole constraint, under which its matched value is remembered.
     pub(crate) fn filter(
         &mut self,
         d: &mut Domains,
         vars: &[VarId],
         offsets: &[i64],
+        terms: &[usize],
         tight: &mut Vec<i64>,
     ) -> PResult {
         let n = vars.len();
@@ -108,11 +118,14 @@ impl Matching {
                 }
             }
         }
-        self.repair(d, vars, offsets);
+        self.restore(d, vars, offsets, terms);
         for i in 0..n {
             if self.var_match[i] == NONE && !self.augment(i) {
                 return Err(Fail);
             }
+        }
+        for (i, &t) in terms.iter().enumerate() {
+            self.held[t] = Some(self.value(self.var_match[i]));
         }
         self.prune(d, vars, offsets, m, tight)
     }
@@ -133,31 +146,40 @@ impl Matching {
     }
 
     /// Resizes for `n` variables and `m` values starting at `lo` (`i64::MIN`:
-    /// numbered through `keys`), keeping the old matching where the value
-    /// window did not move.
+    /// numbered through `keys`), with an empty matching.
     fn rebase(&mut self, n: usize, lo: i64, m: usize) {
-        let moved = self.var_match.len() != n
-            || self.lo != lo
-            || lo == i64::MIN
-            || self.val_match.len() != m;
-        if moved {
-            self.var_match.clear();
-            self.var_match.resize(n, NONE);
-            self.val_match.clear();
-            self.val_match.resize(m, NONE);
-            self.lo = lo;
-        }
+        self.var_match.clear();
+        self.var_match.resize(n, NONE);
+        self.val_match.clear();
+        self.val_match.resize(m, NONE);
+        self.lo = lo;
         self.adj.resize_with(n, Vec::new);
         self.seen.resize(m, 0);
     }
 
-    /// Drops matched pairs whose value left the variable's domain.
-    fn repair(&mut self, d: &Domains, vars: &[VarId], offsets: &[i64]) {
-        for i in 0..vars.len() {
-            let k = self.var_match[i];
-            if k != NONE && !d.contains(vars[i], self.value(k) - offsets[i]) {
-                self.val_match[k as usize] = NONE;
-                self.var_match[i] = NONE;
+    /// Matches each term again to the value it held last time, where that
+    /// value is still in its domain and not taken by an earlier term.
+    fn restore(&mut self, d: &Domains, vars: &[VarId], offsets: &[i64], terms: &[usize]) {
+        let top = terms.iter().max().map_or(0, |&t| t + 1);
+        if self.held.len() < top {
+            self.held.resize(top, None);
+        }
+        for (i, &t) in terms.iter().enumerate() {
+            let Some(x) = self.held[t] else { continue };
+            if !d.contains(vars[i], x - offsets[i]) {
+                continue;
+            }
+            let k = if self.keys.is_empty() {
+                (x - self.lo) as usize
+            } else {
+                match self.keys.binary_search(&x) {
+                    Ok(k) => k,
+                    Err(_) => continue,
+                }
+            };
+            if self.val_match[k] == NONE {
+                self.val_match[k] = i as u32;
+                self.var_match[i] = k as u32;
             }
         }
     }
@@ -183,6 +205,18 @@ impl Matching {
     /// The depth-first search of [`Self::augment`] on its stacks.
     fn search_path(&mut self, stack: &mut Vec<(usize, usize)>, via: &mut Vec<u32>) -> bool {
         while let Some(&mut (x, ref mut pos)) = stack.last_mut() {
+            if *pos == 0 {
+                // Look ahead: a free value of x's own ends the path at once.
+                if let Some(&k) = self.adj[x]
+                    .iter()
+                    .find(|&&k| self.val_match[k as usize] == NONE)
+                {
+                    self.seen[k as usize] = self.stamp;
+                    via.push(k);
+                    self.flip(stack, via);
+                    return true;
+                }
+            }
             if *pos >= self.adj[x].len() {
                 stack.pop();
                 via.pop();
@@ -197,17 +231,21 @@ impl Matching {
             via.push(k as u32);
             let owner = self.val_match[k];
             if owner == NONE {
-                // Flip the path: each variable on the stack takes the value it reached.
-                for (depth, &(var, _)) in stack.iter().enumerate() {
-                    let value = via[depth] as usize;
-                    self.var_match[var] = value as u32;
-                    self.val_match[value] = var as u32;
-                }
+                self.flip(stack, via);
                 return true;
             }
             stack.push((owner as usize, 0));
         }
         false
+    }
+
+    /// Flips the path: each variable on the stack takes the value it reached.
+    fn flip(&mut self, stack: &[(usize, usize)], via: &[u32]) {
+        for (depth, &(var, _)) in stack.iter().enumerate() {
+            let value = via[depth] as usize;
+            self.var_match[var] = value as u32;
+            self.val_match[value] = var as u32;
+        }
     }
 
     /// Removes every edge that is in no maximum matching.
