@@ -68,7 +68,7 @@ fn cluster(rng: &mut Tape, k: usize, dir: &Path, case_no: u64) -> (String, u128)
     }
 }
 
-fn count(model: &Arc<Model>, var: VarSelect, leaf_by_leaf: bool) -> (u64, Status) {
+fn count(model: &Arc<Model>, var: VarSelect, leaf_by_leaf: bool, learn: bool) -> (u64, Status) {
     let mut options = Options {
         search: model.search.clone(),
         count_only: true,
@@ -77,7 +77,7 @@ fn count(model: &Arc<Model>, var: VarSelect, leaf_by_leaf: bool) -> (u64, Status
     };
     options.search.var = var;
     options.search.propagation = Propagation::Ac;
-    options.search.learning = Some(super::learning());
+    options.search.learning = Some(learn);
     let s = solve(model, &options, |_| Next::Continue);
     (s.stats.solutions, s.status)
 }
@@ -113,19 +113,25 @@ fn counting_by_components_agrees_with_brute_force_and_leaf_by_leaf() {
         } else {
             Status::AllSolutions
         };
-        for &(_, var) in VarSelect::ALL {
-            let (n, s) = count(&model, var, false);
+        for (k, &(_, var)) in VarSelect::ALL.iter().enumerate() {
+            let learn = super::learning(seed ^ k as u64);
+            let (n, s) = count(&model, var, false, learn);
             assert_eq!(
                 u128::from(n),
                 expected,
-                "{}: by components\n{what}",
+                "{}, learning {learn}: by components\n{what}",
                 var.name()
             );
             assert_eq!(s, status, "{}: status\n{what}", var.name());
         }
         if expected <= MAX_LEAVES {
-            let (n, _) = count(&model, VarSelect::Input, true);
-            assert_eq!(u128::from(n), expected, "leaf by leaf\n{what}");
+            let learn = super::learning(!seed);
+            let (n, _) = count(&model, VarSelect::Input, true, learn);
+            assert_eq!(
+                u128::from(n),
+                expected,
+                "leaf by leaf, learning {learn}\n{what}"
+            );
         }
     });
 }

@@ -16,7 +16,7 @@
 //! Each case has its own seed, printed with the model when it fails.
 //! The generators draw from a `tape::Tape`, so a failing case is then shrunk
 //! by proptest and shown again as a small model that still fails.
-//! `CSPI_DIFF_LEARNING=on` runs every search with learning (nogoods).
+//! Half the searches learn nogoods; `CSPI_DIFF_LEARNING=on` (or `off`) makes all do so (or none).
 
 mod components;
 mod expr;
@@ -54,11 +54,17 @@ fn cases(percent: u64) -> u64 {
     (total * percent).div_ceil(100)
 }
 
-/// Whether to solve with learning (`CSPI_DIFF_LEARNING=on`, see
-/// docs/learning.md): nogoods must never cut a solution, so every
-/// comparison must hold either way.
-pub(crate) fn learning() -> bool {
-    std::env::var("CSPI_DIFF_LEARNING").is_ok_and(|v| v == "on" || v == "1")
+/// Whether to solve with learning (docs/learning.md): nogoods must never
+/// cut a solution, so every comparison must hold either way. By default
+/// half the searches learn (by the parity of `salt`), so that the default
+/// suite checks both; `CSPI_DIFF_LEARNING=on` or `off` makes every search
+/// do the same.
+pub(crate) fn learning(salt: u64) -> bool {
+    match std::env::var("CSPI_DIFF_LEARNING").as_deref() {
+        Ok("on" | "1") => true,
+        Ok("off" | "0") => false,
+        _ => salt % 2 == 1,
+    }
 }
 
 /// The seed of one case: the generator's own stream, moved by
@@ -184,10 +190,18 @@ pub(crate) fn check_every_strategy<T: Ord + Debug>(
     } else {
         Status::AllSolutions
     };
+    let mut search_no = 0u64;
     for &(_, var) in VarSelect::ALL {
         for &val in vals {
             for &(_, level) in Propagation::ALL {
-                let combo = format!("{} / {} / {}", var.name(), val.name(), level.name());
+                search_no += 1;
+                let learn = learning(seed ^ search_no);
+                let combo = format!(
+                    "{} / {} / {} / learning {learn}",
+                    var.name(),
+                    val.name(),
+                    level.name()
+                );
                 let mut options = Options {
                     search: model.search.clone(),
                     limits: Limits::default(),
@@ -198,7 +212,7 @@ pub(crate) fn check_every_strategy<T: Ord + Debug>(
                 options.search.val = val;
                 options.search.propagation = level;
                 options.search.seed = seed;
-                options.search.learning = Some(learning());
+                options.search.learning = Some(learn);
                 let mut found = Vec::new();
                 let summary = solve(model, &options, |values| {
                     found.push(read(values));
