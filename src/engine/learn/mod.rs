@@ -568,6 +568,16 @@ impl Past<'_> {
     pub(crate) fn bounds(&self, v: VarId) -> (i64, i64) {
         self.trail.bounds_at(v, self.pos)
     }
+    /// The literals of the bounds of `v` then, those not true at the root:
+    /// the explanation of a propagator that reads bounds only.
+    pub(crate) fn bounds_lits(&self, v: VarId, out: &mut Vec<Lit>) {
+        let (lo, hi) = self.bounds(v);
+        for lit in [Lit::ge(v, lo), Lit::le(v, hi)] {
+            if !self.trail.holds_at_root(lit) {
+                out.push(lit);
+            }
+        }
+    }
     /// The literals describing the domain of `v` then (bounds and holes).
     pub(crate) fn domain(&self, v: VarId, out: &mut Vec<Lit>) {
         self.trail.domain_at(v, self.pos, out);

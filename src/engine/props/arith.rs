@@ -136,6 +136,15 @@ impl Propagator for Times {
     fn subscribe(&self, s: &mut Subscriptions) {
         s.wake_all(&self.vars, event::BOUNDS);
     }
+    /// Learning: every rule reads bounds only (the 0 it removes from a
+    /// factor follows from `z`'s bounds), so the three variables' bounds
+    /// then explain anything it did, without their holes.
+    fn explain(&self, _lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        for &v in &self.vars {
+            past.bounds_lits(v, out);
+        }
+        true
+    }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
         let [x, y, z] = self.vars;
@@ -516,12 +525,100 @@ impl MinMax {
     }
 }
 
+impl MinMax {
+    /// The tight explanation of `lit` for `max` (`min` by the mirror image:
+    /// `up` is the direction in which `z` follows its largest term), or
+    /// `false` for the default (a failure, a hole, a variable given twice):
+    /// `z` no higher than every term's upper bound, no lower than one term's
+    /// lower bound; a term no higher than `z`; the only term that can reach
+    /// `z`'s lower bound at least that bound.
+    fn explain_bound(&self, lit: Lit, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        let (z, xs) = (self.vars[0], &self.vars[1..]);
+        let distinct = {
+            let mut v = self.vars.clone();
+            v.sort_unstable();
+            v.windows(2).all(|w| w[0] != w[1])
+        };
+        if !distinct {
+            return false;
+        }
+        // In the direction of max: `toward` is [v >= k] for max, [v <= k] for min.
+        let toward = |v: VarId, k: i64| {
+            if self.max {
+                Lit::ge(v, k)
+            } else {
+                Lit::le(v, k)
+            }
+        };
+        let away = |v: VarId, k: i64| {
+            if self.max {
+                Lit::le(v, k)
+            } else {
+                Lit::ge(v, k)
+            }
+        };
+        let is_toward = match lit.kind {
+            Kind::Ge => self.max,
+            Kind::Le => !self.max,
+            _ => return false,
+        };
+        let k = lit.val;
+        let beyond = |k: i64| if self.max { k - 1 } else { k + 1 };
+        if lit.var == z {
+            if is_toward {
+                // One term already at least k.
+                let Some(&x) = xs.iter().find(|&&x| past.holds(toward(x, k))) else {
+                    return false;
+                };
+                out.push(toward(x, k));
+            } else {
+                // Every term at most k.
+                if !xs.iter().all(|&x| past.holds(away(x, k))) {
+                    return false;
+                }
+                out.extend(xs.iter().map(|&x| away(x, k)));
+            }
+            return true;
+        }
+        if !is_toward {
+            // A term no higher than z's upper bound.
+            if !past.holds(away(z, k)) {
+                return false;
+            }
+            out.push(away(z, k));
+            return true;
+        }
+        // The only term that can reach z's lower bound k: z at least k and
+        // every other term below it.
+        let others = xs.iter().filter(|&&x| x != lit.var);
+        if !past.holds(toward(z, k)) || !others.clone().all(|&x| past.holds(away(x, beyond(k)))) {
+            return false;
+        }
+        out.push(toward(z, k));
+        out.extend(others.map(|&x| away(x, beyond(k))));
+        true
+    }
+}
+
 impl Propagator for MinMax {
     fn vars(&self) -> &[VarId] {
         &self.vars
     }
     fn subscribe(&self, s: &mut Subscriptions) {
         s.wake_all(&self.vars, event::BOUNDS);
+    }
+    /// Learning: the bound rules above ([`MinMax::explain_bound`]); a
+    /// failure reads bounds only, so the bounds of all the variables then.
+    fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
+        match lit {
+            Some(lit) => self.explain_bound(lit, past, out),
+            None => {
+                for &v in &self.vars {
+                    past.bounds_lits(v, out);
+                }
+                true
+            }
+        }
     }
     fn propagate(&mut self, d: &mut Domains) -> PResult {
         while self.narrow(d)? {}
@@ -716,6 +813,67 @@ mod tests {
                 },
             );
         }
+    }
+
+    #[test]
+    fn min_max_and_times_explanations_are_implied() {
+        for max in [false, true] {
+            check_explanations_random(
+                if max {
+                    "max explained"
+                } else {
+                    "min explained"
+                },
+                4,
+                -3..=4,
+                200,
+                move |_, v| Some(Box::new(MinMax::new(v[0], v[1..].to_vec(), max))),
+                move |t| {
+                    let m = if max {
+                        t[1..].iter().max()
+                    } else {
+                        t[1..].iter().min()
+                    };
+                    m == Some(&t[0])
+                },
+            );
+        }
+        check_explanations_random(
+            "times explained",
+            3,
+            -3..=4,
+            200,
+            |_, v| Some(Box::new(Times::new(v[0], v[1], v[2]))),
+            |t| t[0] * t[1] == t[2],
+        );
+    }
+
+    #[test]
+    fn max_explains_by_the_terms_bounds() {
+        let mut h = Harness::new();
+        let z = h.range(0, 9);
+        let xs = [h.range(0, 9), h.range(0, 9), h.range(0, 9)];
+        h.engine.start_learning();
+        h.post(MinMax::new(z, xs.to_vec(), true));
+        h.engine.doms.checkpoint();
+        h.set_min(xs[1], 4).unwrap();
+        assert_eq!(h.bounds(z), (4, 9));
+        assert_eq!(h.explanation(Lit::ge(z, 4)), vec![Lit::ge(xs[1], 4)]);
+        for &x in &xs {
+            h.set_max(x, 6).unwrap();
+        }
+        assert_eq!(h.bounds(z), (4, 6));
+        let mut want: Vec<Lit> = xs.iter().map(|&x| Lit::le(x, 6)).collect();
+        want.sort();
+        assert_eq!(h.explanation(Lit::le(z, 6)), want);
+        // xs[1] is the only term that can reach z >= 5 once the others stay below.
+        h.set_max(xs[0], 3).unwrap();
+        h.set_max(xs[2], 3).unwrap();
+        h.set_min(z, 5).unwrap();
+        assert_eq!(h.bounds(xs[1]), (5, 6));
+        let mut want = vec![Lit::ge(z, 5), Lit::le(xs[0], 4), Lit::le(xs[2], 4)];
+        want.sort();
+        assert_eq!(h.explanation(Lit::ge(xs[1], 5)), want);
     }
 
     #[test]
