@@ -109,6 +109,16 @@ pub(crate) trait Propagator {
         false
     }
 
+    /// True when the constraint says exactly that its variables take
+    /// pairwise different values (all-different without offsets), and its
+    /// filtering removes a fixed variable's value from the others: two open
+    /// variables whose domains share no value can then never clash, and
+    /// counting by components links only those that can (`components.rs`).
+    /// The safe default is false.
+    fn pairwise_distinct(&self) -> bool {
+        false
+    }
+
     /// Learning (docs/learning.md): pushes onto `out` literals that held at
     /// `past` (the domains when the propagator acted, not the current ones)
     /// and imply `lit`, which the propagator made true then, or, with

@@ -252,7 +252,10 @@ fn crossword_counts_are_the_same_on_any_number_of_threads() {
 /// statistics, per thread too, repeat from run to run, and sibling
 /// sub-problems find the components they share in the cache. With a fresh
 /// cache for each sub-problem, puzzle 3 × words-3000 took 44,454 nodes on
-/// two threads against 2,124 on one.
+/// two threads against 2,124 on one. Since the counter branches on the word
+/// crossing the most open words, one thread takes 313 nodes and two 3,090
+/// (the split's sub-problems branch on the search's variables, not the
+/// counter's), so the bound is 15 times one thread's nodes.
 #[test]
 fn counts_by_components_keep_each_threads_cache_and_repeat() {
     let Some(model) = crossword("puzzle-3.txt", "words-3000.txt") else {
@@ -276,7 +279,7 @@ fn counts_by_components_keep_each_threads_cache_and_repeat() {
     let first = count(2);
     assert_eq!(first.stats.solutions, one.stats.solutions);
     assert!(
-        first.stats.nodes <= 3 * one.stats.nodes,
+        first.stats.nodes <= 15 * one.stats.nodes,
         "two threads: {} nodes, one thread: {}",
         first.stats.nodes,
         one.stats.nodes
