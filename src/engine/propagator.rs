@@ -109,6 +109,15 @@ pub(crate) trait Propagator {
         false
     }
 
+    /// `Some((vars, offsets))` when the constraint is exactly "the terms
+    /// `vars[i] + offsets[i]` are pairwise distinct" (all-different). The
+    /// search by components (`search/by_components.rs`) relaxes it: it does
+    /// not link components, and inside one it is checked among that
+    /// component's terms only. The default, `None`, keeps a propagator whole.
+    fn distinct_terms(&self) -> Option<(&[VarId], &[i64])> {
+        None
+    }
+
     /// Learning (docs/learning.md): pushes onto `out` literals that held at
     /// `past` (the domains when the propagator acted, not the current ones)
     /// and imply `lit`, which the propagator made true then, or, with

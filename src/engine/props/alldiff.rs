@@ -279,6 +279,9 @@ impl Propagator for AllDifferent {
     fn residual_in_domains(&self) -> bool {
         true
     }
+    fn distinct_terms(&self) -> Option<(&[VarId], &[i64])> {
+        Some((&self.vars, &self.offsets))
+    }
     /// Learning: the fixed term, or a Hall set (`alldiff_explain.rs`).
     fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {
         super::alldiff_explain::explain(&self.vars, &self.offsets, lit, past, out)
