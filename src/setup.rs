@@ -44,6 +44,7 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
         seed: spec.seed,
         scope: spec.scope.clone(),
         learning: learning(model, spec, optimising),
+        components: spec.components,
         phases: spec
             .phases
             .iter()

@@ -372,6 +372,9 @@ pub(crate) struct StrategyArgs {
     /// Learn nogoods from failures (lazy clause generation, docs/learning.md).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub(crate) learning: Option<bool>,
+    /// Search for a first solution by components (docs/search.md).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub(crate) components: Option<bool>,
 }
 
 /// `on` or `off`.

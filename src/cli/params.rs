@@ -74,6 +74,9 @@ impl StrategyArgs {
         if let Some(l) = self.learning {
             spec.learning = Some(l);
         }
+        if let Some(c) = self.components {
+            spec.components = c;
+        }
     }
 }
 

@@ -69,6 +69,14 @@ const PROBE_LOOKUPS: u32 = 64;
 /// A size stays cached while one lookup in this many hits.
 const MIN_HIT_RATE: u32 = 32;
 
+/// Whether `p` says exactly that its variables take pairwise different
+/// values (an all-different without offsets): two open variables whose
+/// domains share no value can then never clash.
+fn pairwise_distinct(p: &dyn super::propagator::Propagator) -> bool {
+    p.distinct_terms()
+        .is_some_and(|(_, offsets)| offsets.iter().all(|&c| c == 0))
+}
+
 /// What the counter needs of the search that calls it.
 pub(crate) struct Ctx<'a> {
     pub(crate) engine: &'a mut Engine,
@@ -158,8 +166,8 @@ pub(crate) struct Components {
     stamp: u32,
     tree: Counter,
     key: Vec<u64>,
-    /// Per propagator: its index in `distinct` when it is
-    /// [`pairwise_distinct`](super::propagator::Propagator::pairwise_distinct).
+    /// Per propagator: its index in `distinct` when it is an all-different
+    /// without offsets ([`pairwise_distinct`]).
     distinct_of: Vec<Option<u32>>,
     distinct: Vec<Distinct>,
 }
@@ -301,7 +309,7 @@ impl Components {
                 .props
                 .iter()
                 .scan(0u32, |k, p| {
-                    Some(p.pairwise_distinct().then(|| {
+                    Some(pairwise_distinct(p.as_ref()).then(|| {
                         *k += 1;
                         *k - 1
                     }))
@@ -310,7 +318,7 @@ impl Components {
             distinct: engine
                 .props
                 .iter()
-                .filter(|p| p.pairwise_distinct())
+                .filter(|p| pairwise_distinct(p.as_ref()))
                 .map(|p| Distinct::new(p.vars()))
                 .collect(),
         }

@@ -109,14 +109,17 @@ pub(crate) trait Propagator {
         false
     }
 
-    /// True when the constraint says exactly that its variables take
-    /// pairwise different values (all-different without offsets), and its
-    /// filtering removes a fixed variable's value from the others: two open
-    /// variables whose domains share no value can then never clash, and
-    /// counting by components links only those that can (`components.rs`).
-    /// The safe default is false.
-    fn pairwise_distinct(&self) -> bool {
-        false
+    /// `Some((vars, offsets))` when the constraint is exactly "the terms
+    /// `vars[i] + offsets[i]` are pairwise distinct" (all-different). The
+    /// search by components (`search/by_components.rs`) relaxes it: it does
+    /// not link components, and inside one it is checked among that
+    /// component's terms only; counting by components links two open terms
+    /// without offsets only when their domains can share a value
+    /// (`components.rs`, which needs the filtering to remove a fixed term's
+    /// value from the others, as all-different's does). The default, `None`,
+    /// keeps a propagator whole.
+    fn distinct_terms(&self) -> Option<(&[VarId], &[i64])> {
+        None
     }
 
     /// Learning (docs/learning.md): pushes onto `out` literals that held at

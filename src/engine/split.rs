@@ -381,6 +381,7 @@ mod tests {
             scope: scope.to_vec(),
             learning: false,
             phases: Vec::new(),
+            components: false,
         }
     }
 

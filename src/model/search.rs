@@ -274,6 +274,10 @@ pub struct SearchSpec {
     /// phase's variables until they are all assigned, then the next
     /// phase's, and so on; `var` and `val` take the rest. Empty: one phase.
     pub phases: Vec<SearchPhase>,
+    /// Search for a first solution by components (`components on`,
+    /// docs/search.md): a node whose open variables fall apart, all-different
+    /// aside, has each part searched on its own.
+    pub components: bool,
 }
 
 /// One phase of a sequential search (see [`SearchSpec::phases`]).

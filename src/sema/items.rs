@@ -397,6 +397,13 @@ impl Checker<'_> {
                     _ => return Err(unknown_name(value, "learning", &["on", "off"])),
                 }
             }
+            "components" => {
+                self.model.search.components = match value.name.as_str() {
+                    "on" => true,
+                    "off" => false,
+                    _ => return Err(unknown_name(value, "components", &["on", "off"])),
+                }
+            }
             "ties" => {
                 self.model.search.random_ties = match value.name.as_str() {
                     "random" => true,
@@ -425,6 +432,7 @@ impl Checker<'_> {
                         "lns",
                         "guide",
                         "learning",
+                        "components",
                         "ties",
                         "seed",
                     ],

@@ -279,9 +279,8 @@ impl Propagator for AllDifferent {
     fn residual_in_domains(&self) -> bool {
         true
     }
-    /// Without offsets: `x + c` and `y + d` may clash on disjoint domains.
-    fn pairwise_distinct(&self) -> bool {
-        self.offsets.iter().all(|&c| c == 0)
+    fn distinct_terms(&self) -> Option<(&[VarId], &[i64])> {
+        Some((&self.vars, &self.offsets))
     }
     /// Learning: the fixed term, or a Hall set (`alldiff_explain.rs`).
     fn explain(&self, lit: Option<Lit>, past: &Past<'_>, out: &mut Vec<Lit>) -> bool {

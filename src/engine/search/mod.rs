@@ -27,6 +27,7 @@
 //! search (`lns.rs` its neighbourhoods, `lns_driver.rs` its iterations);
 //! the variable selector owns its fast paths (`select/var/`).
 
+mod by_components;
 mod decide;
 pub(crate) mod lns;
 mod lns_driver;
@@ -114,6 +115,9 @@ pub(crate) struct Strategy {
     /// Phases searched before the rest, in order, each with its own choices
     /// (a sequential search: FlatZinc's `seq_search`).
     pub(crate) phases: Vec<Phase>,
+    /// Search by components for a first solution (`by_components.rs`),
+    /// where it applies.
+    pub(crate) components: bool,
 }
 
 /// One phase of a sequential search: its variables, branched on while any
@@ -206,6 +210,10 @@ pub(crate) struct Search<'e> {
     jump: Option<usize>,
     /// Short nogoods traded with the other searches of a portfolio.
     exchange: Option<(Arc<Exchange>, Port)>,
+    /// Search by components asked for (see [`Strategy::components`]).
+    components_on: bool,
+    /// Its state, made when first needed.
+    parts: Option<Box<by_components::Parts>>,
 }
 
 impl<'e> Search<'e> {
@@ -282,6 +290,8 @@ impl<'e> Search<'e> {
             learning: strategy.learning,
             jump: None,
             exchange: None,
+            components_on: strategy.components,
+            parts: None,
         }
     }
 
@@ -544,6 +554,9 @@ impl<'e> Search<'e> {
         if !self.propagated && self.engine.propagate_root().is_err() {
             self.failed();
             return Outcome::Exhausted;
+        }
+        if self.by_components() {
+            return self.run_by_components(on_solution);
         }
         let mut values = vec![0i64; self.engine.doms.num_vars()];
         if by_product {

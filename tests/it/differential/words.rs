@@ -4,8 +4,8 @@
 
 use super::tape::Tape;
 use super::{Scratch, case_seed, cases, check_every_strategy, product, run_cases};
-use cspi::model::ValSelect;
-use cspi::solve::{LoadOptions, ModelSource, load};
+use cspi::model::{Restarts, ValSelect, VarSelect};
+use cspi::solve::{Limits, LoadOptions, ModelSource, Next, Options, Status, load, solve};
 use rand::RngExt;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -134,5 +134,83 @@ fn word_models_agree_with_brute_force_under_every_strategy() {
             ValSelect::Lcv,
         ];
         check_every_strategy(&model, &vals, &expected, read, seed, &what);
+    });
+}
+
+/// A first fill with the search by components (`components on`) and
+/// without: a fill exactly when brute force finds one, every fill one of
+/// brute force's and accepted by the checker, under several selections.
+#[test]
+fn first_fills_by_components_agree_with_brute_force() {
+    let scratch = Scratch::new("words-components");
+    run_cases(cases(15), |case_no| {
+        let seed = case_seed(9, case_no);
+        let mut tape = Tape::seeded(seed);
+        let mut m = generate(&mut tape);
+        m.distinct = tape.random_bool(0.6);
+        let path = scratch.path().join(format!("dict-{case_no}.txt"));
+        let words: Vec<&str> = m.dict.iter().map(String::as_str).collect();
+        std::fs::write(&path, words.join("\n")).expect("write the dictionary");
+        let src = m.text(&path);
+        let what = format!("case {case_no}, seed {seed}:\n{src}");
+        let expected = m.brute_force();
+        let Ok(model) = load(
+            ModelSource::text("words.csp", &src),
+            &LoadOptions::default(),
+        ) else {
+            assert!(expected.is_empty(), "does not load\n{what}");
+            return;
+        };
+        let model = Arc::new(model);
+        let ids: Vec<usize> = (0..m.lens.len())
+            .map(|k| model.groups[&format!("w{k}")].vars[0])
+            .collect();
+        for components in [true, false] {
+            for (var, val) in [
+                (VarSelect::DomWdeg, ValSelect::Min),
+                (VarSelect::Input, ValSelect::Max),
+                (VarSelect::Mrv, ValSelect::Random),
+            ] {
+                let mut options = Options {
+                    search: model.search.clone(),
+                    limits: Limits {
+                        solutions: Some(1),
+                        ..Limits::default()
+                    },
+                    check: true,
+                    ..Options::default()
+                };
+                options.search.var = var;
+                options.search.val = val;
+                options.search.restarts = Restarts::Luby;
+                options.search.seed = seed;
+                options.search.components = components;
+                let mut found = Vec::new();
+                let summary = solve(&model, &options, |values| {
+                    let fill: Vec<String> = ids
+                        .iter()
+                        .map(|&v| model.format_value(v, values[v]))
+                        .collect();
+                    found.push(fill);
+                    Next::Continue
+                });
+                let combo = format!("components {components}, {var:?} {val:?}");
+                assert!(summary.rejected.is_empty(), "{combo}: rejected\n{what}");
+                assert_eq!(
+                    found.len(),
+                    usize::from(!expected.is_empty()),
+                    "{combo}\n{what}"
+                );
+                for fill in &found {
+                    assert!(expected.contains(fill), "{combo}: {fill:?}\n{what}");
+                }
+                let status = if expected.is_empty() {
+                    Status::Unsatisfiable
+                } else {
+                    Status::Satisfiable
+                };
+                assert_eq!(summary.status, status, "{combo}\n{what}");
+            }
+        }
     });
 }
