@@ -755,25 +755,14 @@ impl Components {
             push_domain(&mut key, d, v);
         }
         let stamp = self.next_stamp();
-        for &v in vars {
-            for &p in &self.props_of[v] {
-                if self.prop_stamp[p] == stamp {
-                    continue;
-                }
-                self.prop_stamp[p] = stamp;
-                let pv = engine.props[p].vars();
-                let open = pv.iter().filter(|&&u| !d.is_fixed(u)).count();
-                if open == pv.len() {
-                    continue;
-                }
-                let bitsets = pv.iter().all(|&u| d.is_fixed(u) || d.is_bitset(u));
-                if bitsets && (self.in_domains[p] || (open == 1 && self.alone_ok[p])) {
-                    continue;
-                }
-                key.push(p as u64);
-                key.extend(pv.iter().filter_map(|&u| d.value(u)).map(|x| x as u64));
-            }
-        }
+        let tables = KeyTables {
+            props_of: &self.props_of,
+            in_domains: &self.in_domains,
+            alone_ok: &self.alone_ok,
+        };
+        tables.push_fixed(&mut key, engine, vars, &mut self.prop_stamp, stamp, |_| {
+            false
+        });
         self.key = key;
     }
 
@@ -789,12 +778,73 @@ impl Components {
     }
 }
 
-fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
+/// A domain in a cache key: a bitset's words (the non-zero ones with their
+/// positions when that is shorter: a word variable's few live words among
+/// thousands), or the bounds. A variable is a bitset or not for good, so
+/// the two forms never meet under one variable.
+pub(crate) fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
     if d.is_bitset(v) {
-        key.extend_from_slice(d.bits(v));
+        let bits = d.bits(v);
+        let nonzero = bits.iter().filter(|&&w| w != 0).count();
+        if 2 * nonzero < bits.len() {
+            key.push(u64::MAX - nonzero as u64);
+            for (i, &w) in bits.iter().enumerate().filter(|(_, w)| **w != 0) {
+                key.push(i as u64);
+                key.push(w);
+            }
+        } else {
+            key.push(bits.len() as u64);
+            key.extend_from_slice(bits);
+        }
     } else {
         key.push(d.min(v) as u64);
         key.push(d.max(v) as u64);
+    }
+}
+
+/// What a cache key reads of the propagators, shared by the counter and the
+/// search by components (`search/by_components.rs`).
+pub(crate) struct KeyTables<'a> {
+    pub(crate) props_of: &'a [Vec<PropId>],
+    /// Per propagator: [`residual_in_domains`](super::propagator::Propagator::residual_in_domains).
+    pub(crate) in_domains: &'a [bool],
+    /// Per propagator: [`consistent_on_last_open`](super::propagator::Propagator::consistent_on_last_open).
+    pub(crate) alone_ok: &'a [bool],
+}
+
+impl KeyTables<'_> {
+    /// Onto `key`, for each propagator of `vars` with fixed variables (once,
+    /// by `stamp`) and not `skipped`: its number and its fixed values — except
+    /// where the domains already say all they tell (module doc).
+    pub(crate) fn push_fixed(
+        &self,
+        key: &mut Vec<u64>,
+        engine: &Engine,
+        vars: &[VarId],
+        prop_stamp: &mut [u32],
+        stamp: u32,
+        skipped: impl Fn(PropId) -> bool,
+    ) {
+        let d = &engine.doms;
+        for &v in vars {
+            for &p in &self.props_of[v] {
+                if skipped(p) || prop_stamp[p] == stamp {
+                    continue;
+                }
+                prop_stamp[p] = stamp;
+                let pv = engine.props[p].vars();
+                let open = pv.iter().filter(|&&u| !d.is_fixed(u)).count();
+                if open == pv.len() {
+                    continue;
+                }
+                let bitsets = pv.iter().all(|&u| d.is_fixed(u) || d.is_bitset(u));
+                if bitsets && (self.in_domains[p] || (open == 1 && self.alone_ok[p])) {
+                    continue;
+                }
+                key.push(p as u64);
+                key.extend(pv.iter().filter_map(|&u| d.value(u)).map(|x| x as u64));
+            }
+        }
     }
 }
 

@@ -36,6 +36,7 @@
 //! trace or tree; the search checks these (`Search::run`).
 
 use super::{Next, Outcome, Search, apply, decide};
+use crate::engine::components::{KeyTables, push_domain};
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::select::{Branch, Decision};
 use crate::engine::trail::Checkpoint;
@@ -250,25 +251,15 @@ impl Parts {
             push_domain(&mut key, d, v);
         }
         let stamp = self.next_stamp();
-        for &v in vars {
-            for &p in &self.props_of[v] {
-                if self.relaxed[p] || self.prop_stamp[p] == stamp {
-                    continue;
-                }
-                self.prop_stamp[p] = stamp;
-                let pv = engine.props[p].vars();
-                let open = pv.iter().filter(|&&u| !d.is_fixed(u)).count();
-                if open == pv.len() {
-                    continue;
-                }
-                let bitsets = pv.iter().all(|&u| d.is_fixed(u) || d.is_bitset(u));
-                if bitsets && (self.in_domains[p] || (open == 1 && self.alone_ok[p])) {
-                    continue;
-                }
-                key.push(p as u64);
-                key.extend(pv.iter().filter_map(|&u| d.value(u)).map(|x| x as u64));
-            }
-        }
+        let tables = KeyTables {
+            props_of: &self.props_of,
+            in_domains: &self.in_domains,
+            alone_ok: &self.alone_ok,
+        };
+        let relaxed = &self.relaxed;
+        tables.push_fixed(&mut key, engine, vars, &mut self.prop_stamp, stamp, |p| {
+            relaxed[p]
+        });
         self.key = key;
     }
 
@@ -280,28 +271,6 @@ impl Parts {
         }
         self.cache_bytes += bytes;
         self.cache.insert(key, found);
-    }
-}
-
-/// A domain in a key: a bitset's words (the non-zero ones with their
-/// positions when that is shorter), or the bounds.
-fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
-    if d.is_bitset(v) {
-        let bits = d.bits(v);
-        let nonzero = bits.iter().filter(|&&w| w != 0).count();
-        if 2 * nonzero < bits.len() {
-            key.push(u64::MAX - nonzero as u64);
-            for (i, &w) in bits.iter().enumerate().filter(|(_, w)| **w != 0) {
-                key.push(i as u64);
-                key.push(w);
-            }
-        } else {
-            key.push(bits.len() as u64);
-            key.extend_from_slice(bits);
-        }
-    } else {
-        key.push(d.min(v) as u64);
-        key.push(d.max(v) as u64);
     }
 }
 
