@@ -746,21 +746,14 @@ impl Components {
 
     /// Makes `self.key` the cache key of component `vars` at the current node.
     fn key(&mut self, engine: &Engine, vars: &[VarId]) {
-        let d = &engine.doms;
         let mut key = std::mem::take(&mut self.key);
-        key.clear();
-        key.push(vars.len() as u64);
-        key.extend(vars.iter().map(|&v| v as u64));
-        for &v in vars {
-            push_domain(&mut key, d, v);
-        }
         let stamp = self.next_stamp();
         let tables = KeyTables {
             props_of: &self.props_of,
             in_domains: &self.in_domains,
             alone_ok: &self.alone_ok,
         };
-        tables.push_fixed(&mut key, engine, vars, &mut self.prop_stamp, stamp, |_| {
+        tables.build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |_| {
             false
         });
         self.key = key;
@@ -782,7 +775,7 @@ impl Components {
 /// positions when that is shorter: a word variable's few live words among
 /// thousands), or the bounds. A variable is a bitset or not for good, so
 /// the two forms never meet under one variable.
-pub(crate) fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
+fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
     if d.is_bitset(v) {
         let bits = d.bits(v);
         let nonzero = bits.iter().filter(|&&w| w != 0).count();
@@ -813,10 +806,12 @@ pub(crate) struct KeyTables<'a> {
 }
 
 impl KeyTables<'_> {
-    /// Onto `key`, for each propagator of `vars` with fixed variables (once,
-    /// by `stamp`) and not `skipped`: its number and its fixed values — except
-    /// where the domains already say all they tell (module doc).
-    pub(crate) fn push_fixed(
+    /// Makes `key` the cache key of component `vars` (sorted): its
+    /// variables, their domains, and for each propagator of `vars` with
+    /// fixed variables (once, by `stamp`) and not `skipped`, its number and
+    /// its fixed values — except where the domains already say all they
+    /// tell (module doc).
+    pub(crate) fn build(
         &self,
         key: &mut Vec<u64>,
         engine: &Engine,
@@ -826,6 +821,12 @@ impl KeyTables<'_> {
         skipped: impl Fn(PropId) -> bool,
     ) {
         let d = &engine.doms;
+        key.clear();
+        key.push(vars.len() as u64);
+        key.extend(vars.iter().map(|&v| v as u64));
+        for &v in vars {
+            push_domain(key, d, v);
+        }
         for &v in vars {
             for &p in &self.props_of[v] {
                 if skipped(p) || prop_stamp[p] == stamp {

@@ -36,7 +36,7 @@
 //! trace or tree; the search checks these (`Search::run`).
 
 use super::{Next, Outcome, Search, apply, decide};
-use crate::engine::components::{KeyTables, push_domain};
+use crate::engine::components::KeyTables;
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::select::{Branch, Decision};
 use crate::engine::trail::Checkpoint;
@@ -242,14 +242,7 @@ impl Parts {
     /// checked among the component's own terms, so their fixed terms do not
     /// count, and their values are gone from the domains).
     fn make_key(&mut self, engine: &Engine, vars: &[VarId]) {
-        let d = &engine.doms;
         let mut key = std::mem::take(&mut self.key);
-        key.clear();
-        key.push(vars.len() as u64);
-        key.extend(vars.iter().map(|&v| v as u64));
-        for &v in vars {
-            push_domain(&mut key, d, v);
-        }
         let stamp = self.next_stamp();
         let tables = KeyTables {
             props_of: &self.props_of,
@@ -257,7 +250,7 @@ impl Parts {
             alone_ok: &self.alone_ok,
         };
         let relaxed = &self.relaxed;
-        tables.push_fixed(&mut key, engine, vars, &mut self.prop_stamp, stamp, |p| {
+        tables.build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |p| {
             relaxed[p]
         });
         self.key = key;
