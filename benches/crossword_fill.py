@@ -11,7 +11,8 @@ is Spread the Wordlist as ../shared/peers/setup-rust-peers.sh installs it
 `$CSPI` (default target/release/cspi), run on models/crossword.csp (first
 fill, best-scored words first) and, with --best SECONDS, on
 models/crossword-best.csp under that time limit (`--goal`, default sum:
-the highest mean).
+the highest mean). With --cpsat, OR-Tools CP-SAT fills them too, one
+worker (benches/crossword_cpsat.py, in the peers' venv, `$PEERS_VENV`).
 
 Runs alternate between the tools (same run, one thread each). Each process is
 timed by GNU time (user + sys CPU, peak RSS); the word list's load is
@@ -170,6 +171,19 @@ def run_ingrid(args, grid_path, grid, stwl, min_score, timeout):
     return status, fill, cpu, kb
 
 
+def run_cpsat(args, grid_path, grid, stwl, min_score, timeout):
+    cmd = [args.cpsat_python, str(ROOT / "benches" / "crossword_cpsat.py"), str(grid_path), stwl,
+           str(min_score), "--workers", "1", "--time-limit", str(timeout)]
+    out, _, cpu, kb, killed = timed(cmd, timeout)
+    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
+    if fill is None:
+        status = "timeout" if killed or "UNKNOWN" in out else (
+            "none" if "UNSATISFIABLE" in out else "error")
+    else:
+        status = "fill"
+    return status, fill, cpu, kb
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=3)
@@ -181,6 +195,8 @@ def main():
     ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
     ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))
     ap.add_argument("--cspi", default=os.environ.get("CSPI", str(ROOT / "target/release/cspi")))
+    ap.add_argument("--cpsat", action="store_true", help="also fill with CP-SAT (benches/crossword_cpsat.py), one worker")
+    ap.add_argument("--cpsat-python", default=str(Path(os.environ.get("PEERS_VENV", HOME / ".cache/cspi-peers-venv")) / "bin/python"))
     args = ap.parse_args()
     for what, p in (("word list", args.stwl), ("ingrid_core", args.ingrid), ("cspi", args.cspi)):
         if not Path(p).exists():
@@ -194,6 +210,8 @@ def main():
         grid = read_grid(gpath)
         tools = [("cspi", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, 0)),
                  ("ingrid_core", lambda: run_ingrid(args, gpath, grid, args.stwl, args.min_score, args.timeout))]
+        if args.cpsat:
+            tools.append(("CP-SAT", lambda: run_cpsat(args, gpath, grid, args.stwl, args.min_score, args.timeout)))
         if args.best:
             tools.append(("cspi best", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, args.best)))
         results = {t: [] for t, _ in tools}
