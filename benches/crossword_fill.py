@@ -141,6 +141,16 @@ def letters_grid(lines, width, height):
     return None
 
 
+def solver_status(out, grid, killed):
+    """(status, fill) of a solver that prints the fill or UNSATISFIABLE / UNKNOWN."""
+    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
+    if fill is not None:
+        return "fill", fill
+    if killed or "UNKNOWN" in out:
+        return "timeout", None
+    return ("none" if "UNSATISFIABLE" in out else "error"), None
+
+
 def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
     model = "models/crossword-best.csp" if best else "models/crossword.csp"
     limit = best if best else timeout
@@ -150,13 +160,7 @@ def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
     if best:
         cmd += ["--param", f"goal={args.goal}"]
     out, _, cpu, kb, killed = timed(cmd, limit)
-    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
-    if fill is None:
-        status = "timeout" if killed or "UNKNOWN" in out else (
-            "none" if "UNSATISFIABLE" in out else "error")
-    else:
-        status = "fill"
-    return status, fill, cpu, kb
+    return solver_status(out, grid, killed) + (cpu, kb)
 
 
 def run_ingrid(args, grid_path, grid, stwl, min_score, timeout):
@@ -175,13 +179,7 @@ def run_cpsat(args, grid_path, grid, stwl, min_score, timeout):
     cmd = [args.cpsat_python, str(ROOT / "benches" / "crossword_cpsat.py"), str(grid_path), stwl,
            str(min_score), "--workers", "1", "--time-limit", str(timeout)]
     out, _, cpu, kb, killed = timed(cmd, timeout)
-    fill = letters_grid(out.splitlines(), len(grid[0]), len(grid))
-    if fill is None:
-        status = "timeout" if killed or "UNKNOWN" in out else (
-            "none" if "UNSATISFIABLE" in out else "error")
-    else:
-        status = "fill"
-    return status, fill, cpu, kb
+    return solver_status(out, grid, killed) + (cpu, kb)
 
 
 def main():
