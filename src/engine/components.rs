@@ -183,12 +183,7 @@ enum Values {
 
 /// The counter: the propagators' static facts, the cache, scratch space.
 pub(crate) struct Components {
-    /// The propagators over each variable (from `vars()`).
-    props_of: Vec<Vec<PropId>>,
-    /// Per propagator: any value of its last open variable satisfies it.
-    alone_ok: Vec<bool>,
-    /// Per propagator: see [`Propagator::residual_in_domains`](super::propagator::Propagator::residual_in_domains).
-    in_domains: Vec<bool>,
+    facts: PropFacts,
     cache: FxHashMap<Box<[u64]>, u128>,
     cache_bytes: usize,
     /// Components found in the cache.
@@ -363,27 +358,10 @@ fn may_share(d: &Domains, x: VarId, y: VarId) -> bool {
 impl Components {
     pub(crate) fn new(engine: &Engine) -> Self {
         let n = engine.doms.num_vars();
-        let mut props_of = vec![Vec::new(); n];
-        for (p, prop) in engine.props.iter().enumerate() {
-            for &v in prop.vars() {
-                if props_of[v].last() != Some(&p) {
-                    props_of[v].push(p);
-                }
-            }
-        }
-        let splits = splitting_distinct(engine, &props_of);
+        let facts = PropFacts::new(engine);
+        let splits = splitting_distinct(engine, &facts.props_of);
         Components {
-            props_of,
-            alone_ok: engine
-                .props
-                .iter()
-                .map(|p| p.consistent_on_last_open())
-                .collect(),
-            in_domains: engine
-                .props
-                .iter()
-                .map(|p| p.residual_in_domains())
-                .collect(),
+            facts,
             cache: FxHashMap::default(),
             cache_bytes: 0,
             hits: 0,
@@ -637,7 +615,7 @@ impl Components {
         }
         let d = &engine.doms;
         let crossed = |v: VarId| {
-            self.props_of[v]
+            self.facts.props_of[v]
                 .iter()
                 .filter(|&&p| {
                     crossings.get(p).is_some()
@@ -705,7 +683,7 @@ impl Components {
             while let Some(x) = queue.pop() {
                 members.push(x);
                 simple &= d.is_bitset(x);
-                for &p in &self.props_of[x] {
+                for &p in &self.facts.props_of[x] {
                     if let Some(k) = self.distinct_of[p] {
                         // Only the open variables of x's class.
                         let dp = &mut self.distinct[k as usize];
@@ -731,7 +709,7 @@ impl Components {
                             }
                         }
                         // Alone in its class: any value of x holds.
-                        simple &= k == 1 && self.alone_ok[p];
+                        simple &= k == 1 && self.facts.alone_ok[p];
                         continue;
                     }
                     if self.prop_stamp[p] == stamp {
@@ -754,7 +732,7 @@ impl Components {
                         }
                     }
                     match k {
-                        1 => simple &= self.alone_ok[p],
+                        1 => simple &= self.facts.alone_ok[p],
                         2 if open[0] != open[1] && crossings.get(p).is_some() => {
                             edges.push((p, open[0], open[1]));
                         }
@@ -784,14 +762,10 @@ impl Components {
     fn key(&mut self, engine: &Engine, vars: &[VarId]) {
         let mut key = std::mem::take(&mut self.key);
         let stamp = self.next_stamp();
-        let tables = KeyTables {
-            props_of: &self.props_of,
-            in_domains: &self.in_domains,
-            alone_ok: &self.alone_ok,
-        };
-        tables.build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |_| {
-            false
-        });
+        self.facts
+            .build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |_| {
+                false
+            });
         self.key = key;
     }
 
@@ -831,17 +805,43 @@ fn push_domain(key: &mut Vec<u64>, d: &Domains, v: VarId) {
     }
 }
 
-/// What a cache key reads of the propagators, shared by the counter and the
-/// search by components (`search/by_components.rs`).
-pub(crate) struct KeyTables<'a> {
-    pub(crate) props_of: &'a [Vec<PropId>],
+/// The propagators' static facts that splitting and cache keys read, shared
+/// by the counter and the search by components (`search/by_components.rs`).
+pub(crate) struct PropFacts {
+    /// The propagators over each variable (from `vars()`).
+    pub(crate) props_of: Vec<Vec<PropId>>,
     /// Per propagator: [`residual_in_domains`](super::propagator::Propagator::residual_in_domains).
-    pub(crate) in_domains: &'a [bool],
-    /// Per propagator: [`consistent_on_last_open`](super::propagator::Propagator::consistent_on_last_open).
-    pub(crate) alone_ok: &'a [bool],
+    pub(crate) in_domains: Vec<bool>,
+    /// Per propagator: any value of its last open variable satisfies it
+    /// ([`consistent_on_last_open`](super::propagator::Propagator::consistent_on_last_open)).
+    pub(crate) alone_ok: Vec<bool>,
 }
 
-impl KeyTables<'_> {
+impl PropFacts {
+    pub(crate) fn new(engine: &Engine) -> Self {
+        let mut props_of = vec![Vec::new(); engine.doms.num_vars()];
+        for (p, prop) in engine.props.iter().enumerate() {
+            for &v in prop.vars() {
+                if props_of[v].last() != Some(&p) {
+                    props_of[v].push(p);
+                }
+            }
+        }
+        PropFacts {
+            props_of,
+            in_domains: engine
+                .props
+                .iter()
+                .map(|p| p.residual_in_domains())
+                .collect(),
+            alone_ok: engine
+                .props
+                .iter()
+                .map(|p| p.consistent_on_last_open())
+                .collect(),
+        }
+    }
+
     /// Makes `key` the cache key of component `vars` (sorted): its
     /// variables, their domains, and for each propagator of `vars` with
     /// fixed variables (once, by `stamp`) and not `skipped`, its number and
@@ -1019,7 +1019,7 @@ mod tests {
                     .collect();
                 h.post(AllDifferent::new(shifted, true, &h.engine.doms));
             }
-            let splits = splitting_distinct(&h.engine, &Components::new(&h.engine).props_of);
+            let splits = splitting_distinct(&h.engine, &PropFacts::new(&h.engine).props_of);
             assert_eq!(splits[0], cover != 1, "cover {cover}");
             let c = Components::new(&h.engine);
             assert_eq!(c.distinct.len(), usize::from(cover != 1));

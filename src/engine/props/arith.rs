@@ -795,6 +795,16 @@ mod tests {
         );
     }
 
+    /// `t[0]` is the min (max) of `t[1..]`.
+    fn min_max_holds(max: bool, t: &[i64]) -> bool {
+        let m = if max {
+            t[1..].iter().max()
+        } else {
+            t[1..].iter().min()
+        };
+        m == Some(&t[0])
+    }
+
     #[test]
     fn min_and_max_are_bounds_consistent() {
         for max in [false, true] {
@@ -803,14 +813,7 @@ mod tests {
                 Strength::Bounds,
                 4,
                 move |_, v| Some(Box::new(MinMax::new(v[0], v[1..].to_vec(), max))),
-                move |t| {
-                    let m = if max {
-                        t[1..].iter().max()
-                    } else {
-                        t[1..].iter().min()
-                    };
-                    m == Some(&t[0])
-                },
+                move |t| min_max_holds(max, t),
             );
         }
     }
@@ -828,14 +831,7 @@ mod tests {
                 -3..=4,
                 200,
                 move |_, v| Some(Box::new(MinMax::new(v[0], v[1..].to_vec(), max))),
-                move |t| {
-                    let m = if max {
-                        t[1..].iter().max()
-                    } else {
-                        t[1..].iter().min()
-                    };
-                    m == Some(&t[0])
-                },
+                move |t| min_max_holds(max, t),
             );
         }
         check_explanations_random(

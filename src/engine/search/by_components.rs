@@ -36,7 +36,7 @@
 //! trace or tree; the search checks these (`Search::run`).
 
 use super::{Next, Outcome, Search, apply, decide};
-use crate::engine::components::KeyTables;
+use crate::engine::components::PropFacts;
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::select::{Branch, Decision};
 use crate::engine::trail::Checkpoint;
@@ -67,14 +67,9 @@ enum Res {
 /// The component search's static facts about the propagators, its cache and
 /// scratch space; kept by the search across restarts.
 pub(crate) struct Parts {
-    /// The propagators over each variable (from `vars()`).
-    props_of: Vec<Vec<PropId>>,
+    facts: PropFacts,
     /// Per propagator: all-different, relaxed.
     relaxed: Vec<bool>,
-    /// Per propagator: any value of its last open variable satisfies it.
-    alone_ok: Vec<bool>,
-    /// Per propagator: its residual is in the domains.
-    in_domains: Vec<bool>,
     /// Per variable: the relaxed propagators it is a term of, with its offset
     /// there (a variable may be a term twice).
     terms_of: Vec<Vec<(PropId, i64)>>,
@@ -110,15 +105,9 @@ type Groups = Vec<Vec<(VarId, i64)>>;
 impl Parts {
     pub(crate) fn new(engine: &Engine) -> Self {
         let n = engine.doms.num_vars();
-        let mut props_of = vec![Vec::new(); n];
         let mut terms_of = vec![Vec::new(); n];
         let mut relaxed = vec![false; engine.props.len()];
         for (p, prop) in engine.props.iter().enumerate() {
-            for &v in prop.vars() {
-                if props_of[v].last() != Some(&p) {
-                    props_of[v].push(p);
-                }
-            }
             if let Some((vars, offsets)) = prop.distinct_terms() {
                 relaxed[p] = true;
                 for (&v, &c) in vars.iter().zip(offsets) {
@@ -127,18 +116,8 @@ impl Parts {
             }
         }
         Parts {
-            props_of,
+            facts: PropFacts::new(engine),
             relaxed,
-            alone_ok: engine
-                .props
-                .iter()
-                .map(|p| p.consistent_on_last_open())
-                .collect(),
-            in_domains: engine
-                .props
-                .iter()
-                .map(|p| p.residual_in_domains())
-                .collect(),
             terms_of,
             cache: FxHashMap::default(),
             cache_bytes: 0,
@@ -179,7 +158,7 @@ impl Parts {
             let mut members = Vec::new();
             while let Some(x) = queue.pop() {
                 members.push(x);
-                for &p in &self.props_of[x] {
+                for &p in &self.facts.props_of[x] {
                     if self.relaxed[p] || self.prop_stamp[p] == stamp {
                         continue;
                     }
@@ -244,15 +223,11 @@ impl Parts {
     fn make_key(&mut self, engine: &Engine, vars: &[VarId]) {
         let mut key = std::mem::take(&mut self.key);
         let stamp = self.next_stamp();
-        let tables = KeyTables {
-            props_of: &self.props_of,
-            in_domains: &self.in_domains,
-            alone_ok: &self.alone_ok,
-        };
         let relaxed = &self.relaxed;
-        tables.build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |p| {
-            relaxed[p]
-        });
+        self.facts
+            .build(&mut key, engine, vars, &mut self.prop_stamp, stamp, |p| {
+                relaxed[p]
+            });
         self.key = key;
     }
 

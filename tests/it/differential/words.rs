@@ -57,6 +57,15 @@ pub(super) fn generate(rng: &mut Tape) -> WordModel {
 }
 
 impl WordModel {
+    /// Writes the dictionary into `dir` (named by the case) and gives the
+    /// model's text reading it.
+    fn source_in(&self, dir: &Path, case_no: u64) -> String {
+        let path = dir.join(format!("dict-{case_no}.txt"));
+        let words: Vec<&str> = self.dict.iter().map(String::as_str).collect();
+        std::fs::write(&path, words.join("\n")).expect("write the dictionary");
+        self.text(&path)
+    }
+
     pub(super) fn text(&self, dict_path: &Path) -> String {
         let mut src = format!("let d = dictionary(\"{}\");\n", dict_path.display());
         for (k, l) in self.lens.iter().enumerate() {
@@ -101,10 +110,7 @@ fn word_models_agree_with_brute_force_under_every_strategy() {
     run_cases(cases(15), |case_no| {
         let seed = case_seed(4, case_no);
         let m = generate(&mut Tape::seeded(seed));
-        let path = scratch.path().join(format!("dict-{case_no}.txt"));
-        let words: Vec<&str> = m.dict.iter().map(String::as_str).collect();
-        std::fs::write(&path, words.join("\n")).expect("write the dictionary");
-        let src = m.text(&path);
+        let src = m.source_in(scratch.path(), case_no);
         let what = format!("case {case_no}, seed {seed}:\n{src}");
         let expected = m.brute_force();
         let model = match load(
@@ -148,10 +154,7 @@ fn first_fills_by_components_agree_with_brute_force() {
         let mut tape = Tape::seeded(seed);
         let mut m = generate(&mut tape);
         m.distinct = tape.random_bool(0.6);
-        let path = scratch.path().join(format!("dict-{case_no}.txt"));
-        let words: Vec<&str> = m.dict.iter().map(String::as_str).collect();
-        std::fs::write(&path, words.join("\n")).expect("write the dictionary");
-        let src = m.text(&path);
+        let src = m.source_in(scratch.path(), case_no);
         let what = format!("case {case_no}, seed {seed}:\n{src}");
         let expected = m.brute_force();
         let Ok(model) = load(
