@@ -82,18 +82,27 @@ impl BinPacking {
 }
 
 impl BinPacking {
-    /// The subset-sum rules on bin `b` (0-based), after [`Self::sums`].
+    /// The subset-sum rules on bin `b` (0-based). The weight packed in the
+    /// bin is read from the domains now, not from [`Self::sums`]: the rules
+    /// on an earlier bin may have just fixed an item into this one (an item
+    /// sent out of bin 1 of two lands in bin 2), and a stale figure would
+    /// count that item neither as packed nor as a candidate.
     fn subset_sums(&mut self, d: &mut Domains, b: usize) -> Result<bool, Fail> {
         let m = self.bins;
         let load = self.vars[b];
-        let packed = self.packed[b];
-        let (lo, hi) = (d.min(load) - packed, d.max(load) - packed);
+        let here = b as i64 + 1;
+        let mut packed = 0;
         self.sums.clear();
         for (i, &x) in self.vars[m..].iter().enumerate() {
-            if !d.is_fixed(x) && self.weight[i] > 0 && d.contains(x, b as i64 + 1) {
+            if d.is_fixed(x) {
+                if d.value(x) == Some(here) {
+                    packed += self.weight[i];
+                }
+            } else if self.weight[i] > 0 && d.contains(x, here) {
                 self.sums.push(i, self.weight[i]);
             }
         }
+        let (lo, hi) = (d.min(load) - packed, d.max(load) - packed);
         let Some(reached) = self.sums.solve(lo, hi) else {
             return Ok(false);
         };
@@ -104,8 +113,8 @@ impl BinPacking {
         for &(i, fate) in &self.sums.fates {
             let x = self.vars[m + i];
             changed |= match fate {
-                subset::Fate::Out => d.remove(x, b as i64 + 1)?,
-                subset::Fate::In => d.fix(x, b as i64 + 1)?,
+                subset::Fate::Out => d.remove(x, here)?,
+                subset::Fate::In => d.fix(x, here)?,
             };
         }
         Ok(changed)
@@ -164,7 +173,6 @@ impl Propagator for BinPacking {
                 }
             }
             if !changed {
-                self.sums(d);
                 for b in 0..m {
                     changed |= self.subset_sums(d, b)?;
                 }
@@ -187,7 +195,7 @@ impl Propagator for BinPacking {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::harness::{Harness, Strength, check_random};
+    use crate::engine::harness::{Harness, Strength, check_random, check_random_shaped};
     use crate::model::globals::holds::bin_packing as holds;
 
     #[test]
@@ -226,6 +234,22 @@ mod tests {
     }
 
     #[test]
+    fn an_item_sent_out_of_one_bin_counts_in_the_next() {
+        // Bin 1 holds exactly 3: the 3 goes in, both 2s go out, so into bin
+        // 2, whose load 4 they make. The rules on bin 2 once read its packed
+        // weight from before bin 1's, saw 0 packed and no candidate, and
+        // failed: the differential run found it (seed 20261203, case 2745).
+        let mut h = Harness::new();
+        let load = [h.var(&[3]), h.var(&[0, 1, 3, 4])];
+        let bin: Vec<VarId> = (0..3).map(|_| h.range(1, 2)).collect();
+        h.post(BinPacking::new(&load, &bin, vec![3, 2, 2]));
+        assert_eq!(h.values(bin[0]), vec![1]);
+        assert_eq!(h.values(bin[1]), vec![2]);
+        assert_eq!(h.values(bin[2]), vec![2]);
+        assert_eq!(h.values(load[1]), vec![4]);
+    }
+
+    #[test]
     fn correct_and_checking_against_brute_force() {
         // Two bins (the first two variables), then the items.
         for (items, weights) in [(1, vec![2]), (2, vec![1, 3]), (3, vec![2, 0, 1])] {
@@ -234,6 +258,27 @@ mod tests {
                 "bin_packing",
                 Strength::Check,
                 2 + items,
+                move |_, vars| {
+                    Some(Box::new(BinPacking::new(
+                        &vars[..2],
+                        &vars[2..],
+                        weights.clone(),
+                    )))
+                },
+                move |t| holds(&t[..2], &t[2..], &w2),
+            );
+        }
+        // Loads up to the total weight, so that one bin's rules can send
+        // items into the other (the small domains above stop at 3).
+        for weights in [vec![3, 2, 2], vec![2, 2, 1, 1], vec![4, 3, 2]] {
+            let total: i64 = weights.iter().sum();
+            let mut ranges = vec![0..=total, 0..=total];
+            ranges.extend(weights.iter().map(|_| 0..=3));
+            let w2 = weights.clone();
+            check_random_shaped(
+                "bin_packing (wide loads)",
+                Strength::Check,
+                &ranges,
                 move |_, vars| {
                     Some(Box::new(BinPacking::new(
                         &vars[..2],
