@@ -249,27 +249,33 @@ mod tests {
         assert_eq!(h.values(load[1]), vec![4]);
     }
 
+    /// Two bins (the first two variables), then the items of `weights`.
+    fn two_bins(
+        weights: Vec<i64>,
+    ) -> impl Fn(&mut Domains, &[VarId]) -> Option<Box<dyn Propagator>> {
+        move |_, vars| {
+            Some(Box::new(BinPacking::new(
+                &vars[..2],
+                &vars[2..],
+                weights.clone(),
+            )))
+        }
+    }
+
     #[test]
     fn correct_and_checking_against_brute_force() {
-        // Two bins (the first two variables), then the items.
         for (items, weights) in [(1, vec![2]), (2, vec![1, 3]), (3, vec![2, 0, 1])] {
             let w2 = weights.clone();
             check_random(
                 "bin_packing",
                 Strength::Check,
                 2 + items,
-                move |_, vars| {
-                    Some(Box::new(BinPacking::new(
-                        &vars[..2],
-                        &vars[2..],
-                        weights.clone(),
-                    )))
-                },
+                two_bins(weights),
                 move |t| holds(&t[..2], &t[2..], &w2),
             );
         }
         // Loads up to the total weight, so that one bin's rules can send
-        // items into the other (the small domains above stop at 3).
+        // items into the other (the small domains above stop at 4).
         for weights in [vec![3, 2, 2], vec![2, 2, 1, 1], vec![4, 3, 2]] {
             let total: i64 = weights.iter().sum();
             let mut ranges = vec![0..=total, 0..=total];
@@ -279,13 +285,7 @@ mod tests {
                 "bin_packing (wide loads)",
                 Strength::Check,
                 &ranges,
-                move |_, vars| {
-                    Some(Box::new(BinPacking::new(
-                        &vars[..2],
-                        &vars[2..],
-                        weights.clone(),
-                    )))
-                },
+                two_bins(weights),
                 move |t| holds(&t[..2], &t[2..], &w2),
             );
         }
