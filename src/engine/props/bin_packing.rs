@@ -289,5 +289,21 @@ mod tests {
                 move |t| holds(&t[..2], &t[2..], &w2),
             );
         }
+        // The same variable as the bin of two items (weights 3 and 2), and
+        // a load that is also an item's bin.
+        let ranges = [0..=7, 0..=7, 0..=3, 0..=3];
+        check_random_shaped(
+            "bin_packing (a variable twice)",
+            Strength::Check,
+            &ranges,
+            |_, v| {
+                Some(Box::new(BinPacking::new(
+                    &v[..2],
+                    &[v[2], v[3], v[2], v[1]],
+                    vec![3, 2, 2, 1],
+                )))
+            },
+            |t| holds(&t[..2], &[t[2], t[3], t[2], t[1]], &[3, 2, 2, 1]),
+        );
     }
 }
