@@ -208,6 +208,33 @@ pub(crate) fn check_random_with(
             SMALL,
         );
     }
+    // Wide: a few values spread over a larger range, so that rules which
+    // need sums, loads or distances beyond `-3..=4` fire (bin_packing's
+    // subset sums only failed with loads near the total).
+    let name = format!("{name} (wide values)");
+    for trial in 0..200 {
+        let of_position = if trial % 2 == 1 {
+            repeated_positions(&mut rng, arity)
+        } else {
+            distinct.clone()
+        };
+        let strength = if trial % 2 == 1 {
+            Strength::Check
+        } else {
+            strength
+        };
+        run_trial(
+            &name,
+            strength,
+            trial,
+            &of_position,
+            &mut rng,
+            &make,
+            &holds,
+            &|_: &[Vec<i64>]| -> Option<String> { None },
+            WIDE,
+        );
+    }
 }
 
 /// [`check_random`] on variables of different kinds: variable `i` takes
@@ -261,6 +288,8 @@ struct Draw {
     per_var: Option<Vec<std::ops::RangeInclusive<i64>>>,
     explained: usize,
     tuples: usize,
+    /// Each value of the range is kept with probability `keep.0 / keep.1`.
+    keep: (u32, u32),
 }
 
 const SMALL: Draw = Draw {
@@ -268,6 +297,16 @@ const SMALL: Draw = Draw {
     per_var: None,
     explained: 100,
     tuples: 2048,
+    keep: (2, 3),
+};
+
+/// About four values per variable from `-12..=12`.
+const WIDE: Draw = Draw {
+    values: -12..=12,
+    per_var: None,
+    explained: 100,
+    tuples: 2048,
+    keep: (4, 25),
 };
 
 /// Learning: checks a propagator's explanations by brute force on
@@ -293,6 +332,7 @@ pub(crate) fn check_explanations_random(
         per_var: None,
         explained: trials,
         tuples: 200_000,
+        keep: SMALL.keep,
     };
     for trial in 0..trials {
         let of_position = if arity >= 2 && trial % 2 == 1 {
@@ -338,7 +378,7 @@ fn run_trial(
                 .map_or_else(|| draw.values.clone(), |r| r[i].clone());
             let mut values: Vec<i64> = range
                 .clone()
-                .filter(|_| rng.random_range(0..3) > 0)
+                .filter(|_| rng.random_range(0..draw.keep.1) >= draw.keep.1 - draw.keep.0)
                 .collect();
             if values.is_empty() {
                 values.push(rng.random_range(range));
