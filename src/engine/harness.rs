@@ -162,6 +162,8 @@ pub(crate) enum Strength {
 /// Then the same with repeated variables: the propagator's positions drawn
 /// from fewer variables (`x` in two positions, as in `alldifferent([x, y,
 /// x])`), where it must stay correct and checking (no strength is claimed).
+/// Both again over wide values: about four values per variable from
+/// `-12..=12`, fewer trials.
 pub(crate) fn check_random(
     name: &str,
     strength: Strength,
@@ -185,55 +187,48 @@ pub(crate) fn check_random_with(
 ) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
     let distinct: Vec<usize> = (0..arity).collect();
-    for trial in 0..300 {
-        run_trial(
-            name, strength, trial, &distinct, &mut rng, &make, &holds, &extra, SMALL,
-        );
-    }
-    if arity < 2 {
-        return;
-    }
-    let name = format!("{name} (repeated variables)");
-    for trial in 0..300 {
-        let of_position = repeated_positions(&mut rng, arity);
-        run_trial(
-            &name,
-            Strength::Check,
-            trial,
-            &of_position,
-            &mut rng,
-            &make,
-            &holds,
-            &|_: &[Vec<i64>]| -> Option<String> { None },
-            SMALL,
-        );
-    }
-    // Wide: a few values spread over a larger range, so that rules which
-    // need sums, loads or distances beyond `-3..=4` fire (bin_packing's
-    // subset sums only failed with loads near the total).
-    let name = format!("{name} (wide values)");
-    for trial in 0..200 {
-        let of_position = if trial % 2 == 1 {
-            repeated_positions(&mut rng, arity)
-        } else {
-            distinct.clone()
-        };
-        let strength = if trial % 2 == 1 {
-            Strength::Check
-        } else {
-            strength
-        };
-        run_trial(
-            &name,
-            strength,
-            trial,
-            &of_position,
-            &mut rng,
-            &make,
-            &holds,
-            &|_: &[Vec<i64>]| -> Option<String> { None },
-            WIDE,
-        );
+    let no_extra = |_: &[Vec<i64>]| -> Option<String> { None };
+    // The wide rounds draw a few values spread over a larger range, so that
+    // rules which need sums, loads or distances beyond `-3..=4` fire.
+    let rounds = [
+        ("", SMALL, false, 300),
+        (" (repeated variables)", SMALL, true, 300),
+        (" (wide values)", WIDE, false, 100),
+        (" (repeated variables, wide values)", WIDE, true, 100),
+    ];
+    for (label, draw, repeated, trials) in rounds {
+        if repeated && arity < 2 {
+            continue;
+        }
+        let name = format!("{name}{label}");
+        for trial in 0..trials {
+            if repeated {
+                let of_position = repeated_positions(&mut rng, arity);
+                run_trial(
+                    &name,
+                    Strength::Check,
+                    trial,
+                    &of_position,
+                    &mut rng,
+                    &make,
+                    &holds,
+                    &no_extra,
+                    draw.clone(),
+                );
+            } else {
+                run_trial(
+                    &name,
+                    strength,
+                    trial,
+                    &distinct,
+                    &mut rng,
+                    &make,
+                    &holds,
+                    &extra,
+                    draw.clone(),
+                );
+            }
+        }
     }
 }
 
