@@ -187,7 +187,6 @@ pub(crate) fn check_random_with(
 ) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
     let distinct: Vec<usize> = (0..arity).collect();
-    let no_extra = |_: &[Vec<i64>]| -> Option<String> { None };
     // The wide rounds draw a few values spread over a larger range, so that
     // rules which need sums, loads or distances beyond `-3..=4` fire.
     let rounds = [
@@ -201,33 +200,26 @@ pub(crate) fn check_random_with(
             continue;
         }
         let name = format!("{name}{label}");
+        // On repeated variables no strength is claimed, so no extra check.
+        let extra = |d: &[Vec<i64>]| if repeated { None } else { extra(d) };
+        let strength = if repeated { Strength::Check } else { strength };
         for trial in 0..trials {
-            if repeated {
-                let of_position = repeated_positions(&mut rng, arity);
-                run_trial(
-                    &name,
-                    Strength::Check,
-                    trial,
-                    &of_position,
-                    &mut rng,
-                    &make,
-                    &holds,
-                    &no_extra,
-                    draw.clone(),
-                );
+            let of_position = if repeated {
+                repeated_positions(&mut rng, arity)
             } else {
-                run_trial(
-                    &name,
-                    strength,
-                    trial,
-                    &distinct,
-                    &mut rng,
-                    &make,
-                    &holds,
-                    &extra,
-                    draw.clone(),
-                );
-            }
+                distinct.clone()
+            };
+            run_trial(
+                &name,
+                strength,
+                trial,
+                &of_position,
+                &mut rng,
+                &make,
+                &holds,
+                &extra,
+                draw.clone(),
+            );
         }
     }
 }
