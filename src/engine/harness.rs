@@ -162,8 +162,8 @@ pub(crate) enum Strength {
 /// Then the same with repeated variables: the propagator's positions drawn
 /// from fewer variables (`x` in two positions, as in `alldifferent([x, y,
 /// x])`), where it must stay correct and checking (no strength is claimed).
-/// Both again over wide values: about four values per variable from
-/// `-12..=12`, fewer trials.
+/// Both again, fewer trials, with large values beside the small ones
+/// (about two more from `-12..=12`).
 pub(crate) fn check_random(
     name: &str,
     strength: Strength,
@@ -187,13 +187,14 @@ pub(crate) fn check_random_with(
 ) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed ^ name.len() as u64);
     let distinct: Vec<usize> = (0..arity).collect();
-    // The wide rounds draw a few values spread over a larger range, so that
-    // rules which need sums, loads or distances beyond `-3..=4` fire.
+    // The wide rounds add a few values from a larger range, so that rules
+    // which need sums, loads or distances beyond `-3..=4` fire; the small
+    // values stay, or propagators over indices would mostly fail at once.
     let rounds = [
         ("", SMALL, false, 300),
         (" (repeated variables)", SMALL, true, 300),
-        (" (wide values)", WIDE, false, 100),
-        (" (repeated variables, wide values)", WIDE, true, 100),
+        (" (wide values)", WIDE, false, 50),
+        (" (repeated variables, wide values)", WIDE, true, 50),
     ];
     for (label, draw, repeated, trials) in rounds {
         if repeated && arity < 2 {
@@ -277,6 +278,10 @@ struct Draw {
     tuples: usize,
     /// Each value of the range is kept with probability `keep.0 / keep.1`.
     keep: (u32, u32),
+    /// Values of this wider range outside `values`, each kept with the
+    /// probability given beside it: large values next to the small ones,
+    /// so that propagators over indices (1..=n) keep their structure.
+    outer: Option<(std::ops::RangeInclusive<i64>, (u32, u32))>,
 }
 
 const SMALL: Draw = Draw {
@@ -285,15 +290,18 @@ const SMALL: Draw = Draw {
     explained: 100,
     tuples: 2048,
     keep: (2, 3),
+    outer: None,
 };
 
-/// About four values per variable from `-12..=12`.
+/// About four values per variable from `-3..=4` and two more from
+/// `-12..=12`.
 const WIDE: Draw = Draw {
-    values: -12..=12,
+    values: -3..=4,
     per_var: None,
     explained: 100,
     tuples: 2048,
-    keep: (4, 25),
+    keep: (1, 2),
+    outer: Some((-12..=12, (2, 17))),
 };
 
 /// Learning: checks a propagator's explanations by brute force on
@@ -320,6 +328,7 @@ pub(crate) fn check_explanations_random(
         explained: trials,
         tuples: 200_000,
         keep: SMALL.keep,
+        outer: None,
     };
     for trial in 0..trials {
         let of_position = if arity >= 2 && trial % 2 == 1 {
@@ -363,10 +372,17 @@ fn run_trial(
                 .per_var
                 .as_ref()
                 .map_or_else(|| draw.values.clone(), |r| r[i].clone());
-            let mut values: Vec<i64> = range
-                .clone()
-                .filter(|_| rng.random_range(0..draw.keep.1) >= draw.keep.1 - draw.keep.0)
-                .collect();
+            let mut kept = |(num, den): (u32, u32)| rng.random_range(0..den) >= den - num;
+            let mut values: Vec<i64> = range.clone().filter(|_| kept(draw.keep)).collect();
+            if let Some((outer, keep)) = &draw.outer {
+                values.extend(
+                    outer
+                        .clone()
+                        .filter(|v| !range.contains(v))
+                        .filter(|_| kept(*keep)),
+                );
+                values.sort_unstable();
+            }
             if values.is_empty() {
                 values.push(rng.random_range(range));
             }
