@@ -106,6 +106,7 @@ pub(super) fn solve(
             span: crate::source::Span::new(0, 0),
             bindings: vec![("differ".into(), format!("solution {found}"))],
             data: Vec::new(),
+            cell: None,
         });
         current = Arc::new(m);
     }

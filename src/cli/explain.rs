@@ -42,11 +42,12 @@ fn human(model: &Model, source: &Source, answer: &Explanation) -> String {
     match output::explain::human(model, source, answer) {
         Ok(d) => {
             let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            if std::io::stdout().is_terminal() && !no_color {
+            let diag = if std::io::stdout().is_terminal() && !no_color {
                 format!("{:?}\n", miette::Report::new(d))
             } else {
                 render_plain(&d)
-            }
+            };
+            diag + &output::explain::crossword_pictures(model, answer)
         }
         Err(line) => line.to_string(),
     }

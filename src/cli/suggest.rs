@@ -58,14 +58,7 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
             .as_ref()
             .and_then(|l| l.slots.iter().find(|s| s.var == v))
         {
-            let _ = write!(
-                out,
-                " ({} {}, row {}, column {})",
-                slot.len,
-                if slot.across { "across" } else { "down" },
-                slot.y + 1,
-                slot.x + 1
-            );
+            let _ = write!(out, " ({})", slot.place());
         }
         let _ = writeln!(
             out,

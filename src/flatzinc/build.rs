@@ -154,6 +154,7 @@ impl Builder {
                     span,
                     bindings: Vec::new(),
                     data: Vec::new(),
+                    cell: None,
                 });
             }
         }

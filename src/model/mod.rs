@@ -93,6 +93,17 @@ impl CrosswordLayout {
 }
 
 impl CrosswordSlot {
+    /// Where the slot lies, as constructors say it: `5 down, row 1, column 1`.
+    pub(crate) fn place(&self) -> String {
+        format!(
+            "{} {}, row {}, column {}",
+            self.len,
+            if self.across { "across" } else { "down" },
+            self.y + 1,
+            self.x + 1
+        )
+    }
+
     /// The row-major index of the slot's `i`-th cell in a grid `width` wide.
     pub(crate) fn cell(&self, i: usize, width: usize) -> usize {
         if self.across {
@@ -395,6 +406,10 @@ pub struct Origin {
     /// text (a puzzle, a file name), directly or through `let`s. Empty for a
     /// constraint that only states the rules.
     pub data: Vec<String>,
+    /// For a crossword's crossing or given letter: which cell
+    /// ([`Model::crosswords`] index, row-major cell), to draw a conflict on
+    /// its grid.
+    pub cell: Option<(usize, usize)>,
 }
 
 impl Origin {
@@ -505,6 +520,8 @@ pub struct Model {
     pub projection: Vec<VarId>,
     /// What writes the deferred output items, when there are any.
     pub render: Option<Arc<dyn Render>>,
+    /// The crosswords declared, by name, for drawing on their grids.
+    pub crosswords: Vec<(String, Arc<CrosswordLayout>)>,
 }
 
 impl Model {

@@ -4,10 +4,11 @@
 
 use super::json::to_json;
 use crate::diag::Diag;
-use crate::model::{Model, Origin};
+use crate::model::{Formula, Model, Origin, Term};
 use crate::run::Explanation;
 use crate::source::Source;
 use serde::Serialize;
+use std::fmt::Write;
 
 /// The conflict as one diagnostic, pointing into `source`; another answer
 /// as the line that says it.
@@ -92,6 +93,78 @@ pub(crate) fn human(
     });
     d = d.in_source(source);
     Ok(d)
+}
+
+/// A conflict on a crossword drawn on its grid, for each crossword it
+/// touches: a given letter it needs in capitals, `+` a crossing it needs,
+/// `.` the other open cells, other given letters in lower case; then the
+/// entries through its cells. Empty for other answers and other models.
+pub(crate) fn crossword_pictures(model: &Model, answer: &Explanation) -> String {
+    let Explanation::Conflict { constraints, .. } = answer else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for (k, (name, layout)) in model.crosswords.iter().enumerate() {
+        // Per cell: 1 a crossing of the conflict, 2 a given letter of it;
+        // and the word variables those constrain.
+        let mut marks = vec![0u8; layout.width * layout.height];
+        let mut vars = Vec::new();
+        for &i in constraints {
+            if let Some((which, c)) = model.origins.get(i).and_then(|o| o.cell)
+                && which == k
+            {
+                let Formula::Cmp(_, a, b) = &model.constraints[i] else {
+                    continue;
+                };
+                marks[c] |= if let Term::Const(_) = b { 2 } else { 1 };
+                for t in [a, b] {
+                    if let Term::Letter(v, _) = t {
+                        vars.push(*v);
+                    }
+                }
+            }
+        }
+        if marks.iter().all(|&m| m == 0) {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "the conflict on the grid of {name}: its given letters in capitals, + its crossings, . the other open cells"
+        );
+        for y in 0..layout.height {
+            let row: Vec<String> = (0..layout.width)
+                .map(|x| {
+                    let c = y * layout.width + x;
+                    let ch = match (layout.open[c], layout.given[c], marks[c]) {
+                        (false, _, _) => '#',
+                        (true, Some(l), m) if m & 2 != 0 => l.to_uppercase().next().unwrap_or(l),
+                        (true, Some(l), _) => l,
+                        (true, None, 0) => '.',
+                        (true, None, _) => '+',
+                    };
+                    ch.to_string()
+                })
+                .collect();
+            let _ = writeln!(out, "{}", row.join(" "));
+        }
+        let through: Vec<String> = layout
+            .slots
+            .iter()
+            .filter(|s| vars.contains(&s.var))
+            .map(|s| format!("{} ({})", model.vars[s.var].name, s.place()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} with the letters marked cannot all be filled: {}",
+            if through.len() == 1 {
+                "this entry".to_string()
+            } else {
+                format!("these {} entries", through.len())
+            },
+            through.join("; ")
+        );
+    }
+    out
 }
 
 /// `{"type":"explanation",...}`: the answer and each constraint's source
@@ -197,6 +270,7 @@ mod tests {
             span: Span::new(24, 31),
             bindings: vec![("i".into(), "1".into()), ("j".into(), "\"a\"".into())],
             data: vec!["d.json".into()],
+            cell: None,
         });
         let answer = Explanation::Conflict {
             constraints: vec![0, 1],

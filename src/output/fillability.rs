@@ -54,13 +54,10 @@ pub(crate) fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst
         for (k, s) in slots.iter().take(worst).enumerate() {
             let _ = write!(
                 out,
-                "{} {} ({} {}, row {}, column {}) {}",
+                "{} {} ({}) {}",
                 if k == 0 { "" } else { ";" },
                 model.vars[s.var].name,
-                s.len,
-                if s.across { "across" } else { "down" },
-                s.y + 1,
-                s.x + 1,
+                s.place(),
                 sizes[s.var]
             );
         }

@@ -178,6 +178,13 @@ impl Checker<'_> {
                 cover[y * geo.width + x].push((k, i));
             }
         }
+        let which = self.model.crosswords.len();
+        let row_column = |c: usize| {
+            vec![
+                ("row".to_string(), (c / geo.width + 1).to_string()),
+                ("column".to_string(), (c % geo.width + 1).to_string()),
+            ]
+        };
         for (c, pairs) in cover.iter().enumerate() {
             for w in pairs.windows(2) {
                 let (a, b) = (w[0], w[1]);
@@ -188,8 +195,9 @@ impl Checker<'_> {
                 ));
                 self.model.origins.push(crate::model::Origin {
                     span: name.span,
-                    bindings: vec![("cell".into(), format!("{}", c + 1))],
+                    bindings: row_column(c),
                     data: Vec::new(),
+                    cell: Some((which, c)),
                 });
             }
             if let Some(letter) = geo.given[c] {
@@ -199,10 +207,14 @@ impl Checker<'_> {
                         Term::Letter(vars[k], i),
                         Term::Const(i64::from(u32::from(letter))),
                     ));
+                    let mut bindings = row_column(c);
+                    bindings.push(("letter".into(), letter.to_string()));
+                    bindings.push(("entry".into(), self.model.vars[vars[k]].name.clone()));
                     self.model.origins.push(crate::model::Origin {
                         span: name.span,
-                        bindings: vec![("cell".into(), format!("{}", c + 1))],
+                        bindings,
                         data: vec![src.name.clone()],
+                        cell: Some((which, c)),
                     });
                 }
             }
@@ -225,6 +237,9 @@ impl Checker<'_> {
                 set: None,
             },
         );
+        self.model
+            .crosswords
+            .push((name.name.clone(), Arc::clone(&layout)));
         self.crosswords.insert(name.name.clone(), layout);
         let items = vars
             .iter()

@@ -39,6 +39,7 @@ impl Checker<'_> {
                 .map(|(n, v)| (n.clone(), shown(v)))
                 .collect(),
             data,
+            cell: None,
         }
     }
 

@@ -171,3 +171,77 @@ fn the_command_shows_one_diagnostic_and_json() {
         "SATISFIABLE: the model has a solution; nothing to explain\n"
     );
 }
+
+/// Crosswords whose given letters leave no fill: the conflict is minimal
+/// (checked by solving above), and `cspi explain` draws exactly its cells on
+/// the grid (a given letter of it in capitals, a crossing of it as `+`) and
+/// names the entries it constrains.
+#[test]
+fn stuck_crosswords_drawn_on_their_grids() {
+    let dir = common::scratch("stuck_crosswords_drawn_on_their_grids");
+    let grids = [
+        common::read(&common::root().join("models/data/crossword-stuck.txt")),
+        ".e...\n.#.#.\ngrape\n.#.#.\nn....\n".to_string(),
+        "..a..\n.#.#.\ngrape\n.#.#.\n.t...\n".to_string(),
+    ];
+    let model_path = common::model("crossword.csp");
+    for (k, grid) in grids.iter().enumerate() {
+        let path = dir.join(format!("grid{k}.txt"));
+        std::fs::write(&path, grid).unwrap();
+        let grid_param = format!("grid={}", path.display());
+        let model = load(
+            &model_path,
+            &LoadOptions::with_params(&[param("grid", &path.display().to_string())]),
+        )
+        .unwrap();
+        let conflict = conflict_of(&model);
+        // What the picture must show, from the conflict's bindings alone.
+        let rows: Vec<Vec<char>> = grid.lines().map(|l| l.chars().collect()).collect();
+        let mut want = rows.clone();
+        let mut entries = std::collections::BTreeSet::new();
+        for &i in &conflict {
+            let b = &model.origins[i].bindings;
+            let get = |name: &str| b.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+            let (Some(r), Some(c)) = (get("row"), get("column")) else {
+                continue;
+            };
+            let (r, c) = (
+                r.parse::<usize>().unwrap() - 1,
+                c.parse::<usize>().unwrap() - 1,
+            );
+            match get("letter") {
+                Some(l) => {
+                    assert_eq!(rows[r][c].to_string(), l);
+                    want[r][c] = rows[r][c].to_ascii_uppercase();
+                    entries.insert((r, c, get("entry").unwrap()));
+                }
+                None if want[r][c] == '.' => want[r][c] = '+',
+                None => {}
+            }
+        }
+        assert!(
+            !entries.is_empty(),
+            "grid {k}: the givens are in the conflict"
+        );
+        let r = common::cspi(&["explain", "models/crossword.csp", "-p", &grid_param]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with("the conflict on the grid of xw"))
+            .unwrap_or_else(|| panic!("no picture: {}", r.stdout));
+        for (y, row) in want.iter().enumerate() {
+            let shown: String = row
+                .iter()
+                .map(char::to_string)
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(lines[at + 1 + y], shown, "grid {k}, row {}", y + 1);
+        }
+        let named = lines[at + 1 + want.len()];
+        assert!(named.contains("cannot all be filled"), "{named}");
+        for (_, _, entry) in &entries {
+            assert!(named.contains(&format!("{entry} (")), "{entry} in {named}");
+        }
+    }
+}
