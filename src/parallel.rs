@@ -540,6 +540,12 @@ pub(crate) fn add(total: &mut Stats, s: &Stats) {
     total.backjumps += s.backjumps;
     total.analysis_time += s.analysis_time;
     total.imported += s.imported;
+    if total.blame.len() < s.blame.len() {
+        total.blame.resize(s.blame.len(), 0.0);
+    }
+    for (t, b) in total.blame.iter_mut().zip(&s.blame) {
+        *t += b;
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::engine::search::{Limits, Next};
 use crate::engine::stats::{Stats, peak_memory};
 use crate::model::{Model, OutputItem};
 use crate::output::sink::{Failure, Stdout, eprint};
-use crate::output::{Mode, Reporter, RunEnd, StoppedBy, human, plural};
+use crate::output::{Format, Mode, Reporter, RunEnd, StoppedBy, human, plural};
 use crate::sema::ParamOverride;
 use crate::solve::{self, Options, Status};
 use std::io::IsTerminal;
@@ -141,6 +141,29 @@ impl<'a> Runner<'a> {
             eprint(&human::stats(&stats, None));
         }
         self.exit_code(false)
+    }
+
+    /// A crossword the search did not fill: where the search failed when a
+    /// limit stopped it, where to look (`cspi explain`) when it has no fill.
+    fn unfilled(&mut self, model: &Model, summary: &solve::Summary) {
+        let Some(layout) = model.output.iter().find_map(|o| match o {
+            OutputItem::Crossword { layout, .. } => Some(layout),
+            _ => None,
+        }) else {
+            return;
+        };
+        match summary.status {
+            Status::Unknown if summary.stats.solutions == 0 => {
+                let blame = &summary.stats.blame;
+                if let Some(text) = crate::output::stuck::text(model, layout, blame, 5) {
+                    self.out.write(&text);
+                }
+            }
+            Status::Unsatisfiable => eprint(
+                "cspi: the grid has no fill; `cspi explain` with the same model and parameters draws the letters and crossings that cannot all hold\n",
+            ),
+            _ => {}
+        }
     }
 
     /// Whether to go on with more work: output works and no signal came.
@@ -312,6 +335,9 @@ impl<'a> Runner<'a> {
         };
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
+        if args.format == Format::Human {
+            self.unfilled(&model, &summary);
+        }
         if args.stats {
             eprint(&human::stats(&summary.stats, lex));
         }

@@ -522,7 +522,7 @@ impl Components {
                             break;
                         }
                         engine.stats.failures += 1;
-                        if let Some(p) = engine.failed.take() {
+                        if let Some(p) = engine.take_failed() {
                             var_select.on_failure(engine, p);
                         }
                         // A failed value is a step of the budget too: a

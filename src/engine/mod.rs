@@ -231,6 +231,24 @@ impl Engine {
         self.doms.truncate(mark.vars, mark.slots);
     }
 
+    /// The propagator whose failure ended the last propagation, taken once
+    /// per failure; its variables share the blame for it ([`Stats::blame`]).
+    pub(crate) fn take_failed(&mut self) -> Option<PropId> {
+        let p = self.failed.take()?;
+        let vars = self.props[p].vars();
+        if !vars.is_empty() {
+            let blame = &mut self.stats.blame;
+            if blame.len() < self.doms.num_vars() {
+                blame.resize(self.doms.num_vars(), 0.0);
+            }
+            let share = 1.0 / vars.len() as f64;
+            for &v in vars {
+                blame[v] += share;
+            }
+        }
+        Some(p)
+    }
+
     fn run(&mut self, p: PropId) -> PResult {
         self.stats.propagations += 1;
         if self.doms.learn.is_some() {
@@ -452,4 +470,43 @@ fn has_repeats(vars: &[VarId]) -> bool {
     let mut sorted = vars.to_vec();
     sorted.sort_unstable();
     sorted.windows(2).any(|w| w[0] == w[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::harness::Harness;
+    use super::props::arith::Times;
+
+    #[test]
+    fn a_failure_is_blamed_on_its_propagators_variables_in_equal_shares() {
+        // x * y = z over x, y in 2..=3, z in 0..=9: fixing z to 5 fails the
+        // product (no product is 5), and each of its three variables takes a
+        // third; a fourth variable outside it takes none.
+        let mut h = Harness::new();
+        let (x, y, z) = (h.range(2, 3), h.range(2, 3), h.range(0, 9));
+        let other = h.range(0, 1);
+        h.post(Times::new(x, y, z));
+        assert!(h.engine.stats.blame.is_empty());
+        h.engine.doms.checkpoint();
+        assert!(h.fix(z, 5).is_err());
+        assert!(h.engine.take_failed().is_some());
+        assert!(h.engine.take_failed().is_none(), "taken once per failure");
+        let b = h.engine.stats.blame.clone();
+        for v in [x, y, z] {
+            assert!((b[v] - 1.0 / 3.0).abs() < 1e-12, "{b:?}");
+        }
+        assert_eq!(b.get(other).copied().unwrap_or(0.0), 0.0);
+        // x * x = z: a variable twice takes both shares.
+        let mut h = Harness::new();
+        let (x, z) = (h.range(2, 3), h.range(0, 9));
+        h.post(Times::new(x, x, z));
+        h.engine.doms.checkpoint();
+        assert!(h.fix(z, 5).is_err());
+        h.engine.take_failed();
+        let total: f64 = h.engine.stats.blame.iter().sum();
+        assert!(
+            (total - 1.0).abs() < 1e-12,
+            "one failure, one unit of blame"
+        );
+    }
 }

@@ -338,7 +338,7 @@ impl Splitter<'_> {
             stats.max_depth = stats.max_depth.max(path.len() as u64);
         } else {
             stats.failures += 1;
-            if let Some(p) = self.engine.failed.take() {
+            if let Some(p) = self.engine.take_failed() {
                 self.var.on_failure(self.engine, p);
             }
         }

@@ -34,6 +34,11 @@ pub struct Stats {
     pub imported: u64,
     /// Optimisation: each better solution's objective and when it was found.
     pub improvements: Vec<Improvement>,
+    /// Where the search failed: each failure of a propagator adds `1 / k`
+    /// to each of its `k` variables (indexed by variable; shorter when the
+    /// last ones never failed). `solve` draws it over a crossword it could
+    /// not fill.
+    pub blame: Vec<f64>,
     /// Peak resident memory of the process in bytes, where the OS tells it.
     /// Left `None` by `solve` (reading it costs more than solving a small
     /// model); the CLI fills it in before printing statistics.

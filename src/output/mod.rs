@@ -19,6 +19,7 @@ pub mod json;
 pub(crate) mod merge;
 pub(crate) mod nested;
 pub mod sink;
+pub(crate) mod stuck;
 pub mod svg;
 pub(crate) mod tree;
 

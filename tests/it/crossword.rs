@@ -1094,3 +1094,92 @@ fn suggestions_count_exactly() {
     assert!(text.contains("fillability: "), "{text}");
     assert!(text.lines().any(|l| l == "g r a p e"), "{text}");
 }
+
+/// A fill stopped by a limit before it was found draws where its search
+/// failed: each cell's digit is its entries' blame (the failures shared out
+/// over the failing constraints' variables) against the most blamed cell,
+/// computed here from the grid's slots and the run's blame through the
+/// library, and the entries blamed most come first.
+#[test]
+fn an_unfilled_grid_shows_where_its_search_failed() {
+    let grid = ".....\n.....\n.....\n.....\n.....\n";
+    let dir = crate::common::scratch("an_unfilled_grid_shows_where_its_search_failed");
+    let path = dir.join("open5.txt");
+    std::fs::write(&path, grid).unwrap();
+    let model_path = root().join("models/crossword.csp");
+    let model = Arc::new(
+        load(
+            &model_path,
+            &LoadOptions::with_params(&[param("grid", &path)]),
+        )
+        .unwrap(),
+    );
+    let options = Options {
+        search: model.search.clone(),
+        limits: Limits {
+            solutions: Some(1),
+            nodes: Some(200),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let summary = solve(&model, &options, |_| Next::Stop);
+    assert_eq!(summary.status, Status::Unknown);
+    assert_eq!(summary.stats.solutions, 0);
+    let blame = &summary.stats.blame;
+    let total: f64 = blame.iter().sum();
+    assert!(
+        (total - summary.stats.failures as f64).abs() < 1e-6,
+        "each failure is one unit of blame: {total} against {}",
+        summary.stats.failures
+    );
+    // Every cell of an open 5x5 grid is in the across entry of its row and
+    // the down entry of its column.
+    let (_, layout) = &model.crosswords[0];
+    let var = |name: String| model.vars.iter().position(|v| v.name == name).unwrap();
+    let of = |v: usize| blame.get(v).copied().unwrap_or(0.0);
+    let entry = |across: bool, at: usize| {
+        let s = layout
+            .slots
+            .iter()
+            .find(|s| s.across == across && (if across { s.y } else { s.x }) == at);
+        of(s.unwrap().var)
+    };
+    let cell = |r: usize, c: usize| entry(true, r) + entry(false, c);
+    assert_eq!(layout.slots.len(), 10);
+    let top = (0..25).map(|k| cell(k / 5, k % 5)).fold(0.0, f64::max);
+    let path_text = path.display().to_string();
+    let out = cspi(&[
+        "solve",
+        "models/crossword.csp",
+        "--param",
+        &format!("grid={path_text}"),
+        "--node-limit",
+        "200",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "UNKNOWN: stopped by the node limit before a solution"
+    );
+    assert!(lines[1].starts_with("where the search failed"), "{stdout}");
+    for r in 0..5 {
+        let want: Vec<String> = (0..5)
+            .map(|c| ((cell(r, c) / top * 9.0).round() as u32).to_string())
+            .collect();
+        assert_eq!(lines[2 + r], want.join(" "), "row {}", r + 1);
+    }
+    let most = lines[7].strip_prefix("failed most: ").expect(&stdout);
+    let named: Vec<&str> = most
+        .split("; ")
+        .map(|e| e.split(' ').next().unwrap())
+        .collect();
+    let mut ranked: Vec<usize> = (1..=10).map(|k| var(format!("xw[{k}]"))).collect();
+    ranked.sort_by(|&a, &b| of(b).total_cmp(&of(a)).then(a.cmp(&b)));
+    let want: Vec<&str> = ranked[..5]
+        .iter()
+        .map(|&v| model.vars[v].name.as_str())
+        .collect();
+    assert_eq!(named, want);
+}

@@ -338,7 +338,7 @@ impl Search<'_> {
     /// variable selection.
     fn component_failed(&mut self) {
         self.engine.stats.failures += 1;
-        if let Some(p) = self.engine.failed.take() {
+        if let Some(p) = self.engine.take_failed() {
             self.var_select.on_failure(self.engine, p);
         }
     }

@@ -696,7 +696,7 @@ impl<'e> Search<'e> {
     /// with learning, analyses it.
     fn failed(&mut self) {
         self.engine.stats.failures += 1;
-        if let Some(p) = self.engine.failed.take() {
+        if let Some(p) = self.engine.take_failed() {
             self.var_select.on_failure(self.engine, p);
             for phase in &mut self.phases {
                 phase.var.on_failure(self.engine, p);
