@@ -131,38 +131,27 @@ pub(crate) fn crossword_pictures(model: &Model, answer: &Explanation) -> String 
             out,
             "the conflict on the grid of {name}: its given letters in capitals, + its crossings, . the other open cells"
         );
-        for y in 0..layout.height {
-            let row: Vec<String> = (0..layout.width)
-                .map(|x| {
-                    let c = y * layout.width + x;
-                    let ch = match (layout.open[c], layout.given[c], marks[c]) {
-                        (false, _, _) => '#',
-                        (true, Some(l), m) if m & 2 != 0 => l.to_uppercase().next().unwrap_or(l),
-                        (true, Some(l), _) => l,
-                        (true, None, 0) => '.',
-                        (true, None, _) => '+',
-                    };
-                    ch.to_string()
-                })
-                .collect();
-            let _ = writeln!(out, "{}", row.join(" "));
-        }
-        let through: Vec<String> = layout
+        out += &super::grid_text::draw(layout, |c| match (layout.given[c], marks[c]) {
+            (Some(l), m) if m & 2 != 0 => l.to_uppercase().next().unwrap_or(l),
+            (Some(l), _) => l,
+            (None, 0) => '.',
+            (None, _) => '+',
+        });
+        let through: Vec<_> = layout
             .slots
             .iter()
             .filter(|s| vars.contains(&s.var))
-            .map(|s| format!("{} ({})", model.vars[s.var].name, s.place()))
+            .map(|s| (s, String::new()))
             .collect();
-        let _ = writeln!(
-            out,
-            "{} with the letters marked cannot all be filled: {}",
-            if through.len() == 1 {
-                "this entry".to_string()
-            } else {
-                format!("these {} entries", through.len())
-            },
-            through.join("; ")
-        );
+        let label = if through.len() == 1 {
+            "this entry with the letters marked cannot be filled".to_string()
+        } else {
+            format!(
+                "these {} entries with the letters marked cannot all be filled",
+                through.len()
+            )
+        };
+        out += &super::grid_text::entries(model, &label, &through);
     }
     out
 }

@@ -5,7 +5,6 @@
 
 use super::svg::{CELL, Canvas};
 use crate::model::{CrosswordLayout, Model};
-use std::fmt::Write;
 
 /// The fewest values among the slots through each cell (`None`: a block or
 /// a cell no slot covers); `sizes` holds every variable's domain size.
@@ -33,35 +32,20 @@ pub(crate) fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst
     let mut out = String::from(
         "fillability: each cell shows how many digits the word count of its tightest entry has (0: no word fits)\n",
     );
-    for y in 0..layout.height {
-        let row: Vec<String> = (0..layout.width)
-            .map(|x| {
-                let c = y * layout.width + x;
-                match (layout.open[c], layout.given[c], cells[c]) {
-                    (false, _, _) => "#".to_string(),
-                    (true, Some(l), _) => l.to_string(),
-                    (true, None, Some(n)) => digit(n).to_string(),
-                    (true, None, None) => ".".to_string(),
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", row.join(" "));
-    }
+    out += &super::grid_text::draw(layout, |c| match (layout.given[c], cells[c]) {
+        (Some(l), _) => l,
+        (None, Some(n)) => digit(n),
+        (None, None) => '.',
+    });
     let mut slots: Vec<_> = layout.slots.iter().filter(|s| sizes[s.var] > 1).collect();
     slots.sort_by_key(|s| (sizes[s.var], s.var));
     if !slots.is_empty() {
-        out.push_str("fewest words:");
-        for (k, s) in slots.iter().take(worst).enumerate() {
-            let _ = write!(
-                out,
-                "{} {} ({}) {}",
-                if k == 0 { "" } else { ";" },
-                model.vars[s.var].name,
-                s.place(),
-                sizes[s.var]
-            );
-        }
-        out.push('\n');
+        let list: Vec<_> = slots
+            .iter()
+            .take(worst)
+            .map(|&s| (s, sizes[s.var].to_string()))
+            .collect();
+        out += &super::grid_text::entries(model, "fewest words", &list);
     }
     out
 }

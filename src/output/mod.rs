@@ -13,6 +13,7 @@ pub(crate) mod bench;
 pub(crate) mod chart;
 pub(crate) mod explain;
 pub(crate) mod fillability;
+pub(crate) mod grid_text;
 pub mod human;
 pub(crate) mod ipuz;
 pub mod json;

@@ -4,7 +4,6 @@
 //! blamed most. It tells a constructor which corner to open up.
 
 use crate::model::{CrosswordLayout, Model};
-use std::fmt::Write;
 
 /// The map and the `worst` entries blamed most; `None` when no failure
 /// touched the grid's entries.
@@ -29,33 +28,15 @@ pub(crate) fn text(
     let mut out = String::from(
         "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
     );
-    for y in 0..layout.height {
-        let row: Vec<String> = (0..layout.width)
-            .map(|x| {
-                let c = y * layout.width + x;
-                if layout.open[c] {
-                    digit(cells[c] / top).to_string()
-                } else {
-                    "#".to_string()
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", row.join(" "));
-    }
+    out += &super::grid_text::draw(layout, |c| digit(cells[c] / top));
     let mut slots: Vec<_> = layout.slots.iter().filter(|s| of(s.var) > 0.0).collect();
     slots.sort_by(|a, b| of(b.var).total_cmp(&of(a.var)).then(a.var.cmp(&b.var)));
-    out.push_str("failed most:");
-    for (k, s) in slots.iter().take(worst).enumerate() {
-        let _ = write!(
-            out,
-            "{} {} ({}) {:.0}%",
-            if k == 0 { "" } else { ";" },
-            model.vars[s.var].name,
-            s.place(),
-            100.0 * of(s.var) / total
-        );
-    }
-    out.push('\n');
+    let list: Vec<_> = slots
+        .iter()
+        .take(worst)
+        .map(|&s| (s, format!("{:.0}%", 100.0 * of(s.var) / total)))
+        .collect();
+    out += &super::grid_text::entries(model, "failed most", &list);
     Some(out)
 }
 
