@@ -144,22 +144,28 @@ impl<'a> Runner<'a> {
     }
 
     /// A crossword the search did not fill: where the search failed when a
-    /// limit stopped it, where to look (`cspi explain`) when it has no fill.
-    fn unfilled(&mut self, model: &Model, summary: &solve::Summary) {
-        let Some(layout) = model.output.iter().find_map(|o| match o {
-            OutputItem::Crossword { layout, .. } => Some(layout),
+    /// limit stopped it (a JSON record before the summary, or lines after
+    /// the human status), where to look (`cspi explain`) when it has no fill.
+    fn unfilled(&mut self, model: &Model, summary: &solve::Summary, human: bool) {
+        let Some((name, layout)) = model.output.iter().find_map(|o| match o {
+            OutputItem::Crossword { name, layout } => Some((name, layout)),
             _ => None,
         }) else {
             return;
         };
+        let blame = &summary.stats.blame;
         match summary.status {
             Status::Unknown if summary.stats.solutions == 0 => {
-                let blame = &summary.stats.blame;
-                if let Some(text) = crate::output::stuck::text(model, layout, blame, 5) {
+                let text = if human {
+                    crate::output::stuck::text(model, layout, blame, 5)
+                } else {
+                    crate::output::stuck::json(model, name, layout, blame, 10)
+                };
+                if let Some(text) = text {
                     self.out.write(&text);
                 }
             }
-            Status::Unsatisfiable => eprint(
+            Status::Unsatisfiable if human => eprint(
                 "cspi: the grid has no fill; `cspi explain` with the same model and parameters draws the letters and crossings that cannot all hold\n",
             ),
             _ => {}
@@ -333,10 +339,14 @@ impl<'a> Runner<'a> {
             },
             split: summary.split.as_ref().filter(|_| args.thread_stats),
         };
+        let human = args.format == Format::Human;
+        if !human {
+            self.unfilled(&model, &summary, human);
+        }
         let text = self.reporter.end(&end, mode);
         self.out.write(&text);
-        if args.format == Format::Human {
-            self.unfilled(&model, &summary);
+        if human {
+            self.unfilled(&model, &summary, human);
         }
         if args.stats {
             eprint(&human::stats(&summary.stats, lex));

@@ -3,7 +3,43 @@
 //! entries, from [`crate::engine::stats::Stats::blame`], and the entries
 //! blamed most. It tells a constructor which corner to open up.
 
-use crate::model::{CrosswordLayout, Model};
+use crate::model::{CrosswordLayout, CrosswordSlot, Model};
+use serde::Serialize;
+
+/// The blame of a crossword's cells and entries, as shares of all failures.
+struct Blame<'a> {
+    /// Per cell, row-major: the blame of the entries through it.
+    cells: Vec<f64>,
+    /// The entries blamed at all, most first, with their blame.
+    entries: Vec<(&'a CrosswordSlot, f64)>,
+    total: f64,
+}
+
+impl<'a> Blame<'a> {
+    /// `None` when no failure touched the grid's entries.
+    fn of(layout: &'a CrosswordLayout, blame: &[f64]) -> Option<Self> {
+        let of = |v: usize| blame.get(v).copied().unwrap_or(0.0);
+        let total: f64 = blame.iter().sum();
+        let mut cells = vec![0.0f64; layout.width * layout.height];
+        for s in &layout.slots {
+            for i in 0..s.len {
+                cells[s.cell(i, layout.width)] += of(s.var);
+            }
+        }
+        let mut entries: Vec<_> = layout
+            .slots
+            .iter()
+            .map(|s| (s, of(s.var)))
+            .filter(|e| e.1 > 0.0)
+            .collect();
+        entries.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.var.cmp(&b.0.var)));
+        (total > 0.0 && !entries.is_empty()).then_some(Blame {
+            cells,
+            entries,
+            total,
+        })
+    }
+}
 
 /// The map and the `worst` entries blamed most; `None` when no failure
 /// touched the grid's entries.
@@ -13,31 +49,77 @@ pub(crate) fn text(
     blame: &[f64],
     worst: usize,
 ) -> Option<String> {
-    let of = |v: usize| blame.get(v).copied().unwrap_or(0.0);
-    let total: f64 = blame.iter().sum();
-    let mut cells = vec![0.0f64; layout.width * layout.height];
-    for s in &layout.slots {
-        for i in 0..s.len {
-            cells[s.cell(i, layout.width)] += of(s.var);
-        }
-    }
-    let top = cells.iter().copied().fold(0.0, f64::max);
-    if top <= 0.0 || total <= 0.0 {
-        return None;
-    }
+    let b = Blame::of(layout, blame)?;
+    let top = b.cells.iter().copied().fold(0.0, f64::max);
     let mut out = String::from(
         "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
     );
-    out += &super::grid_text::draw(layout, |c| digit(cells[c] / top));
-    let mut slots: Vec<_> = layout.slots.iter().filter(|s| of(s.var) > 0.0).collect();
-    slots.sort_by(|a, b| of(b.var).total_cmp(&of(a.var)).then(a.var.cmp(&b.var)));
-    let list: Vec<_> = slots
+    out += &super::grid_text::draw(layout, |c| digit(b.cells[c] / top));
+    let list: Vec<_> = b.entries[..worst.min(b.entries.len())]
         .iter()
-        .take(worst)
-        .map(|&s| (s, format!("{:.0}%", 100.0 * of(s.var) / total)))
+        .map(|&(s, x)| (s, format!("{:.0}%", 100.0 * x / b.total)))
         .collect();
     out += &super::grid_text::entries(model, "failed most", &list);
     Some(out)
+}
+
+/// `{"type":"failed",...}`: the grid's name, each cell's share of the
+/// failures (`null` for a block) and the `worst` entries blamed most.
+#[derive(Serialize)]
+struct Json<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    grid: &'a str,
+    cells: Vec<Vec<Option<f64>>>,
+    entries: Vec<Entry<'a>>,
+}
+
+#[derive(Serialize)]
+struct Entry<'a> {
+    name: &'a str,
+    row: usize,
+    column: usize,
+    length: usize,
+    across: bool,
+    share: f64,
+}
+
+/// The same as one JSON line; `None` when no failure touched the grid.
+pub(crate) fn json(
+    model: &Model,
+    name: &str,
+    layout: &CrosswordLayout,
+    blame: &[f64],
+    worst: usize,
+) -> Option<String> {
+    let b = Blame::of(layout, blame)?;
+    let share = |x: f64| (x / b.total * 1e4).round() / 1e4;
+    let record = Json {
+        kind: "failed",
+        grid: name,
+        cells: (0..layout.height)
+            .map(|y| {
+                (0..layout.width)
+                    .map(|x| {
+                        let c = y * layout.width + x;
+                        layout.open[c].then(|| share(b.cells[c]))
+                    })
+                    .collect()
+            })
+            .collect(),
+        entries: b.entries[..worst.min(b.entries.len())]
+            .iter()
+            .map(|&(s, x)| Entry {
+                name: &model.vars[s.var].name,
+                row: s.y + 1,
+                column: s.x + 1,
+                length: s.len,
+                across: s.across,
+                share: share(x),
+            })
+            .collect(),
+    };
+    Some(super::json::to_json(&record) + "\n")
 }
 
 /// `0` to `9` for a share `t` of the most, rounded.
@@ -97,6 +179,12 @@ mod tests {
             "failed most: xw[1] (2 down, row 1, column 1) 38%; xw[2] (3 across, row 2, column 1) 12%"
         );
         assert!(text(&model, &layout, &[0.0, 0.0, 2.0], 5).is_none());
+        assert_eq!(
+            json(&model, "xw", &layout, &[3.0, 1.0, 4.0], 1).unwrap(),
+            "{\"type\":\"failed\",\"grid\":\"xw\",\"cells\":[[0.375,null,null],[0.5,0.125,0.125]],\
+             \"entries\":[{\"name\":\"xw[1]\",\"row\":1,\"column\":1,\"length\":2,\"across\":false,\"share\":0.375}]}\n"
+        );
+        assert!(json(&model, "xw", &layout, &[], 1).is_none());
         assert!(text(&model, &layout, &[], 5).is_none());
     }
 }
