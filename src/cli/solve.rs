@@ -363,7 +363,11 @@ impl<'a> Runner<'a> {
                 .and_then(|v| crate::output::svg::solution(&model, v))
             {
                 Some(svg) => write_picture(path, "--svg", &svg)?,
-                None => eprint("cspi: no solution, so nothing to draw for --svg\n"),
+                // A crossword stopped before a fill: where its search failed.
+                None => match stuck_picture(&model, &summary) {
+                    Some(svg) => write_picture(path, "--svg", &svg)?,
+                    None => eprint("cspi: no solution, so nothing to draw for --svg\n"),
+                },
             }
         }
         if let Some(path) = &args.ipuz {
@@ -470,4 +474,18 @@ fn progress(stats: &Stats, elapsed: Duration) {
         stats.nodes as f64 / secs,
         secs
     ));
+}
+
+/// The map of where the search of a crossword failed, as a picture, when a
+/// limit stopped it before a fill.
+fn stuck_picture(model: &Model, summary: &solve::Summary) -> Option<String> {
+    if summary.status != Status::Unknown || summary.stats.solutions > 0 {
+        return None;
+    }
+    model.output.iter().find_map(|o| match o {
+        OutputItem::Crossword { layout, .. } => {
+            crate::output::stuck::svg(layout, &summary.stats.blame)
+        }
+        _ => None,
+    })
 }

@@ -3,7 +3,6 @@
 //! (one digit a cell: the number of decimal digits of that count, `0` for
 //! none) and as an SVG picture (cells shaded from red, few, to green, many).
 
-use super::svg::{CELL, Canvas};
 use crate::model::{CrosswordLayout, Model};
 
 /// The fewest values among the slots through each cell (`None`: a block or
@@ -53,56 +52,20 @@ pub(crate) fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst
 /// The map as an SVG picture: each open cell shaded by its count (red for
 /// none or few, green for many) with the count written in it.
 pub(crate) fn svg(layout: &CrosswordLayout, sizes: &[u64]) -> String {
-    const MARGIN: f64 = 8.0;
     let cells = cell_counts(layout, sizes);
-    let mut c = Canvas::new();
-    c.raw(&format!(
-        "<g class=\"fillability\" data-rows=\"{}\" data-cols=\"{}\">\n",
-        layout.height, layout.width
-    ));
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let k = y * layout.width + x;
-            let (px, py) = (MARGIN + x as f64 * CELL, MARGIN + y as f64 * CELL);
-            if !layout.open[k] {
-                c.rect(px, py, CELL, CELL, r##"fill="#222222""##);
-                continue;
-            }
-            let fill = match cells[k] {
-                None => "#ffffff".to_string(),
-                Some(n) => shade(n),
-            };
-            c.rect(
-                px,
-                py,
-                CELL,
-                CELL,
-                &format!(r##"fill="{fill}" stroke="#111111" stroke-width="1""##),
-            );
-            let label = match (layout.given[k], cells[k]) {
-                (Some(l), _) => l.to_uppercase().to_string(),
-                (None, Some(n)) => short(n),
-                (None, None) => String::new(),
-            };
-            c.text(
-                (px + CELL / 2.0, py + CELL * 0.56),
-                CELL * 0.3,
-                r##"fill="#111111""##,
-                &label,
-            );
-        }
-    }
-    let (w, h) = (layout.width as f64 * CELL, layout.height as f64 * CELL);
-    c.rect(
-        MARGIN,
-        MARGIN,
-        w,
-        h,
-        r##"fill="none" stroke="#111111" stroke-width="2.5""##,
-    );
-    c.raw("</g>\n");
-    c.fit(w + 2.0 * MARGIN, h + 2.0 * MARGIN);
-    c.finish()
+    super::grid_text::picture(
+        layout,
+        "fillability",
+        |k| match cells[k] {
+            None => "#ffffff".to_string(),
+            Some(n) => shade(n),
+        },
+        |k| match (layout.given[k], cells[k]) {
+            (Some(l), _) => l.to_uppercase().to_string(),
+            (None, Some(n)) => short(n),
+            (None, None) => String::new(),
+        },
+    )
 }
 
 /// Red (no word) through yellow to green (a million words or more).

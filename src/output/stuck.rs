@@ -63,6 +63,21 @@ pub(crate) fn text(
     Some(out)
 }
 
+/// The map as an SVG picture: each open cell from white (no blame) to red
+/// (the most), with its digit of the text map; `None` as for [`text`].
+pub(crate) fn svg(layout: &CrosswordLayout, blame: &[f64]) -> Option<String> {
+    let b = Blame::of(layout, blame)?;
+    let top = b.cells.iter().copied().fold(0.0, f64::max);
+    let heat = |c: usize| {
+        // White to #d73027 (the fillability map's red).
+        let t = (b.cells[c] / top).clamp(0.0, 1.0);
+        let mix = |to: f64| (255.0 - (255.0 - to) * t).round() as u8;
+        format!("#{:02x}{:02x}{:02x}", mix(215.0), mix(48.0), mix(39.0))
+    };
+    let label = |c: usize| digit(b.cells[c] / top).to_string();
+    Some(super::grid_text::picture(layout, "failed", heat, label))
+}
+
 /// `{"type":"failed",...}`: the grid's name, each cell's share of the
 /// failures (`null` for a block) and the `worst` entries blamed most.
 #[derive(Serialize)]
@@ -185,6 +200,15 @@ mod tests {
              \"entries\":[{\"name\":\"xw[1]\",\"row\":1,\"column\":1,\"length\":2,\"across\":false,\"share\":0.375}]}\n"
         );
         assert!(json(&model, "xw", &layout, &[], 1).is_none());
+        // The picture: the most blamed cell red, the least a light red, the
+        // digits of the text map.
+        let picture = svg(&layout, &[3.0, 1.0, 4.0]).unwrap();
+        assert!(picture.contains("class=\"failed\""));
+        assert!(picture.contains("fill=\"#d73027\""), "{picture}");
+        assert!(picture.contains("fill=\"#f5cbc9\""), "{picture}");
+        for d in ["9", "7", "2"] {
+            assert!(picture.contains(&format!(">{d}</text>")), "{picture}");
+        }
         assert!(text(&model, &layout, &[], 5).is_none());
     }
 }

@@ -1182,4 +1182,66 @@ fn an_unfilled_grid_shows_where_its_search_failed() {
         .map(|&v| model.vars[v].name.as_str())
         .collect();
     assert_eq!(named, want);
+
+    // JSON: a `failed` record before the summary, each cell's blame as a
+    // share of all failures, the entries blamed most first.
+    let out = cspi(&[
+        "solve",
+        "models/crossword.csp",
+        "--param",
+        &format!("grid={path_text}"),
+        "--node-limit",
+        "200",
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    let failed: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(failed["type"], "failed");
+    assert_eq!(failed["grid"], "xw");
+    assert!(lines[1].starts_with("{\"type\":\"summary\""));
+    for r in 0..5 {
+        for c in 0..5 {
+            let got = failed["cells"][r][c].as_f64().unwrap();
+            assert!((got - cell(r, c) / total).abs() < 1e-4, "cell {r},{c}");
+        }
+    }
+    let names: Vec<&str> = failed["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    let want: Vec<&str> = ranked
+        .iter()
+        .map(|&v| model.vars[v].name.as_str())
+        .collect();
+    assert_eq!(names, want);
+
+    // --svg draws the same map: one cell per open cell with its digit.
+    let svg_path = dir.join("failed.svg");
+    let out = cspi(&[
+        "solve",
+        "models/crossword.csp",
+        "--param",
+        &format!("grid={path_text}"),
+        "--node-limit",
+        "200",
+        "--svg",
+        &svg_path.display().to_string(),
+    ]);
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.contains("class=\"failed\""), "{svg}");
+    let digits: Vec<char> = svg
+        .split("</text>")
+        .filter_map(|t| t.rsplit('>').next()?.chars().last())
+        .filter(char::is_ascii_digit)
+        .collect();
+    let want: Vec<char> = (0..25)
+        .map(|k| char::from_digit((cell(k / 5, k % 5) / top * 9.0).round() as u32, 10).unwrap())
+        .collect();
+    assert_eq!(digits, want);
 }
