@@ -13,6 +13,8 @@ struct Blame<'a> {
     /// The entries blamed at all, most first, with their blame.
     entries: Vec<(&'a CrosswordSlot, f64)>,
     total: f64,
+    /// The blame of the most blamed cell.
+    top: f64,
 }
 
 impl<'a> Blame<'a> {
@@ -33,11 +35,18 @@ impl<'a> Blame<'a> {
             .filter(|e| e.1 > 0.0)
             .collect();
         entries.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.var.cmp(&b.0.var)));
+        let top = cells.iter().copied().fold(0.0, f64::max);
         (total > 0.0 && !entries.is_empty()).then_some(Blame {
             cells,
             entries,
             total,
+            top,
         })
+    }
+
+    /// Cell `c`'s blame against the most blamed cell's, 0 to 1.
+    fn heat(&self, c: usize) -> f64 {
+        (self.cells[c] / self.top).clamp(0.0, 1.0)
     }
 }
 
@@ -50,11 +59,10 @@ pub(crate) fn text(
     worst: usize,
 ) -> Option<String> {
     let b = Blame::of(layout, blame)?;
-    let top = b.cells.iter().copied().fold(0.0, f64::max);
     let mut out = String::from(
         "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
     );
-    out += &super::grid_text::draw(layout, |c| digit(b.cells[c] / top));
+    out += &super::grid_text::draw(layout, |c| digit(b.heat(c)));
     let list: Vec<_> = b.entries[..worst.min(b.entries.len())]
         .iter()
         .map(|&(s, x)| (s, format!("{:.0}%", 100.0 * x / b.total)))
@@ -67,14 +75,13 @@ pub(crate) fn text(
 /// (the most), with its digit of the text map; `None` as for [`text`].
 pub(crate) fn svg(layout: &CrosswordLayout, blame: &[f64]) -> Option<String> {
     let b = Blame::of(layout, blame)?;
-    let top = b.cells.iter().copied().fold(0.0, f64::max);
     let heat = |c: usize| {
         // White to #d73027 (the fillability map's red).
-        let t = (b.cells[c] / top).clamp(0.0, 1.0);
+        let t = b.heat(c);
         let mix = |to: f64| (255.0 - (255.0 - to) * t).round() as u8;
         format!("#{:02x}{:02x}{:02x}", mix(215.0), mix(48.0), mix(39.0))
     };
-    let label = |c: usize| digit(b.cells[c] / top).to_string();
+    let label = |c: usize| digit(b.heat(c)).to_string();
     Some(super::grid_text::picture(layout, "failed", heat, label))
 }
 

@@ -1149,14 +1149,14 @@ fn an_unfilled_grid_shows_where_its_search_failed() {
     assert_eq!(layout.slots.len(), 10);
     let top = (0..25).map(|k| cell(k / 5, k % 5)).fold(0.0, f64::max);
     let path_text = path.display().to_string();
-    let out = cspi(&[
-        "solve",
-        "models/crossword.csp",
-        "--param",
-        &format!("grid={path_text}"),
-        "--node-limit",
-        "200",
-    ]);
+    let grid_arg = format!("grid={path_text}");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", "models/crossword.csp", "--param", &grid_arg];
+        args.extend_from_slice(&["--node-limit", "200"]);
+        args.extend_from_slice(extra);
+        cspi(&args)
+    };
+    let out = run(&[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
@@ -1185,16 +1185,7 @@ fn an_unfilled_grid_shows_where_its_search_failed() {
 
     // JSON: a `failed` record before the summary, each cell's blame as a
     // share of all failures, the entries blamed most first.
-    let out = cspi(&[
-        "solve",
-        "models/crossword.csp",
-        "--param",
-        &format!("grid={path_text}"),
-        "--node-limit",
-        "200",
-        "--format",
-        "json",
-    ]);
+    let out = run(&["--format", "json"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
@@ -1222,16 +1213,8 @@ fn an_unfilled_grid_shows_where_its_search_failed() {
 
     // --svg draws the same map: one cell per open cell with its digit.
     let svg_path = dir.join("failed.svg");
-    let out = cspi(&[
-        "solve",
-        "models/crossword.csp",
-        "--param",
-        &format!("grid={path_text}"),
-        "--node-limit",
-        "200",
-        "--svg",
-        &svg_path.display().to_string(),
-    ]);
+    let svg_arg = svg_path.display().to_string();
+    let out = run(&["--svg", &svg_arg]);
     assert!(out.status.success());
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert!(svg.contains("class=\"failed\""), "{svg}");
