@@ -66,6 +66,9 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
                 summary = Some(obj);
                 summary_line = i + 1;
             }
+            // Where a part's search of a crossword failed: that part's
+            // alone, so not merged.
+            Some("failed") if summary.is_none() => {}
             _ => {
                 return Err(format!(
                     "{file}:{}: a record that is neither a solution nor a summary",
@@ -387,6 +390,21 @@ mod tests {
             part(2, 3, "f", "ALL_SOLUTIONS", 1),
         ]);
         assert!(e.err().unwrap().contains("do not belong together"));
+    }
+
+    #[test]
+    fn a_parts_map_of_where_its_search_failed_is_read_and_left_out() {
+        let summary = "{\"type\":\"summary\",\"status\":\"UNKNOWN\",\"solutions\":0,\"part\":{\"k\":1,\"n\":1,\"fingerprint\":\"f\"}}";
+        let failed = "{\"type\":\"failed\",\"grid\":\"xw\",\"cells\":[[1.0]],\"entries\":[]}";
+        let m = merge(&[read_part("p", &format!("{failed}\n{summary}\n")).unwrap()]).unwrap();
+        assert_eq!((m.status, m.count), ("UNKNOWN", 0));
+        let after = read_part("p", &format!("{summary}\n{failed}\n"));
+        assert!(
+            after
+                .err()
+                .unwrap()
+                .contains("neither a solution nor a summary")
+        );
     }
 
     #[test]
