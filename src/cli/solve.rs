@@ -147,10 +147,7 @@ impl<'a> Runner<'a> {
     /// limit stopped it (a JSON record before the summary, or lines after
     /// the human status), where to look (`cspi explain`) when it has no fill.
     fn unfilled(&mut self, model: &Model, summary: &solve::Summary, human: bool) {
-        let Some((name, layout)) = model.output.iter().find_map(|o| match o {
-            OutputItem::Crossword { name, layout } => Some((name, layout)),
-            _ => None,
-        }) else {
+        let Some((name, layout)) = model.crosswords.first() else {
             return;
         };
         let blame = &summary.stats.blame;
@@ -482,10 +479,6 @@ fn stuck_picture(model: &Model, summary: &solve::Summary) -> Option<String> {
     if summary.status != Status::Unknown || summary.stats.solutions > 0 {
         return None;
     }
-    model.output.iter().find_map(|o| match o {
-        OutputItem::Crossword { layout, .. } => {
-            crate::output::stuck::svg(layout, &summary.stats.blame)
-        }
-        _ => None,
-    })
+    let (_, layout) = model.crosswords.first()?;
+    crate::output::stuck::svg(layout, &summary.stats.blame)
 }

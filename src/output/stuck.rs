@@ -44,6 +44,11 @@ impl<'a> Blame<'a> {
         })
     }
 
+    /// The `worst` entries blamed most.
+    fn most(&self, worst: usize) -> &[(&'a CrosswordSlot, f64)] {
+        &self.entries[..worst.min(self.entries.len())]
+    }
+
     /// Cell `c`'s blame against the most blamed cell's, 0 to 1.
     fn heat(&self, c: usize) -> f64 {
         (self.cells[c] / self.top).clamp(0.0, 1.0)
@@ -63,7 +68,8 @@ pub(crate) fn text(
         "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
     );
     out += &super::grid_text::draw(layout, |c| digit(b.heat(c)));
-    let list: Vec<_> = b.entries[..worst.min(b.entries.len())]
+    let list: Vec<_> = b
+        .most(worst)
         .iter()
         .map(|&(s, x)| (s, format!("{:.0}%", 100.0 * x / b.total)))
         .collect();
@@ -129,7 +135,8 @@ pub(crate) fn json(
                     .collect()
             })
             .collect(),
-        entries: b.entries[..worst.min(b.entries.len())]
+        entries: b
+            .most(worst)
             .iter()
             .map(|&(s, x)| Entry {
                 name: &model.vars[s.var].name,
