@@ -89,6 +89,11 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// The model's text and name, for diagnostics and explanations.
+    pub fn source(&self) -> &Source {
+        &self.source
+    }
+
     fn check(&self, options: &LoadOptions) -> Result<Model, Diags> {
         let input = sema::Input {
             source: &self.source,

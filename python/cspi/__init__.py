@@ -24,12 +24,25 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _cspi
 from ._cspi import ModelError
 
-__all__ = ["load", "loads", "Model", "Solution", "Solutions", "Optimum", "ModelError"]
+__all__ = [
+    "load",
+    "loads",
+    "Model",
+    "Solution",
+    "Solutions",
+    "Optimum",
+    "Candidate",
+    "Suggestions",
+    "Fillability",
+    "Explanation",
+    "Stuck",
+    "ModelError",
+]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -210,6 +223,105 @@ class Optimum:
         return f"Optimum(objective={self.objective}, status={self.status!r})"
 
 
+class Candidate(NamedTuple):
+    """One candidate of :meth:`Model.suggest`: the word (the value as the
+    output writes it), its value, its score (``None`` without a scored list)
+    and the exact number of solutions it leaves (0: the rest cannot be
+    filled; ``None``: the time limit stopped the count; ``2**64 - 1``: at
+    least that many, cspi counts in 64 bits)."""
+
+    word: str
+    value: int
+    score: Optional[int]
+    count: Optional[int]
+
+
+class Suggestions(List[Candidate]):
+    """What :meth:`Model.suggest` found: the candidates, best score first,
+    and :attr:`left`, how many values the variable keeps after propagation
+    (counted or not). ``str()`` is the table ``cspi solve --suggest`` prints."""
+
+    def __init__(self, var: str, left: int, candidates: Sequence[Candidate], text: str):
+        super().__init__(candidates)
+        self.var = var
+        self.left = left
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text
+
+
+class Fillability:
+    """What :meth:`Model.fillability` found: :attr:`sizes`, the values each
+    declared variable keeps after propagation at the root (0 everywhere when
+    the root fails); for a crossword, ``str()`` is the map ``cspi solve
+    --fillability`` prints and :meth:`svg` the picture."""
+
+    def __init__(self, sizes: Dict[str, int], pictures: Optional[Tuple[str, str]]):
+        self.sizes = sizes
+        self._pictures = pictures
+
+    def __str__(self) -> str:
+        if self._pictures is None:
+            return "".join(f"{k}: {v}\n" for k, v in self.sizes.items())
+        return self._pictures[0]
+
+    def svg(self) -> Optional[str]:
+        """The map as SVG (a crossword's cells shaded by their words left)."""
+        return None if self._pictures is None else self._pictures[1]
+
+    def _repr_svg_(self) -> Optional[str]:
+        return self.svg()
+
+
+class Explanation:
+    """What :meth:`Model.explain` found. :attr:`status` is ``UNSATISFIABLE``
+    (with :attr:`constraints`, a set of constraint instances that cannot all
+    hold, each a dict of ``index``, ``line``, ``text``, ``bindings`` and
+    ``data``; :attr:`minimal` says whether each one is proved needed),
+    ``SATISFIABLE`` (nothing to explain) or ``UNKNOWN`` (the time limit came
+    first). ``str()`` is what ``cspi explain`` prints, a conflict on a
+    crossword drawn on its grid."""
+
+    def __init__(self, text: str, record: Dict[str, Any]):
+        self._text = text
+        self.status: str = record["status"]
+        self.minimal: Optional[bool] = record.get("minimal")
+        self.checks: Optional[int] = record.get("checks")
+        self.constraints: List[Dict[str, Any]] = record.get("constraints", [])
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Explanation(status={self.status!r}, constraints={len(self.constraints)})"
+
+
+class Stuck:
+    """Where a crossword's search failed when a limit stopped it before a
+    fill (:attr:`Model.stuck`): :attr:`cells`, each open cell's share of the
+    failures (rows of floats, ``None`` for a block), and :attr:`entries`, the
+    ten entries blamed most (dicts of ``name``, ``row``, ``column``,
+    ``length``, ``across``, ``share``). ``str()`` is the map ``cspi solve``
+    prints; :meth:`svg` draws it."""
+
+    def __init__(self, text: str, record: Dict[str, Any], svg: str):
+        self._text = text
+        self._svg = svg
+        self.cells: List[List[Optional[float]]] = record["cells"]
+        self.entries: List[Dict[str, Any]] = record["entries"]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def svg(self) -> str:
+        """The map as SVG, white to red."""
+        return self._svg
+
+    def _repr_svg_(self) -> str:
+        return self._svg
+
+
 class Model:
     """A loaded model: :meth:`solve`, :meth:`solutions`, :meth:`count`,
     :meth:`optimize`, each taking search options as keyword arguments. Each
@@ -222,6 +334,7 @@ class Model:
         #: The last run's statistics: nodes, failures, backtracks, max_depth, propagations, solutions, restarts, time_ms.
         self.stats: Dict[str, int] = {}
         self._rejected: List[str] = []
+        self._blame: List[float] = []
 
     @property
     def names(self) -> List[str]:
@@ -239,6 +352,7 @@ class Model:
         if end is not None:
             self.status = end["status"]
             self.stats = end["stats"]
+            self._blame = end["blame"]
             if end["rejected"]:
                 raise RuntimeError(
                     "the independent checker rejected a solution; this is a bug in cspi: "
@@ -290,6 +404,38 @@ class Model:
         run = self._loaded.start("optimize", None, options)
         found = self._finish(run)
         return Optimum(found[-1] if found else None, run.end())
+
+    def suggest(self, var: str, top: int = 10, time_limit: Optional[float] = None) -> Suggestions:
+        """The ``top`` best-scored words for one slot (``var``, as the output
+        names it: ``"xw[7]"``), each with the exact number of fills of the
+        rest of the grid it leaves (``cspi solve --suggest VAR``), counted
+        by components. ``time_limit`` (seconds) bounds the whole call; a
+        candidate it stops has ``count`` ``None``."""
+        left, found, text = self._loaded.suggest(var, top, time_limit)
+        return Suggestions(var, left, [Candidate(*c) for c in found], text)
+
+    def fillability(self) -> Fillability:
+        """How many values each variable keeps after propagation at the
+        root; for a crossword, its fillability map (``--fillability``)."""
+        sizes, pictures = self._loaded.fillability()
+        return Fillability(dict(sizes), pictures)
+
+    def explain(self, time_limit: float = 60.0) -> Explanation:
+        """Why the model has no solution (``cspi explain``): a minimal set of
+        constraint instances that cannot all hold, found within
+        ``time_limit`` seconds (the smallest found so far when it runs out)."""
+        text, line = self._loaded.explain(time_limit)
+        return Explanation(text, json.loads(line))
+
+    @property
+    def stuck(self) -> Optional[Stuck]:
+        """After a run on a crossword that a limit stopped before a fill:
+        where its search failed, else ``None``."""
+        got = self._loaded.stuck(self._blame) if self._blame else None
+        if got is None:
+            return None
+        text, line, svg = got
+        return Stuck(text, json.loads(line), svg)
 
     def __repr__(self) -> str:
         return f"<cspi.Model {', '.join(self.names)}>"

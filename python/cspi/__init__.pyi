@@ -1,7 +1,7 @@
 """Type stubs of the cspi package (see cspi/__init__.py for the docstrings)."""
 
 import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 Value = Any  # int, bool, str, or nested lists / dicts of them
@@ -23,6 +23,33 @@ def loads(
     dir: PathLike = ".",
     memory_limit: Union[int, str, None] = None,
 ) -> Model: ...
+
+class Candidate(NamedTuple):
+    word: str
+    value: int
+    score: Optional[int]
+    count: Optional[int]
+
+class Suggestions(List[Candidate]):
+    var: str
+    left: int
+
+class Fillability:
+    sizes: Dict[str, int]
+    def svg(self) -> Optional[str]: ...
+    def _repr_svg_(self) -> Optional[str]: ...
+
+class Explanation:
+    status: str
+    minimal: Optional[bool]
+    checks: Optional[int]
+    constraints: List[Dict[str, Any]]
+
+class Stuck:
+    cells: List[List[Optional[float]]]
+    entries: List[Dict[str, Any]]
+    def svg(self) -> str: ...
+    def _repr_svg_(self) -> str: ...
 
 class Solution(Dict[str, Value]):
     objective: Optional[int]
@@ -113,3 +140,8 @@ class Model:
         threads: Optional[int] = None,
         check: bool = False,
     ) -> Optimum: ...
+    def suggest(self, var: str, top: int = 10, time_limit: Optional[float] = None) -> Suggestions: ...
+    def fillability(self) -> Fillability: ...
+    def explain(self, time_limit: float = 60.0) -> Explanation: ...
+    @property
+    def stuck(self) -> Optional[Stuck]: ...

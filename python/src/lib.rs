@@ -11,11 +11,12 @@
 //! solution, or at once through the same flag.
 
 use cspi::diag::Diags;
-use cspi::solve::{Limits, Next};
 use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, ModelSource, Options, Probe};
+use cspi::solve::{Limits, Next};
+use cspi::source::Source;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -65,7 +66,7 @@ fn load_on_thread(
     overrides: &[ParamOverride],
     data_files: &[PathBuf],
     memory_limit: Option<u64>,
-) -> Result<Model, String> {
+) -> Result<(Model, Source), String> {
     let options = LoadOptions {
         params: overrides.to_vec(),
         data_files: data_files.to_vec(),
@@ -80,7 +81,9 @@ fn load_on_thread(
                 Text::File(p) => ModelSource::File(p),
                 Text::Str { name, text, dir } => ModelSource::text_in(name, text, dir),
             };
-            solve::load(source, &options).map_err(|d| render(&d))
+            let parsed = solve::parse(source).map_err(|d| render(&d))?;
+            let model = solve::load(&parsed, &options).map_err(|d| render(&d))?;
+            Ok((model, parsed.source().clone()))
         })
         .map_err(|e| format!("cannot start the loading thread: {e}"))?
         .join();
@@ -106,6 +109,8 @@ struct Loaded {
     data_files: Vec<PathBuf>,
     memory_limit: Option<u64>,
     model: Arc<Model>,
+    /// The model's text, which explanations point into.
+    source: Source,
 }
 
 fn overrides_of(pairs: Vec<(String, String)>) -> Vec<ParamOverride> {
@@ -122,7 +127,7 @@ fn loaded(
     data_files: Vec<PathBuf>,
     memory_limit: Option<u64>,
 ) -> PyResult<Loaded> {
-    let model = py
+    let (model, source) = py
         .detach(|| load_on_thread(&text, &overrides, &data_files, memory_limit))
         .map_err(ModelError::new_err)?;
     Ok(Loaded {
@@ -131,6 +136,7 @@ fn loaded(
         data_files,
         memory_limit,
         model: Arc::new(model),
+        source,
     })
 }
 
@@ -293,15 +299,7 @@ fn options(
     }
     solve::check_strategy(model, &search)
         .map_err(|d| PyValueError::new_err(render(&Diags::from(d))))?;
-    let time = match get::<f64>(opts, "time_limit")? {
-        Some(t) if t > 0.0 && t.is_finite() => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "time_limit {t}: give seconds above 0"
-            )));
-        }
-        None => None,
-    };
+    let time = seconds("time_limit", get::<f64>(opts, "time_limit")?)?;
     let node_limit = get::<u64>(opts, "node_limit")?;
     // As the command line: threads not asked for are every core when the
     // whole search space is explored, after a one-thread probe.
@@ -349,6 +347,9 @@ struct End {
     improvements: Vec<(i64, f64)>,
     stopped: bool,
     rejected: Vec<String>,
+    /// Where a crossword's search failed, when it stopped before a fill
+    /// (`Stats::blame`); empty otherwise.
+    blame: Vec<f64>,
 }
 
 /// A search running on its own thread: its solutions one by one, then its end.
@@ -392,6 +393,14 @@ impl Run {
                         .collect(),
                     stopped: summary.stopped,
                     rejected: summary.rejected,
+                    blame: if !model.crosswords.is_empty()
+                        && summary.status == solve::Status::Unknown
+                        && summary.stats.solutions == 0
+                    {
+                        summary.stats.blame
+                    } else {
+                        Vec::new()
+                    },
                 };
                 let _ = tx.send(Message::Done(Box::new(end)));
             })
@@ -504,6 +513,7 @@ impl Run {
         d.set_item("stats", stats)?;
         d.set_item("improvements", e.improvements.clone())?;
         d.set_item("rejected", e.rejected.clone())?;
+        d.set_item("blame", e.blame.clone())?;
         Ok(Some(d))
     }
 }
@@ -633,9 +643,173 @@ impl Loaded {
     fn optimising(&self) -> bool {
         self.model.objective.is_some()
     }
+
+    /// The `top` best-scored values of variable `var` (a crossword slot),
+    /// each with the exact number of solutions it leaves (`cspi solve
+    /// --suggest`): `(left, [(word, value, score, count)], text)`, `count`
+    /// `None` when the time limit stopped it, `text` as the command prints it.
+    #[pyo3(signature = (var, top, time_limit=None))]
+    fn suggest(
+        &self,
+        py: Python<'_>,
+        var: &str,
+        top: usize,
+        time_limit: Option<f64>,
+    ) -> PyResult<(u64, Vec<PyCandidate>, String)> {
+        let v = self.var_named(var)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = Limits {
+            time: seconds("time_limit", time_limit)?,
+            stop: Some(Arc::clone(&stop)),
+            ..Limits::default()
+        };
+        let model = Arc::clone(&self.model);
+        let s = blocking(py, &stop, move || {
+            cspi::suggest::suggest(&model, Some(v), top, &limits)
+        })?;
+        let candidates = s
+            .candidates
+            .iter()
+            .map(|c| {
+                (
+                    self.model.format_value(v, c.value),
+                    c.value,
+                    c.score,
+                    c.count,
+                )
+            })
+            .collect();
+        let text = cspi::output::report::suggestions_text(&self.model, v, &s);
+        Ok((s.left, candidates, text))
+    }
+
+    /// The values each declared variable keeps after propagation at the
+    /// root, by name, and the first crossword's fillability map as text and
+    /// SVG (`None` without a crossword).
+    fn fillability(&self, py: Python<'_>) -> PyResult<(Vec<Size>, Option<Pictures>)> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let model = Arc::clone(&self.model);
+        let s = blocking(py, &stop, move || {
+            cspi::suggest::suggest(&model, None, 0, &Limits::default())
+        })?;
+        let vars = &self.model.vars;
+        let sizes = (0..vars.len())
+            .filter(|&v| !vars[v].aux)
+            .map(|v| (vars[v].name.clone(), s.sizes[v]))
+            .collect();
+        Ok((
+            sizes,
+            cspi::output::report::fillability(&self.model, &s.sizes),
+        ))
+    }
+
+    /// Why the model has no solution (`cspi explain`), within `time_limit`
+    /// seconds: the answer as text and as its JSON line.
+    fn explain(&self, py: Python<'_>, time_limit: f64) -> PyResult<(String, String)> {
+        let time = seconds("time_limit", Some(time_limit))?.unwrap_or_default();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (model, flag) = (Arc::clone(&self.model), Arc::clone(&stop));
+        let answer = blocking(py, &stop, move || {
+            cspi::explain::explain(&model, time, Some(flag))
+        })?;
+        Ok((
+            cspi::output::report::explanation_text(&self.model, &self.source, &answer),
+            cspi::output::report::explanation_json(&self.model, &self.source, &answer),
+        ))
+    }
+
+    /// Where a crossword's search failed, from a run's `blame` (its end's):
+    /// `(text, json, svg)`, `None` without a crossword or a failure in it.
+    fn stuck(&self, blame: Vec<f64>) -> Option<(String, String, String)> {
+        cspi::output::report::stuck(&self.model, &blame).map(|s| (s.text, s.json, s.svg))
+    }
+}
+
+/// A suggested value as Python gets it: word, value, score, count.
+type PyCandidate = (String, i64, Option<i64>, Option<u64>);
+
+/// A variable's name and the values it keeps.
+type Size = (String, u64);
+
+/// A map as text and as SVG.
+type Pictures = (String, String);
+
+/// Seconds above 0 as a duration; `None` stays `None`.
+fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
+    match s {
+        Some(t) if t > 0.0 && t.is_finite() => Ok(Some(Duration::from_secs_f64(t))),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "{what} {t}: give seconds above 0"
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// Runs `work` on a thread of its own and waits for its answer with the GIL
+/// released; Ctrl-C sets `stop` (which `work` heeds), waits for the answer
+/// and raises KeyboardInterrupt.
+fn blocking<T: Send + 'static>(
+    py: Python<'_>,
+    stop: &Arc<AtomicBool>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (tx, rx) = sync_channel(1);
+    let thread = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the work thread: {e}")))?;
+    let mut rx = rx;
+    let mut interrupted: Option<PyErr> = None;
+    loop {
+        let (back, got) = py.detach(move || {
+            let got = rx.recv_timeout(POLL);
+            (rx, got)
+        });
+        rx = back;
+        match got {
+            Ok(answer) => {
+                let _ = thread.join();
+                return match interrupted {
+                    Some(e) => Err(e),
+                    None => Ok(answer),
+                };
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if interrupted.is_none()
+                    && let Err(e) = py.check_signals()
+                {
+                    stop.store(true, Ordering::Relaxed);
+                    interrupted = Some(e);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let _ = thread.join();
+                return Err(PyRuntimeError::new_err(
+                    "cspi's work thread ended without an answer (a bug in cspi)",
+                ));
+            }
+        }
+    }
 }
 
 impl Loaded {
+    /// The declared (not auxiliary) variable named `name`, as the output
+    /// writes it (`xw[5]`).
+    fn var_named(&self, name: &str) -> PyResult<usize> {
+        let vars = &self.model.vars;
+        (0..vars.len())
+            .find(|&v| !vars[v].aux && vars[v].name == name)
+            .ok_or_else(|| {
+                let names = vars.iter().filter(|v| !v.aux).map(|v| v.name.as_str());
+                let hint = cspi::diag::did_you_mean(name, names)
+                    .map(|n| format!(" (did you mean `{n}`?)"))
+                    .unwrap_or_default();
+                PyValueError::new_err(format!("the model has no variable `{name}`{hint}"))
+            })
+    }
+
     fn fits(&self, raw: &[i64]) -> PyResult<()> {
         if raw.len() == self.model.vars.len() {
             Ok(())

@@ -3,7 +3,6 @@
 //! algorithm is in `crate::explain`).
 
 use super::ExplainArgs;
-use super::diagnostics::render_plain;
 use super::interrupt::Interrupt;
 use super::solve::{model_overrides, output_exit};
 use crate::diag::{Diags, Source, exit};
@@ -39,16 +38,13 @@ pub(super) fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, 
 /// The conflict as one diagnostic (coloured on a terminal); other answers
 /// as one line.
 fn human(model: &Model, source: &Source, answer: &Explanation) -> String {
-    match output::explain::human(model, source, answer) {
-        Ok(d) => {
-            let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-            let diag = if std::io::stdout().is_terminal() && !no_color {
-                format!("{:?}\n", miette::Report::new(d))
-            } else {
-                render_plain(&d)
-            };
-            diag + &output::explain::crossword_pictures(model, answer)
-        }
-        Err(line) => line.to_string(),
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if std::io::stdout().is_terminal()
+        && !no_color
+        && let Ok(d) = output::explain::human(model, source, answer)
+    {
+        return format!("{:?}\n", miette::Report::new(d))
+            + &output::explain::crossword_pictures(model, answer);
     }
+    output::report::explanation_text(model, source, answer)
 }

@@ -7,7 +7,6 @@ use crate::diag::{Diag, Diags};
 use crate::engine::search::Limits;
 use crate::model::{Model, OutputItem};
 use crate::output::fillability;
-use std::fmt::Write;
 use std::sync::Arc;
 
 /// Runs the suggestions and the map the flags ask for; the text to print.
@@ -53,42 +52,7 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
     let s = crate::suggest::suggest(model, var, args.top, limits);
     let mut out = String::new();
     if let Some(v) = var {
-        let _ = write!(out, "{}", model.vars[v].name);
-        if let Some(slot) = layout
-            .as_ref()
-            .and_then(|l| l.slots.iter().find(|s| s.var == v))
-        {
-            let _ = write!(out, " ({})", slot.place());
-        }
-        let _ = writeln!(
-            out,
-            ": {} left after propagation; {}:",
-            crate::output::plural(s.left, "value", "values"),
-            if s.candidates.len() as u64 == s.left {
-                "each with its exact number of solutions".to_string()
-            } else {
-                format!(
-                    "the {} best-scored, each with its exact number of solutions",
-                    s.candidates.len()
-                )
-            }
-        );
-        let words: Vec<String> = s
-            .candidates
-            .iter()
-            .map(|c| model.format_value(v, c.value))
-            .collect();
-        let width = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
-        for (c, w) in s.candidates.iter().zip(&words) {
-            let score = c.score.map_or(String::new(), |s| format!("  score {s:>3}"));
-            let count = match c.count {
-                Some(0) => "0 (no solution: the rest cannot be filled)".to_string(),
-                Some(u64::MAX) => "more than 18446744073709551614".to_string(),
-                Some(n) => n.to_string(),
-                None => "not counted: a limit stopped the count".to_string(),
-            };
-            let _ = writeln!(out, "  {w:<width$}{score}  {count}");
-        }
+        out += &crate::output::report::suggestions_text(model, v, &s);
     }
     if let Some(layout) = layout.filter(|_| wants_map) {
         if args.fillability {

@@ -19,6 +19,7 @@ pub(crate) mod ipuz;
 pub mod json;
 pub(crate) mod merge;
 pub(crate) mod nested;
+pub mod report;
 pub mod sink;
 pub(crate) mod stuck;
 pub mod svg;

@@ -1,0 +1,109 @@
+//! What the command line prints about a crossword and about a conflict, for
+//! callers other than the command line (the Python package): the same text,
+//! JSON and pictures, from the library's answers, so that the two faces of
+//! cspi cannot drift apart.
+
+use crate::model::{Model, VarId};
+use crate::run::Explanation;
+use crate::source::Source;
+use crate::suggest::Suggestions;
+use std::fmt::Write;
+
+/// The answer of [`crate::explain::explain`] as `cspi explain` prints it
+/// when not on a terminal: the conflict as a diagnostic pointing into
+/// `source` (and drawn on a crossword's grid), or the one line of another
+/// answer.
+pub fn explanation_text(model: &Model, source: &Source, answer: &Explanation) -> String {
+    match super::explain::human(model, source, answer) {
+        Ok(d) => {
+            crate::cli::diagnostics::render_plain(&d)
+                + &super::explain::crossword_pictures(model, answer)
+        }
+        Err(line) => line.to_string(),
+    }
+}
+
+/// The same answer as `cspi explain --format json` gives it (one line).
+pub fn explanation_json(model: &Model, source: &Source, answer: &Explanation) -> String {
+    super::explain::json(model, source, answer)
+}
+
+/// A crossword's map of where a search failed, from a run's
+/// `Stats::blame` (as `cspi solve` shows it when a limit stops the search
+/// before a fill).
+pub struct Stuck {
+    /// The map and the five entries blamed most, as text.
+    pub text: String,
+    /// The `failed` JSON record (shares per cell, the ten entries blamed most).
+    pub json: String,
+    /// The map as an SVG picture.
+    pub svg: String,
+}
+
+/// The map of the model's first crossword; `None` without a crossword or
+/// when no failure touched its entries.
+pub fn stuck(model: &Model, blame: &[f64]) -> Option<Stuck> {
+    let (name, layout) = model.crosswords.first()?;
+    Some(Stuck {
+        text: super::stuck::text(model, layout, blame, 5)?,
+        json: super::stuck::json(model, name, layout, blame, 10)?,
+        svg: super::stuck::svg(layout, blame)?,
+    })
+}
+
+/// The fillability map of the model's first crossword from the values
+/// each variable keeps after propagation at the root
+/// ([`crate::suggest::Suggestions::sizes`]): text and SVG, as `cspi solve
+/// --fillability` and `--fillability-svg` give them; `None` without a
+/// crossword.
+pub fn fillability(model: &Model, sizes: &[u64]) -> Option<(String, String)> {
+    let (_, layout) = model.crosswords.first()?;
+    Some((
+        super::fillability::text(model, layout, sizes, 5),
+        super::fillability::svg(layout, sizes),
+    ))
+}
+
+/// What [`crate::suggest::suggest`] found for variable `var`, as `cspi solve
+/// --suggest` prints it: the slot's place on its grid, then each candidate
+/// with its score and exact count.
+pub fn suggestions_text(model: &Model, var: VarId, s: &Suggestions) -> String {
+    let mut out = model.vars[var].name.clone();
+    if let Some(slot) = model
+        .crosswords
+        .iter()
+        .find_map(|(_, l)| l.slots.iter().find(|s| s.var == var))
+    {
+        let _ = write!(out, " ({})", slot.place());
+    }
+    let _ = writeln!(
+        out,
+        ": {} left after propagation; {}:",
+        super::plural(s.left, "value", "values"),
+        if s.candidates.len() as u64 == s.left {
+            "each with its exact number of solutions".to_string()
+        } else {
+            format!(
+                "the {} best-scored, each with its exact number of solutions",
+                s.candidates.len()
+            )
+        }
+    );
+    let words: Vec<String> = s
+        .candidates
+        .iter()
+        .map(|c| model.format_value(var, c.value))
+        .collect();
+    let width = words.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+    for (c, w) in s.candidates.iter().zip(&words) {
+        let score = c.score.map_or(String::new(), |s| format!("  score {s:>3}"));
+        let count = match c.count {
+            Some(0) => "0 (no solution: the rest cannot be filled)".to_string(),
+            Some(u64::MAX) => "more than 18446744073709551614".to_string(),
+            Some(n) => n.to_string(),
+            None => "not counted: a limit stopped the count".to_string(),
+        };
+        let _ = writeln!(out, "  {w:<width$}{score}  {count}");
+    }
+    out
+}
