@@ -411,6 +411,8 @@ class Model:
         rest of the grid it leaves (``cspi solve --suggest VAR``), counted
         by components. ``time_limit`` (seconds) bounds the whole call; a
         candidate it stops has ``count`` ``None``."""
+        if isinstance(top, bool) or not isinstance(top, int) or top < 0:
+            raise ValueError(f"top {top!r}: give a count of words, 0 or more")
         left, found, text = self._loaded.suggest(var, top, time_limit)
         return Suggestions(var, left, [Candidate(*c) for c in found], text)
 

@@ -168,6 +168,9 @@ def test_suggest_names_and_limits():
     m = cspi.load("models/n-queens.csp", params={"n": 30})
     with pytest.raises(ValueError, match="no variable `q\\[0\\]` \\(did you mean"):
         m.suggest("q[0]")
+    with pytest.raises(ValueError, match="top -1"):
+        m.suggest("q[1]", top=-1)
+    assert list(m.suggest("q[1]", top=0)) == []
     with pytest.raises(ValueError, match="time_limit"):
         m.suggest("q[1]", time_limit=0)
     started = time.monotonic()
