@@ -21,6 +21,9 @@ pub(crate) struct PartOutput {
     /// The line of each solution record, from 1.
     pub lines: Vec<usize>,
     pub summary: Map<String, Value>,
+    /// Where the part's search of a crossword failed, when a limit stopped
+    /// it before a fill (its `failed` record).
+    pub failed: Option<crate::output::stuck::Map>,
 }
 
 /// Reads one part's JSON Lines: each line must be a JSON object; exactly
@@ -30,6 +33,7 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
     let mut lines = Vec::new();
     let mut summary = None;
     let mut summary_line = 0;
+    let mut failed = None;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -66,9 +70,16 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
                 summary = Some(obj);
                 summary_line = i + 1;
             }
-            // Where a part's search of a crossword failed: that part's
-            // alone, so not merged.
-            Some("failed") if summary.is_none() => {}
+            // Where a part's search of a crossword failed: merged with the
+            // other parts' maps.
+            Some("failed") if summary.is_none() && failed.is_none() => {
+                failed = Some(serde_json::from_value(Value::Object(obj)).map_err(|e| {
+                    format!(
+                        "{file}:{}: a `failed` record that cannot be read ({e})",
+                        i + 1
+                    )
+                })?);
+            }
             _ => {
                 return Err(format!(
                     "{file}:{}: a record that is neither a solution nor a summary",
@@ -140,6 +151,7 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
         solutions,
         lines,
         summary,
+        failed,
     })
 }
 
@@ -310,6 +322,12 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         fingerprint: fingerprint.to_string(),
         totals: sum_objects(parts, "totals", &[]),
         stats: sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]),
+        failed: if status == "UNKNOWN" && solutions_field == 0 {
+            let maps: Vec<_> = parts.iter().filter_map(|p| p.failed.clone()).collect();
+            crate::output::stuck::Map::merge(&maps)
+        } else {
+            None
+        },
     }
 }
 
@@ -393,11 +411,34 @@ mod tests {
     }
 
     #[test]
-    fn a_parts_map_of_where_its_search_failed_is_read_and_left_out() {
+    fn a_parts_map_of_where_its_search_failed_is_read_and_merged() {
         let summary = "{\"type\":\"summary\",\"status\":\"UNKNOWN\",\"solutions\":0,\"part\":{\"k\":1,\"n\":1,\"fingerprint\":\"f\"}}";
+        // A record of a build before `failures` was written reads too.
         let failed = "{\"type\":\"failed\",\"grid\":\"xw\",\"cells\":[[1.0]],\"entries\":[]}";
         let m = merge(&[read_part("p", &format!("{failed}\n{summary}\n")).unwrap()]).unwrap();
         assert_eq!((m.status, m.count), ("UNKNOWN", 0));
+        let map = m.failed.expect("the part's map");
+        assert_eq!(
+            (map.grid.as_str(), &map.cells),
+            ("xw", &vec![vec![Some(1.0)]])
+        );
+        // A second map in one part, or one that cannot be read, is refused.
+        let twice = read_part("p", &format!("{failed}\n{failed}\n{summary}\n"));
+        assert!(
+            twice
+                .err()
+                .unwrap()
+                .contains("neither a solution nor a summary")
+        );
+        let bad = read_part(
+            "p",
+            &format!("{{\"type\":\"failed\",\"cells\":1}}\n{summary}\n"),
+        );
+        assert!(
+            bad.err()
+                .unwrap()
+                .contains("a `failed` record that cannot be read")
+        );
         let after = read_part("p", &format!("{summary}\n{failed}\n"));
         assert!(
             after

@@ -237,6 +237,9 @@ pub(crate) struct Merged {
     /// depth, the largest memory), in the order of the parts' records.
     pub totals: Option<IndexMap<String, i64>>,
     pub stats: Option<IndexMap<String, i64>>,
+    /// Where the searches of a crossword failed, over the parts a limit
+    /// stopped before a fill, when no part filled it.
+    pub failed: Option<crate::output::stuck::Map>,
 }
 
 /// One combination of strategies (`cspi bench`).

@@ -301,7 +301,7 @@ class Stuck:
     """Where a crossword's search failed when a limit stopped it before a
     fill (:attr:`Model.stuck`): :attr:`cells`, each open cell's share of the
     failures (rows of floats, ``None`` for a block), and :attr:`entries`, the
-    ten entries blamed most (dicts of ``name``, ``row``, ``column``,
+    entries blamed, most first (dicts of ``name``, ``row``, ``column``,
     ``length``, ``across``, ``share``). ``str()`` is the map ``cspi solve``
     prints; :meth:`svg` draws it."""
 

@@ -34,7 +34,10 @@ pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
         out.write(&format!("{s}\n"));
     }
     let end = match args.format {
-        Format::Json => format!("{}\n", crate::output::merge::json(&merged)),
+        Format::Json => {
+            let map = merged.failed.as_ref().map(|m| m.json()).unwrap_or_default();
+            format!("{map}{}\n", crate::output::merge::json(&merged))
+        }
         Format::Human => crate::output::merge::human(&merged),
     };
     out.write(&end);

@@ -156,7 +156,7 @@ impl<'a> Runner<'a> {
                 let text = if human {
                     crate::output::stuck::text(model, layout, blame, 5)
                 } else {
-                    crate::output::stuck::json(model, name, layout, blame, 10)
+                    crate::output::stuck::json(model, name, layout, blame)
                 };
                 if let Some(text) = text {
                     self.out.write(&text);

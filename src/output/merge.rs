@@ -24,7 +24,11 @@ pub(crate) fn human(m: &Merged) -> String {
         ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
         (s, None) => format!("{} ({s})", super::count_text(m.count)),
     };
-    format!("{head}\nmerged {} parts\n", m.parts)
+    let mut out = format!("{head}\nmerged {} parts\n", m.parts);
+    if let Some(map) = &m.failed {
+        out += &map.text(5);
+    }
+    out
 }
 
 /// The merged summary record.
@@ -82,6 +86,7 @@ mod tests {
             parts: 3,
             fingerprint: "f00d".to_string(),
             totals: None,
+            failed: None,
             stats: Some(IndexMap::from([
                 ("nodes".to_string(), 30),
                 ("failures".to_string(), 4),

@@ -34,7 +34,7 @@ pub fn explanation_json(model: &Model, source: &Source, answer: &Explanation) ->
 pub struct Stuck {
     /// The map and the five entries blamed most, as text.
     pub text: String,
-    /// The `failed` JSON record (shares per cell, the ten entries blamed most).
+    /// The `failed` JSON record (shares per cell, every entry blamed, most first).
     pub json: String,
     /// The map as an SVG picture.
     pub svg: String,
@@ -46,7 +46,7 @@ pub fn stuck(model: &Model, blame: &[f64]) -> Option<Stuck> {
     let (name, layout) = model.crosswords.first()?;
     Some(Stuck {
         text: super::stuck::text(model, layout, blame, 5)?,
-        json: super::stuck::json(model, name, layout, blame, 10)?,
+        json: super::stuck::json(model, name, layout, blame)?,
         svg: super::stuck::svg(layout, blame)?,
     })
 }

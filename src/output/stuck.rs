@@ -4,7 +4,7 @@
 //! blamed most. It tells a constructor which corner to open up.
 
 use crate::model::{CrosswordLayout, CrosswordSlot, Model};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The blame of a crossword's cells and entries, as shares of all failures.
 struct Blame<'a> {
@@ -44,11 +44,6 @@ impl<'a> Blame<'a> {
         })
     }
 
-    /// The `worst` entries blamed most.
-    fn most(&self, worst: usize) -> &[(&'a CrosswordSlot, f64)] {
-        &self.entries[..worst.min(self.entries.len())]
-    }
-
     /// Cell `c`'s blame against the most blamed cell's, 0 to 1.
     fn heat(&self, c: usize) -> f64 {
         (self.cells[c] / self.top).clamp(0.0, 1.0)
@@ -63,18 +58,7 @@ pub(crate) fn text(
     blame: &[f64],
     worst: usize,
 ) -> Option<String> {
-    let b = Blame::of(layout, blame)?;
-    let mut out = String::from(
-        "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
-    );
-    out += &super::grid_text::draw(layout, |c| digit(b.heat(c)));
-    let list: Vec<_> = b
-        .most(worst)
-        .iter()
-        .map(|&(s, x)| (s, format!("{:.0}%", 100.0 * x / b.total)))
-        .collect();
-    out += &super::grid_text::entries(model, "failed most", &list);
-    Some(out)
+    Some(Map::of(model, "", layout, blame)?.text(worst))
 }
 
 /// The map as an SVG picture: each open cell from white (no blame) to red
@@ -91,25 +75,180 @@ pub(crate) fn svg(layout: &CrosswordLayout, blame: &[f64]) -> Option<String> {
     Some(super::grid_text::picture(layout, "failed", heat, label))
 }
 
-/// `{"type":"failed",...}`: the grid's name, each cell's share of the
-/// failures (`null` for a block) and the `worst` entries blamed most.
-#[derive(Serialize)]
-struct Json<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    grid: &'a str,
-    cells: Vec<Vec<Option<f64>>>,
-    entries: Vec<Entry<'a>>,
+/// `{"type":"failed",...}`, the map as a record: the grid's name, each
+/// cell's share of the failures (`null` for a block), every entry blamed
+/// with its share, most first, and the failures blamed in all (the weight
+/// of this map when `cspi merge` combines the maps of a split's parts).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "failed")]
+pub(crate) struct Map {
+    pub grid: String,
+    pub cells: Vec<Vec<Option<f64>>>,
+    pub entries: Vec<Entry>,
+    /// Absent from the records of builds before `cspi merge` read them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<f64>,
 }
 
-#[derive(Serialize)]
-struct Entry<'a> {
-    name: &'a str,
-    row: usize,
-    column: usize,
-    length: usize,
-    across: bool,
-    share: f64,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    pub name: String,
+    pub row: usize,
+    pub column: usize,
+    pub length: usize,
+    pub across: bool,
+    pub share: f64,
+}
+
+impl Map {
+    /// The map of crossword `name` from a run's blame; `None` when no
+    /// failure touched its entries.
+    fn of(model: &Model, name: &str, layout: &CrosswordLayout, blame: &[f64]) -> Option<Map> {
+        let b = Blame::of(layout, blame)?;
+        Some(Map {
+            grid: name.to_string(),
+            cells: (0..layout.height)
+                .map(|y| {
+                    (0..layout.width)
+                        .map(|x| {
+                            let c = y * layout.width + x;
+                            layout.open[c].then(|| b.cells[c] / b.total)
+                        })
+                        .collect()
+                })
+                .collect(),
+            entries: b
+                .entries
+                .iter()
+                .map(|&(s, x)| Entry {
+                    name: model.vars[s.var].name.clone(),
+                    row: s.y + 1,
+                    column: s.x + 1,
+                    length: s.len,
+                    across: s.across,
+                    share: x / b.total,
+                })
+                .collect(),
+            failures: Some(b.total),
+        })
+    }
+
+    /// The maps of the parts of one split as one: each part's shares
+    /// weighed by the failures it blamed; `None` without maps, or when
+    /// they are not of one grid.
+    pub(crate) fn merge(maps: &[Map]) -> Option<Map> {
+        let first = maps.first()?;
+        let shape = |m: &Map| {
+            (
+                m.grid.clone(),
+                m.cells.iter().map(Vec::len).collect::<Vec<_>>(),
+            )
+        };
+        if maps.iter().any(|m| shape(m) != shape(first)) {
+            return None;
+        }
+        // A record without its failures weighs as much as the others' mean.
+        let known: Vec<f64> = maps.iter().filter_map(|m| m.failures).collect();
+        let mean = if known.is_empty() {
+            1.0
+        } else {
+            known.iter().sum::<f64>() / known.len() as f64
+        };
+        let weight: Vec<f64> = maps.iter().map(|m| m.failures.unwrap_or(mean)).collect();
+        let total: f64 = weight.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut cells = first.cells.clone();
+        for (y, row) in cells.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                if cell.is_some() {
+                    let sum = maps
+                        .iter()
+                        .zip(&weight)
+                        .map(|(m, w)| m.cells[y][x].unwrap_or(0.0) * w)
+                        .sum::<f64>();
+                    *cell = Some(sum / total);
+                }
+            }
+        }
+        let mut entries: Vec<Entry> = Vec::new();
+        for (m, w) in maps.iter().zip(&weight) {
+            for e in &m.entries {
+                match entries.iter_mut().find(|x| x.name == e.name) {
+                    Some(x) => x.share += e.share * w / total,
+                    None => entries.push(Entry {
+                        share: e.share * w / total,
+                        ..e.clone()
+                    }),
+                }
+            }
+        }
+        entries.sort_by(|a, b| b.share.total_cmp(&a.share));
+        Some(Map {
+            grid: first.grid.clone(),
+            cells,
+            entries,
+            failures: Some(total),
+        })
+    }
+
+    /// The map as people read it: a digit per open cell (its share against
+    /// the most blamed cell's, 0 to 9), then the `worst` entries blamed most.
+    pub(crate) fn text(&self, worst: usize) -> String {
+        let top = self
+            .cells
+            .iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .fold(0.0, f64::max);
+        let mut out = String::from(
+            "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
+        );
+        for row in &self.cells {
+            let row: Vec<String> = row
+                .iter()
+                .map(|c| match c {
+                    Some(x) if top > 0.0 => digit((x / top).clamp(0.0, 1.0)),
+                    Some(_) => '0',
+                    None => '#',
+                })
+                .map(String::from)
+                .collect();
+            out += &row.join(" ");
+            out.push('\n');
+        }
+        let items: Vec<String> = self.entries[..worst.min(self.entries.len())]
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} ({} {}, row {}, column {}) {:.0}%",
+                    e.name,
+                    e.length,
+                    if e.across { "across" } else { "down" },
+                    e.row,
+                    e.column,
+                    100.0 * e.share
+                )
+            })
+            .collect();
+        out + &format!("failed most: {}\n", items.join("; "))
+    }
+
+    /// The record as one JSON line, its numbers to four decimals.
+    pub(crate) fn json(&self) -> String {
+        let round = |x: f64| (x * 1e4).round() / 1e4;
+        let mut m = self.clone();
+        for c in m.cells.iter_mut().flatten().flatten() {
+            *c = round(*c);
+        }
+        for e in &mut m.entries {
+            e.share = round(e.share);
+        }
+        m.failures = m.failures.map(|f| (f * 1e3).round() / 1e3);
+        super::json::to_json(&m) + "\n"
+    }
 }
 
 /// The same as one JSON line; `None` when no failure touched the grid.
@@ -118,37 +257,8 @@ pub(crate) fn json(
     name: &str,
     layout: &CrosswordLayout,
     blame: &[f64],
-    worst: usize,
 ) -> Option<String> {
-    let b = Blame::of(layout, blame)?;
-    let share = |x: f64| (x / b.total * 1e4).round() / 1e4;
-    let record = Json {
-        kind: "failed",
-        grid: name,
-        cells: (0..layout.height)
-            .map(|y| {
-                (0..layout.width)
-                    .map(|x| {
-                        let c = y * layout.width + x;
-                        layout.open[c].then(|| share(b.cells[c]))
-                    })
-                    .collect()
-            })
-            .collect(),
-        entries: b
-            .most(worst)
-            .iter()
-            .map(|&(s, x)| Entry {
-                name: &model.vars[s.var].name,
-                row: s.y + 1,
-                column: s.x + 1,
-                length: s.len,
-                across: s.across,
-                share: share(x),
-            })
-            .collect(),
-    };
-    Some(super::json::to_json(&record) + "\n")
+    Some(Map::of(model, name, layout, blame)?.json())
 }
 
 /// `0` to `9` for a share `t` of the most, rounded.
@@ -209,11 +319,12 @@ mod tests {
         );
         assert!(text(&model, &layout, &[0.0, 0.0, 2.0], 5).is_none());
         assert_eq!(
-            json(&model, "xw", &layout, &[3.0, 1.0, 4.0], 1).unwrap(),
+            json(&model, "xw", &layout, &[3.0, 1.0, 4.0]).unwrap(),
             "{\"type\":\"failed\",\"grid\":\"xw\",\"cells\":[[0.375,null,null],[0.5,0.125,0.125]],\
-             \"entries\":[{\"name\":\"xw[1]\",\"row\":1,\"column\":1,\"length\":2,\"across\":false,\"share\":0.375}]}\n"
+             \"entries\":[{\"name\":\"xw[1]\",\"row\":1,\"column\":1,\"length\":2,\"across\":false,\"share\":0.375},\
+             {\"name\":\"xw[2]\",\"row\":2,\"column\":1,\"length\":3,\"across\":true,\"share\":0.125}],\"failures\":8.0}\n"
         );
-        assert!(json(&model, "xw", &layout, &[], 1).is_none());
+        assert!(json(&model, "xw", &layout, &[]).is_none());
         // The picture: the most blamed cell red, the least a light red, the
         // digits of the text map.
         let picture = svg(&layout, &[3.0, 1.0, 4.0]).unwrap();
@@ -224,5 +335,45 @@ mod tests {
             assert!(picture.contains(&format!(">{d}</text>")), "{picture}");
         }
         assert!(text(&model, &layout, &[], 5).is_none());
+    }
+
+    /// Merging the maps of runs gives the map of their summed blame: each
+    /// share weighed by the failures its run blamed.
+    #[test]
+    fn maps_merge_as_their_summed_blame() {
+        let (model, layout) = corner();
+        let (a, b) = ([3.0, 1.0, 4.0], [0.5, 6.0, 0.0]);
+        let sum: Vec<f64> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+        let of = |blame: &[f64]| Map::of(&model, "xw", &layout, blame).unwrap();
+        let merged = Map::merge(&[of(&a), of(&b)]).unwrap();
+        let want = of(&sum);
+        assert_eq!(merged.failures, want.failures);
+        for (got, want) in merged
+            .cells
+            .iter()
+            .flatten()
+            .zip(want.cells.iter().flatten())
+        {
+            match (got, want) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-12, "{g} {w}"),
+                (g, w) => assert_eq!(g, w),
+            }
+        }
+        let names = |m: &Map| m.entries.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(&merged), names(&want));
+        assert_eq!(names(&merged), ["xw[2]", "xw[1]"]);
+        for (g, w) in merged.entries.iter().zip(&want.entries) {
+            assert!((g.share - w.share).abs() < 1e-12);
+        }
+        assert_eq!(merged.text(5), want.text(5));
+        // A record read back from JSON merges as well (rounded), and a map
+        // of another grid does not merge.
+        let read: Map = serde_json::from_str(&of(&a).json()).unwrap();
+        assert_eq!(read.entries.len(), 2);
+        assert!(Map::merge(&[read.clone(), of(&b)]).is_some());
+        let mut other = read;
+        other.cells.pop();
+        assert!(Map::merge(&[other, of(&b)]).is_none());
+        assert!(Map::merge(&[]).is_none());
     }
 }

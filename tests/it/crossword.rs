@@ -1228,3 +1228,128 @@ fn an_unfilled_grid_shows_where_its_search_failed() {
         .collect();
     assert_eq!(digits, want);
 }
+
+/// The maps of where the parts of a split failed (`--part K/N` stopped by
+/// a limit before a fill) merge into one: each cell's share weighed by the
+/// failures its part blamed, the entries ranked again.
+#[test]
+fn the_maps_of_a_split_s_parts_merge_weighed_by_their_failures() {
+    let dir = crate::common::scratch("the_maps_of_a_split_s_parts_merge");
+    let grid = dir.join("open5.txt");
+    std::fs::write(&grid, ".....\n".repeat(5)).unwrap();
+    let grid_arg = format!("grid={}", grid.display());
+    let mut files = Vec::new();
+    let mut maps = Vec::new();
+    for k in 1..=3 {
+        let part = format!("{k}/3");
+        let out = cspi(&[
+            "solve",
+            "models/crossword.csp",
+            "--param",
+            &grid_arg,
+            "--node-limit",
+            "50",
+            "--part",
+            &part,
+            "--format",
+            "json",
+        ]);
+        let mut text = String::from_utf8_lossy(&out.stdout).to_string();
+        if let Some(line) = text.lines().find(|l| l.starts_with("{\"type\":\"failed\"")) {
+            maps.push(serde_json::from_str::<serde_json::Value>(line).unwrap());
+        } else if let Some(first) = maps.first() {
+            // On this grid the other parts' sub-problems fall to
+            // propagation: give part 2 a map of its own, the first part's
+            // mirrored with twice its failures, to weigh against it.
+            let mut m = first.clone();
+            for row in m["cells"].as_array_mut().unwrap() {
+                row.as_array_mut().unwrap().reverse();
+            }
+            for e in m["entries"].as_array_mut().unwrap() {
+                let share = e["share"].as_f64().unwrap();
+                e["share"] = serde_json::json!(share * share);
+            }
+            m["failures"] = serde_json::json!(2.0 * first["failures"].as_f64().unwrap());
+            if k == 2 {
+                text = format!("{m}\n{text}");
+                maps.push(m);
+            }
+        }
+        let file = dir.join(format!("part{k}.json"));
+        std::fs::write(&file, &text).unwrap();
+        files.push(file.display().to_string());
+    }
+    assert_eq!(maps.len(), 2, "the first part stopped before a fill");
+    let merge = |format: &str| {
+        let mut args = vec!["merge", "--format", format];
+        args.extend(files.iter().map(String::as_str));
+        let out = cspi(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let json = merge("json");
+    let lines: Vec<&str> = json.lines().collect();
+    assert_eq!(lines.len(), 2, "{json}");
+    assert!(lines[1].contains("\"status\":\"UNKNOWN\""), "{json}");
+    let merged: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(merged["type"], "failed");
+    let weight = |m: &serde_json::Value| m["failures"].as_f64().unwrap();
+    let total: f64 = maps.iter().map(weight).sum();
+    assert!((merged["failures"].as_f64().unwrap() - total).abs() < 1e-2);
+    let mut cells = [0.0f64; 25];
+    for (k, cell) in cells.iter_mut().enumerate() {
+        *cell = maps
+            .iter()
+            .map(|m| m["cells"][k / 5][k % 5].as_f64().unwrap() * weight(m))
+            .sum::<f64>()
+            / total;
+        let got = merged["cells"][k / 5][k % 5].as_f64().unwrap();
+        assert!((got - *cell).abs() < 2e-4, "cell {k}: {got} against {cell}");
+    }
+    // Every entry once, by its summed share, most first.
+    let share = |name: &str| {
+        maps.iter()
+            .flat_map(|m| {
+                m["entries"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|e| e["name"] == name)
+                    .map(|e| e["share"].as_f64().unwrap() * weight(m))
+            })
+            .sum::<f64>()
+            / total
+    };
+    let entries = merged["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 10);
+    for e in entries {
+        let want = share(e["name"].as_str().unwrap());
+        assert!((e["share"].as_f64().unwrap() - want).abs() < 2e-4, "{e}");
+    }
+    let shares: Vec<f64> = entries
+        .iter()
+        .map(|e| e["share"].as_f64().unwrap())
+        .collect();
+    assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
+    // For people: the status, the parts, the map's digits, the top five.
+    let human = merge("human");
+    let lines: Vec<&str> = human.lines().collect();
+    assert_eq!(lines[1], "merged 3 parts");
+    assert!(lines[2].starts_with("where the search failed"), "{human}");
+    let top = cells.iter().copied().fold(0.0, f64::max);
+    for r in 0..5 {
+        let want: Vec<String> = (0..5)
+            .map(|c| ((cells[r * 5 + c] / top * 9.0).round() as u32).to_string())
+            .collect();
+        assert_eq!(lines[3 + r], want.join(" "), "row {}", r + 1);
+    }
+    let first = entries[0]["name"].as_str().unwrap();
+    assert!(
+        lines[8].starts_with(&format!("failed most: {first} (5 ")),
+        "{human}"
+    );
+}
