@@ -442,6 +442,25 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
+/// Width of diagnostics when not drawn for a terminal, so that logs and
+/// the golden files of tests/ui do not depend on the terminal.
+const PLAIN_WIDTH: usize = 100;
+
+/// A diagnostic as plain text: no colour, no links, [`PLAIN_WIDTH`] columns.
+pub fn render_plain(d: &Diag) -> String {
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_links(false)
+            .with_width(PLAIN_WIDTH);
+    let d = &*d.printable();
+    let mut out = String::new();
+    if handler.render_report(&mut out, d).is_err() {
+        out = format!("error[{}]: {}\n", d.code, d.message);
+    }
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod suggestion_tests {
     use super::did_you_mean;

@@ -56,7 +56,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("output", &["source", "diag", "model", "engine", "run"]),
     // Commands' libraries, over the API.
     ("explain", &["model", "engine", "run", "solve"]),
-    ("suggest", &["model", "engine", "lower", "setup"]),
+    ("suggest", &["model", "engine", "lower", "setup", "run"]),
     ("merge", &["engine", "run"]),
     ("bench", &["model", "engine", "run", "solve", "output"]),
     // The command line may name anything below it.

@@ -23,7 +23,7 @@ pub(crate) struct PartOutput {
     pub summary: Map<String, Value>,
     /// Where the part's search of a crossword failed, when a limit stopped
     /// it before a fill (its `failed` record).
-    pub failed: Option<crate::output::stuck::Map>,
+    pub failed: Option<crate::run::FailedMap>,
 }
 
 /// Reads one part's JSON Lines: each line must be a JSON object; exactly
@@ -324,7 +324,7 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         stats: sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]),
         failed: if status == "UNKNOWN" && solutions_field == 0 {
             let maps: Vec<_> = parts.iter().filter_map(|p| p.failed.clone()).collect();
-            crate::output::stuck::Map::merge(&maps)
+            crate::run::FailedMap::merge(&maps)
         } else {
             None
         },

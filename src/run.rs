@@ -239,7 +239,118 @@ pub(crate) struct Merged {
     pub stats: Option<IndexMap<String, i64>>,
     /// Where the searches of a crossword failed, over the parts a limit
     /// stopped before a fill, when no part filled it.
-    pub failed: Option<crate::output::stuck::Map>,
+    pub failed: Option<FailedMap>,
+}
+
+/// What `cspi solve --suggest` found (`crate::suggest`).
+/// One candidate value of the chosen variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub value: i64,
+    /// The score of its word, for word variables over a scored list.
+    pub score: Option<i64>,
+    /// The exact number of solutions with this value; `None` when a limit
+    /// stopped the count.
+    pub count: Option<u64>,
+}
+
+/// The candidates of one variable, and the values every variable keeps.
+#[derive(Clone, Debug, Default)]
+pub struct Suggestions {
+    /// Values left in each variable's domain after propagation at the root
+    /// (all 0 when the root fails: no solution at all).
+    pub sizes: Vec<u64>,
+    /// The candidates counted, best score first (then by value).
+    pub candidates: Vec<Candidate>,
+    /// Candidates left after propagation, counted or not.
+    pub left: u64,
+}
+
+/// `{"type":"failed",...}`, the map as a record: the grid's name, each
+/// cell's share of the failures (`null` for a block), every entry blamed
+/// with its share, most first, and the failures blamed in all (the weight
+/// of this map when `cspi merge` combines the maps of a split's parts).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename = "failed")]
+pub(crate) struct FailedMap {
+    pub grid: String,
+    pub cells: Vec<Vec<Option<f64>>>,
+    pub entries: Vec<FailedEntry>,
+    /// Absent from the records of builds before `cspi merge` read them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct FailedEntry {
+    pub name: String,
+    pub row: usize,
+    pub column: usize,
+    pub length: usize,
+    pub across: bool,
+    pub share: f64,
+}
+
+impl FailedMap {
+    /// The maps of the parts of one split as one: each part's shares
+    /// weighed by the failures it blamed; `None` without maps, or when
+    /// they are not of one grid.
+    pub(crate) fn merge(maps: &[FailedMap]) -> Option<FailedMap> {
+        let first = maps.first()?;
+        let shape = |m: &FailedMap| {
+            (
+                m.grid.clone(),
+                m.cells.iter().map(Vec::len).collect::<Vec<_>>(),
+            )
+        };
+        if maps.iter().any(|m| shape(m) != shape(first)) {
+            return None;
+        }
+        // A record without its failures weighs as much as the others' mean.
+        let known: Vec<f64> = maps.iter().filter_map(|m| m.failures).collect();
+        let mean = if known.is_empty() {
+            1.0
+        } else {
+            known.iter().sum::<f64>() / known.len() as f64
+        };
+        let weight: Vec<f64> = maps.iter().map(|m| m.failures.unwrap_or(mean)).collect();
+        let total: f64 = weight.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let mut cells = first.cells.clone();
+        for (y, row) in cells.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                if cell.is_some() {
+                    let sum = maps
+                        .iter()
+                        .zip(&weight)
+                        .map(|(m, w)| m.cells[y][x].unwrap_or(0.0) * w)
+                        .sum::<f64>();
+                    *cell = Some(sum / total);
+                }
+            }
+        }
+        let mut entries: Vec<FailedEntry> = Vec::new();
+        for (m, w) in maps.iter().zip(&weight) {
+            for e in &m.entries {
+                match entries.iter_mut().find(|x| x.name == e.name) {
+                    Some(x) => x.share += e.share * w / total,
+                    None => entries.push(FailedEntry {
+                        share: e.share * w / total,
+                        ..e.clone()
+                    }),
+                }
+            }
+        }
+        entries.sort_by(|a, b| b.share.total_cmp(&a.share));
+        Some(FailedMap {
+            grid: first.grid.clone(),
+            cells,
+            entries,
+            failures: Some(total),
+        })
+    }
 }
 
 /// One combination of strategies (`cspi bench`).

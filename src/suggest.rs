@@ -17,28 +17,7 @@ use crate::setup::{primary, strategy};
 use std::sync::Arc;
 use std::time::Instant;
 
-/// One candidate value of the chosen variable.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Candidate {
-    pub value: i64,
-    /// The score of its word, for word variables over a scored list.
-    pub score: Option<i64>,
-    /// The exact number of solutions with this value; `None` when a limit
-    /// stopped the count.
-    pub count: Option<u64>,
-}
-
-/// What `suggest` found.
-#[derive(Clone, Debug, Default)]
-pub struct Suggestions {
-    /// Values left in each variable's domain after propagation at the root
-    /// (all 0 when the root fails: no solution at all).
-    pub sizes: Vec<u64>,
-    /// The candidates counted, best score first (then by value).
-    pub candidates: Vec<Candidate>,
-    /// Candidates left after propagation, counted or not.
-    pub left: u64,
-}
+pub use crate::run::{Candidate, Suggestions};
 
 /// The `top` best-scored values of `var` with their exact counts (none with
 /// `var` = `None`: the map only), under `limits` for the whole run.

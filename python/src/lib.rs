@@ -95,7 +95,7 @@ fn render(diags: &Diags) -> String {
     diags
         .0
         .iter()
-        .map(cspi::cli::diagnostics::render_plain)
+        .map(cspi::diag::render_plain)
         .collect::<String>()
         .trim_end()
         .to_string()

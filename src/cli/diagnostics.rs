@@ -1,11 +1,7 @@
 //! Diagnostics on stderr: in colour on a terminal, plain text elsewhere.
 
-use crate::diag::{Diag, Diags};
+use crate::diag::Diags;
 use crate::output::sink::eprint;
-
-/// Width of diagnostics when stderr is not a terminal, so that logs and the
-/// golden files of tests/ui do not depend on the terminal.
-const PLAIN_WIDTH: usize = 100;
 
 /// Prints diagnostics on stderr and returns the exit code.
 ///
@@ -28,17 +24,4 @@ pub(crate) fn report(diags: &Diags) -> i32 {
     diags.exit_code()
 }
 
-/// A diagnostic as plain text: no colour, no links, [`PLAIN_WIDTH`] columns.
-pub fn render_plain(d: &Diag) -> String {
-    let handler =
-        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-            .with_links(false)
-            .with_width(PLAIN_WIDTH);
-    let d = &*d.printable();
-    let mut out = String::new();
-    if handler.render_report(&mut out, d).is_err() {
-        out = format!("error[{}]: {}\n", d.code, d.message);
-    }
-    out.push('\n');
-    out
-}
+pub use crate::diag::render_plain;

@@ -5,8 +5,8 @@
 
 use crate::model::{Model, VarId};
 use crate::run::Explanation;
+use crate::run::Suggestions;
 use crate::source::Source;
-use crate::suggest::Suggestions;
 use std::fmt::Write;
 
 /// The answer of [`crate::explain::explain`] as `cspi explain` prints it
@@ -15,10 +15,7 @@ use std::fmt::Write;
 /// answer.
 pub fn explanation_text(model: &Model, source: &Source, answer: &Explanation) -> String {
     match super::explain::human(model, source, answer) {
-        Ok(d) => {
-            crate::cli::diagnostics::render_plain(&d)
-                + &super::explain::crossword_pictures(model, answer)
-        }
+        Ok(d) => crate::diag::render_plain(&d) + &super::explain::crossword_pictures(model, answer),
         Err(line) => line.to_string(),
     }
 }

@@ -4,7 +4,7 @@
 //! blamed most. It tells a constructor which corner to open up.
 
 use crate::model::{CrosswordLayout, CrosswordSlot, Model};
-use serde::{Deserialize, Serialize};
+use crate::run::{FailedEntry as Entry, FailedMap as Map};
 
 /// The blame of a crossword's cells and entries, as shares of all failures.
 struct Blame<'a> {
@@ -75,31 +75,6 @@ pub(crate) fn svg(layout: &CrosswordLayout, blame: &[f64]) -> Option<String> {
     Some(super::grid_text::picture(layout, "failed", heat, label))
 }
 
-/// `{"type":"failed",...}`, the map as a record: the grid's name, each
-/// cell's share of the failures (`null` for a block), every entry blamed
-/// with its share, most first, and the failures blamed in all (the weight
-/// of this map when `cspi merge` combines the maps of a split's parts).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename = "failed")]
-pub(crate) struct Map {
-    pub grid: String,
-    pub cells: Vec<Vec<Option<f64>>>,
-    pub entries: Vec<Entry>,
-    /// Absent from the records of builds before `cspi merge` read them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failures: Option<f64>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Entry {
-    pub name: String,
-    pub row: usize,
-    pub column: usize,
-    pub length: usize,
-    pub across: bool,
-    pub share: f64,
-}
-
 impl Map {
     /// The map of crossword `name` from a run's blame; `None` when no
     /// failure touched its entries.
@@ -130,66 +105,6 @@ impl Map {
                 })
                 .collect(),
             failures: Some(b.total),
-        })
-    }
-
-    /// The maps of the parts of one split as one: each part's shares
-    /// weighed by the failures it blamed; `None` without maps, or when
-    /// they are not of one grid.
-    pub(crate) fn merge(maps: &[Map]) -> Option<Map> {
-        let first = maps.first()?;
-        let shape = |m: &Map| {
-            (
-                m.grid.clone(),
-                m.cells.iter().map(Vec::len).collect::<Vec<_>>(),
-            )
-        };
-        if maps.iter().any(|m| shape(m) != shape(first)) {
-            return None;
-        }
-        // A record without its failures weighs as much as the others' mean.
-        let known: Vec<f64> = maps.iter().filter_map(|m| m.failures).collect();
-        let mean = if known.is_empty() {
-            1.0
-        } else {
-            known.iter().sum::<f64>() / known.len() as f64
-        };
-        let weight: Vec<f64> = maps.iter().map(|m| m.failures.unwrap_or(mean)).collect();
-        let total: f64 = weight.iter().sum();
-        if total <= 0.0 {
-            return None;
-        }
-        let mut cells = first.cells.clone();
-        for (y, row) in cells.iter_mut().enumerate() {
-            for (x, cell) in row.iter_mut().enumerate() {
-                if cell.is_some() {
-                    let sum = maps
-                        .iter()
-                        .zip(&weight)
-                        .map(|(m, w)| m.cells[y][x].unwrap_or(0.0) * w)
-                        .sum::<f64>();
-                    *cell = Some(sum / total);
-                }
-            }
-        }
-        let mut entries: Vec<Entry> = Vec::new();
-        for (m, w) in maps.iter().zip(&weight) {
-            for e in &m.entries {
-                match entries.iter_mut().find(|x| x.name == e.name) {
-                    Some(x) => x.share += e.share * w / total,
-                    None => entries.push(Entry {
-                        share: e.share * w / total,
-                        ..e.clone()
-                    }),
-                }
-            }
-        }
-        entries.sort_by(|a, b| b.share.total_cmp(&a.share));
-        Some(Map {
-            grid: first.grid.clone(),
-            cells,
-            entries,
-            failures: Some(total),
         })
     }
 
