@@ -215,24 +215,10 @@ def test_unknown_option_names():
         m.optimize()
 
 
-def test_ctrl_c_stops_the_search():
-    # Python's own Ctrl-C handler, as in a terminal or a notebook: a process
-    # started in the background by a shell without job control (a CI step,
-    # `cmd &` in a script) inherits SIGINT ignored, and Python then keeps it
-    # ignored, so the SIGINT below would be lost (two hung suite runs).
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        m = cspi.load("models/n-queens.csp", params={"n": 40})
-        timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-        timer.start()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                m.count(threads=1, propagation="fc")
-        finally:
-            timer.cancel()
-            timer.join()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def test_ctrl_c_stops_the_search(ctrl_c):
+    m = cspi.load("models/n-queens.csp", params={"n": 40})
+    with ctrl_c(0.3), pytest.raises(KeyboardInterrupt):
+        m.count(threads=1, propagation="fc")
     assert m.status == "UNKNOWN"
     assert m.stats["nodes"] > 0
 
