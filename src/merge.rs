@@ -422,6 +422,8 @@ mod tests {
             (map.grid.as_str(), &map.cells),
             ("xw", &vec![vec![Some(1.0)]])
         );
+        // No entry blamed: the map alone, no empty ranking.
+        assert_eq!(map.text(5).lines().skip(1).collect::<Vec<_>>(), ["9"]);
         // A second map in one part, or one that cannot be read, is refused.
         let twice = read_part("p", &format!("{failed}\n{failed}\n{summary}\n"));
         assert!(

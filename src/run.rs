@@ -242,8 +242,8 @@ pub(crate) struct Merged {
     pub failed: Option<FailedMap>,
 }
 
-/// What `cspi solve --suggest` found (`crate::suggest`).
-/// One candidate value of the chosen variable.
+/// One candidate value of the variable `cspi solve --suggest` asks about
+/// (`crate::suggest`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
     pub value: i64,
@@ -281,6 +281,7 @@ pub(crate) struct FailedMap {
     pub failures: Option<f64>,
 }
 
+/// An entry of a [`FailedMap`]: its name, its place, its share of the failures.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FailedEntry {
     pub name: String,

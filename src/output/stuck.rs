@@ -148,7 +148,10 @@ impl Map {
                 )
             })
             .collect();
-        out + &format!("failed most: {}\n", items.join("; "))
+        if !items.is_empty() {
+            out += &format!("failed most: {}\n", items.join("; "));
+        }
+        out
     }
 
     /// The record as one JSON line, its numbers to four decimals.
