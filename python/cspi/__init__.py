@@ -15,6 +15,11 @@ run: ``var`` (``"input"``, ``"mrv"``, ``"degree"``, ``"dom-wdeg"``, ...),
 ``seed``, ``time_limit`` (seconds), ``node_limit``, ``threads`` and
 ``check`` (re-check every solution with the independent checker).
 
+A crossword answers a constructor's questions too: :meth:`Model.suggest`
+(a slot's best-scored words with exact counts), :meth:`Model.fillability`,
+:meth:`Model.explain` (why a grid has no fill) and :attr:`Model.stuck`
+(where a search a limit stopped failed).
+
 Searches run on a thread of their own with the GIL released; Ctrl-C (a
 notebook's interrupt button) stops the search and raises
 ``KeyboardInterrupt``, leaving what it did in :attr:`Model.stats`.
