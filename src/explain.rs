@@ -67,7 +67,7 @@ impl Checker<'_> {
         let summary = solve::solve(&Arc::new(sub), &options, |_| Next::Stop);
         match summary.status {
             Status::Unsatisfiable => Verdict::Unsat,
-            Status::Unknown if summary.stats.solutions == 0 => Verdict::Unknown,
+            _ if summary.stopped_before_a_solution() => Verdict::Unknown,
             _ => Verdict::Sat,
         }
     }

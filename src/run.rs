@@ -58,6 +58,15 @@ pub struct Summary {
     pub(crate) tree: Option<crate::engine::tree::TreeLog>,
 }
 
+impl Summary {
+    /// A limit (or the caller) stopped the search before any solution:
+    /// nothing is proved, and a crossword's map of where its search failed
+    /// ([`Stats::blame`]) is what there is to show.
+    pub fn stopped_before_a_solution(&self) -> bool {
+        self.status == Status::Unknown && self.stats.solutions == 0
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Replaces the model's search block where set.

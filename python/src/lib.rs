@@ -381,6 +381,8 @@ impl Run {
                         Err(_) => Next::Stop,
                     }
                 });
+                // Where a crossword's search failed, when nothing was filled.
+                let stuck = !model.crosswords.is_empty() && summary.stopped_before_a_solution();
                 let end = End {
                     status: summary.status.name(),
                     objective: summary.objective,
@@ -393,10 +395,7 @@ impl Run {
                         .collect(),
                     stopped: summary.stopped,
                     rejected: summary.rejected,
-                    blame: if !model.crosswords.is_empty()
-                        && summary.status == solve::Status::Unknown
-                        && summary.stats.solutions == 0
-                    {
+                    blame: if stuck {
                         summary.stats.blame
                     } else {
                         Vec::new()

@@ -11,6 +11,7 @@ use crate::engine::stats::{Stats, peak_memory};
 use crate::model::{Model, OutputItem};
 use crate::output::sink::{Failure, Stdout, eprint};
 use crate::output::{Format, Mode, Reporter, RunEnd, StoppedBy, human, plural};
+use crate::run::FailedMap;
 use crate::sema::ParamOverride;
 use crate::solve::{self, Options, Status};
 use std::io::IsTerminal;
@@ -150,16 +151,11 @@ impl<'a> Runner<'a> {
         let Some((name, layout)) = model.crosswords.first() else {
             return;
         };
-        let blame = &summary.stats.blame;
         match summary.status {
-            Status::Unknown if summary.stats.solutions == 0 => {
-                let text = if human {
-                    crate::output::stuck::text(model, layout, blame, 5)
-                } else {
-                    crate::output::stuck::json(model, name, layout, blame)
-                };
-                if let Some(text) = text {
-                    self.out.write(&text);
+            _ if summary.stopped_before_a_solution() => {
+                if let Some(map) = FailedMap::of(model, name, layout, &summary.stats.blame) {
+                    self.out
+                        .write(&if human { map.text(5) } else { map.json() });
                 }
             }
             Status::Unsatisfiable if human => eprint(
@@ -476,9 +472,9 @@ fn progress(stats: &Stats, elapsed: Duration) {
 /// The map of where the search of a crossword failed, as a picture, when a
 /// limit stopped it before a fill.
 fn stuck_picture(model: &Model, summary: &solve::Summary) -> Option<String> {
-    if summary.status != Status::Unknown || summary.stats.solutions > 0 {
+    if !summary.stopped_before_a_solution() {
         return None;
     }
-    let (_, layout) = model.crosswords.first()?;
-    crate::output::stuck::svg(layout, &summary.stats.blame)
+    let (name, layout) = model.crosswords.first()?;
+    Some(FailedMap::of(model, name, layout, &summary.stats.blame)?.svg(layout))
 }

@@ -2,7 +2,7 @@
 //! map of where a search failed and `cspi explain`'s conflict draw them,
 //! and the maps as SVG pictures.
 
-use super::svg::{CELL, Canvas};
+use super::svg::{CELL, Canvas, MARGIN, crossword_grid};
 use crate::model::{CrosswordLayout, CrosswordSlot, Model};
 use std::fmt::Write;
 
@@ -46,44 +46,22 @@ pub(crate) fn picture(
     fill: impl Fn(usize) -> String,
     label: impl Fn(usize) -> String,
 ) -> String {
-    const MARGIN: f64 = 8.0;
     let mut c = Canvas::new();
-    c.raw(&format!(
-        "<g class=\"{class}\" data-rows=\"{}\" data-cols=\"{}\">\n",
-        layout.height, layout.width
-    ));
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let k = y * layout.width + x;
-            let (px, py) = (MARGIN + x as f64 * CELL, MARGIN + y as f64 * CELL);
-            if !layout.open[k] {
-                c.rect(px, py, CELL, CELL, r##"fill="#222222""##);
-                continue;
-            }
-            c.rect(
-                px,
-                py,
-                CELL,
-                CELL,
-                &format!(r##"fill="{}" stroke="#111111" stroke-width="1""##, fill(k)),
-            );
+    let (w, h) = crossword_grid(
+        &mut c,
+        (MARGIN, MARGIN),
+        layout,
+        class,
+        fill,
+        |c, k, (px, py)| {
             c.text(
                 (px + CELL / 2.0, py + CELL * 0.56),
                 CELL * 0.3,
                 r##"fill="#111111""##,
                 &label(k),
             );
-        }
-    }
-    let (w, h) = (layout.width as f64 * CELL, layout.height as f64 * CELL);
-    c.rect(
-        MARGIN,
-        MARGIN,
-        w,
-        h,
-        r##"fill="none" stroke="#111111" stroke-width="2.5""##,
+        },
     );
-    c.raw("</g>\n");
     c.fit(w + 2.0 * MARGIN, h + 2.0 * MARGIN);
     c.finish()
 }

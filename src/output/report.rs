@@ -4,8 +4,8 @@
 //! cspi cannot drift apart.
 
 use crate::model::{Model, VarId};
-use crate::run::Explanation;
 use crate::run::Suggestions;
+use crate::run::{Explanation, FailedMap};
 use crate::source::Source;
 use std::fmt::Write;
 
@@ -41,10 +41,11 @@ pub struct Stuck {
 /// when no failure touched its entries.
 pub fn stuck(model: &Model, blame: &[f64]) -> Option<Stuck> {
     let (name, layout) = model.crosswords.first()?;
+    let map = FailedMap::of(model, name, layout, blame)?;
     Some(Stuck {
-        text: super::stuck::text(model, layout, blame, 5)?,
-        json: super::stuck::json(model, name, layout, blame)?,
-        svg: super::stuck::svg(layout, blame)?,
+        text: map.text(5),
+        json: map.json(),
+        svg: map.svg(layout),
     })
 }
 

@@ -1,27 +1,25 @@
 //! Where the search of a crossword it could not fill failed (`solve`, when
 //! a limit stops it before a fill): each cell's share of the failures of its
 //! entries, from [`crate::engine::stats::Stats::blame`], and the entries
-//! blamed most. It tells a constructor which corner to open up.
+//! blamed most. It tells a constructor which corner to open up. The map's
+//! data, [`crate::run::FailedMap`], lives with the runs (`cspi merge` merges
+//! maps without drawing them); here it is built, drawn and written.
 
 use crate::model::{CrosswordLayout, CrosswordSlot, Model};
 use crate::run::{FailedEntry as Entry, FailedMap as Map};
 
-/// The blame of a crossword's cells and entries, as shares of all failures.
-struct Blame<'a> {
-    /// Per cell, row-major: the blame of the entries through it.
-    cells: Vec<f64>,
-    /// The entries blamed at all, most first, with their blame.
-    entries: Vec<(&'a CrosswordSlot, f64)>,
-    total: f64,
-    /// The blame of the most blamed cell.
-    top: f64,
-}
-
-impl<'a> Blame<'a> {
-    /// `None` when no failure touched the grid's entries.
-    fn of(layout: &'a CrosswordLayout, blame: &[f64]) -> Option<Self> {
+impl Map {
+    /// The map of crossword `name` from a run's blame (per variable); `None`
+    /// when no failure touched its entries.
+    pub(crate) fn of(
+        model: &Model,
+        name: &str,
+        layout: &CrosswordLayout,
+        blame: &[f64],
+    ) -> Option<Map> {
         let of = |v: usize| blame.get(v).copied().unwrap_or(0.0);
         let total: f64 = blame.iter().sum();
+        // Per cell, row-major: the blame of the entries through it.
         let mut cells = vec![0.0f64; layout.width * layout.height];
         for s in &layout.slots {
             for i in 0..s.len {
@@ -34,66 +32,23 @@ impl<'a> Blame<'a> {
             .map(|s| (s, of(s.var)))
             .filter(|e| e.1 > 0.0)
             .collect();
+        if total <= 0.0 || entries.is_empty() {
+            return None;
+        }
         entries.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.var.cmp(&b.0.var)));
-        let top = cells.iter().copied().fold(0.0, f64::max);
-        (total > 0.0 && !entries.is_empty()).then_some(Blame {
-            cells,
-            entries,
-            total,
-            top,
-        })
-    }
-
-    /// Cell `c`'s blame against the most blamed cell's, 0 to 1.
-    fn heat(&self, c: usize) -> f64 {
-        (self.cells[c] / self.top).clamp(0.0, 1.0)
-    }
-}
-
-/// The map and the `worst` entries blamed most; `None` when no failure
-/// touched the grid's entries.
-pub(crate) fn text(
-    model: &Model,
-    layout: &CrosswordLayout,
-    blame: &[f64],
-    worst: usize,
-) -> Option<String> {
-    Some(Map::of(model, "", layout, blame)?.text(worst))
-}
-
-/// The map as an SVG picture: each open cell from white (no blame) to red
-/// (the most), with its digit of the text map; `None` as for [`text`].
-pub(crate) fn svg(layout: &CrosswordLayout, blame: &[f64]) -> Option<String> {
-    let b = Blame::of(layout, blame)?;
-    let heat = |c: usize| {
-        // White to #d73027 (the fillability map's red).
-        let t = b.heat(c);
-        let mix = |to: f64| (255.0 - (255.0 - to) * t).round() as u8;
-        format!("#{:02x}{:02x}{:02x}", mix(215.0), mix(48.0), mix(39.0))
-    };
-    let label = |c: usize| digit(b.heat(c)).to_string();
-    Some(super::grid_text::picture(layout, "failed", heat, label))
-}
-
-impl Map {
-    /// The map of crossword `name` from a run's blame; `None` when no
-    /// failure touched its entries.
-    fn of(model: &Model, name: &str, layout: &CrosswordLayout, blame: &[f64]) -> Option<Map> {
-        let b = Blame::of(layout, blame)?;
         Some(Map {
             grid: name.to_string(),
-            cells: (0..layout.height)
-                .map(|y| {
-                    (0..layout.width)
-                        .map(|x| {
-                            let c = y * layout.width + x;
-                            layout.open[c].then(|| b.cells[c] / b.total)
-                        })
+            cells: cells
+                .chunks(layout.width)
+                .zip(layout.open.chunks(layout.width))
+                .map(|(row, open)| {
+                    row.iter()
+                        .zip(open)
+                        .map(|(&x, &open)| open.then_some(x / total))
                         .collect()
                 })
                 .collect(),
-            entries: b
-                .entries
+            entries: entries
                 .iter()
                 .map(|&(s, x)| Entry {
                     name: model.vars[s.var].name.clone(),
@@ -101,16 +56,16 @@ impl Map {
                     column: s.x + 1,
                     length: s.len,
                     across: s.across,
-                    share: x / b.total,
+                    share: x / total,
                 })
                 .collect(),
-            failures: Some(b.total),
+            failures: Some(total),
         })
     }
 
-    /// The map as people read it: a digit per open cell (its share against
-    /// the most blamed cell's, 0 to 9), then the `worst` entries blamed most.
-    pub(crate) fn text(&self, worst: usize) -> String {
+    /// Each cell's share against the most blamed cell's, 0 to 1, a row
+    /// each (`None` for a block).
+    fn heat(&self) -> Vec<Vec<Option<f64>>> {
         let top = self
             .cells
             .iter()
@@ -118,18 +73,29 @@ impl Map {
             .flatten()
             .copied()
             .fold(0.0, f64::max);
+        let scale = |x: f64| {
+            if top > 0.0 {
+                (x / top).clamp(0.0, 1.0)
+            } else {
+                0.0
+            }
+        };
+        self.cells
+            .iter()
+            .map(|row| row.iter().map(|c| c.map(scale)).collect())
+            .collect()
+    }
+
+    /// The map as people read it: a digit per open cell (its share against
+    /// the most blamed cell's, 0 to 9), then the `worst` entries blamed most.
+    pub(crate) fn text(&self, worst: usize) -> String {
         let mut out = String::from(
             "where the search failed: each cell shows its entries' share of the failures, 0 to 9 (9: the most)\n",
         );
-        for row in &self.cells {
+        for row in self.heat() {
             let row: Vec<String> = row
                 .iter()
-                .map(|c| match c {
-                    Some(x) if top > 0.0 => digit((x / top).clamp(0.0, 1.0)),
-                    Some(_) => '0',
-                    None => '#',
-                })
-                .map(String::from)
+                .map(|c| c.map_or('#', digit).to_string())
                 .collect();
             out += &row.join(" ");
             out.push('\n');
@@ -137,21 +103,35 @@ impl Map {
         let items: Vec<String> = self.entries[..worst.min(self.entries.len())]
             .iter()
             .map(|e| {
-                format!(
-                    "{} ({} {}, row {}, column {}) {:.0}%",
-                    e.name,
-                    e.length,
-                    if e.across { "across" } else { "down" },
-                    e.row,
-                    e.column,
-                    100.0 * e.share
-                )
+                // The entry's place as every grid text names it.
+                let slot = CrosswordSlot {
+                    var: 0,
+                    x: e.column.saturating_sub(1),
+                    y: e.row.saturating_sub(1),
+                    len: e.length,
+                    across: e.across,
+                };
+                format!("{} ({}) {:.0}%", e.name, slot.place(), 100.0 * e.share)
             })
             .collect();
         if !items.is_empty() {
             out += &format!("failed most: {}\n", items.join("; "));
         }
         out
+    }
+
+    /// The map as an SVG picture of `layout` (its grid): each open cell
+    /// from white (no blame) to red (the most), with its digit of the text.
+    pub(crate) fn svg(&self, layout: &CrosswordLayout) -> String {
+        let heat: Vec<Option<f64>> = self.heat().concat();
+        let colour = |c: usize| {
+            // White to #d73027 (the fillability map's red).
+            let t = heat[c].unwrap_or(0.0);
+            let mix = |to: f64| (255.0 - (255.0 - to) * t).round() as u8;
+            format!("#{:02x}{:02x}{:02x}", mix(215.0), mix(48.0), mix(39.0))
+        };
+        let label = |c: usize| heat[c].map(digit).unwrap_or_default().to_string();
+        super::grid_text::picture(layout, "failed", colour, label)
     }
 
     /// The record as one JSON line, its numbers to four decimals.
@@ -167,16 +147,6 @@ impl Map {
         m.failures = m.failures.map(|f| (f * 1e3).round() / 1e3);
         super::json::to_json(&m) + "\n"
     }
-}
-
-/// The same as one JSON line; `None` when no failure touched the grid.
-pub(crate) fn json(
-    model: &Model,
-    name: &str,
-    layout: &CrosswordLayout,
-    blame: &[f64],
-) -> Option<String> {
-    Some(Map::of(model, name, layout, blame)?.json())
 }
 
 /// `0` to `9` for a share `t` of the most, rounded.
@@ -225,7 +195,8 @@ mod tests {
         let (model, layout) = corner();
         // The down entry failed three times as often as the across one; a
         // third variable outside the grid took the rest of the blame.
-        let shown = text(&model, &layout, &[3.0, 1.0, 4.0], 5).unwrap();
+        let map = |blame: &[f64]| Map::of(&model, "xw", &layout, blame);
+        let shown = map(&[3.0, 1.0, 4.0]).unwrap().text(5);
         let lines: Vec<&str> = shown.lines().collect();
         // The crossing cell has both (4 of 4: 9), the down one 3 of 4, the
         // across ones 1 of 4.
@@ -235,24 +206,23 @@ mod tests {
             lines[3],
             "failed most: xw[1] (2 down, row 1, column 1) 38%; xw[2] (3 across, row 2, column 1) 12%"
         );
-        assert!(text(&model, &layout, &[0.0, 0.0, 2.0], 5).is_none());
+        assert!(map(&[0.0, 0.0, 2.0]).is_none());
         assert_eq!(
-            json(&model, "xw", &layout, &[3.0, 1.0, 4.0]).unwrap(),
+            map(&[3.0, 1.0, 4.0]).unwrap().json(),
             "{\"type\":\"failed\",\"grid\":\"xw\",\"cells\":[[0.375,null,null],[0.5,0.125,0.125]],\
              \"entries\":[{\"name\":\"xw[1]\",\"row\":1,\"column\":1,\"length\":2,\"across\":false,\"share\":0.375},\
              {\"name\":\"xw[2]\",\"row\":2,\"column\":1,\"length\":3,\"across\":true,\"share\":0.125}],\"failures\":8.0}\n"
         );
-        assert!(json(&model, "xw", &layout, &[]).is_none());
+        assert!(map(&[]).is_none());
         // The picture: the most blamed cell red, the least a light red, the
         // digits of the text map.
-        let picture = svg(&layout, &[3.0, 1.0, 4.0]).unwrap();
+        let picture = map(&[3.0, 1.0, 4.0]).unwrap().svg(&layout);
         assert!(picture.contains("class=\"failed\""));
         assert!(picture.contains("fill=\"#d73027\""), "{picture}");
         assert!(picture.contains("fill=\"#f5cbc9\""), "{picture}");
         for d in ["9", "7", "2"] {
             assert!(picture.contains(&format!(">{d}</text>")), "{picture}");
         }
-        assert!(text(&model, &layout, &[], 5).is_none());
     }
 
     /// Merging the maps of runs gives the map of their summed blame: each

@@ -13,7 +13,7 @@ use std::fmt::Write;
 /// The side of a cell, in pixels.
 pub(crate) const CELL: f64 = 36.0;
 /// The margin around each picture.
-const MARGIN: f64 = 8.0;
+pub(crate) const MARGIN: f64 = 8.0;
 
 /// Colours, named once.
 const INK: &str = "#111111";
@@ -307,32 +307,19 @@ fn crossword(
     layout: &CrosswordLayout,
     values: &[i64],
 ) -> (f64, f64) {
-    let (width, height) = (layout.width, layout.height);
-    let x0 = MARGIN;
     let letters = layout.letters(model, values);
-    let mut starts = vec![false; width * height];
+    let mut starts = vec![false; layout.width * layout.height];
     for s in &layout.slots {
-        starts[s.y * width + s.x] = true;
+        starts[s.y * layout.width + s.x] = true;
     }
-    c.raw(&format!(
-        "<g class=\"crossword\" data-rows=\"{height}\" data-cols=\"{width}\">\n"
-    ));
     let mut number = 0;
-    for y in 0..height {
-        for x in 0..width {
-            let k = y * width + x;
-            let (px, py) = (x0 + x as f64 * CELL, top + y as f64 * CELL);
-            if !layout.open[k] {
-                c.rect(px, py, CELL, CELL, &format!(r#"fill="{BLOCK}""#));
-                continue;
-            }
-            c.rect(
-                px,
-                py,
-                CELL,
-                CELL,
-                &format!(r##"fill="#ffffff" stroke="{INK}" stroke-width="1""##),
-            );
+    crossword_grid(
+        c,
+        (MARGIN, top),
+        layout,
+        "crossword",
+        |_| "#ffffff".to_string(),
+        |c, k, (px, py)| {
             if starts[k] {
                 number += 1;
                 c.text_anchored(
@@ -352,6 +339,43 @@ fn crossword(
                     &t,
                 );
             }
+        },
+    )
+}
+
+/// A crossword's grid with its top left corner at `at`, as `<g
+/// class="{class}">`: blocks dark, open cell `k` (row-major) filled with
+/// `fill(k)` and then marked by `mark(canvas, k, its corner)`, a heavy
+/// border around. Its width and height. The filled crossword and the maps
+/// of a grid (fillability, where a search failed) share it.
+pub(crate) fn crossword_grid(
+    c: &mut Canvas,
+    (x0, top): (f64, f64),
+    layout: &CrosswordLayout,
+    class: &str,
+    fill: impl Fn(usize) -> String,
+    mut mark: impl FnMut(&mut Canvas, usize, (f64, f64)),
+) -> (f64, f64) {
+    let (width, height) = (layout.width, layout.height);
+    c.raw(&format!(
+        "<g class=\"{class}\" data-rows=\"{height}\" data-cols=\"{width}\">\n"
+    ));
+    for y in 0..height {
+        for x in 0..width {
+            let k = y * width + x;
+            let (px, py) = (x0 + x as f64 * CELL, top + y as f64 * CELL);
+            if !layout.open[k] {
+                c.rect(px, py, CELL, CELL, &format!(r#"fill="{BLOCK}""#));
+                continue;
+            }
+            c.rect(
+                px,
+                py,
+                CELL,
+                CELL,
+                &format!(r#"fill="{}" stroke="{INK}" stroke-width="1""#, fill(k)),
+            );
+            mark(c, k, (px, py));
         }
     }
     let (w, h) = (width as f64 * CELL, height as f64 * CELL);
