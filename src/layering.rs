@@ -58,6 +58,10 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("explain", &["model", "engine", "run", "solve"]),
     ("suggest", &["model", "engine", "lower", "setup", "run"]),
     ("merge", &["engine", "run"]),
+    (
+        "cheaters",
+        &["diag", "model", "engine", "run", "solve", "explain"],
+    ),
     ("bench", &["model", "engine", "run", "solve", "output"]),
     // The command line may name anything below it.
     (
@@ -65,7 +69,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         &[
             "source", "num", "memory", "reader", "diag", "syntax", "model", "engine", "lower",
             "formats", "sema", "flatzinc", "run", "setup", "part", "parallel", "solve", "output",
-            "explain", "merge", "bench", "suggest",
+            "explain", "merge", "bench", "suggest", "cheaters",
         ],
     ),
     // The binary.

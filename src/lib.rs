@@ -20,6 +20,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub(crate) mod bench;
+pub mod cheaters;
 pub mod cli;
 pub mod diag;
 pub(crate) mod engine;

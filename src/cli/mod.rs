@@ -4,6 +4,7 @@
 //! test holds it to `--help`); each command lives in its own file.
 
 mod bench;
+mod blocks;
 mod check;
 pub mod diagnostics;
 mod differ;
@@ -168,6 +169,7 @@ impl ModelArgs {
             deadline: None,
             stop: None,
             as_written: false,
+            blocks: Vec::new(),
         })
     }
 }
@@ -263,6 +265,17 @@ pub(crate) struct SolveArgs {
     /// Instead of solving: draw the fillability map as SVG in FILE.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "count", "each", "part", "differ"])]
     pub(crate) fillability_svg: Option<PathBuf>,
+    /// When no fill is found: try the crossword with up to N cheater blocks
+    /// (each with its 180° twin in a symmetric grid) at the cells where the
+    /// search failed most, and report the first grid that fills.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3),
+          conflicts_with_all = ["all", "count", "each", "each_data", "part", "differ", "suggest",
+                                "fillability", "fillability_svg", "tree", "solutions", "threads", "project"])]
+    pub(crate) try_blocks: Option<u64>,
+    /// With --try-blocks: the seconds each grid is searched for, the grid
+    /// as drawn first (--time-limit bounds them all).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "5", requires = "try_blocks")]
+    pub(crate) time_per_grid: Duration,
     /// Draw the search tree in FILE: SVG (`.svg`) or Graphviz (`.dot`); one thread,
     /// and at most a few hundred nodes are drawn (docs/cli.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["each", "each_data", "threads", "part"])]

@@ -25,6 +25,9 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     if !args.each_data.is_empty() {
         return super::each::data_command(args, interrupt);
     }
+    if args.try_blocks.is_some() {
+        return super::blocks::command(args, interrupt);
+    }
     let mut runner = Runner::new(args, interrupt);
     let mut options = args.model.load_options()?;
     // The time limit covers loading too: a model can take long to build.

@@ -402,6 +402,51 @@ fn with_slots(src: &Source, mut geo: Geometry) -> Result<Geometry, Error> {
     Ok(geo)
 }
 
+/// The grid with more blocks: the open cells at `blocks` (row, column,
+/// from 0) closed, and its slots found again (`cspi solve --try-blocks`
+/// tries cheater blocks this way, without a new file). A cell outside the
+/// grid, or one with a given letter, is an error; a block already there is
+/// left as it is.
+pub(crate) fn with_blocks(
+    src: &Source,
+    mut geo: Geometry,
+    blocks: &[(usize, usize)],
+) -> Result<Geometry, Error> {
+    for &(row, column) in blocks {
+        if row >= geo.height || column >= geo.width {
+            return Err(Error::new(
+                "cspi::data::grid",
+                format!(
+                    "a block at row {}, column {} lies outside the grid `{}` ({} by {})",
+                    row + 1,
+                    column + 1,
+                    src.name,
+                    geo.width,
+                    geo.height
+                ),
+            )
+            .help("rows and columns count from 1 at the top left"));
+        }
+        let c = row * geo.width + column;
+        if let Some(letter) = geo.given[c] {
+            return Err(Error::new(
+                "cspi::data::grid",
+                format!(
+                    "a block at row {}, column {} of `{}` would cover the given letter `{letter}`",
+                    row + 1,
+                    column + 1,
+                    src.name
+                ),
+            )
+            .help("blocks go on open cells"));
+        }
+        geo.open[c] = false;
+        geo.region[c] = false;
+    }
+    geo.slots.clear();
+    with_slots(src, geo)
+}
+
 /// Checks that the blocks are symmetric under a 180° turn, as published
 /// grids are; the first cell whose partner differs is pointed at.
 pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Error> {
@@ -582,6 +627,41 @@ mod tests {
         assert!(e("", None).contains("no slots"));
         assert!(e("3 0 4 A", Some((5, 5))).contains("runs off"));
         assert!(e("0 0 4 A 2 0 3 A", None).contains("overlap"));
+    }
+
+    #[test]
+    fn added_blocks_split_the_slots_through_them() {
+        let g = parse_picture(&src("....\n....\n..a.\n....\n")).unwrap();
+        assert_eq!(g.slots.len(), 8);
+        // A block at row 2, column 2 (from 0: 1, 1) splits its across and
+        // down slots into a run of 1 (no slot) and a run of 2.
+        let g = with_blocks(&src(""), g, &[(1, 1)]).unwrap();
+        assert!(!g.open[5] && !g.region[5]);
+        let at = |x, y, across| {
+            g.slots
+                .iter()
+                .find(|s| (s.x, s.y, s.across) == (x, y, across))
+                .map(|s| s.len)
+        };
+        assert_eq!(at(2, 1, true), Some(2));
+        assert_eq!(at(0, 1, true), None);
+        assert_eq!(at(1, 2, false), Some(2));
+        assert_eq!(at(0, 0, true), Some(4));
+        assert_eq!(g.slots.len(), 8);
+        let g = parse_picture(&src("....\n....\n..a.\n....\n")).unwrap();
+        let e = |b| {
+            with_blocks(
+                &src("g.txt"),
+                parse_picture(&src("....\n....\n..a.\n....\n")).unwrap(),
+                &[b],
+            )
+            .err()
+            .unwrap()
+            .message
+        };
+        assert!(e((2, 2)).contains("given letter `a`"), "{}", e((2, 2)));
+        assert!(e((4, 0)).contains("outside the grid"));
+        assert_eq!(with_blocks(&src(""), g, &[]).unwrap().slots.len(), 8);
     }
 
     #[test]

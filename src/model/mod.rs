@@ -71,6 +71,9 @@ pub struct CrosswordLayout {
     /// marked region (`*` cells) of a partly filled grid.
     pub region: Vec<bool>,
     pub slots: Vec<CrosswordSlot>,
+    /// Read from a picture or .ipuz grid, where blocks can be added; false
+    /// for a slot file, which lists its entries rather than its blocks.
+    pub picture: bool,
 }
 
 impl CrosswordLayout {
@@ -522,6 +525,10 @@ pub struct Model {
     pub render: Option<Arc<dyn Render>>,
     /// The crosswords declared, by name, for drawing on their grids.
     pub crosswords: Vec<(String, Arc<CrosswordLayout>)>,
+    /// Where the model first names a crossword entry by its number
+    /// (`xw[5] == "grape"`): a new block renumbers the entries, so
+    /// `--try-blocks` refuses such a model.
+    pub numbered_entries: Option<Span>,
 }
 
 impl Model {

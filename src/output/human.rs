@@ -101,8 +101,11 @@ fn body(model: &Model, values: &[i64]) -> String {
                 }
             }
             OutputItem::Quality { layout, below, .. } => {
-                if let Some(q) = FillQuality::of(model, layout, values, *below) {
-                    let _ = writeln!(out, "{}", quality_line(&q, *below));
+                match FillQuality::of(model, layout, values, *below) {
+                    Some(q) => {
+                        let _ = writeln!(out, "{}", quality_line(&q, *below));
+                    }
+                    None => out.push_str("quality: none to report, the word list has no scores\n"),
                 }
             }
             OutputItem::Format(pieces) => {

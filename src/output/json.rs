@@ -139,8 +139,8 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
                 layout,
                 below,
             } => {
+                key(&mut out, &mut first, &format!("{name}_quality"));
                 if let Some(q) = crate::model::FillQuality::of(model, layout, values, *below) {
-                    key(&mut out, &mut first, &format!("{name}_quality"));
                     let _ = write!(
                         out,
                         "{{\"lowest\":{},\"mean\":{:.3},\"below\":[",
@@ -155,6 +155,9 @@ pub fn solution(model: &Model, values: &[i64], instance: Option<&str>) -> String
                         let _ = write!(out, ",{s}]");
                     }
                     out.push_str("]}");
+                } else {
+                    // The word list has no scores.
+                    out.push_str("null");
                 }
             }
             OutputItem::Crossword { name, layout } => {

@@ -186,6 +186,7 @@ mod tests {
             given: vec![None; 6],
             region: vec![true; 6],
             slots: vec![slot(0, 0, 0, 2, false), slot(1, 0, 1, 3, true)],
+            picture: true,
         };
         (model, layout)
     }

@@ -10,7 +10,7 @@ use super::value::{Array, Value};
 use crate::diag::{Diag, Source};
 use crate::formats::dictionary::{Dictionary, letter_count};
 use crate::formats::grid::{
-    Geometry, check_symmetric, data_error, parse_ipuz, parse_picture, parse_slots,
+    Geometry, check_symmetric, data_error, parse_ipuz, parse_picture, parse_slots, with_blocks,
 };
 use crate::model::{
     CmpOp, CrosswordLayout, CrosswordSlot, Formula, Term, VarGroup, VarKind, Variable,
@@ -65,18 +65,31 @@ impl Checker<'_> {
             .help("load one with dictionary(\"words.txt\")"));
         };
         let src = self.read_file(path, *pspan)?;
+        let blocks = &self.input.options.blocks;
         let geo = if kind.name == "slots" {
+            if !blocks.is_empty() {
+                return Err(Diag::new(
+                    "cspi::crossword",
+                    "blocks can be added to picture and .ipuz grids, not to a slot file",
+                )
+                .label(value.span, "a slot file"));
+            }
             parse_slots(&src, size).in_file(&src)?
         } else if path.to_ascii_lowercase().ends_with(".ipuz") {
             parse_ipuz(&src).in_file(&src)?
         } else {
             parse_picture(&src).in_file(&src)?
         };
+        let geo = if blocks.is_empty() {
+            geo
+        } else {
+            with_blocks(&src, geo, blocks).in_file(&src)?
+        };
         if symmetric {
             check_symmetric(&src, &geo).in_file(&src)?;
         }
         self.spend(geo.slots.len() as u64, name.span)?;
-        self.declare_crossword(name, &geo, dict, &src)
+        self.declare_crossword(name, &geo, dict, &src, kind.name != "slots")
     }
 
     /// The output item `quality(xw, t)`.
@@ -105,17 +118,6 @@ impl Checker<'_> {
         let Value::Int(below) = self.eval(threshold)? else {
             return Err(usage());
         };
-        if let Some(s) = layout.slots.first()
-            && let VarKind::Word(list) = &self.model.vars[s.var].kind
-            && list.scores.is_empty()
-        {
-            return Err(Diag::new(
-                "cspi::output",
-                format!("the words of `{n}` have no scores to report"),
-            )
-            .label(span, "here")
-            .help("give the dictionary `word;score` lines"));
-        }
         Ok(crate::model::OutputItem::Quality {
             name: n.clone(),
             layout,
@@ -129,6 +131,7 @@ impl Checker<'_> {
         geo: &Geometry,
         dict: &Dictionary,
         src: &Source,
+        picture: bool,
     ) -> Result<(), Diag> {
         let mut vars = Vec::with_capacity(geo.slots.len());
         let mut slots = Vec::with_capacity(geo.slots.len());
@@ -226,6 +229,7 @@ impl Checker<'_> {
             given: geo.given.clone(),
             region: geo.region.clone(),
             slots,
+            picture,
         });
         let n = vars.len() as i64;
         self.model.groups.insert(

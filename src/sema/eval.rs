@@ -534,7 +534,12 @@ impl Checker<'_> {
     ) -> Result<Value, Diag> {
         match base {
             Value::Poison => Ok(Value::Poison),
-            Value::Array(a) => self.index_array(&a, args, base_span, span),
+            Value::Array(a) => {
+                if self.model.numbered_entries.is_none() && self.entries_of_a_crossword(&a) {
+                    self.model.numbered_entries = Some(span);
+                }
+                self.index_array(&a, args, base_span, span)
+            }
             // A row of a table read by read_table, then its values: `t[i, j]`.
             Value::Table(t) => {
                 let Some(Some((Value::Int(i), ispan))) = args.first() else {
@@ -656,6 +661,14 @@ impl Checker<'_> {
             },
         };
         Ok(Value::Term(Rc::new(t)))
+    }
+
+    /// Whether `a` holds a crossword's entries (word variables), which an
+    /// index names by number. The first item tells: arrays are of one type.
+    fn entries_of_a_crossword(&self, a: &Array) -> bool {
+        !self.crosswords.is_empty()
+            && matches!(a.items.first(), Some(Value::Term(t))
+                if matches!(**t, Term::Var(v) if matches!(self.model.vars[v].kind, VarKind::Word(_))))
     }
 
     fn index_array(

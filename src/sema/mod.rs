@@ -90,6 +90,10 @@ pub struct LoadOptions {
     /// independent checker: a second run of sema, so only where solutions
     /// are checked (`--check-solutions`, the library by default, tests).
     pub as_written: bool,
+    /// Cells (row, column, from 0) to read as blocks in the model's
+    /// picture and .ipuz crosswords: the cheater blocks `cspi solve
+    /// --try-blocks` tries ([`crate::cheaters`]).
+    pub blocks: Vec<(usize, usize)>,
 }
 
 impl Default for LoadOptions {
@@ -105,6 +109,7 @@ impl Default for LoadOptions {
             deadline: None,
             stop: None,
             as_written: true,
+            blocks: Vec::new(),
         }
     }
 }

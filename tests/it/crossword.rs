@@ -1353,3 +1353,217 @@ fn the_maps_of_a_split_s_parts_merge_weighed_by_their_failures() {
         "{human}"
     );
 }
+
+/// The entries of a filled picture grid (`#` a block): every run of two
+/// or more cells across, then down.
+#[allow(clippy::needless_range_loop)] // `line` indexes rows or columns
+fn runs_of(rows: &[Vec<char>]) -> Vec<String> {
+    let (h, w) = (rows.len(), rows[0].len());
+    let mut out = Vec::new();
+    for across in [true, false] {
+        let (lines, along) = if across { (h, w) } else { (w, h) };
+        for line in 0..lines {
+            let at = |i: usize| if across { rows[line][i] } else { rows[i][line] };
+            let mut word = String::new();
+            for i in 0..=along {
+                match (i < along).then(|| at(i)) {
+                    Some(c) if c != '#' => word.push(c),
+                    _ => {
+                        if word.chars().count() >= 2 {
+                            out.push(word.clone());
+                        }
+                        word.clear();
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `--try-blocks`: a grid with no fill opened by cheater blocks. The word
+/// list is the entries of a fill of the grid with two blocks and their
+/// twins, so the open grid has none (it needs ten 5-letter words; the list
+/// has six). Every grid reported as having no fill has none by brute force;
+/// the grid that fills is the grid as drawn with the blocks reported, each
+/// with its 180° twin, every entry 3 letters or more, and its fill is a fill
+/// of that picture from the list.
+#[test]
+fn try_blocks_opens_a_grid_with_no_fill() {
+    let s = Scratch::new("try_blocks");
+    let open = ".....\n.....\n.....\n.....\n.....\n";
+    let grid = s.file("g.txt", open.as_bytes());
+    let model = root().join("models/crossword.csp");
+    let targets: [&[(usize, usize)]; 3] = [
+        &[(0, 0), (4, 4)],
+        &[(0, 4), (4, 0)],
+        &[(0, 0), (4, 4), (0, 4), (4, 0)],
+    ];
+    for (seed, target) in targets.iter().enumerate() {
+        // A fill of the target grid with letters drawn from a fixed sequence.
+        let mut state = 0x2545_f491_u64 + seed as u64;
+        let mut rows: Vec<Vec<char>> = vec![vec!['.'; 5]; 5];
+        for (y, row) in rows.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *cell = if target.contains(&(y, x)) {
+                    '#'
+                } else {
+                    (b'a' + ((state >> 33) % 26) as u8) as char
+                };
+            }
+        }
+        let words = runs_of(&rows);
+        let list: Vec<&str> = words.iter().map(String::as_str).collect();
+        assert_eq!(
+            brute_count(open, &list, true),
+            0,
+            "the open grid has a fill"
+        );
+        let dict = s.file("w.txt", words.join("\n").as_bytes());
+        let out = cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", grid.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--try-blocks",
+            "2",
+            "--format",
+            "json",
+            "--check-solutions",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let records: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let grids: Vec<&serde_json::Value> =
+            records.iter().filter(|r| r["type"] == "grid").collect();
+        assert_eq!(
+            grids[0]["blocks"],
+            serde_json::json!([]),
+            "the grid as drawn comes first"
+        );
+        let picture_of = |blocks: &serde_json::Value| -> String {
+            let mut g: Vec<Vec<char>> = open.lines().map(|l| l.chars().collect()).collect();
+            for b in blocks.as_array().unwrap() {
+                g[b[0].as_u64().unwrap() as usize - 1][b[1].as_u64().unwrap() as usize - 1] = '#';
+            }
+            g.iter()
+                .map(|r| r.iter().collect::<String>() + "\n")
+                .collect()
+        };
+        for g in &grids {
+            let picture = picture_of(&g["blocks"]);
+            let cells: Vec<(u64, u64)> = g["blocks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| (b[0].as_u64().unwrap(), b[1].as_u64().unwrap()))
+                .collect();
+            for &(r, c) in &cells {
+                assert!(
+                    cells.contains(&(6 - r, 6 - c)),
+                    "{cells:?}: no twin of ({r}, {c})"
+                );
+            }
+            let rows: Vec<Vec<char>> = picture.lines().map(|l| l.chars().collect()).collect();
+            assert!(runs_of(&rows).iter().all(|w| w.len() >= 3), "{picture}");
+            match g["status"].as_str().unwrap() {
+                "UNSATISFIABLE" => assert_eq!(brute_count(&picture, &list, true), 0, "{picture}"),
+                "SATISFIABLE" => {
+                    assert_eq!(g["picture"].as_str(), Some(picture.as_str()));
+                    assert!(
+                        std::ptr::eq(*g, *grids.last().unwrap()),
+                        "the search stops at the first fill"
+                    );
+                }
+                other => panic!("{other}: every grid here is decided"),
+            }
+        }
+        let filled = grids.last().unwrap();
+        assert_eq!(filled["status"], "SATISFIABLE", "seed {seed}: {grids:?}");
+        let picture = picture_of(&filled["blocks"]);
+        let fill = json_fills(&out.stdout);
+        assert_eq!(fill.len(), 1);
+        let mut fills = Vec::new();
+        brute_fills(&picture, &list, true, &mut |f| fills.push(f.to_vec()));
+        assert!(
+            fills.contains(&fill[0]),
+            "{picture}: {:?} is not a fill",
+            fill[0]
+        );
+        assert_eq!(records.last().unwrap()["status"], "SATISFIABLE");
+        // A list without scores has no quality to report, and says so.
+        let solution = records.iter().find(|r| r["type"] == "solution").unwrap();
+        assert_eq!(solution["values"]["xw_quality"], serde_json::Value::Null);
+        let picture = s.file("filled.txt", picture.as_bytes());
+        let human = cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", picture.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+        ]);
+        let text = String::from_utf8_lossy(&human.stdout);
+        assert!(
+            text.contains("quality: none to report, the word list has no scores\n"),
+            "{text}"
+        );
+    }
+}
+
+/// `--try-blocks` refuses what it cannot do: a model naming entries by
+/// number (a block renumbers them), one with an objective, a slot file.
+#[test]
+fn try_blocks_refuses_models_it_would_change() {
+    let s = Scratch::new("try_blocks_refuses");
+    let grid = s.file("g.txt", b"...\n...\n...\n");
+    let dict = s.file("w.txt", b"abc;50\ndef;50\nghi;50\nadg;50\nbeh;50\ncfi;50\n");
+    let slots = s.file("s.txt", b"0 0 3 A 0 0 3 D\n");
+    let run = |model: &str| {
+        let m = s.file("m.csp", model.as_bytes());
+        let out = cspi(&["solve", &m.display().to_string(), "--try-blocks", "1"]);
+        let err = String::from_utf8_lossy(&out.stderr).replace('│', " ");
+        (
+            out.status.code(),
+            err.split_whitespace().collect::<Vec<_>>().join(" "),
+        )
+    };
+    let head = format!(
+        "let words = dictionary(\"{}\");\ncrossword xw = picture(\"{}\", words);\n",
+        dict.display(),
+        grid.display()
+    );
+    let (code, err) = run(&format!("{head}constraint xw[2] == \"adg\";\noutput xw;\n"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("names an entry by its number") && err.contains("xw[2]"),
+        "{err}"
+    );
+    let (code, err) = run(&format!(
+        "{head}maximize sum([score(xw[i]) | i in 1..length(xw)]);\n"
+    ));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not for the best fill"), "{err}");
+    let (code, err) = run(&format!(
+        "crossword xw = slots(\"{}\", dictionary(\"{}\"));\noutput xw;\n",
+        slots.display(),
+        dict.display()
+    ));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not to a slot file"), "{err}");
+    // The same grid without them fills at once, as drawn.
+    let (code, err) = run(&format!("{head}output xw;\n"));
+    assert_eq!(code, Some(0), "{err}");
+}

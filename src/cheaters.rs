@@ -1,0 +1,581 @@
+//! Cheater blocks: when no fill of a grid is found, constructors turn an
+//! open cell into a block (with its 180° twin in a symmetric grid) and try
+//! again. [`block_sets`] picks the cells where the search failed most (its
+//! map of failures, [`FailedMap`]) and keeps the sets of blocks that leave
+//! every entry at least as long as the grid's shortest (3 letters at most)
+//! and the open cells as connected as they were; [`open_up`] searches the
+//! grid as drawn, then the grid with each set, within a budget each, and
+//! stops at the first that fills. A grid shown to have no fill points at
+//! the cells of a set of its crossings that cannot all hold instead.
+
+use crate::diag::Diags;
+use crate::engine::search::{Limits, Next};
+use crate::model::{CrosswordLayout, Model, SearchSpec};
+use crate::run::{Explanation, FailedMap, Options, Status, Summary};
+use crate::solve::{self, LoadOptions, Parsed};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Cells to turn into blocks, row-major, with their share of the failures
+/// of the search of the grid as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockSet {
+    pub cells: Vec<usize>,
+    pub share: f64,
+}
+
+/// How many blocks to try and how long each grid may take.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The most new blocks in one grid (a block and its twin count as one).
+    pub most: usize,
+    /// How many of the most-failed cells (with their twins) to combine.
+    pub pool: usize,
+    /// The time each grid is searched for, the grid as drawn included.
+    pub per_grid: Duration,
+    /// The nodes each grid is searched for.
+    pub nodes: Option<u64>,
+    /// When the whole search stops (`--time-limit`).
+    pub deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C) to stop.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// One grid searched: the blocks added (none for the grid as drawn) and how
+/// its search ended (`Satisfiable`, `Unsatisfiable` or, stopped by the
+/// budget, `Unknown`).
+#[derive(Clone, Debug)]
+pub struct Tried {
+    pub blocks: BlockSet,
+    pub status: Status,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Fills the independent checker rejected (with `check`): a bug.
+    pub rejected: Vec<String>,
+    /// Why the grid could not be built (an entry no word of the list
+    /// fits): it has no fill, and was not searched.
+    pub unbuilt: Option<String>,
+}
+
+/// The first grid that filled: its model (with the new blocks), the fill.
+pub struct Opened {
+    pub model: Arc<Model>,
+    pub values: Vec<i64>,
+    pub tried: Tried,
+}
+
+/// Searches the grid as drawn, then with the block sets its failures point
+/// at, reporting each grid to `on_try`; the first grid filled, or `None`
+/// when no set fills within the plan. Refuses a model without a crossword,
+/// with an objective, or naming entries by number (a block renumbers them).
+/// `tune` changes each grid's search (the command line's `--var`, `--val`).
+pub fn open_up(
+    parsed: &Parsed,
+    load: &LoadOptions,
+    check: bool,
+    plan: &Plan,
+    tune: &dyn Fn(&mut SearchSpec),
+    mut on_try: impl FnMut(&Model, &Tried),
+) -> Result<Option<Opened>, Diags> {
+    let model = Arc::new(solve::load(parsed, load)?);
+    refuse(&model).map_err(|d| Diags::from(d.in_source(parsed.source())))?;
+    let spec = |model: &Model| {
+        let mut spec = model.search.clone();
+        tune(&mut spec);
+        spec
+    };
+    solve::check_strategy(&model, &spec(&model))?;
+    let none = BlockSet {
+        cells: Vec::new(),
+        share: 0.0,
+    };
+    let (summary, values) = search(&model, spec(&model), check, plan);
+    let tried = ended(none, &summary);
+    on_try(&model, &tried);
+    if let Some(values) = values {
+        return Ok(Some(Opened {
+            model,
+            values,
+            tried,
+        }));
+    }
+    let Some((name, layout)) = model.crosswords.first() else {
+        return Ok(None);
+    };
+    let heat = if summary.status == Status::Unsatisfiable {
+        conflict(&model, layout, plan)
+    } else {
+        FailedMap::of(&model, name, layout, &summary.stats.blame)
+            .map(|m| {
+                m.cells
+                    .concat()
+                    .into_iter()
+                    .map(|c| c.unwrap_or(0.0))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let width = layout.width;
+    for set in block_sets(layout, &heat, plan.most, plan.pool) {
+        if stopped(plan) {
+            break;
+        }
+        let load = LoadOptions {
+            blocks: set.cells.iter().map(|&c| (c / width, c % width)).collect(),
+            ..load.clone()
+        };
+        let model = match solve::load(parsed, &load) {
+            Ok(m) => Arc::new(m),
+            // A limit or Ctrl-C while loading: stop.
+            Err(_) if stopped(plan) => break,
+            // A new entry no word of the list fits: no fill.
+            Err(d) => {
+                let t = Tried {
+                    blocks: set,
+                    status: Status::Unsatisfiable,
+                    nodes: 0,
+                    time: Duration::ZERO,
+                    rejected: Vec::new(),
+                    unbuilt: Some(d.0.first().map_or_else(String::new, |d| d.message.clone())),
+                };
+                on_try(&model, &t);
+                continue;
+            }
+        };
+        let (summary, values) = search(&model, spec(&model), check, plan);
+        let tried = ended(set, &summary);
+        on_try(&model, &tried);
+        if let Some(values) = values {
+            return Ok(Some(Opened {
+                model,
+                values,
+                tried,
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// For a grid shown to have no fill: the cells of its first crossword in
+/// a small set of crossings and given letters that cannot all hold
+/// ([`crate::explain`], within the time of one grid), each as much as the
+/// others; a block there takes one of them away. Every cell when the set
+/// holds a constraint over the entries, none when none was found.
+fn conflict(model: &Model, layout: &CrosswordLayout, plan: &Plan) -> Vec<f64> {
+    let time = match plan.deadline {
+        Some(d) => plan
+            .per_grid
+            .min(d.saturating_duration_since(Instant::now())),
+        None => plan.per_grid,
+    };
+    let n = layout.width * layout.height;
+    let mut heat = vec![0.0; n];
+    if let Explanation::Conflict { constraints, .. } =
+        crate::explain::explain(model, time, plan.stop.clone())
+    {
+        for i in constraints {
+            match model.origins.get(i).map(|o| o.cell) {
+                Some(Some((0, c))) => heat[c] = 1.0,
+                // A constraint over the entries (no word twice): every cell
+                // is in it, and they are tried in reading order.
+                _ => return vec![1.0; n],
+            }
+        }
+    }
+    heat
+}
+
+/// Why a model cannot be opened up by blocks, if it cannot.
+fn refuse(model: &Model) -> Result<(), crate::diag::Diag> {
+    use crate::diag::Diag;
+    if model.crosswords.is_empty() {
+        return Err(
+            Diag::new("cspi::blocks", "--try-blocks: this model has no crossword")
+                .help("blocks are tried in a picture or .ipuz grid: `crossword xw = picture(grid, words);`")
+                .usage(),
+        );
+    }
+    if model.crosswords.iter().any(|(_, l)| !l.picture) {
+        return Err(Diag::new(
+            "cspi::blocks",
+            "--try-blocks: blocks can be added to picture and .ipuz grids, not to a slot file",
+        )
+        .help("draw the grid as a picture: `.` an open cell, `#` a block")
+        .usage());
+    }
+    if model.objective.is_some() {
+        return Err(Diag::new(
+            "cspi::blocks",
+            "--try-blocks looks for a grid that fills, not for the best fill",
+        )
+        .help("use a model without `maximize` (models/crossword.csp), then optimise the grid it gives")
+        .usage());
+    }
+    if let Some(span) = model.numbered_entries {
+        return Err(Diag::new(
+            "cspi::blocks",
+            "--try-blocks: the model names an entry by its number, which a new block changes",
+        )
+        .label(span, "this entry")
+        .help("give theme entries as letters in the picture instead"));
+    }
+    Ok(())
+}
+
+/// A limit or the caller stopped the whole search.
+fn stopped(plan: &Plan) -> bool {
+    plan.stop
+        .as_ref()
+        .is_some_and(|s| s.load(Ordering::Relaxed))
+        || plan.deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// One grid's search for a first fill, on one thread, within the plan.
+fn search(
+    model: &Arc<Model>,
+    search: SearchSpec,
+    check: bool,
+    plan: &Plan,
+) -> (Summary, Option<Vec<i64>>) {
+    let time = match plan.deadline {
+        Some(d) => plan
+            .per_grid
+            .min(d.saturating_duration_since(Instant::now())),
+        None => plan.per_grid,
+    };
+    let options = Options {
+        search,
+        check,
+        threads: 1,
+        limits: Limits {
+            solutions: Some(1),
+            nodes: plan.nodes,
+            time: Some(time),
+            stop: plan.stop.clone(),
+            progress: None,
+        },
+        ..Options::default()
+    };
+    let mut values = None;
+    let summary = solve::solve(model, &options, |v| {
+        values = Some(v.to_vec());
+        Next::Stop
+    });
+    (summary, values)
+}
+
+fn ended(blocks: BlockSet, summary: &Summary) -> Tried {
+    Tried {
+        blocks,
+        status: if summary.stats.solutions > 0 {
+            Status::Satisfiable
+        } else {
+            summary.status
+        },
+        nodes: summary.stats.nodes,
+        time: summary.stats.time,
+        rejected: summary.rejected.clone(),
+        unbuilt: None,
+    }
+}
+
+/// The sets of up to `most` new blocks worth trying, from the `pool` cells
+/// (each with its twin when the grid is 180° symmetric) with the largest
+/// share of the failures (`heat`, row-major): fewer blocks first, then the
+/// larger share first. Only cells the fill writes (open, in the region,
+/// no given letter) become blocks; cells where the search never failed are
+/// not tried.
+pub fn block_sets(
+    layout: &CrosswordLayout,
+    heat: &[f64],
+    most: usize,
+    pool: usize,
+) -> Vec<BlockSet> {
+    let n = layout.width * layout.height;
+    let symmetric = (0..n).all(|c| layout.open[c] == layout.open[n - 1 - c]);
+    let free = |c: usize| layout.open[c] && layout.region[c] && layout.given[c].is_none();
+    let mut units: Vec<BlockSet> = (0..n)
+        .filter_map(|c| {
+            let cells = match n - 1 - c {
+                twin if symmetric && twin < c => return None,
+                twin if symmetric && twin > c => vec![c, twin],
+                _ => vec![c],
+            };
+            let share: f64 = cells
+                .iter()
+                .map(|&c| heat.get(c).copied().unwrap_or(0.0))
+                .sum();
+            (cells.iter().all(|&c| free(c)) && share > 0.0).then_some(BlockSet { cells, share })
+        })
+        .collect();
+    units.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
+    units.truncate(pool);
+    let rules = Rules::of(layout);
+    let mut sets = Vec::new();
+    for k in 1..=most.min(units.len()) {
+        let mut level = Vec::new();
+        for combo in combinations(units.len(), k) {
+            let mut cells: Vec<usize> =
+                combo.iter().flat_map(|&u| units[u].cells.clone()).collect();
+            cells.sort_unstable();
+            if rules.allow(&cells) {
+                let share = combo.iter().map(|&u| units[u].share).sum();
+                level.push(BlockSet { cells, share });
+            }
+        }
+        level.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
+        sets.extend(level);
+    }
+    sets
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut pick = Vec::with_capacity(k);
+    fn go(from: usize, n: usize, k: usize, pick: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if pick.len() == k {
+            out.push(pick.clone());
+            return;
+        }
+        for i in from..n {
+            pick.push(i);
+            go(i + 1, n, k, pick, out);
+            pick.pop();
+        }
+    }
+    go(0, n, k, &mut pick, &mut out);
+    out
+}
+
+/// What a grid with new blocks must keep of the grid as drawn.
+struct Rules<'a> {
+    layout: &'a CrosswordLayout,
+    /// The shortest entry allowed: the grid's shortest, 3 at most.
+    shortest: usize,
+    /// Each cell's run of open cells across and down, in the grid as drawn.
+    runs: [Vec<usize>; 2],
+    /// Its groups of connected open cells.
+    parts: usize,
+}
+
+impl<'a> Rules<'a> {
+    fn of(layout: &'a CrosswordLayout) -> Self {
+        let runs = [
+            run_lengths(layout, &layout.open, true),
+            run_lengths(layout, &layout.open, false),
+        ];
+        let shortest = runs
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&l| l >= 2)
+            .min()
+            .unwrap_or(3)
+            .min(3);
+        Rules {
+            layout,
+            shortest,
+            runs,
+            parts: parts(layout, &layout.open),
+        }
+    }
+
+    /// Whether blocks at `cells` keep every entry `shortest` letters or
+    /// longer, leave no cell that was in an entry outside every entry of
+    /// that direction, and split no group of open cells.
+    fn allow(&self, cells: &[usize]) -> bool {
+        let mut open = self.layout.open.clone();
+        for &c in cells {
+            open[c] = false;
+        }
+        for (d, across) in [(0, true), (1, false)] {
+            let now = run_lengths(self.layout, &open, across);
+            let ok = now.iter().zip(&self.runs[d]).all(|(&l, &was)| match l {
+                0 => true,
+                1 => was == 1,
+                l => l >= self.shortest,
+            });
+            if !ok {
+                return false;
+            }
+        }
+        parts(self.layout, &open) <= self.parts
+    }
+}
+
+/// The length of the run of open cells through each cell, across or down
+/// (0 for a block).
+fn run_lengths(layout: &CrosswordLayout, open: &[bool], across: bool) -> Vec<usize> {
+    let (w, h) = (layout.width, layout.height);
+    let (lines, along) = if across { (h, w) } else { (w, h) };
+    let at = |line: usize, i: usize| if across { line * w + i } else { i * w + line };
+    let mut len = vec![0; open.len()];
+    for line in 0..lines {
+        let mut i = 0;
+        while i < along {
+            let start = i;
+            while i < along && open[at(line, i)] {
+                i += 1;
+            }
+            for j in start..i {
+                len[at(line, j)] = i - start;
+            }
+            i += 1;
+        }
+    }
+    len
+}
+
+/// The number of groups of open cells connected across and down.
+fn parts(layout: &CrosswordLayout, open: &[bool]) -> usize {
+    let w = layout.width;
+    let mut seen = vec![false; open.len()];
+    let mut groups = 0;
+    for start in 0..open.len() {
+        if !open[start] || seen[start] {
+            continue;
+        }
+        groups += 1;
+        seen[start] = true;
+        let mut todo = vec![start];
+        while let Some(c) = todo.pop() {
+            let (x, y) = (c % w, c / w);
+            let near = [
+                (x > 0).then(|| c - 1),
+                (x + 1 < w).then(|| c + 1),
+                (y > 0).then(|| c - w),
+                (c + w < open.len()).then(|| c + w),
+            ];
+            for d in near.into_iter().flatten() {
+                if open[d] && !seen[d] {
+                    seen[d] = true;
+                    todo.push(d);
+                }
+            }
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A layout from a picture: `.` open, `#` a block, a letter given, `*`
+    /// the region (no slots: the rules read cells only).
+    fn layout(rows: &[&str]) -> CrosswordLayout {
+        let (width, height) = (rows[0].len(), rows.len());
+        let cells: Vec<char> = rows.iter().flat_map(|r| r.chars()).collect();
+        let marked = cells.contains(&'*');
+        CrosswordLayout {
+            width,
+            height,
+            open: cells.iter().map(|&c| c != '#').collect(),
+            given: cells
+                .iter()
+                .map(|&c| c.is_ascii_lowercase().then_some(c))
+                .collect(),
+            region: cells
+                .iter()
+                .map(|&c| if marked { c == '*' } else { c != '#' })
+                .collect(),
+            slots: Vec::new(),
+            picture: true,
+        }
+    }
+
+    #[test]
+    fn a_block_comes_with_its_twin_in_a_symmetric_grid() {
+        let rows = [
+            "#......", ".......", ".......", ".......", ".......", ".......", "......#",
+        ];
+        let l = layout(&rows);
+        let mut heat = vec![0.0; 49];
+        heat[24] = 0.5; // the centre, its own twin
+        heat[8] = 0.3; // row 2, column 2: leaves a 1-letter run across
+        heat[1] = 0.2; // row 1, column 2, with its twin 47
+        let sets = block_sets(&l, &heat, 1, 10);
+        let want = |cells: Vec<usize>, share| BlockSet { cells, share };
+        assert_eq!(sets, vec![want(vec![24], 0.5), want(vec![1, 47], 0.2)]);
+        // Two at most: the pair of them too, after the singles.
+        let sets = block_sets(&l, &heat, 2, 10);
+        assert_eq!(sets.len(), 3);
+        assert_eq!(sets[2], want(vec![1, 24, 47], 0.7));
+    }
+
+    #[test]
+    fn an_asymmetric_grid_gets_single_blocks() {
+        // Every cell but the first of row 2 is in a 2-letter down entry a
+        // block would cut to 1 letter; that one is in no down entry.
+        let l = layout(&["#....", "....."]);
+        let sets = block_sets(&l, &[0.1; 10], 1, 10);
+        let cells: Vec<Vec<usize>> = sets.iter().map(|s| s.cells.clone()).collect();
+        assert_eq!(cells, vec![vec![5]]);
+    }
+
+    #[test]
+    fn given_letters_and_cells_outside_the_region_stay() {
+        let l = layout(&["a...", "....", "....", "...."]);
+        let heat = vec![1.0; 25];
+        let sets = block_sets(&l, &heat, 1, 20);
+        assert!(
+            sets.iter()
+                .all(|s| !s.cells.contains(&0) && !s.cells.contains(&15))
+        );
+        let l = layout(&["***..", "***..", "***..", ".....", "....#"]);
+        let sets = block_sets(&l, &heat, 2, 20);
+        assert!(sets.iter().any(|s| s.cells == [0]), "{sets:?}");
+        assert!(sets.iter().all(|s| s.cells.iter().all(|&c| l.region[c])));
+    }
+
+    #[test]
+    fn no_set_splits_the_grid_or_leaves_a_short_entry() {
+        let l = layout(&[
+            ".......", ".......", ".......", "...#...", ".......", ".......", ".......",
+        ]);
+        let heat: Vec<f64> = (0..49).map(|c| 1.0 + c as f64 / 100.0).collect();
+        let rules = Rules::of(&l);
+        assert_eq!(rules.shortest, 3);
+        let sets = block_sets(&l, &heat, 2, 24);
+        assert!(!sets.is_empty());
+        for s in &sets {
+            let mut open = l.open.clone();
+            for &c in &s.cells {
+                open[c] = false;
+            }
+            assert_eq!(parts(&l, &open), 1, "{s:?}");
+            for across in [true, false] {
+                assert!(
+                    run_lengths(&l, &open, across)
+                        .iter()
+                        .all(|&r| r == 0 || r >= 3),
+                    "{s:?}"
+                );
+            }
+        }
+        // Fewer blocks first, then the larger share.
+        let sizes: Vec<usize> = sets.iter().map(|s| s.cells.len()).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+        assert!(
+            sets.windows(2)
+                .all(|w| w[0].cells.len() < w[1].cells.len() || w[0].share >= w[1].share)
+        );
+    }
+
+    #[test]
+    fn cells_never_failed_at_are_not_tried() {
+        let l = layout(&[".....", ".....", ".....", ".....", "....."]);
+        assert!(block_sets(&l, &[0.0; 25], 2, 10).is_empty());
+        assert!(block_sets(&l, &[], 2, 10).is_empty());
+    }
+
+    #[test]
+    fn combinations_are_every_subset_once() {
+        assert_eq!(combinations(4, 2).len(), 6);
+        assert_eq!(combinations(12, 3).len(), 220);
+        assert_eq!(combinations(3, 3), vec![vec![0, 1, 2]]);
+        assert!(combinations(2, 3).is_empty());
+    }
+}
