@@ -11,19 +11,12 @@
 use crate::diag::Diags;
 use crate::engine::search::{Limits, Next};
 use crate::model::{CrosswordLayout, Model, SearchSpec};
-use crate::run::{Explanation, FailedMap, Options, Status, Summary};
+pub use crate::run::{BlockSet, Tried};
+use crate::run::{Explanation, FailedMap, Options, Stats, Status, Summary};
 use crate::solve::{self, LoadOptions, Parsed};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Cells to turn into blocks, row-major, with their share of the failures
-/// of the search of the grid as drawn.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BlockSet {
-    pub cells: Vec<usize>,
-    pub share: f64,
-}
 
 /// How many blocks to try and how long each grid may take.
 #[derive(Clone, Debug)]
@@ -40,22 +33,6 @@ pub struct Plan {
     pub deadline: Option<Instant>,
     /// Set from outside (Ctrl-C) to stop.
     pub stop: Option<Arc<AtomicBool>>,
-}
-
-/// One grid searched: the blocks added (none for the grid as drawn) and how
-/// its search ended (`Satisfiable`, `Unsatisfiable` or, stopped by the
-/// budget, `Unknown`).
-#[derive(Clone, Debug)]
-pub struct Tried {
-    pub blocks: BlockSet,
-    pub status: Status,
-    pub nodes: u64,
-    pub time: Duration,
-    /// Fills the independent checker rejected (with `check`): a bug.
-    pub rejected: Vec<String>,
-    /// Why the grid could not be built (an entry no word of the list
-    /// fits): it has no fill, and was not searched.
-    pub unbuilt: Option<String>,
 }
 
 /// The first grid that filled: its model (with the new blocks), the fill.
@@ -121,8 +98,11 @@ pub fn open_up(
         if stopped(plan) {
             break;
         }
+        // The grid's own added blocks, if any, and the set's.
+        let mut blocks = load.blocks.clone();
+        blocks.extend(set.cells.iter().map(|&c| (c / width, c % width)));
         let load = LoadOptions {
-            blocks: set.cells.iter().map(|&c| (c / width, c % width)).collect(),
+            blocks,
             ..load.clone()
         };
         let model = match solve::load(parsed, &load) {
@@ -134,8 +114,7 @@ pub fn open_up(
                 let t = Tried {
                     blocks: set,
                     status: Status::Unsatisfiable,
-                    nodes: 0,
-                    time: Duration::ZERO,
+                    stats: Stats::default(),
                     rejected: Vec::new(),
                     unbuilt: Some(d.0.first().map_or_else(String::new, |d| d.message.clone())),
                 };
@@ -159,9 +138,10 @@ pub fn open_up(
 
 /// For a grid shown to have no fill: the cells of its first crossword in
 /// a small set of crossings and given letters that cannot all hold
-/// ([`crate::explain`], within the time of one grid), each as much as the
-/// others; a block there takes one of them away. Every cell when the set
-/// holds a constraint over the entries, none when none was found.
+/// ([`crate::explain`], within the time of one grid), where a block takes
+/// one of them away, then the other cells of their entries, which a block
+/// shortens. Every cell when the set holds a constraint over the entries,
+/// none when none was found.
 fn conflict(model: &Model, layout: &CrosswordLayout, plan: &Plan) -> Vec<f64> {
     let time = match plan.deadline {
         Some(d) => plan
@@ -174,14 +154,34 @@ fn conflict(model: &Model, layout: &CrosswordLayout, plan: &Plan) -> Vec<f64> {
     if let Explanation::Conflict { constraints, .. } =
         crate::explain::explain(model, time, plan.stop.clone())
     {
+        let mut cells = Vec::new();
         for i in constraints {
             match model.origins.get(i).map(|o| o.cell) {
-                Some(Some((0, c))) => heat[c] = 1.0,
+                Some(Some((0, c))) => cells.push(c),
                 // A constraint over the entries (no word twice): every cell
                 // is in it, and they are tried in reading order.
                 _ => return vec![1.0; n],
             }
         }
+        heat = around(layout, &cells);
+    }
+    heat
+}
+
+/// 1 for each of `cells`, 0.5 for the other cells of the entries through
+/// them, 0 elsewhere.
+fn around(layout: &CrosswordLayout, cells: &[usize]) -> Vec<f64> {
+    let mut heat = vec![0.0; layout.width * layout.height];
+    for s in &layout.slots {
+        let through: Vec<usize> = (0..s.len).map(|i| s.cell(i, layout.width)).collect();
+        if through.iter().any(|c| cells.contains(c)) {
+            for c in through {
+                heat[c] = 0.5;
+            }
+        }
+    }
+    for &c in cells {
+        heat[c] = 1.0;
     }
     heat
 }
@@ -273,8 +273,11 @@ fn ended(blocks: BlockSet, summary: &Summary) -> Tried {
         } else {
             summary.status
         },
-        nodes: summary.stats.nodes,
-        time: summary.stats.time,
+        stats: Stats {
+            // Of one grid's variables: not to be summed with another's.
+            blame: Vec::new(),
+            ..summary.stats.clone()
+        },
         rejected: summary.rejected.clone(),
         unbuilt: None,
     }
@@ -569,6 +572,28 @@ mod tests {
         let l = layout(&[".....", ".....", ".....", ".....", "....."]);
         assert!(block_sets(&l, &[0.0; 25], 2, 10).is_empty());
         assert!(block_sets(&l, &[], 2, 10).is_empty());
+    }
+
+    #[test]
+    fn a_conflict_points_at_its_cells_then_at_their_entries() {
+        let mut l = layout(&["...", ".#.", "..."]);
+        let slot = |x, y, len, across| crate::model::CrosswordSlot {
+            var: 0,
+            x,
+            y,
+            len,
+            across,
+        };
+        l.slots = vec![
+            slot(0, 0, 3, true),
+            slot(0, 0, 3, false),
+            slot(2, 0, 3, false),
+            slot(0, 2, 3, true),
+        ];
+        // The top-left crossing: its across and down entries.
+        let heat = around(&l, &[0]);
+        assert_eq!(heat, vec![1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0]);
+        assert_eq!(around(&l, &[]), vec![0.0; 9]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! answers, with the engine's `Limits` and `Next`), [`run`] (a run as plain
 //! data, with the engine's `Stats` and the trace's `Decision`), [`model`]
 //! (the model as data; its functions the tests call), [`diag`], [`source`],
-//! [`explain`], [`part`], [`memory`], [`suggest`], the solution printers of
+//! [`explain`], [`part`], [`memory`], [`suggest`], [`cheaters`], the solution printers of
 //! [`output`], the FlatZinc reader of [`flatzinc`] (its fuzz target) and of
 //! [`cli`] what `main.rs` and Python call. Inside a public module the rest
 //! is `pub(crate)` too. The engine, lowering and the parser are

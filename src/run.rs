@@ -251,6 +251,31 @@ pub(crate) struct Merged {
     pub failed: Option<FailedMap>,
 }
 
+/// Cells to turn into blocks in a crossword (`cspi solve --try-blocks`,
+/// `crate::cheaters`), row-major, with their share of the failures of
+/// the search of the grid as drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockSet {
+    pub cells: Vec<usize>,
+    pub share: f64,
+}
+
+/// One grid searched: the blocks added (none for the grid as drawn) and how
+/// its search ended (`Satisfiable`, `Unsatisfiable` or, stopped by the
+/// budget, `Unknown`).
+#[derive(Clone, Debug)]
+pub struct Tried {
+    pub blocks: BlockSet,
+    pub status: Status,
+    /// Its search's statistics (`time` the search's, loading aside).
+    pub stats: Stats,
+    /// Fills the independent checker rejected (with `check`): a bug.
+    pub rejected: Vec<String>,
+    /// Why the grid could not be built (an entry no word of the list
+    /// fits): it has no fill, and was not searched.
+    pub unbuilt: Option<String>,
+}
+
 /// One candidate value of the variable `cspi solve --suggest` asks about
 /// (`crate::suggest`).
 #[derive(Clone, Debug, PartialEq, Eq)]

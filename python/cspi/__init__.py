@@ -46,6 +46,8 @@ __all__ = [
     "Fillability",
     "Explanation",
     "Stuck",
+    "Tried",
+    "Opened",
     "ModelError",
 ]
 
@@ -327,6 +329,47 @@ class Stuck:
         return self._svg
 
 
+class Tried(NamedTuple):
+    """A grid :meth:`Model.try_blocks` searched."""
+
+    #: Its new blocks, (row, column) from 1; empty for the grid as drawn.
+    blocks: List[Tuple[int, int]]
+    #: ``SATISFIABLE`` (it filled), ``UNSATISFIABLE`` (it has no fill) or ``UNKNOWN`` (out of time).
+    status: str
+    nodes: int
+    seconds: float
+    #: Why the grid could not be built (an entry no word fits), else ``None``.
+    unbuilt: Optional[str]
+
+
+class Opened:
+    """What :meth:`Model.try_blocks` found: :attr:`tried`, every grid
+    searched in order, and, when one filled, :attr:`model` (that grid, its
+    blocks in place: solve it again, optimise it), :attr:`solution` (its
+    fill) and :attr:`picture` (the grid as a picture file writes it). ``str``
+    gives what ``cspi solve --try-blocks`` prints."""
+
+    def __init__(self, tried: List[Tried], lines: List[str], model: "Optional[Model]",
+                 solution: Optional[Solution], picture: Optional[str]):
+        self.tried = tried
+        self.model = model
+        self.solution = solution
+        self.picture = picture
+        self._lines = lines
+
+    def __bool__(self) -> bool:
+        return self.solution is not None
+
+    def __str__(self) -> str:
+        text = "".join(self._lines)
+        if self.solution is not None and self.picture is not None:
+            text += "the grid with its new blocks:\n" + self.picture + str(self.solution)
+        return text
+
+    def __repr__(self) -> str:
+        return f"<cspi.Opened: {len(self.tried)} grids, {'filled' if self else 'none filled'}>"
+
+
 class Model:
     """A loaded model: :meth:`solve`, :meth:`solutions`, :meth:`count`,
     :meth:`optimize`, each taking search options as keyword arguments. Each
@@ -433,6 +476,24 @@ class Model:
         ``time_limit`` seconds (the smallest found so far when it runs out)."""
         text, line = self._loaded.explain(time_limit)
         return Explanation(text, json.loads(line))
+
+    def try_blocks(self, most: int = 1, time_per_grid: float = 5.0,
+                   time_limit: Optional[float] = None) -> Opened:
+        """A crossword with no fill found, tried again with up to ``most``
+        (1 to 3) cheater blocks, each with its 180° twin in a symmetric grid,
+        where its search failed most (``cspi solve --try-blocks``): the grid
+        as drawn, then each set of blocks, ``time_per_grid`` seconds each,
+        to the first grid that fills; ``time_limit`` bounds the whole call."""
+        if isinstance(most, bool) or not isinstance(most, int):
+            raise ValueError(f"most {most!r}: give 1 to 3 blocks")
+        tried, found = self._loaded.try_blocks(most, time_per_grid, time_limit)
+        grids = [Tried(list(b), st, n, sec, why) for (b, st, n, sec, why, _) in tried]
+        lines = [line for (*_, line) in tried]
+        if found is None:
+            return Opened(grids, lines, None, None, None)
+        loaded, raw, picture = found
+        model = Model(loaded)
+        return Opened(grids, lines, model, Solution(model, raw), picture)
 
     @property
     def stuck(self) -> Optional[Stuck]:

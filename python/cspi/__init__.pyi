@@ -51,6 +51,20 @@ class Stuck:
     def svg(self) -> str: ...
     def _repr_svg_(self) -> str: ...
 
+class Tried(NamedTuple):
+    blocks: List[Tuple[int, int]]
+    status: str
+    nodes: int
+    seconds: float
+    unbuilt: Optional[str]
+
+class Opened:
+    tried: List[Tried]
+    model: Optional[Model]
+    solution: Optional[Solution]
+    picture: Optional[str]
+    def __bool__(self) -> bool: ...
+
 class Solution(Dict[str, Value]):
     objective: Optional[int]
     def svg(self) -> Optional[str]: ...
@@ -143,5 +157,8 @@ class Model:
     def suggest(self, var: str, top: int = 10, time_limit: Optional[float] = None) -> Suggestions: ...
     def fillability(self) -> Fillability: ...
     def explain(self, time_limit: float = 60.0) -> Explanation: ...
+    def try_blocks(
+        self, most: int = 1, time_per_grid: float = 5.0, time_limit: Optional[float] = None
+    ) -> Opened: ...
     @property
     def stuck(self) -> Optional[Stuck]: ...

@@ -66,11 +66,13 @@ fn load_on_thread(
     overrides: &[ParamOverride],
     data_files: &[PathBuf],
     memory_limit: Option<u64>,
+    blocks: &[(usize, usize)],
 ) -> Result<(Model, Source), String> {
     let options = LoadOptions {
         params: overrides.to_vec(),
         data_files: data_files.to_vec(),
         memory_limit,
+        blocks: blocks.to_vec(),
         ..LoadOptions::default()
     };
     let text = text.clone();
@@ -108,6 +110,9 @@ struct Loaded {
     overrides: Vec<ParamOverride>,
     data_files: Vec<PathBuf>,
     memory_limit: Option<u64>,
+    /// Blocks added to its crossword (row, column from 0): a grid
+    /// `try_blocks` opened.
+    blocks: Vec<(usize, usize)>,
     model: Arc<Model>,
     /// The model's text, which explanations point into.
     source: Source,
@@ -126,15 +131,17 @@ fn loaded(
     overrides: Vec<ParamOverride>,
     data_files: Vec<PathBuf>,
     memory_limit: Option<u64>,
+    blocks: Vec<(usize, usize)>,
 ) -> PyResult<Loaded> {
     let (model, source) = py
-        .detach(|| load_on_thread(&text, &overrides, &data_files, memory_limit))
+        .detach(|| load_on_thread(&text, &overrides, &data_files, memory_limit, &blocks))
         .map_err(ModelError::new_err)?;
     Ok(Loaded {
         text,
         overrides,
         data_files,
         memory_limit,
+        blocks,
         model: Arc::new(model),
         source,
     })
@@ -176,7 +183,14 @@ fn load_file(
     memory_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Loaded> {
     let limit = self::memory_limit(memory_limit)?;
-    loaded(py, Text::File(path), overrides_of(params), data, limit)
+    loaded(
+        py,
+        Text::File(path),
+        overrides_of(params),
+        data,
+        limit,
+        Vec::new(),
+    )
 }
 
 /// Checks model text; relative paths in it resolve against `dir`.
@@ -198,6 +212,7 @@ fn load_text(
         overrides_of(params),
         data,
         limit,
+        Vec::new(),
     )
 }
 
@@ -574,6 +589,7 @@ impl Loaded {
             overrides,
             self.data_files.clone(),
             self.memory_limit,
+            self.blocks.clone(),
         )
     }
 
@@ -717,12 +733,126 @@ impl Loaded {
         ))
     }
 
+    /// `cspi solve --try-blocks`: the grids searched, each `(blocks, status,
+    /// nodes, seconds, unbuilt, line)` (blocks as (row, column) from 1,
+    /// `line` as the command prints it), and the grid that filled, if one
+    /// did: its model, its fill, its picture. Every fill is checked.
+    #[pyo3(signature = (most, time_per_grid, time_limit=None))]
+    fn try_blocks(
+        &self,
+        py: Python<'_>,
+        most: usize,
+        time_per_grid: f64,
+        time_limit: Option<f64>,
+    ) -> PyResult<(Vec<PyTried>, Option<PyOpened>)> {
+        if !(1..=3).contains(&most) {
+            return Err(PyValueError::new_err(format!(
+                "most {most}: give 1 to 3 blocks"
+            )));
+        }
+        let per_grid = seconds("time_per_grid", Some(time_per_grid))?.unwrap_or_default();
+        let deadline = seconds("time_limit", time_limit)?.map(|t| std::time::Instant::now() + t);
+        let stop = Arc::new(AtomicBool::new(false));
+        let load = LoadOptions {
+            params: self.overrides.clone(),
+            data_files: self.data_files.clone(),
+            memory_limit: self.memory_limit,
+            blocks: self.blocks.clone(),
+            deadline,
+            stop: Some(Arc::clone(&stop)),
+            ..LoadOptions::default()
+        };
+        let plan = cspi::cheaters::Plan {
+            most,
+            pool: 12,
+            per_grid,
+            nodes: None,
+            deadline,
+            stop: Some(Arc::clone(&stop)),
+        };
+        let text = self.text.clone();
+        type Found = (
+            Vec<PyTried>,
+            Option<(Arc<Model>, Vec<i64>, Vec<usize>, Source)>,
+        );
+        let (tried, found) = blocking(py, &stop, move || -> Result<Found, String> {
+            let source = match &text {
+                Text::File(p) => ModelSource::File(p),
+                Text::Str { name, text, dir } => ModelSource::text_in(name, text, dir),
+            };
+            let parsed = solve::parse(source).map_err(|d| render(&d))?;
+            let mut tried = Vec::new();
+            let opened = cspi::cheaters::open_up(&parsed, &load, true, &plan, &|_| {}, |m, t| {
+                let width = m.crosswords.first().map_or(1, |(_, l)| l.width);
+                tried.push((
+                    t.blocks.cells.iter().map(|&c| (c / width + 1, c % width + 1)).collect(),
+                    t.status.name().to_string(),
+                    t.stats.nodes,
+                    t.stats.time.as_secs_f64(),
+                    t.unbuilt.clone(),
+                    cspi::output::report::tried_line(m, t),
+                ));
+            });
+            let opened = match opened {
+                Ok(o) => o,
+                // A limit or Ctrl-C while the grid as drawn was loading.
+                Err(_) if plan.deadline.is_some_and(|d| std::time::Instant::now() >= d) => None,
+                Err(d) => return Err(render(&d)),
+            };
+            if let Some(o) = opened.as_ref().filter(|o| !o.tried.rejected.is_empty()) {
+                return Err(format!(
+                    "the independent checker rejected a fill; this is a bug in cspi, please report it: {}",
+                    o.tried.rejected[0]
+                ));
+            }
+            Ok((
+                tried,
+                opened.map(|o| (o.model, o.values, o.tried.blocks.cells, parsed.source().clone())),
+            ))
+        })?
+        .map_err(ModelError::new_err)?;
+        let found = match found {
+            None => None,
+            Some((model, values, cells, source)) => {
+                let width = model.crosswords.first().map_or(1, |(_, l)| l.width);
+                let mut blocks = self.blocks.clone();
+                blocks.extend(cells.iter().map(|&c| (c / width, c % width)));
+                let picture = cspi::output::report::grid_picture(&model).unwrap_or_default();
+                let loaded = Loaded {
+                    text: self.text.clone(),
+                    overrides: self.overrides.clone(),
+                    data_files: self.data_files.clone(),
+                    memory_limit: self.memory_limit,
+                    blocks,
+                    model,
+                    source,
+                };
+                Some((loaded, values, picture))
+            }
+        };
+        Ok((tried, found))
+    }
+
     /// Where a crossword's search failed, from a run's `blame` (its end's):
     /// `(text, json, svg)`, `None` without a crossword or a failure in it.
     fn stuck(&self, blame: Vec<f64>) -> Option<(String, String, String)> {
         cspi::output::report::stuck(&self.model, &blame).map(|s| (s.text, s.json, s.svg))
     }
 }
+
+/// The grid `try_blocks` opened: its model, its fill, its picture.
+type PyOpened = (Loaded, Vec<i64>, String);
+
+/// A grid `try_blocks` searched: its new blocks (row, column from 1),
+/// status, nodes, seconds, why it could not be built, its line.
+type PyTried = (
+    Vec<(usize, usize)>,
+    String,
+    u64,
+    f64,
+    Option<String>,
+    String,
+);
 
 /// A suggested value as Python gets it: word, value, score, count.
 type PyCandidate = (String, i64, Option<i64>, Option<u64>);

@@ -183,3 +183,92 @@ def test_ctrl_c_stops_a_suggestion(ctrl_c):
     with ctrl_c(0.3), pytest.raises(KeyboardInterrupt):
         m.suggest("q[1]", top=1)
     assert time.monotonic() - started < 20
+
+
+def runs(rows):
+    """The entries of a filled picture (``#`` a block), across then down."""
+    lines = list(rows) + ["".join(r[c] for r in rows) for c in range(len(rows[0]))]
+    return [w for line in lines for w in line.split("#") if len(w) >= 2]
+
+
+def has_fill(picture, words):
+    """Whether a picture grid (``.`` open, ``#`` a block) has a fill with
+    distinct words from ``words``, by brute force over its cells."""
+    rows = picture.split()
+    cells = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] == "."]
+    grid = [list(r) for r in rows]
+    prefixes = {w[:k] for w in words for k in range(len(w) + 1)}
+
+    def ok():
+        # Every run of letters so far is a prefix of a word, every whole run a word.
+        text = ["".join(r) for r in grid]
+        for line in text + ["".join(r[c] for r in text) for c in range(len(text[0]))]:
+            for run in line.split("#"):
+                head = run.split(".")[0]
+                if head not in prefixes or ("." not in run and len(run) >= 2 and run not in words):
+                    return False
+        return True
+
+    def go(k):
+        if k == len(cells):
+            filled = runs(["".join(r) for r in grid])
+            return len(set(filled)) == len(filled)
+        r, c = cells[k]
+        for letter in sorted({ch for w in words for ch in w}):
+            grid[r][c] = letter
+            if ok() and go(k + 1):
+                return True
+        grid[r][c] = "."
+        return False
+
+    return go(0)
+
+
+def test_try_blocks_opens_a_grid_with_no_fill(tmp_path):
+    # The list is the entries of a fill of the 5x5 grid with blocks at two
+    # corners: the open grid needs ten 5-letter words and the list has six.
+    target = ["#gqtx", "zcdhu", "sozwt", "yxcxf", "cocn#"]
+    words = runs(target)
+    (tmp_path / "words.txt").write_text("\n".join(words) + "\n")
+    (tmp_path / "grid.txt").write_text(".....\n" * 5)
+    m = cspi.loads(MODEL, dir=tmp_path)
+    assert not has_fill(".....\n" * 5, set(words))
+    opened = m.try_blocks(most=2, time_per_grid=2)
+    assert opened and opened.tried[0].blocks == []
+    for t in opened.tried:
+        rows = [list(".....") for _ in range(5)]
+        for r, c in t.blocks:
+            assert (6 - r, 6 - c) in t.blocks, "each block has its 180-degree twin"
+            rows[r - 1][c - 1] = "#"
+        picture = "\n".join("".join(r) for r in rows) + "\n"
+        if t.status == "UNSATISFIABLE":
+            assert not has_fill(picture, set(words)), picture
+        elif t.status == "SATISFIABLE":
+            assert t is opened.tried[-1] and picture == opened.picture
+        else:
+            pytest.fail(f"{t}: every grid here is decided")
+    assert opened.tried[-1].status == "SATISFIABLE"
+    grid = opened.solution["xw_grid"]
+    assert [["#" if ch == "#" else "." for ch in row] for row in grid] == [
+        list(row) for row in opened.picture.split()
+    ]
+    assert all(w in words for w in runs(grid)) and len(set(runs(grid))) == len(runs(grid))
+    # The grid opened is a model of its own, blocks in place, checked again.
+    again = opened.model.with_params().solve(check=True)
+    assert again["xw_grid"] == grid or all(w in words for w in runs(again["xw_grid"]))
+    text = str(opened)
+    assert text.startswith("the grid as drawn: no fill exists")
+    assert "the grid with its new blocks:\n" + opened.picture in text
+
+
+def test_try_blocks_refuses_what_it_would_change(tmp_path):
+    (tmp_path / "words.txt").write_text("abc\ndef\nghi\nadg\nbeh\ncfi\n")
+    (tmp_path / "grid.txt").write_text("...\n...\n...\n")
+    m = cspi.loads(MODEL.replace("output xw;", 'constraint xw[2] == "adg";\noutput xw;'), dir=tmp_path)
+    with pytest.raises(cspi.ModelError, match="names an entry by its number"):
+        m.try_blocks()
+    with pytest.raises(ValueError, match="1 to 3"):
+        cspi.loads(MODEL, dir=tmp_path).try_blocks(most=4)
+    # A grid that fills as drawn needs no block.
+    opened = cspi.loads(MODEL, dir=tmp_path).try_blocks()
+    assert [t.blocks for t in opened.tried] == [[]] and opened.solution is not None

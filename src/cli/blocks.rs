@@ -6,14 +6,12 @@
 use super::SolveArgs;
 use super::interrupt::Interrupt;
 use super::solve::{output_exit, write_picture};
-use crate::cheaters::{self, Opened, Plan, Tried};
+use crate::cheaters::{self, Opened, Plan};
 use crate::diag::{Diags, exit};
 use crate::engine::stats::{Stats, peak_memory};
-use crate::model::{CrosswordLayout, Model};
 use crate::output::sink::{Stdout, eprint};
 use crate::output::{Format, Mode, RunEnd, StoppedBy, human, plural};
 use crate::solve::{self, Status};
-use std::fmt::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -54,13 +52,13 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
                 as_drawn = tried.status;
             }
             grids += 1;
-            stats.nodes += tried.nodes;
-            stats.time += tried.time;
+            crate::parallel::add(&mut stats, &tried.stats);
+            stats.time += tried.stats.time;
             rejected.extend(tried.rejected.iter().cloned());
             out.write(&if human {
-                line(model, tried)
+                crate::output::blocks::line(model, tried)
             } else {
-                record(model, tried)
+                crate::output::blocks::record(model, tried)
             });
         },
     ) {
@@ -85,7 +83,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         if human && let Some((_, layout)) = model.crosswords.first() {
             out.write(&format!(
                 "the grid with its new blocks:\n{}",
-                picture(layout)
+                crate::output::blocks::picture(layout)
             ));
         }
         out.write(&reporter.solution(model, values, mode));
@@ -102,7 +100,6 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
             if plan.most == 1 { "block" } else { "blocks" },
         ));
     }
-    stats.solutions = u64::from(found.is_some());
     stats.peak_memory = peak_memory();
     let stopped_by = if interrupt.stopped() {
         Some(StoppedBy::Interrupt)
@@ -149,88 +146,4 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         return Ok(exit::INTERNAL);
     }
     Ok(interrupt.exit_code().unwrap_or(exit::OK))
-}
-
-/// The blocks of a grid tried, as constructors say it: `row 9, column 4`,
-/// rows and columns from 1.
-fn places(model: &Model, tried: &Tried) -> Vec<(usize, usize)> {
-    let width = model.crosswords.first().map_or(1, |(_, l)| l.width);
-    tried
-        .blocks
-        .cells
-        .iter()
-        .map(|&c| (c / width + 1, c % width + 1))
-        .collect()
-}
-
-/// One line for people: which grid, how its search ended.
-fn line(model: &Model, tried: &Tried) -> String {
-    let which = match places(model, tried).as_slice() {
-        [] => "the grid as drawn".to_string(),
-        cells => {
-            let cells: Vec<String> = cells
-                .iter()
-                .map(|(r, c)| format!("row {r}, column {c}"))
-                .collect();
-            format!("blocks at {}", cells.join("; "))
-        }
-    };
-    let nodes = plural(tried.nodes, "node", "nodes");
-    let secs = tried.time.as_secs_f64();
-    let how = match (&tried.unbuilt, tried.status) {
-        (Some(why), _) => format!("no fill: {why}"),
-        (None, Status::Satisfiable) => format!("filled in {secs:.1} s ({nodes})"),
-        (None, Status::Unsatisfiable) => format!("none exists ({nodes})"),
-        _ => format!("no fill found in {secs:.1} s ({nodes})"),
-    };
-    format!("{which}: {how}\n")
-}
-
-/// One JSON record: `{"type":"grid","blocks":[[row,column],...],"status":...}`.
-fn record(model: &Model, tried: &Tried) -> String {
-    #[derive(serde::Serialize)]
-    struct Grid<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
-        blocks: Vec<(usize, usize)>,
-        status: &'static str,
-        nodes: u64,
-        seconds: f64,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        unbuilt: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        picture: Option<&'a str>,
-    }
-    let picture = (tried.status == Status::Satisfiable)
-        .then(|| model.crosswords.first().map(|(_, l)| picture(l)))
-        .flatten();
-    crate::output::json::to_json(&Grid {
-        kind: "grid",
-        blocks: places(model, tried),
-        status: tried.status.name(),
-        nodes: tried.nodes,
-        seconds: tried.time.as_secs_f64(),
-        unbuilt: tried.unbuilt.as_deref(),
-        picture: picture.as_deref(),
-    }) + "\n"
-}
-
-/// The grid as a picture file writes it: `#` a block, a given letter, `*`
-/// a cell of a marked region, `.` any other open cell.
-fn picture(layout: &CrosswordLayout) -> String {
-    let marked = layout.region != layout.open;
-    let mut out = String::new();
-    for y in 0..layout.height {
-        for x in 0..layout.width {
-            let c = y * layout.width + x;
-            out.push(match layout.given[c] {
-                _ if !layout.open[c] => '#',
-                Some(letter) => letter,
-                None if marked && layout.region[c] => '*',
-                None => '.',
-            });
-        }
-        let _ = writeln!(out);
-    }
-    out
 }

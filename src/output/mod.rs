@@ -10,6 +10,7 @@
 //! arrays are walked once, in `nested.rs`.
 
 pub(crate) mod bench;
+pub(crate) mod blocks;
 pub(crate) mod chart;
 pub(crate) mod explain;
 pub(crate) mod fillability;

@@ -105,3 +105,17 @@ pub fn suggestions_text(model: &Model, var: VarId, s: &Suggestions) -> String {
     }
     out
 }
+
+/// A grid `cspi solve --try-blocks` searched, as it prints it for people
+/// (one line: its new blocks, how its search ended).
+pub fn tried_line(model: &Model, tried: &crate::run::Tried) -> String {
+    super::blocks::line(model, tried)
+}
+
+/// The model's first crossword as a picture file writes it (`#` a block,
+/// `.` an open cell, a given letter, `*` a cell of a marked region): the
+/// grid `--try-blocks` opened, to save.
+pub fn grid_picture(model: &Model) -> Option<String> {
+    let (_, layout) = model.crosswords.first()?;
+    Some(super::blocks::picture(layout))
+}
