@@ -67,16 +67,11 @@ pub fn open_up(
         cells: Vec::new(),
         share: 0.0,
     };
-    let (summary, values) = search(&model, spec(&model), check, plan);
-    let tried = ended(none, &summary);
-    on_try(&model, &tried);
-    if let Some(values) = values {
-        return Ok(Some(Opened {
-            model,
-            values,
-            tried,
-        }));
-    }
+    let search = spec(&model);
+    let summary = match attempt(Arc::clone(&model), none, search, check, plan, &mut on_try) {
+        Ok(opened) => return Ok(Some(opened)),
+        Err(summary) => summary,
+    };
     let Some((name, layout)) = model.crosswords.first() else {
         return Ok(None);
     };
@@ -122,18 +117,35 @@ pub fn open_up(
                 continue;
             }
         };
-        let (summary, values) = search(&model, spec(&model), check, plan);
-        let tried = ended(set, &summary);
-        on_try(&model, &tried);
-        if let Some(values) = values {
-            return Ok(Some(Opened {
-                model,
-                values,
-                tried,
-            }));
+        let search = spec(&model);
+        if let Ok(opened) = attempt(model, set, search, check, plan, &mut on_try) {
+            return Ok(Some(opened));
         }
     }
     Ok(None)
+}
+
+/// Searches one grid and reports it to `on_try`: the grid opened when it
+/// filled, else how its search ended.
+fn attempt(
+    model: Arc<Model>,
+    blocks: BlockSet,
+    spec: SearchSpec,
+    check: bool,
+    plan: &Plan,
+    on_try: &mut impl FnMut(&Model, &Tried),
+) -> Result<Opened, Summary> {
+    let (summary, values) = search(&model, spec, check, plan);
+    let tried = ended(blocks, &summary);
+    on_try(&model, &tried);
+    match values {
+        Some(values) => Ok(Opened {
+            model,
+            values,
+            tried,
+        }),
+        None => Err(summary),
+    }
 }
 
 /// For a grid shown to have no fill: the cells of its first crossword in
