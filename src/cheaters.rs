@@ -296,8 +296,9 @@ fn ended(blocks: BlockSet, summary: &Summary) -> Tried {
 }
 
 /// The sets of up to `most` new blocks worth trying, from the `pool` cells
-/// (each with its twin when the grid is 180° symmetric) with the largest
-/// share of the failures (`heat`, row-major): fewer blocks first, then the
+/// (each with its twin when the grid is 180° symmetric) whose block keeps
+/// the rules on its own, and half as many that keep them only beside
+/// another, with the largest share of the failures (`heat`, row-major): fewer blocks first, then the
 /// larger share first. Only cells the fill writes (open, in the region,
 /// no given letter) become blocks; cells where the search never failed are
 /// not tried.
@@ -325,8 +326,17 @@ pub fn block_sets(
         })
         .collect();
     units.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
-    units.truncate(pool);
+    // Most cheater blocks stand alone: the `pool` hottest cells whose block
+    // (with its twin) keeps the rules by itself, and half as many that
+    // keep them only beside another (two blocks side by side).
     let rules = Rules::of(layout);
+    let (mut alone, mut beside): (Vec<BlockSet>, Vec<BlockSet>) =
+        units.into_iter().partition(|u| rules.allow(&u.cells));
+    alone.truncate(pool);
+    beside.truncate(pool / 2);
+    let mut units = alone;
+    units.append(&mut beside);
+    units.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
     let mut sets = Vec::new();
     for k in 1..=most.min(units.len()) {
         let mut level = Vec::new();
@@ -606,6 +616,17 @@ mod tests {
         let heat = around(&l, &[0]);
         assert_eq!(heat, vec![1.0, 0.5, 0.5, 0.5, 0.0, 0.0, 0.5, 0.0, 0.0]);
         assert_eq!(around(&l, &[]), vec![0.0; 9]);
+    }
+
+    #[test]
+    fn a_block_that_needs_another_beside_it_is_paired() {
+        let l = layout(&["r....", ".#.#.", "grape", ".#.#.", "..o.."]);
+        let mut heat = vec![0.0; 25];
+        heat[4] = 0.2; // row 1, column 5, twin row 5, column 1: fine alone
+        heat[9] = 0.3; // row 2, column 5: leaves row 1, column 5 alone in its column
+        let sets = block_sets(&l, &heat, 2, 4);
+        let cells: Vec<Vec<usize>> = sets.iter().map(|s| s.cells.clone()).collect();
+        assert_eq!(cells, vec![vec![4, 20], vec![4, 9, 15, 20]]);
     }
 
     #[test]
