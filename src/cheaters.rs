@@ -35,6 +35,18 @@ pub struct Plan {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+impl Plan {
+    /// The time one grid may take: its own, or what is left of the whole.
+    fn time_left(&self) -> Duration {
+        match self.deadline {
+            Some(d) => self
+                .per_grid
+                .min(d.saturating_duration_since(Instant::now())),
+            None => self.per_grid,
+        }
+    }
+}
+
 /// The first grid that filled: its model (with the new blocks), the fill.
 pub struct Opened {
     pub model: Arc<Model>,
@@ -95,7 +107,7 @@ pub fn open_up(
         }
         // The grid's own added blocks, if any, and the set's.
         let mut blocks = load.blocks.clone();
-        blocks.extend(set.cells.iter().map(|&c| (c / width, c % width)));
+        blocks.extend(set.places(width));
         let load = LoadOptions {
             blocks,
             ..load.clone()
@@ -155,29 +167,22 @@ fn attempt(
 /// shortens. Every cell when the set holds a constraint over the entries,
 /// none when none was found.
 fn conflict(model: &Model, layout: &CrosswordLayout, plan: &Plan) -> Vec<f64> {
-    let time = match plan.deadline {
-        Some(d) => plan
-            .per_grid
-            .min(d.saturating_duration_since(Instant::now())),
-        None => plan.per_grid,
-    };
     let n = layout.width * layout.height;
-    let mut heat = vec![0.0; n];
-    if let Explanation::Conflict { constraints, .. } =
-        crate::explain::explain(model, time, plan.stop.clone())
-    {
-        let mut cells = Vec::new();
-        for i in constraints {
-            match model.origins.get(i).map(|o| o.cell) {
-                Some(Some((0, c))) => cells.push(c),
-                // A constraint over the entries (no word twice): every cell
-                // is in it, and they are tried in reading order.
-                _ => return vec![1.0; n],
-            }
+    let Explanation::Conflict { constraints, .. } =
+        crate::explain::explain(model, plan.time_left(), plan.stop.clone())
+    else {
+        return vec![0.0; n];
+    };
+    let mut cells = Vec::new();
+    for i in constraints {
+        match model.origins.get(i).map(|o| o.cell) {
+            Some(Some((0, c))) => cells.push(c),
+            // A constraint over the entries (no word twice): every cell
+            // is in it, and they are tried in reading order.
+            _ => return vec![1.0; n],
         }
-        heat = around(layout, &cells);
     }
-    heat
+    around(layout, &cells)
 }
 
 /// 1 for each of `cells`, 0.5 for the other cells of the entries through
@@ -250,12 +255,6 @@ fn search(
     check: bool,
     plan: &Plan,
 ) -> (Summary, Option<Vec<i64>>) {
-    let time = match plan.deadline {
-        Some(d) => plan
-            .per_grid
-            .min(d.saturating_duration_since(Instant::now())),
-        None => plan.per_grid,
-    };
     let options = Options {
         search,
         check,
@@ -263,7 +262,7 @@ fn search(
         limits: Limits {
             solutions: Some(1),
             nodes: plan.nodes,
-            time: Some(time),
+            time: Some(plan.time_left()),
             stop: plan.stop.clone(),
             progress: None,
         },
@@ -280,6 +279,7 @@ fn search(
 fn ended(blocks: BlockSet, summary: &Summary) -> Tried {
     Tried {
         blocks,
+        // Stopped by `search` at its fill, the run itself says `Unknown`.
         status: if summary.stats.solutions > 0 {
             Status::Satisfiable
         } else {

@@ -260,6 +260,13 @@ pub struct BlockSet {
     pub share: f64,
 }
 
+impl BlockSet {
+    /// The cells as (row, column) from 0, in a grid `width` cells wide.
+    pub fn places(&self, width: usize) -> Vec<(usize, usize)> {
+        self.cells.iter().map(|&c| (c / width, c % width)).collect()
+    }
+}
+
 /// One grid searched: the blocks added (none for the grid as drawn) and how
 /// its search ended (`Satisfiable`, `Unsatisfiable` or, stopped by the
 /// budget, `Unknown`).

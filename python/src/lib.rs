@@ -773,7 +773,7 @@ impl Loaded {
         let text = self.text.clone();
         type Found = (
             Vec<PyTried>,
-            Option<(Arc<Model>, Vec<i64>, Vec<usize>, Source)>,
+            Option<(Arc<Model>, Vec<i64>, cspi::cheaters::BlockSet, Source)>,
         );
         let (tried, found) = blocking(py, &stop, move || -> Result<Found, String> {
             let source = match &text {
@@ -785,7 +785,7 @@ impl Loaded {
             let opened = cspi::cheaters::open_up(&parsed, &load, true, &plan, &|_| {}, |m, t| {
                 let width = m.crosswords.first().map_or(1, |(_, l)| l.width);
                 tried.push((
-                    t.blocks.cells.iter().map(|&c| (c / width + 1, c % width + 1)).collect(),
+                    t.blocks.places(width).into_iter().map(|(r, c)| (r + 1, c + 1)).collect(),
                     t.status.name().to_string(),
                     t.stats.nodes,
                     t.stats.time.as_secs_f64(),
@@ -807,16 +807,16 @@ impl Loaded {
             }
             Ok((
                 tried,
-                opened.map(|o| (o.model, o.values, o.tried.blocks.cells, parsed.source().clone())),
+                opened.map(|o| (o.model, o.values, o.tried.blocks, parsed.source().clone())),
             ))
         })?
         .map_err(ModelError::new_err)?;
         let found = match found {
             None => None,
-            Some((model, values, cells, source)) => {
+            Some((model, values, set, source)) => {
                 let width = model.crosswords.first().map_or(1, |(_, l)| l.width);
                 let mut blocks = self.blocks.clone();
-                blocks.extend(cells.iter().map(|&c| (c / width, c % width)));
+                blocks.extend(set.places(width));
                 let picture = cspi::output::report::grid_picture(&model).unwrap_or_default();
                 let loaded = Loaded {
                     text: self.text.clone(),

@@ -138,11 +138,8 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     if let Some(code) = output_exit(&out) {
         return Ok(code);
     }
-    if let Some(first) = rejected.first() {
-        eprint(&format!(
-            "error: the independent checker rejected {}; this is a bug in cspi, please report it\n  first: {first}\n",
-            plural(rejected.len() as u64, "solution", "solutions"),
-        ));
+    if !rejected.is_empty() {
+        super::solve::report_rejected(&rejected);
         return Ok(exit::INTERNAL);
     }
     Ok(interrupt.exit_code().unwrap_or(exit::OK))

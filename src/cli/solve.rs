@@ -392,12 +392,7 @@ impl<'a> Runner<'a> {
                 ));
             }
         }
-        if let Some(first) = summary.rejected.first() {
-            eprint(&format!(
-                "error: the independent checker rejected {}; this is a bug in cspi, please report it\n  first: {first}\n",
-                plural(summary.rejected.len() as u64, "solution", "solutions"),
-            ));
-        }
+        report_rejected(&summary.rejected);
         Ok(Ended {
             status: summary.status,
             rejected: !summary.rejected.is_empty(),
@@ -414,6 +409,16 @@ impl<'a> Runner<'a> {
             return exit::INTERNAL;
         }
         self.interrupt.exit_code().unwrap_or(exit::OK)
+    }
+}
+
+/// Says on stderr that the independent checker rejected solutions (a bug), if it did.
+pub(super) fn report_rejected(rejected: &[String]) {
+    if let Some(first) = rejected.first() {
+        eprint(&format!(
+            "error: the independent checker rejected {}; this is a bug in cspi, please report it\n  first: {first}\n",
+            plural(rejected.len() as u64, "solution", "solutions"),
+        ));
     }
 }
 

@@ -12,9 +12,9 @@ fn places(model: &Model, tried: &Tried) -> Vec<(usize, usize)> {
     let width = model.crosswords.first().map_or(1, |(_, l)| l.width);
     tried
         .blocks
-        .cells
-        .iter()
-        .map(|&c| (c / width + 1, c % width + 1))
+        .places(width)
+        .into_iter()
+        .map(|(r, c)| (r + 1, c + 1))
         .collect()
 }
 
