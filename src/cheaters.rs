@@ -13,9 +13,9 @@ use crate::engine::search::{Limits, Next};
 use crate::model::{CrosswordLayout, Model, SearchSpec};
 pub use crate::run::{BlockSet, Tried};
 use crate::run::{Explanation, FailedMap, Options, Stats, Status, Summary};
-use crate::solve::{self, LoadOptions, Parsed};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::solve::{self, LoadOptions, ModelSource, Parsed};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 /// How many blocks to try and how long each grid may take.
@@ -33,6 +33,9 @@ pub struct Plan {
     pub deadline: Option<Instant>,
     /// Set from outside (Ctrl-C) to stop.
     pub stop: Option<Arc<AtomicBool>>,
+    /// How many grids are searched at once (`--threads`); the grid as
+    /// drawn is searched on as many threads.
+    pub threads: usize,
 }
 
 impl Plan {
@@ -64,7 +67,7 @@ pub fn open_up(
     load: &LoadOptions,
     check: bool,
     plan: &Plan,
-    tune: &dyn Fn(&mut SearchSpec),
+    tune: &(dyn Fn(&mut SearchSpec) + Sync),
     mut on_try: impl FnMut(&Model, &Tried),
 ) -> Result<Option<Opened>, Diags> {
     let model = Arc::new(solve::load(parsed, load)?);
@@ -80,10 +83,16 @@ pub fn open_up(
         share: 0.0,
     };
     let search = spec(&model);
-    let summary = match attempt(Arc::clone(&model), none, search, check, plan, &mut on_try) {
-        Ok(opened) => return Ok(Some(opened)),
-        Err(summary) => summary,
-    };
+    let (summary, values) = self::search(&model, search, check, plan, plan.threads.max(1));
+    let tried = ended(none, &summary);
+    on_try(&model, &tried);
+    if let Some(values) = values {
+        return Ok(Some(Opened {
+            model,
+            values,
+            tried,
+        }));
+    }
     let Some((name, layout)) = model.crosswords.first() else {
         return Ok(None);
     };
@@ -100,22 +109,115 @@ pub fn open_up(
             })
             .unwrap_or_default()
     };
-    let width = layout.width;
-    for set in block_sets(layout, &heat, plan.most, plan.pool) {
-        if stopped(plan) {
-            break;
-        }
-        // The grid's own added blocks, if any, and the set's.
-        let mut blocks = load.blocks.clone();
-        blocks.extend(set.places(width));
+    let sets = block_sets(layout, &heat, plan.most, plan.pool);
+    let grids = Grids {
+        name: &parsed.source().name,
+        text: &parsed.source().text,
+        dir: &parsed.dir,
+        load,
+        check,
+        plan,
+        spec: &spec,
+        drawn: &model,
+    };
+    Ok(grids.search(&sets, &mut on_try))
+}
+
+/// The grids with new blocks, and how each is searched.
+struct Grids<'a> {
+    /// The model's text, parsed again by each thread (a parse is not
+    /// shared between threads).
+    name: &'a str,
+    text: &'a str,
+    dir: &'a std::path::Path,
+    load: &'a LoadOptions,
+    check: bool,
+    plan: &'a Plan,
+    spec: &'a (dyn Fn(&Model) -> SearchSpec + Sync),
+    /// The grid as drawn.
+    drawn: &'a Arc<Model>,
+}
+
+/// One grid's outcome, sent by the thread that searched it.
+type Ended = (Arc<Model>, Tried, Option<Vec<i64>>);
+
+impl Grids<'_> {
+    /// Searches the grid with each of `sets`, `plan.threads` at once, each
+    /// on one thread, in order, reporting each as it ends; the first that
+    /// fills stops the others (they are reported as stopped).
+    fn search(&self, sets: &[BlockSet], on_try: &mut impl FnMut(&Model, &Tried)) -> Option<Opened> {
+        // Set by the thread whose grid fills, or for Ctrl-C and the time limit.
+        let halt = Arc::new(AtomicBool::new(false));
+        let own = Plan {
+            stop: Some(Arc::clone(&halt)),
+            ..self.plan.clone()
+        };
+        let next = AtomicUsize::new(0);
+        let (sent, ended) = mpsc::channel::<Ended>();
+        std::thread::scope(|scope| {
+            for _ in 0..self.plan.threads.clamp(1, sets.len().max(1)) {
+                let sent = sent.clone();
+                let (own, next, halt) = (&own, &next, &halt);
+                scope.spawn(move || {
+                    let source = ModelSource::text_in(self.name, self.text, self.dir);
+                    let Ok(parsed) = solve::parse(source) else {
+                        return;
+                    };
+                    while !stopped(own) {
+                        let Some(set) = sets.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let Some(end) = self.one(&parsed, set.clone(), own) else {
+                            break;
+                        };
+                        if end.2.is_some() {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                        if sent.send(end).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(sent);
+            let mut found = None;
+            loop {
+                match ended.recv_timeout(Duration::from_millis(20)) {
+                    Ok((model, tried, values)) => {
+                        on_try(&model, &tried);
+                        if let (None, Some(values)) = (&found, values) {
+                            found = Some(Opened {
+                                model,
+                                values,
+                                tried,
+                            });
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if stopped(self.plan) {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            found
+        })
+    }
+
+    /// Builds and searches the grid with the blocks of `set` (and the
+    /// grid's own added blocks); `None` when stopped while building it.
+    fn one(&self, parsed: &Parsed, set: BlockSet, plan: &Plan) -> Option<Ended> {
+        let mut blocks = self.load.blocks.clone();
+        blocks.extend(set.places(self.drawn.crosswords.first().map_or(1, |(_, l)| l.width)));
         let load = LoadOptions {
             blocks,
-            ..load.clone()
+            ..self.load.clone()
         };
         let model = match solve::load(parsed, &load) {
             Ok(m) => Arc::new(m),
             // A limit or Ctrl-C while loading: stop.
-            Err(_) if stopped(plan) => break,
+            Err(_) if stopped(plan) || stopped(self.plan) => return None,
             // A new entry no word of the list fits: no fill.
             Err(d) => {
                 let t = Tried {
@@ -125,38 +227,11 @@ pub fn open_up(
                     rejected: Vec::new(),
                     unbuilt: Some(d.0.first().map_or_else(String::new, |d| d.message.clone())),
                 };
-                on_try(&model, &t);
-                continue;
+                return Some((Arc::clone(self.drawn), t, None));
             }
         };
-        let search = spec(&model);
-        if let Ok(opened) = attempt(model, set, search, check, plan, &mut on_try) {
-            return Ok(Some(opened));
-        }
-    }
-    Ok(None)
-}
-
-/// Searches one grid and reports it to `on_try`: the grid opened when it
-/// filled, else how its search ended.
-fn attempt(
-    model: Arc<Model>,
-    blocks: BlockSet,
-    spec: SearchSpec,
-    check: bool,
-    plan: &Plan,
-    on_try: &mut impl FnMut(&Model, &Tried),
-) -> Result<Opened, Summary> {
-    let (summary, values) = search(&model, spec, check, plan);
-    let tried = ended(blocks, &summary);
-    on_try(&model, &tried);
-    match values {
-        Some(values) => Ok(Opened {
-            model,
-            values,
-            tried,
-        }),
-        None => Err(summary),
+        let (summary, values) = search(&model, (self.spec)(&model), self.check, plan, 1);
+        Some((model, ended(set, &summary), values))
     }
 }
 
@@ -248,17 +323,18 @@ fn stopped(plan: &Plan) -> bool {
         || plan.deadline.is_some_and(|d| Instant::now() >= d)
 }
 
-/// One grid's search for a first fill, on one thread, within the plan.
+/// One grid's search for a first fill, on `threads` threads, within the plan.
 fn search(
     model: &Arc<Model>,
     search: SearchSpec,
     check: bool,
     plan: &Plan,
+    threads: usize,
 ) -> (Summary, Option<Vec<i64>>) {
     let options = Options {
         search,
         check,
-        threads: 1,
+        threads,
         limits: Limits {
             solutions: Some(1),
             nodes: plan.nodes,

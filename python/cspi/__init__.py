@@ -478,15 +478,19 @@ class Model:
         return Explanation(text, json.loads(line))
 
     def try_blocks(self, most: int = 1, time_per_grid: float = 5.0,
-                   time_limit: Optional[float] = None) -> Opened:
+                   time_limit: Optional[float] = None, threads: int = 1) -> Opened:
         """A crossword with no fill found, tried again with up to ``most``
         (1 to 3) cheater blocks, each with its 180° twin in a symmetric grid,
         where its search failed most (``cspi solve --try-blocks``): the grid
         as drawn, then each set of blocks, ``time_per_grid`` seconds each,
-        to the first grid that fills; ``time_limit`` bounds the whole call."""
+        to the first grid that fills; ``time_limit`` bounds the whole call.
+        ``threads`` grids are searched at once (the grid as drawn on as many
+        threads)."""
         if isinstance(most, bool) or not isinstance(most, int):
             raise ValueError(f"most {most!r}: give 1 to 3 blocks")
-        tried, found = self._loaded.try_blocks(most, time_per_grid, time_limit)
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads {threads!r}: give 1 to 1024")
+        tried, found = self._loaded.try_blocks(most, time_per_grid, time_limit, threads)
         grids = [Tried(list(b), st, n, sec, why) for (b, st, n, sec, why, _) in tried]
         lines = [line for (*_, line) in tried]
         if found is None:

@@ -737,17 +737,23 @@ impl Loaded {
     /// nodes, seconds, unbuilt, line)` (blocks as (row, column) from 1,
     /// `line` as the command prints it), and the grid that filled, if one
     /// did: its model, its fill, its picture. Every fill is checked.
-    #[pyo3(signature = (most, time_per_grid, time_limit=None))]
+    #[pyo3(signature = (most, time_per_grid, time_limit=None, threads=1))]
     fn try_blocks(
         &self,
         py: Python<'_>,
         most: usize,
         time_per_grid: f64,
         time_limit: Option<f64>,
+        threads: usize,
     ) -> PyResult<(Vec<PyTried>, Option<PyOpened>)> {
         if !(1..=3).contains(&most) {
             return Err(PyValueError::new_err(format!(
                 "most {most}: give 1 to 3 blocks"
+            )));
+        }
+        if !(1..=1024).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads {threads}: give 1 to 1024"
             )));
         }
         let per_grid = seconds("time_per_grid", Some(time_per_grid))?.unwrap_or_default();
@@ -769,6 +775,7 @@ impl Loaded {
             nodes: None,
             deadline,
             stop: Some(Arc::clone(&stop)),
+            threads,
         };
         let text = self.text.clone();
         type Found = (

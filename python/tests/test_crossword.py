@@ -224,7 +224,8 @@ def has_fill(picture, words):
     return go(0)
 
 
-def test_try_blocks_opens_a_grid_with_no_fill(tmp_path):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_try_blocks_opens_a_grid_with_no_fill(tmp_path, threads):
     # The list is the entries of a fill of the 5x5 grid with blocks at two
     # corners: the open grid needs ten 5-letter words and the list has six.
     target = ["#gqtx", "zcdhu", "sozwt", "yxcxf", "cocn#"]
@@ -233,9 +234,11 @@ def test_try_blocks_opens_a_grid_with_no_fill(tmp_path):
     (tmp_path / "grid.txt").write_text(".....\n" * 5)
     m = cspi.loads(MODEL, dir=tmp_path)
     assert not has_fill(".....\n" * 5, set(words))
-    opened = m.try_blocks(most=2, time_per_grid=2)
+    opened = m.try_blocks(most=2, time_per_grid=2, threads=threads)
     assert opened and opened.tried[0].blocks == []
-    for t in opened.tried:
+    # With two threads, a grid stopped when another filled ends after it.
+    first_fill = next(i for i, t in enumerate(opened.tried) if t.status == "SATISFIABLE")
+    for i, t in enumerate(opened.tried):
         rows = [list(".....") for _ in range(5)]
         for r, c in t.blocks:
             assert (6 - r, 6 - c) in t.blocks, "each block has its 180-degree twin"
@@ -244,10 +247,13 @@ def test_try_blocks_opens_a_grid_with_no_fill(tmp_path):
         if t.status == "UNSATISFIABLE":
             assert not has_fill(picture, set(words)), picture
         elif t.status == "SATISFIABLE":
-            assert t is opened.tried[-1] and picture == opened.picture
-        else:
+            assert has_fill(picture, set(words)), picture
+            if i == first_fill:
+                assert picture == opened.picture
+            if threads == 1:
+                assert t is opened.tried[-1], "the search stops at the first fill"
+        elif not (threads > 1 and i > first_fill):
             pytest.fail(f"{t}: every grid here is decided")
-    assert opened.tried[-1].status == "SATISFIABLE"
     grid = opened.solution["xw_grid"]
     assert [["#" if ch == "#" else "." for ch in row] for row in grid] == [
         list(row) for row in opened.picture.split()
@@ -271,6 +277,8 @@ def test_try_blocks_refuses_what_it_would_change(tmp_path):
         m.try_blocks()
     with pytest.raises(ValueError, match="1 to 3"):
         cspi.loads(MODEL, dir=tmp_path).try_blocks(most=4)
+    with pytest.raises(ValueError, match="1 to 1024"):
+        cspi.loads(MODEL, dir=tmp_path).try_blocks(threads=0)
     # A grid that fills as drawn needs no block.
     opened = cspi.loads(MODEL, dir=tmp_path).try_blocks()
     assert [t.blocks for t in opened.tried] == [[]] and opened.solution is not None

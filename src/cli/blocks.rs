@@ -34,6 +34,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         nodes: args.node_limit,
         deadline,
         stop: Some(Arc::clone(&interrupt.stop)),
+        threads: args.threads.unwrap_or(1) as usize,
     };
     let human = args.format == Format::Human;
     let mut out = Stdout::new();

@@ -267,10 +267,11 @@ pub(crate) struct SolveArgs {
     pub(crate) fillability_svg: Option<PathBuf>,
     /// When no fill is found: try the crossword with up to N cheater blocks
     /// (each with its 180° twin in a symmetric grid) at the cells where the
-    /// search failed most, and report the first grid that fills.
+    /// search failed most, and report the first grid that fills. With
+    /// --threads N, N grids are searched at once.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=3),
           conflicts_with_all = ["all", "count", "each", "each_data", "part", "differ", "suggest",
-                                "fillability", "fillability_svg", "tree", "solutions", "threads", "project"])]
+                                "fillability", "fillability_svg", "tree", "solutions", "project"])]
     pub(crate) try_blocks: Option<u64>,
     /// With --try-blocks: the seconds each grid is searched for, the grid
     /// as drawn first (--time-limit bounds them all).
