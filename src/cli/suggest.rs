@@ -5,7 +5,7 @@
 use super::SolveArgs;
 use crate::diag::{Diag, Diags};
 use crate::engine::search::Limits;
-use crate::model::{Model, OutputItem};
+use crate::model::Model;
 use crate::output::fillability;
 use std::sync::Arc;
 
@@ -34,18 +34,17 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
                 })?,
         ),
     };
-    let layout = model.output.iter().find_map(|o| match o {
-        OutputItem::Crossword { layout, .. } => Some(Arc::clone(layout)),
-        _ => None,
-    });
+    // The first crossword, as in Python's `fillability()`, whether or not
+    // the model outputs it.
+    let layout = model.crosswords.first().map(|(_, l)| Arc::clone(l));
     let wants_map = args.fillability || args.fillability_svg.is_some();
     if wants_map && layout.is_none() {
         return Err(Diags::from(
             Diag::new(
                 "cspi::suggest",
-                "--fillability: this model outputs no crossword",
+                "--fillability: this model has no crossword",
             )
-            .help("the map is drawn from an output item naming the crossword: `output xw;`")
+            .help("the map is drawn over a crossword grid: `crossword xw = picture(grid, words);`")
             .usage(),
         ));
     }

@@ -1093,6 +1093,30 @@ fn suggestions_count_exactly() {
     );
     assert!(text.contains("fillability: "), "{text}");
     assert!(text.lines().any(|l| l == "g r a p e"), "{text}");
+    // The map is of the model's first crossword, printed or not; a model
+    // without one is a usage error.
+    let map = text[text.find("fillability: ").unwrap()..].to_string();
+    let s = Scratch::new("fillability_unprinted");
+    let m = s.file(
+        "m.csp",
+        format!(
+            "let words = dictionary(\"{}\");\ncrossword xw = picture(\"{}\", words);\nconstraint alldifferent(xw);\n",
+            root().join("models/data/crossword-words.txt").display(),
+            root().join("models/data/crossword-theme.txt").display(),
+        )
+        .as_bytes(),
+    );
+    let out = cspi(&["solve", &m.display().to_string(), "--fillability"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(text, map);
+    let out = cspi(&["solve", "models/n-queens.csp", "--fillability"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fillability: this model has no crossword"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// A fill stopped by a limit before it was found draws where its search
