@@ -183,7 +183,8 @@ impl Grids<'_> {
             let mut found = None;
             loop {
                 match ended.recv_timeout(Duration::from_millis(20)) {
-                    Ok((model, tried, values)) => {
+                    Ok((model, mut tried, values)) => {
+                        tried.cut_short = found.is_some() && tried.status == Status::Unknown;
                         on_try(&model, &tried);
                         if let (None, Some(values)) = (&found, values) {
                             found = Some(Opened {
@@ -226,6 +227,7 @@ impl Grids<'_> {
                     stats: Stats::default(),
                     rejected: Vec::new(),
                     unbuilt: Some(d.0.first().map_or_else(String::new, |d| d.message.clone())),
+                    cut_short: false,
                 };
                 return Some((Arc::clone(self.drawn), t, None));
             }
@@ -368,6 +370,7 @@ fn ended(blocks: BlockSet, summary: &Summary) -> Tried {
         },
         rejected: summary.rejected.clone(),
         unbuilt: None,
+        cut_short: false,
     }
 }
 

@@ -281,6 +281,9 @@ pub struct Tried {
     /// Why the grid could not be built (an entry no word of the list
     /// fits): it has no fill, and was not searched.
     pub unbuilt: Option<String>,
+    /// Its search was stopped because a grid searched beside it filled
+    /// (`--threads`).
+    pub cut_short: bool,
 }
 
 /// One candidate value of the variable `cspi solve --suggest` asks about

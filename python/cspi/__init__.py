@@ -340,6 +340,8 @@ class Tried(NamedTuple):
     seconds: float
     #: Why the grid could not be built (an entry no word fits), else ``None``.
     unbuilt: Optional[str]
+    #: Its search was stopped because a grid searched beside it filled (``threads``).
+    cut_short: bool = False
 
 
 class Opened:
@@ -491,7 +493,7 @@ class Model:
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads {threads!r}: give 1 to 1024")
         tried, found = self._loaded.try_blocks(most, time_per_grid, time_limit, threads)
-        grids = [Tried(list(b), st, n, sec, why) for (b, st, n, sec, why, _) in tried]
+        grids = [Tried(list(b), st, n, sec, why, cut) for (b, st, n, sec, why, cut, _) in tried]
         lines = [line for (*_, line) in tried]
         if found is None:
             return Opened(grids, lines, None, None, None)

@@ -57,6 +57,7 @@ class Tried(NamedTuple):
     nodes: int
     seconds: float
     unbuilt: Optional[str]
+    cut_short: bool = ...
 
 class Opened:
     tried: List[Tried]

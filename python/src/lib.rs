@@ -797,6 +797,7 @@ impl Loaded {
                     t.stats.nodes,
                     t.stats.time.as_secs_f64(),
                     t.unbuilt.clone(),
+                    t.cut_short,
                     cspi::output::report::tried_line(m, t),
                 ));
             });
@@ -858,6 +859,7 @@ type PyTried = (
     u64,
     f64,
     Option<String>,
+    bool,
     String,
 );
 

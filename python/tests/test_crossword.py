@@ -252,7 +252,7 @@ def test_try_blocks_opens_a_grid_with_no_fill(tmp_path, threads):
                 assert picture == opened.picture
             if threads == 1:
                 assert t is opened.tried[-1], "the search stops at the first fill"
-        elif not (threads > 1 and i > first_fill):
+        elif not (threads > 1 and i > first_fill and t.cut_short):
             pytest.fail(f"{t}: every grid here is decided")
     grid = opened.solution["xw_grid"]
     assert [["#" if ch == "#" else "." for ch in row] for row in grid] == [

@@ -36,6 +36,9 @@ pub(crate) fn line(model: &Model, tried: &Tried) -> String {
         (Some(why), _) => format!("no fill: {why}"),
         (None, Status::Satisfiable) => format!("filled in {secs:.1} s ({nodes})"),
         (None, Status::Unsatisfiable) => format!("no fill exists ({nodes} to show it)"),
+        _ if tried.cut_short => {
+            format!("stopped after {secs:.1} s ({nodes}): another grid filled")
+        }
         _ => format!("no fill found in {secs:.1} s ({nodes})"),
     };
     format!("{which}: {how}\n")
@@ -55,6 +58,8 @@ pub(crate) fn record(model: &Model, tried: &Tried) -> String {
         unbuilt: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         picture: Option<&'a str>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        cut_short: bool,
     }
     let picture = (tried.status == Status::Satisfiable)
         .then(|| model.crosswords.first().map(|(_, l)| picture(l)))
@@ -67,6 +72,7 @@ pub(crate) fn record(model: &Model, tried: &Tried) -> String {
         seconds: tried.stats.time.as_secs_f64(),
         unbuilt: tried.unbuilt.as_deref(),
         picture: picture.as_deref(),
+        cut_short: tried.cut_short,
     }) + "\n"
 }
 
@@ -88,4 +94,59 @@ pub(crate) fn picture(layout: &CrosswordLayout) -> String {
         let _ = writeln!(out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::CrosswordLayout;
+    use crate::run::{BlockSet, Stats};
+    use std::sync::Arc;
+
+    /// A grid whose search a fill beside it stopped says so, in the line
+    /// and in the record; a grid searched to its budget does not.
+    #[test]
+    fn a_grid_cut_short_says_why() {
+        let layout = CrosswordLayout {
+            width: 3,
+            height: 3,
+            open: vec![true; 9],
+            given: vec![None; 9],
+            region: vec![true; 9],
+            slots: Vec::new(),
+            picture: true,
+        };
+        let model = Model {
+            crosswords: vec![("xw".to_string(), Arc::new(layout))],
+            ..Model::default()
+        };
+        let mut tried = Tried {
+            blocks: BlockSet {
+                cells: vec![0, 8],
+                share: 1.0,
+            },
+            status: Status::Unknown,
+            stats: Stats {
+                nodes: 7,
+                ..Stats::default()
+            },
+            rejected: Vec::new(),
+            unbuilt: None,
+            cut_short: false,
+        };
+        assert_eq!(
+            line(&model, &tried),
+            "blocks at row 1, column 1; row 3, column 3: no fill found in 0.0 s (7 nodes)\n"
+        );
+        assert!(!record(&model, &tried).contains("cut_short"));
+        tried.cut_short = true;
+        assert_eq!(
+            line(&model, &tried),
+            "blocks at row 1, column 1; row 3, column 3: stopped after 0.0 s (7 nodes): another grid filled\n"
+        );
+        assert_eq!(
+            record(&model, &tried),
+            "{\"type\":\"grid\",\"blocks\":[[1,1],[3,3]],\"status\":\"UNKNOWN\",\"nodes\":7,\"seconds\":0.0,\"cut_short\":true}\n"
+        );
+    }
 }
