@@ -120,7 +120,7 @@ pub fn open_up(
         spec: &spec,
         drawn: &model,
     };
-    Ok(grids.search(&sets, &mut on_try))
+    grids.search(&sets, &mut on_try)
 }
 
 /// The grids with new blocks, and how each is searched.
@@ -138,14 +138,21 @@ struct Grids<'a> {
     drawn: &'a Arc<Model>,
 }
 
-/// One grid's outcome, sent by the thread that searched it.
-type Ended = (Arc<Model>, Tried, Option<Vec<i64>>);
+/// One grid's outcome, sent by the thread that searched it: the grid, how
+/// its search ended, its fill; or why it could not be built (a limit).
+type Ended = Result<(Arc<Model>, Tried, Option<Vec<i64>>), Diags>;
 
 impl Grids<'_> {
     /// Searches the grid with each of `sets`, `plan.threads` at once, each
     /// on one thread, in order, reporting each as it ends; the first that
-    /// fills stops the others (they are reported as stopped).
-    fn search(&self, sets: &[BlockSet], on_try: &mut impl FnMut(&Model, &Tried)) -> Option<Opened> {
+    /// fills stops the others (they are reported as stopped). A grid that
+    /// cannot be built for another reason than an entry no word fits (the
+    /// memory limit) stops them all, with its diagnostic.
+    fn search(
+        &self,
+        sets: &[BlockSet],
+        on_try: &mut impl FnMut(&Model, &Tried),
+    ) -> Result<Option<Opened>, Diags> {
         // Set by the thread whose grid fills, or for Ctrl-C and the time limit.
         let halt = Arc::new(AtomicBool::new(false));
         let own = Plan {
@@ -170,7 +177,7 @@ impl Grids<'_> {
                         let Some(end) = self.one(&parsed, set.clone(), own) else {
                             break;
                         };
-                        if end.2.is_some() {
+                        if end.as_ref().map_or(true, |e| e.2.is_some()) {
                             halt.store(true, Ordering::Relaxed);
                         }
                         if sent.send(end).is_err() {
@@ -181,9 +188,13 @@ impl Grids<'_> {
             }
             drop(sent);
             let mut found = None;
+            let mut failed = None;
             loop {
                 match ended.recv_timeout(Duration::from_millis(20)) {
-                    Ok((model, mut tried, values)) => {
+                    Ok(Err(d)) => {
+                        failed.get_or_insert(d);
+                    }
+                    Ok(Ok((model, mut tried, values))) => {
                         tried.cut_short = found.is_some() && tried.status == Status::Unknown;
                         on_try(&model, &tried);
                         if let (None, Some(values)) = (&found, values) {
@@ -202,7 +213,10 @@ impl Grids<'_> {
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
                 }
             }
-            found
+            match (found, failed) {
+                (None, Some(d)) => Err(d),
+                (found, _) => Ok(found),
+            }
         })
     }
 
@@ -220,7 +234,11 @@ impl Grids<'_> {
             // A limit or Ctrl-C while loading: stop.
             Err(_) if stopped(plan) || stopped(self.plan) => return None,
             // A new entry no word of the list fits: no fill.
-            Err(d) => {
+            Err(d)
+                if d.0
+                    .first()
+                    .is_some_and(|d| d.code == "cspi::data::no_words") =>
+            {
                 let t = Tried {
                     blocks: set,
                     status: Status::Unsatisfiable,
@@ -229,11 +247,12 @@ impl Grids<'_> {
                     unbuilt: Some(d.0.first().map_or_else(String::new, |d| d.message.clone())),
                     cut_short: false,
                 };
-                return Some((Arc::clone(self.drawn), t, None));
+                return Some(Ok((Arc::clone(self.drawn), t, None)));
             }
+            Err(d) => return Some(Err(d)),
         };
         let (summary, values) = search(&model, (self.spec)(&model), self.check, plan, 1);
-        Some((model, ended(set, &summary), values))
+        Some(Ok((model, ended(set, &summary), values)))
     }
 }
 

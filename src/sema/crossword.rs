@@ -10,7 +10,7 @@ use super::value::{Array, Value};
 use crate::diag::{Diag, Source};
 use crate::formats::dictionary::{Dictionary, letter_count};
 use crate::formats::grid::{
-    Geometry, check_symmetric, data_error, parse_ipuz, parse_picture, parse_slots, with_blocks,
+    Geometry, check_symmetric, parse_ipuz, parse_picture, parse_slots, with_blocks,
 };
 use crate::model::{
     CmpOp, CrosswordLayout, CrosswordSlot, Formula, Term, VarGroup, VarKind, Variable,
@@ -142,15 +142,20 @@ impl Checker<'_> {
                 lengths.sort_unstable();
                 lengths.dedup();
                 let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
-                let e = data_error(
-                    s.span,
+                // Its own code: a grid with no word for an entry has no fill
+                // (`--try-blocks` reports such a grid and goes on).
+                let e = crate::formats::Error::new(
+                    "cspi::data::no_words",
                     format!(
                         "no word of the dictionary `{}` fits this slot of length {}",
                         dict.name, s.len
                     ),
-                    "this slot",
-                    &format!("the dictionary's words have lengths {}", shown.join(", ")),
-                );
+                )
+                .label(s.span, "this slot".to_string())
+                .help(format!(
+                    "the dictionary's words have lengths {}",
+                    shown.join(", ")
+                ));
                 return Err(super::data::in_file(e, src));
             }
             let var = self.model.add_var(Variable {

@@ -1423,6 +1423,8 @@ fn try_blocks_opens_a_grid_with_no_fill() {
         &[(0, 4), (4, 0)],
         &[(0, 0), (4, 4), (0, 4), (4, 0)],
     ];
+    // Grids with an entry no word fits, reported without a search.
+    let mut unbuilt = 0;
     for (seed, target) in targets.iter().enumerate() {
         // A fill of the target grid with letters drawn from a fixed sequence.
         let mut state = 0x2545_f491_u64 + seed as u64;
@@ -1514,7 +1516,11 @@ fn try_blocks_opens_a_grid_with_no_fill() {
                     .any(|h| h["status"] == "SATISFIABLE");
                 match g["status"].as_str().unwrap() {
                     "UNSATISFIABLE" => {
-                        assert_eq!(brute_count(&picture, &list, true), 0, "{picture}")
+                        assert_eq!(brute_count(&picture, &list, true), 0, "{picture}");
+                        if let Some(why) = g["unbuilt"].as_str() {
+                            assert!(why.starts_with("no word of the dictionary"), "{why}");
+                            unbuilt += 1;
+                        }
                     }
                     "SATISFIABLE" => {
                         assert_eq!(g["picture"].as_str(), Some(picture.as_str()));
@@ -1564,6 +1570,7 @@ fn try_blocks_opens_a_grid_with_no_fill() {
             );
         }
     }
+    assert!(unbuilt > 0, "no grid had an entry without words");
 }
 
 /// `--try-blocks` refuses what it cannot do: a model naming entries by
