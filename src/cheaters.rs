@@ -177,11 +177,14 @@ impl Grids<'_> {
                         let Some(end) = self.one(&parsed, set.clone(), own) else {
                             break;
                         };
-                        if end.as_ref().map_or(true, |e| e.2.is_some()) {
-                            halt.store(true, Ordering::Relaxed);
-                        }
+                        let last = end.as_ref().map_or(true, |e| e.2.is_some());
+                        // Sent before the others are halted, so that a grid
+                        // cut short is always reported after the fill.
                         if sent.send(end).is_err() {
                             break;
+                        }
+                        if last {
+                            halt.store(true, Ordering::SeqCst);
                         }
                     }
                 });
