@@ -210,7 +210,7 @@ impl Grids<'_> {
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         if stopped(self.plan) {
-                            halt.store(true, Ordering::Relaxed);
+                            halt.store(true, Ordering::SeqCst);
                         }
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -237,11 +237,7 @@ impl Grids<'_> {
             // A limit or Ctrl-C while loading: stop.
             Err(_) if stopped(plan) || stopped(self.plan) => return None,
             // A new entry no word of the list fits: no fill.
-            Err(d)
-                if d.0
-                    .first()
-                    .is_some_and(|d| d.code == "cspi::data::no_words") =>
-            {
+            Err(d) if solve::no_words(&d) => {
                 let t = Tried {
                     blocks: set,
                     status: Status::Unsatisfiable,

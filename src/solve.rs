@@ -79,6 +79,13 @@ pub fn load<'a>(source: impl Into<ModelSource<'a>>, options: &LoadOptions) -> Re
     }
 }
 
+/// Whether `d` says the model has no solution because a word or a length
+/// is missing from its word list (an entry no word fits), rather than that
+/// it is wrong or a limit stopped its building.
+pub fn no_words(d: &Diags) -> bool {
+    d.0.first().is_some_and(|d| d.code == sema::NO_WORDS)
+}
+
 /// A model parsed once, to be checked against many sets of parameters
 /// (`cspi solve --each`) without parsing it again.
 pub struct Parsed {

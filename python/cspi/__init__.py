@@ -490,6 +490,7 @@ class Model:
         threads)."""
         if isinstance(most, bool) or not isinstance(most, int):
             raise ValueError(f"most {most!r}: give 1 to 3 blocks")
+        # Below 1 here: a negative count would not fit the extension's unsigned one.
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise ValueError(f"threads {threads!r}: give 1 to 1024")
         tried, found = self._loaded.try_blocks(most, time_per_grid, time_limit, threads)

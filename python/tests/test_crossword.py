@@ -279,6 +279,8 @@ def test_try_blocks_refuses_what_it_would_change(tmp_path):
         cspi.loads(MODEL, dir=tmp_path).try_blocks(most=4)
     with pytest.raises(ValueError, match="1 to 1024"):
         cspi.loads(MODEL, dir=tmp_path).try_blocks(threads=0)
+    with pytest.raises(ValueError, match="1 to 1024"):
+        cspi.loads(MODEL, dir=tmp_path).try_blocks(threads=-2)
     # A grid that fills as drawn needs no block.
     opened = cspi.loads(MODEL, dir=tmp_path).try_blocks()
     assert [t.blocks for t in opened.tried] == [[]] and opened.solution is not None

@@ -8,7 +8,7 @@ use super::Checker;
 use super::data::InFile;
 use super::value::{Array, Value};
 use crate::diag::{Diag, Source};
-use crate::formats::dictionary::{Dictionary, letter_count};
+use crate::formats::dictionary::Dictionary;
 use crate::formats::grid::{
     Geometry, check_symmetric, parse_ipuz, parse_picture, parse_slots, with_blocks,
 };
@@ -138,14 +138,8 @@ impl Checker<'_> {
         for (k, s) in geo.slots.iter().enumerate() {
             let list = dict.words_of_length(s.len);
             if list.words.is_empty() {
-                let mut lengths: Vec<usize> = dict.words.iter().map(|w| letter_count(w)).collect();
-                lengths.sort_unstable();
-                lengths.dedup();
-                let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
-                // Its own code: a grid with no word for an entry has no fill
-                // (`--try-blocks` reports such a grid and goes on).
                 let e = crate::formats::Error::new(
-                    "cspi::data::no_words",
+                    super::NO_WORDS,
                     format!(
                         "no word of the dictionary `{}` fits this slot of length {}",
                         dict.name, s.len
@@ -154,7 +148,7 @@ impl Checker<'_> {
                 .label(s.span, "this slot".to_string())
                 .help(format!(
                     "the dictionary's words have lengths {}",
-                    shown.join(", ")
+                    super::dict::lengths(dict)
                 ));
                 return Err(super::data::in_file(e, src));
             }

@@ -161,14 +161,19 @@ impl Checker<'_> {
 
 /// The dictionary has no word of length `n`.
 pub(crate) fn no_words(d: &Dictionary, n: i64, span: Span) -> Diag {
+    Diag::new(
+        super::NO_WORDS,
+        format!("the dictionary `{}` has no word of length {n}", d.name),
+    )
+    .label(span, "this length")
+    .help(format!("its words have lengths {}", lengths(d)))
+}
+
+/// The lengths of the dictionary's words, shortest first: `3, 4, 5`.
+pub(crate) fn lengths(d: &Dictionary) -> String {
     let mut lengths: Vec<usize> = d.words.iter().map(|w| letter_count(w)).collect();
     lengths.sort_unstable();
     lengths.dedup();
     let shown: Vec<String> = lengths.iter().map(usize::to_string).collect();
-    Diag::new(
-        "cspi::data::no_words",
-        format!("the dictionary `{}` has no word of length {n}", d.name),
-    )
-    .label(span, "this length")
-    .help(format!("its words have lengths {}", shown.join(", ")))
+    shown.join(", ")
 }

@@ -57,6 +57,9 @@ pub(crate) const MAX_ELEMENTS: u64 = 50_000_000;
 pub(crate) const TIME_LIMIT: &str = "cspi::time-limit";
 /// The code of the diagnostic that ends loading on SIGINT or SIGTERM.
 pub(crate) const INTERRUPTED: &str = "cspi::interrupted";
+/// The code of the diagnostics for a word or a length the word list does
+/// not have: the model has no solution (`--try-blocks` goes on past it).
+pub(crate) const NO_WORDS: &str = "cspi::data::no_words";
 
 /// A `--param NAME=VALUE` from the command line.
 #[derive(Clone, Debug)]

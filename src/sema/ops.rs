@@ -132,7 +132,7 @@ impl Checker<'_> {
             ))),
             (None, BinOp::Ne) => Ok(Value::from_formula(Formula::Const(true))),
             (None, _) => Err(Diag::new(
-                "cspi::data::no_words",
+                super::NO_WORDS,
                 format!("`{word}` is not a word of `{}`", list.name),
             )
             .label(span, "this entry")
