@@ -70,6 +70,7 @@ pub fn open_up(
     tune: &(dyn Fn(&mut SearchSpec) + Sync),
     mut on_try: impl FnMut(&Model, &Tried),
 ) -> Result<Option<Opened>, Diags> {
+    let base = crate::memory::live_bytes();
     let model = Arc::new(solve::load(parsed, load)?);
     refuse(&model).map_err(|d| Diags::from(d.in_source(parsed.source())))?;
     let spec = |model: &Model| {
@@ -119,6 +120,7 @@ pub fn open_up(
         plan,
         spec: &spec,
         drawn: &model,
+        base,
     };
     grids.search(&sets, &mut on_try)
 }
@@ -136,6 +138,9 @@ struct Grids<'a> {
     spec: &'a (dyn Fn(&Model) -> SearchSpec + Sync),
     /// The grid as drawn.
     drawn: &'a Arc<Model>,
+    /// The live heap before the grid as drawn was built: `--memory-limit`
+    /// less this is what that grid's building could take, and each other's.
+    base: u64,
 }
 
 /// One grid's outcome, sent by the thread that searched it: the grid, how
@@ -228,8 +233,13 @@ impl Grids<'_> {
     fn one(&self, parsed: &Parsed, set: BlockSet, plan: &Plan) -> Option<Ended> {
         let mut blocks = self.load.blocks.clone();
         blocks.extend(set.places(self.drawn.crosswords.first().map_or(1, |(_, l)| l.width)));
+        // The limit counts the heap the process held when a building began
+        // (with the grids being searched, here), and what that building
+        // adds: each grid may add as much as the grid as drawn could.
+        let held = crate::memory::live_bytes().saturating_sub(self.base);
         let load = LoadOptions {
             blocks,
+            memory_limit: self.load.memory_limit.map(|l| l.saturating_add(held)),
             ..self.load.clone()
         };
         let model = match solve::load(parsed, &load) {

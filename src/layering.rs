@@ -48,8 +48,8 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     (
         "solve",
         &[
-            "source", "diag", "reader", "syntax", "sema", "model", "engine", "lower", "run",
-            "setup", "part", "parallel",
+            "source", "memory", "diag", "reader", "syntax", "sema", "model", "engine", "lower",
+            "run", "setup", "part", "parallel",
         ],
     ),
     // Printing reads the model and a run's data, never the code that ran it.
@@ -60,7 +60,9 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("merge", &["engine", "run"]),
     (
         "cheaters",
-        &["diag", "model", "engine", "run", "solve", "explain"],
+        &[
+            "memory", "diag", "model", "engine", "run", "solve", "explain",
+        ],
     ),
     ("bench", &["model", "engine", "run", "solve", "output"]),
     // The command line may name anything below it.

@@ -8,12 +8,26 @@
 //! next to the cost of the allocation itself.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The system allocator, counting live bytes.
 pub struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Bytes this thread allocated less those it released (a block released
+    /// by another thread counts there): a model built on one thread while
+    /// others build theirs is measured by what it takes alone ([`Mark`]).
+    static OWN: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Adds `bytes` (negative: released) to this thread's count. A `const`
+/// thread-local without a destructor is always there, so this never fails.
+fn own(bytes: i64) {
+    let _ = OWN.try_with(|c| c.set(c.get().wrapping_add(bytes)));
+}
 
 // SAFETY: every call is forwarded unchanged to the system allocator; the
 // count is bookkeeping only.
@@ -23,6 +37,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            own(layout.size() as i64);
         }
         p
     }
@@ -32,6 +47,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             LIVE.fetch_add(layout.size(), Ordering::Relaxed);
+            own(layout.size() as i64);
         }
         p
     }
@@ -40,6 +56,7 @@ unsafe impl GlobalAlloc for Counting {
         // SAFETY: forwarded with the caller's pointer and layout.
         unsafe { System.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+        own(-(layout.size() as i64));
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
@@ -51,6 +68,7 @@ unsafe impl GlobalAlloc for Counting {
             } else {
                 LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
             }
+            own(new_size as i64 - layout.size() as i64);
         }
         p
     }
@@ -86,6 +104,31 @@ pub fn tune_heap() {
 /// Heap bytes in use by the whole process right now.
 pub(crate) fn live_bytes() -> u64 {
     LIVE.load(Ordering::Relaxed) as u64
+}
+
+/// The heap when a model's building began, on the thread building it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mark {
+    live: u64,
+    own: i64,
+}
+
+impl Mark {
+    pub(crate) fn now() -> Mark {
+        Mark {
+            live: live_bytes(),
+            own: OWN.try_with(Cell::get).unwrap_or(0),
+        }
+    }
+
+    /// The heap in use as this thread's building sees it: the process's at
+    /// the mark, and what this thread added since. What other threads
+    /// allocate meanwhile (their own models, `--try-blocks --threads`, or a
+    /// Python program's threads) does not count against this one.
+    pub(crate) fn used(&self) -> u64 {
+        let added = OWN.try_with(Cell::get).unwrap_or(self.own) - self.own;
+        self.live.saturating_add_signed(added)
+    }
 }
 
 /// How much memory building a model may take unless `--memory-limit` says
@@ -163,5 +206,26 @@ mod tests {
         let during = live_bytes();
         assert!(during >= before + (48 << 20), "{before} -> {during}");
         drop(block);
+    }
+
+    #[test]
+    fn a_mark_counts_its_own_thread_only() {
+        let mark = Mark::now();
+        let theirs = std::thread::spawn(|| vec![1u8; 64 << 20]).join().unwrap();
+        assert!(
+            mark.used() < mark.live + (16 << 20),
+            "another thread's block counted"
+        );
+        let mine = vec![1u8; 64 << 20];
+        assert!(
+            mark.used() >= mark.live + (64 << 20),
+            "this thread's block not counted"
+        );
+        drop(mine);
+        assert!(
+            mark.used() < mark.live + (16 << 20),
+            "a released block still counted"
+        );
+        drop(theirs);
     }
 }

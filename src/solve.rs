@@ -108,6 +108,7 @@ impl Parsed {
             overrides: &options.params,
             data_files: &options.data_files,
             options,
+            memory: crate::memory::Mark::now(),
         };
         sema::check(&input, &self.ast)
     }

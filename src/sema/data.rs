@@ -74,9 +74,11 @@ impl Checker<'_> {
         // it is read when its text (held twice for a moment, as read and as
         // the source diagnostics point into) would not fit.
         let options = self.input.options;
+        // Past the limit already: the file is not to blame.
+        self.input.memory_within(span)?;
         let room = options
             .memory_limit
-            .map(|l| l.saturating_sub(crate::memory::live_bytes()) / 2);
+            .map(|l| l.saturating_sub(self.input.memory.used()) / 2);
         let limit = room.map_or(MAX_FILE_BYTES, |r| r.min(MAX_FILE_BYTES));
         match reader::read_text(&full, limit, sandbox) {
             Ok(text) => Ok(Source::new(shown, text)),

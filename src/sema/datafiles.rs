@@ -34,7 +34,7 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            let options = self.input.options;
+            let input = self.input;
             // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
             let dzn = path.extension().is_some_and(|e| e == "dzn");
             // The limit that stopped the parse, if one did.
@@ -43,9 +43,9 @@ impl Checker<'_> {
                 crate::formats::dzn::parse(&source.text)
             } else {
                 crate::formats::json::parse_checked(&source.text, &mut |span| {
-                    let within = options
+                    let within = input
                         .memory_within(span)
-                        .and_then(|()| options.in_time(span));
+                        .and_then(|()| input.options.in_time(span));
                     within.map_err(|d| limit = Some(d)).is_ok()
                 })
             };

@@ -415,6 +415,7 @@ mod tests {
             overrides: &[],
             data_files: &[],
             options: &options,
+            memory: crate::memory::Mark::now(),
         };
         let mut cx = Checker::new(&input, false);
         cx.read_call_graph(&syntax);

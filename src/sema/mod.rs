@@ -127,11 +127,12 @@ impl LoadOptions {
     }
 }
 
-impl LoadOptions {
-    /// `--memory-limit` against the live heap bytes, at `span`.
-    pub fn memory_within(&self, span: ast::Span) -> Result<(), Diag> {
-        match self.memory_limit {
-            Some(limit) if crate::memory::live_bytes() > limit => Err(Diag::new(
+impl Input<'_> {
+    /// `--memory-limit` against the live heap bytes as this building sees
+    /// them ([`crate::memory::Mark::used`]), at `span`.
+    pub(crate) fn memory_within(&self, span: ast::Span) -> Result<(), Diag> {
+        match self.options.memory_limit {
+            Some(limit) if self.memory.used() > limit => Err(Diag::new(
                 "cspi::memory",
                 format!(
                     "building the model takes more than {} of memory",
@@ -143,7 +144,9 @@ impl LoadOptions {
             _ => Ok(()),
         }
     }
+}
 
+impl LoadOptions {
     /// The time limit and the stop flag, at `span`: a diagnostic coded
     /// [`TIME_LIMIT`] or [`INTERRUPTED`], which the command line turns into
     /// a run stopped while loading.
@@ -199,6 +202,8 @@ pub(crate) struct Input<'a> {
     /// JSON data files (`--data FILE`), later ones overriding earlier ones.
     pub data_files: &'a [PathBuf],
     pub options: &'a LoadOptions,
+    /// The heap when the building began, which `--memory-limit` counts from.
+    pub memory: crate::memory::Mark,
 }
 
 /// Checks a parsed model and builds the [`Model`], or reports every error found.
@@ -457,10 +462,9 @@ impl<'a> Checker<'a> {
     /// Checks `--memory-limit` at every step and the time limit and the stop
     /// flag every 4,096 elements (reading the clock costs more than counting).
     fn within_limits(&self, before: u64, span: ast::Span) -> Result<(), Diag> {
-        let options = self.input.options;
-        options.memory_within(span)?;
+        self.input.memory_within(span)?;
         if before >> 12 != self.elements >> 12 {
-            options.in_time(span)?;
+            self.input.options.in_time(span)?;
         }
         Ok(())
     }
@@ -477,9 +481,8 @@ impl<'a> Checker<'a> {
     pub(crate) fn tick(&mut self, span: ast::Span) -> Result<(), Diag> {
         self.ticks += 1;
         if self.ticks.is_multiple_of(4096) {
-            let options = self.input.options;
-            options.memory_within(span)?;
-            options.in_time(span)?;
+            self.input.memory_within(span)?;
+            self.input.options.in_time(span)?;
         }
         Ok(())
     }

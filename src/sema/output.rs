@@ -118,6 +118,7 @@ impl Program {
             overrides: &self.overrides,
             data_files: &self.data_files,
             options: &self.options,
+            memory: crate::memory::Mark::now(),
         };
         let mut cx = Checker::new(&input, false);
         cx.fixed = Some(fixed_values(model, values));

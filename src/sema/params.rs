@@ -358,12 +358,12 @@ impl Checker<'_> {
         }
         // Arrays, sets, tuples and records: JSON, with diagnostics pointing into it.
         let source = Source::new(format!("--param {}", o.name), o.value.as_str());
-        let options = self.input.options;
+        let input = self.input;
         let mut limit = None;
         let parsed = crate::formats::json::parse_checked(&o.value, &mut |span| {
-            let within = options
+            let within = input
                 .memory_within(span)
-                .and_then(|()| options.in_time(span));
+                .and_then(|()| input.options.in_time(span));
             within.map_err(|d| limit = Some(d)).is_ok()
         });
         let node = parsed.map_err(|e| {

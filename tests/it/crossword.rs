@@ -1573,6 +1573,93 @@ fn try_blocks_opens_a_grid_with_no_fill() {
     assert!(unbuilt > 0, "no grid had an entry without words");
 }
 
+/// `--memory-limit` bounds each grid `--try-blocks` builds, with two grids
+/// at once as with one: at the smallest limit (of a ladder) one thread
+/// works within, two threads do too, run after run. (The limit once counted
+/// the heap that the other thread's grid held, and refused the second grid
+/// at limits where one thread filled.) Each model is made large by 300,000
+/// 9-letter words, which no entry of a 5×5 grid can take.
+#[test]
+fn try_blocks_threads_keep_the_memory_limit_of_one() {
+    let s = Scratch::new("try_blocks_memory");
+    let grid = s.file("g.txt", b".....\n.....\n.....\n.....\n.....\n");
+    let mut state = 0x9e37_79b9_u64;
+    let mut letter = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (b'a' + ((state >> 33) % 26) as u8) as char
+    };
+    // The entries of a fill of the grid with blocks at two corners: the open
+    // grid has no fill from them (it needs ten 5-letter words).
+    let rows: Vec<Vec<char>> = (0..5)
+        .map(|y| {
+            (0..5)
+                .map(|x| match (y, x) {
+                    (0, 0) | (4, 4) => '#',
+                    _ => letter(),
+                })
+                .collect()
+        })
+        .collect();
+    let mut words = runs_of(&rows);
+    assert!(words.iter().filter(|w| w.len() == 5).count() < 10);
+    words.extend((0..300_000).map(|_| (0..9).map(|_| letter()).collect::<String>()));
+    let dict = s.file("w.txt", words.join("\n").as_bytes());
+    let model = root().join("models/crossword.csp");
+    let run = |threads: &str, mib: u64| {
+        cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", grid.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--try-blocks",
+            "2",
+            "--threads",
+            threads,
+            "--memory-limit",
+            &format!("{mib}M"),
+            "--format",
+            "json",
+        ])
+    };
+    let ladder = [2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128];
+    let fits = |out: &std::process::Output| {
+        let last = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .map(str::to_owned);
+        out.status.code() == Some(0)
+            && last.is_some_and(|l| l.contains(r#""type":"summary","status":"SATISFIABLE""#))
+    };
+    let mut least = None;
+    for mib in ladder {
+        let out = run("1", mib);
+        if fits(&out) {
+            least = Some(mib);
+            break;
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.code() == Some(1) && err.contains("cspi::memory"),
+            "{mib} MiB: {err}{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    let least = least.expect("one thread fills within 128 MiB");
+    assert!(least > 2, "the limit never bit: the test measures nothing");
+    for _ in 0..5 {
+        let out = run("2", least);
+        assert!(
+            fits(&out),
+            "{least} MiB, two threads: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// `--try-blocks` refuses what it cannot do: a model naming entries by
 /// number (a block renumbers them), one with an objective, a slot file.
 #[test]
