@@ -106,6 +106,9 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         Some(StoppedBy::Interrupt)
     } else if found.is_none() && deadline.is_some_and(|d| Instant::now() >= d) {
         Some(StoppedBy::TimeLimit)
+    } else if status == Status::Unknown {
+        // No grid filled, and the last was stopped by its own budget.
+        Some(StoppedBy::GridBudget)
     } else {
         None
     };

@@ -309,6 +309,7 @@ impl Reporter for Human {
             Some(StoppedBy::TimeLimit) => "the time limit",
             Some(StoppedBy::NodeLimit) => "the node limit",
             Some(StoppedBy::Output) => "the output closing",
+            Some(StoppedBy::GridBudget) => "each grid's budget",
             None => "a limit",
         };
         let mut out = match e.status {

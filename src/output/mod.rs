@@ -57,6 +57,9 @@ pub(crate) enum StoppedBy {
     NodeLimit,
     /// The reader of the output went away.
     Output,
+    /// `--try-blocks`: every grid's own budget (`--time-per-grid`,
+    /// `--node-limit`) ran out before a grid filled.
+    GridBudget,
 }
 
 impl StoppedBy {
@@ -66,6 +69,7 @@ impl StoppedBy {
             StoppedBy::TimeLimit => "time limit",
             StoppedBy::NodeLimit => "node limit",
             StoppedBy::Output => "output closed",
+            StoppedBy::GridBudget => "grid budget",
         }
     }
 }

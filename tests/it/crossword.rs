@@ -1660,6 +1660,70 @@ fn try_blocks_threads_keep_the_memory_limit_of_one() {
     }
 }
 
+/// `--try-blocks` with no grid filled because every grid's own budget ran
+/// out (here `--node-limit`) says so: not "a limit", which a reader would
+/// take for `--time-limit`.
+#[test]
+fn try_blocks_says_when_the_grids_budgets_ran_out() {
+    let s = Scratch::new("try_blocks_budget");
+    let grid = s.file("g.txt", b".....\n.....\n.....\n.....\n.....\n");
+    // 3,000 random 5-letter words: a fill of the open grid is unlikely and
+    // not decided in 20 nodes; a block leaves 4-letter entries, which none
+    // fits (those grids have no fill, without a search).
+    let mut state = 0x51_7cc1_u64;
+    let words: Vec<String> = (0..3000)
+        .map(|_| {
+            (0..5)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (b'a' + ((state >> 33) % 26) as u8) as char
+                })
+                .collect()
+        })
+        .collect();
+    let dict = s.file("w.txt", words.join("\n").as_bytes());
+    let model = root().join("models/crossword.csp");
+    let run = |format: &str| {
+        let out = cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", grid.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--try-blocks",
+            "1",
+            "--node-limit",
+            "20",
+            "--format",
+            format,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let human = run("human");
+    assert!(
+        human.contains("the grid as drawn: no fill found"),
+        "{human}"
+    );
+    assert_eq!(
+        human.lines().last(),
+        Some("UNKNOWN: stopped by each grid's budget before a solution"),
+        "{human}"
+    );
+    let json = run("json");
+    let end: serde_json::Value = serde_json::from_str(json.lines().last().unwrap()).unwrap();
+    assert_eq!(end["status"], "UNKNOWN");
+    assert_eq!(end["stopped_by"], "grid budget");
+}
+
 /// `--try-blocks` refuses what it cannot do: a model naming entries by
 /// number (a block renumbers them), one with an objective, a slot file.
 #[test]
