@@ -1378,6 +1378,22 @@ fn the_maps_of_a_split_s_parts_merge_weighed_by_their_failures() {
     );
 }
 
+/// `cspi solve models/crossword.csp` on a picture grid and a word list,
+/// with `extra` arguments.
+fn fill_picture(grid: &Path, dict: &Path, extra: &[&str]) -> std::process::Output {
+    let grid = format!("grid={}", grid.display());
+    let dict = format!("dict={}", dict.display());
+    let args = [
+        "solve",
+        "models/crossword.csp",
+        "--param",
+        &grid,
+        "--param",
+        &dict,
+    ];
+    cspi(&[&args[..], extra].concat())
+}
+
 /// The entries of a filled picture grid (`#` a block): every run of two
 /// or more cells across, then down.
 #[allow(clippy::needless_range_loop)] // `line` indexes rows or columns
@@ -1417,7 +1433,6 @@ fn try_blocks_opens_a_grid_with_no_fill() {
     let s = Scratch::new("try_blocks");
     let open = ".....\n.....\n.....\n.....\n.....\n";
     let grid = s.file("g.txt", open.as_bytes());
-    let model = root().join("models/crossword.csp");
     let targets: [&[(usize, usize)]; 3] = [
         &[(0, 0), (4, 4)],
         &[(0, 4), (4, 0)],
@@ -1452,21 +1467,19 @@ fn try_blocks_opens_a_grid_with_no_fill() {
         // Two grids at once with --threads 2: a grid stopped when another
         // filled ends after the first fill, undecided.
         for threads in ["1", "2"] {
-            let out = cspi(&[
-                "solve",
-                &model.display().to_string(),
-                "--param",
-                &format!("grid={}", grid.display()),
-                "--param",
-                &format!("dict={}", dict.display()),
-                "--try-blocks",
-                "2",
-                "--format",
-                "json",
-                "--check-solutions",
-                "--threads",
-                threads,
-            ]);
+            let out = fill_picture(
+                &grid,
+                &dict,
+                &[
+                    "--try-blocks",
+                    "2",
+                    "--format",
+                    "json",
+                    "--check-solutions",
+                    "--threads",
+                    threads,
+                ],
+            );
             assert_eq!(
                 out.status.code(),
                 Some(0),
@@ -1555,14 +1568,7 @@ fn try_blocks_opens_a_grid_with_no_fill() {
             let solution = records.iter().find(|r| r["type"] == "solution").unwrap();
             assert_eq!(solution["values"]["xw_quality"], serde_json::Value::Null);
             let picture = s.file("filled.txt", picture.as_bytes());
-            let human = cspi(&[
-                "solve",
-                &model.display().to_string(),
-                "--param",
-                &format!("grid={}", picture.display()),
-                "--param",
-                &format!("dict={}", dict.display()),
-            ]);
+            let human = fill_picture(&picture, &dict, &[]);
             let text = String::from_utf8_lossy(&human.stdout);
             assert!(
                 text.contains("quality: none to report, the word list has no scores\n"),
@@ -1606,24 +1612,17 @@ fn try_blocks_threads_keep_the_memory_limit_of_one() {
     assert!(words.iter().filter(|w| w.len() == 5).count() < 10);
     words.extend((0..300_000).map(|_| (0..9).map(|_| letter()).collect::<String>()));
     let dict = s.file("w.txt", words.join("\n").as_bytes());
-    let model = root().join("models/crossword.csp");
     let run = |threads: &str, mib: u64| {
-        cspi(&[
-            "solve",
-            &model.display().to_string(),
-            "--param",
-            &format!("grid={}", grid.display()),
-            "--param",
-            &format!("dict={}", dict.display()),
+        let limit = format!("{mib}M");
+        let args = [
             "--try-blocks",
             "2",
             "--threads",
             threads,
             "--memory-limit",
-            &format!("{mib}M"),
-            "--format",
-            "json",
-        ])
+            &limit,
+        ];
+        fill_picture(&grid, &dict, &[&args[..], &["--format", "json"]].concat())
     };
     let ladder = [2, 4, 6, 8, 10, 12, 14, 16, 20, 24, 32, 48, 64, 96, 128];
     let fits = |out: &std::process::Output| {
@@ -1684,22 +1683,16 @@ fn try_blocks_says_when_the_grids_budgets_ran_out() {
         })
         .collect();
     let dict = s.file("w.txt", words.join("\n").as_bytes());
-    let model = root().join("models/crossword.csp");
     let run = |format: &str| {
-        let out = cspi(&[
-            "solve",
-            &model.display().to_string(),
-            "--param",
-            &format!("grid={}", grid.display()),
-            "--param",
-            &format!("dict={}", dict.display()),
+        let args = [
             "--try-blocks",
             "1",
             "--node-limit",
             "20",
             "--format",
             format,
-        ]);
+        ];
+        let out = fill_picture(&grid, &dict, &args);
         assert_eq!(
             out.status.code(),
             Some(0),
