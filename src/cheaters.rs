@@ -168,9 +168,11 @@ impl Grids<'_> {
         let (sent, ended) = mpsc::channel::<Ended>();
         std::thread::scope(|scope| {
             for _ in 0..self.plan.threads.clamp(1, sets.len().max(1)) {
-                let sent = sent.clone();
+                let tx = sent.clone();
                 let (own, next, halt) = (&own, &next, &halt);
-                scope.spawn(move || {
+                // Each parses and loads the model: the pipeline's stack.
+                let thread = std::thread::Builder::new().stack_size(crate::run::WORKER_STACK);
+                let spawned = thread.spawn_scoped(scope, move || {
                     let source = ModelSource::text_in(self.name, self.text, self.dir);
                     let Ok(parsed) = solve::parse(source) else {
                         return;
@@ -185,7 +187,7 @@ impl Grids<'_> {
                         let last = end.as_ref().map_or(true, |e| e.2.is_some());
                         // Sent before the others are halted, so that a grid
                         // cut short is always reported after the fill.
-                        if sent.send(end).is_err() {
+                        if tx.send(end).is_err() {
                             break;
                         }
                         if last {
@@ -193,6 +195,13 @@ impl Grids<'_> {
                         }
                     }
                 });
+                if let Err(e) = spawned {
+                    let d = crate::diag::Diag::new(
+                        "cspi::threads",
+                        format!("--try-blocks: could not start a thread: {e}"),
+                    );
+                    let _ = sent.send(Err(Diags::from(d.help("give fewer --threads"))));
+                }
             }
             drop(sent);
             let mut found = None;

@@ -57,8 +57,8 @@ use std::time::{Duration, Instant};
 pub(crate) const PER_THREAD: usize = 32;
 
 /// Workers lower and search models as the main pipeline thread does, with
-/// as much stack (the virtual reservation only).
-const WORKER_STACK: usize = 1 << 30;
+/// as much stack.
+use crate::run::WORKER_STACK;
 
 /// What the workers share.
 struct Shared {

@@ -14,6 +14,11 @@ use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use indexmap::IndexMap;
 use std::time::Duration;
 
+/// The stack of a thread that parses, loads, lowers or searches a model, as
+/// the binary's pipeline thread has (a virtual reservation only): the
+/// parser and the checker recurse as deep as the model's expressions go.
+pub(crate) const WORKER_STACK: usize = 1 << 30;
+
 /// The final state of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {

@@ -1717,6 +1717,47 @@ fn try_blocks_says_when_the_grids_budgets_ran_out() {
     assert_eq!(end["stopped_by"], "grid budget");
 }
 
+/// `--try-blocks` parses and loads the model again on threads of its own,
+/// which must have the stack the main pipeline has: a constraint summing
+/// 50,000 terms (a deep syntax tree) overflowed their default stack, and the
+/// process aborted. Now it runs to its end, with one thread and with two.
+#[test]
+fn try_blocks_threads_load_deep_models() {
+    let s = Scratch::new("try_blocks_deep");
+    let grid = s.file("g.txt", b".....\n.....\n.....\n.....\n.....\n");
+    let dict = s.file("w.txt", b"abcde\nfghij\nklmno\n");
+    let text = std::fs::read_to_string(root().join("models/crossword.csp")).unwrap();
+    let sum = vec!["1"; 50_000].join(" + ");
+    let model = s.file(
+        "deep.csp",
+        format!("{text}\nconstraint {sum} >= 1;\n").as_bytes(),
+    );
+    for threads in ["1", "2"] {
+        let out = cspi(&[
+            "solve",
+            &model.display().to_string(),
+            "--param",
+            &format!("grid={}", grid.display()),
+            "--param",
+            &format!("dict={}", dict.display()),
+            "--try-blocks",
+            "1",
+            "--node-limit",
+            "20",
+            "--threads",
+            threads,
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{threads} threads: {}{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("the grid as drawn:"), "{stdout}");
+    }
+}
+
 /// `--try-blocks` refuses what it cannot do: a model naming entries by
 /// number (a block renumbers them), one with an objective, a slot file.
 #[test]
