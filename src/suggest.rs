@@ -15,24 +15,31 @@ use crate::lower::lower;
 use crate::model::{Model, Propagation, VarId, VarKind};
 use crate::setup::{primary, strategy};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 pub use crate::run::{Candidate, Suggestions};
 
 /// The `top` best-scored values of `var` with their exact counts (none with
-/// `var` = `None`: the map only), under `limits` for the whole run.
-pub fn suggest(model: &Arc<Model>, var: Option<VarId>, top: usize, limits: &Limits) -> Suggestions {
+/// `var` = `None`: the map only), under `limits` for the whole run, the
+/// values counted on `threads` threads at once (each lowers the model and
+/// keeps its own cache of parts).
+pub fn suggest(
+    model: &Arc<Model>,
+    var: Option<VarId>,
+    top: usize,
+    limits: &Limits,
+    threads: usize,
+) -> Suggestions {
     let start = Instant::now();
-    let posted = lower(model, Propagation::Ac);
-    let mut engine = posted.engine;
-    let n = model.vars.len();
-    if !posted.consistent || engine.propagate_root().is_err() {
+    let Some(mut counter) = Counter::new(model, limits, start) else {
         return Suggestions {
-            sizes: vec![0; n],
+            sizes: vec![0; model.vars.len()],
             ..Suggestions::default()
         };
-    }
-    let sizes: Vec<u64> = (0..n).map(|v| engine.doms.size(v)).collect();
+    };
+    let engine = &counter.engine;
+    let sizes: Vec<u64> = (0..model.vars.len()).map(|v| engine.doms.size(v)).collect();
     let Some(var) = var else {
         return Suggestions {
             sizes,
@@ -57,28 +64,120 @@ pub fn suggest(model: &Arc<Model>, var: Option<VarId>, top: usize, limits: &Limi
     };
     values.sort_by_key(|&v| (std::cmp::Reverse(score_of(v)), v));
     values.truncate(top);
-    let crossings = Arc::new(posted.crossings);
-    let vars = primary(model);
-    let mut spec = model.search.clone();
-    spec.propagation = Propagation::Ac;
-    let root = engine.doms.checkpoint();
-    let mut cache = None;
-    let mut candidates = Vec::with_capacity(values.len());
-    for value in values {
-        let mut l = limits.clone();
+    let counts = counter.count_all(var, &values, threads);
+    let candidates = values
+        .into_iter()
+        .zip(counts)
+        .map(|(value, count)| Candidate {
+            value,
+            score: score_of(value),
+            count,
+        })
+        .collect();
+    Suggestions {
+        sizes,
+        candidates,
+        left,
+    }
+}
+
+/// The model lowered and propagated at its root, counting the solutions
+/// below `var = value` for one value after another.
+struct Counter<'a> {
+    model: &'a Arc<Model>,
+    limits: &'a Limits,
+    /// When the run began: the time limit is for all the values.
+    start: Instant,
+    engine: crate::engine::Engine,
+    root: crate::engine::trail::Checkpoint,
+    crossings: Arc<crate::engine::crossings::Crossings>,
+    /// Kept from one value to the next: parts a value does not touch are
+    /// counted once.
+    cache: Option<Box<crate::engine::components::Components>>,
+}
+
+impl<'a> Counter<'a> {
+    /// `None` when propagation at the root shows there is no solution.
+    fn new(model: &'a Arc<Model>, limits: &'a Limits, start: Instant) -> Option<Self> {
+        let posted = lower(model, Propagation::Ac);
+        let mut engine = posted.engine;
+        if !posted.consistent || engine.propagate_root().is_err() {
+            return None;
+        }
+        let root = engine.doms.checkpoint();
+        Some(Counter {
+            model,
+            limits,
+            start,
+            engine,
+            root,
+            crossings: Arc::new(posted.crossings),
+            cache: None,
+        })
+    }
+
+    /// The count of each of `values`, in order, on `threads` threads: this
+    /// one and others, each with the model lowered again, taking the next
+    /// value left.
+    fn count_all(&mut self, var: VarId, values: &[i64], threads: usize) -> Vec<Option<u64>> {
+        let threads = threads.clamp(1, values.len().max(1));
+        if threads == 1 {
+            return values.iter().map(|&v| self.count(var, v)).collect();
+        }
+        let next = AtomicUsize::new(0);
+        let take = |counter: &mut Counter| {
+            let mut out = Vec::new();
+            while let Some(&v) = values.get(next.fetch_add(1, Ordering::Relaxed)) {
+                out.push((v, counter.count(var, v)));
+            }
+            out
+        };
+        let (model, limits, start) = (self.model, self.limits, self.start);
+        let mut counted: Vec<(i64, Option<u64>)> = std::thread::scope(|scope| {
+            let others: Vec<_> = (1..threads)
+                .filter_map(|_| {
+                    std::thread::Builder::new()
+                        .stack_size(crate::run::WORKER_STACK)
+                        .spawn_scoped(scope, || {
+                            Counter::new(model, limits, start).map(|mut c| take(&mut c))
+                        })
+                        .ok()
+                })
+                .collect();
+            let mut counted = take(self);
+            for other in others {
+                counted.extend(other.join().ok().flatten().unwrap_or_default());
+            }
+            counted
+        });
+        counted.sort_by_key(|&(v, _)| values.iter().position(|&x| x == v));
+        counted.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// The number of solutions with `var = value`; `None` when a limit
+    /// stopped the count.
+    fn count(&mut self, var: VarId, value: i64) -> Option<u64> {
+        let model = self.model;
+        let mut l = self.limits.clone();
         l.solutions = None;
-        l.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
-        engine.doms.restore(root);
-        let before = engine.stats.solutions;
+        l.time = self
+            .limits
+            .time
+            .map(|t| t.saturating_sub(self.start.elapsed()));
+        self.engine.doms.restore(self.root);
+        let before = self.engine.stats.solutions;
+        let mut spec = model.search.clone();
+        spec.propagation = Propagation::Ac;
+        let vars = primary(model);
         let mut search = Search::new(
-            &mut engine,
+            &mut self.engine,
             strategy(model, &spec, false),
             &vars,
-            Arc::clone(&crossings),
+            Arc::clone(&self.crossings),
             l,
         );
         search.count_only(true);
-        if let Some(c) = cache.take() {
+        if let Some(c) = self.cache.take() {
             search.set_components(c);
         }
         let path = [Decision {
@@ -91,18 +190,8 @@ pub fn suggest(model: &Arc<Model>, var: Option<VarId>, top: usize, limits: &Limi
         } else {
             Outcome::Exhausted
         };
-        cache = search.take_components();
+        self.cache = search.take_components();
         drop(search);
-        let count = (outcome == Outcome::Exhausted).then(|| engine.stats.solutions - before);
-        candidates.push(Candidate {
-            value,
-            score: score_of(value),
-            count,
-        });
-    }
-    Suggestions {
-        sizes,
-        candidates,
-        left,
+        (outcome == Outcome::Exhausted).then(|| self.engine.stats.solutions - before)
     }
 }

@@ -455,15 +455,19 @@ class Model:
         found = self._finish(run)
         return Optimum(found[-1] if found else None, run.end())
 
-    def suggest(self, var: str, top: int = 10, time_limit: Optional[float] = None) -> Suggestions:
+    def suggest(self, var: str, top: int = 10, time_limit: Optional[float] = None,
+                threads: int = 1) -> Suggestions:
         """The ``top`` best-scored words for one slot (``var``, as the output
         names it: ``"xw[7]"``), each with the exact number of fills of the
         rest of the grid it leaves (``cspi solve --suggest VAR``), counted
         by components. ``time_limit`` (seconds) bounds the whole call; a
-        candidate it stops has ``count`` ``None``."""
+        candidate it stops has ``count`` ``None``. ``threads`` words are
+        counted at once."""
         if isinstance(top, bool) or not isinstance(top, int) or top < 0:
             raise ValueError(f"top {top!r}: give a count of words, 0 or more")
-        left, found, text = self._loaded.suggest(var, top, time_limit)
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads {threads!r}: give 1 to 1024")
+        left, found, text = self._loaded.suggest(var, top, time_limit, threads)
         return Suggestions(var, left, [Candidate(*c) for c in found], text)
 
     def fillability(self) -> Fillability:

@@ -662,15 +662,22 @@ impl Loaded {
     /// The `top` best-scored values of variable `var` (a crossword slot),
     /// each with the exact number of solutions it leaves (`cspi solve
     /// --suggest`): `(left, [(word, value, score, count)], text)`, `count`
-    /// `None` when the time limit stopped it, `text` as the command prints it.
-    #[pyo3(signature = (var, top, time_limit=None))]
+    /// `None` when the time limit stopped it, `text` as the command prints it;
+    /// the values counted on `threads` threads at once.
+    #[pyo3(signature = (var, top, time_limit=None, threads=1))]
     fn suggest(
         &self,
         py: Python<'_>,
         var: &str,
         top: usize,
         time_limit: Option<f64>,
+        threads: usize,
     ) -> PyResult<(u64, Vec<PyCandidate>, String)> {
+        if !(1..=1024).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads {threads}: give 1 to 1024"
+            )));
+        }
         let v = self.var_named(var)?;
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits {
@@ -680,7 +687,7 @@ impl Loaded {
         };
         let model = Arc::clone(&self.model);
         let s = blocking(py, &stop, move || {
-            cspi::suggest::suggest(&model, Some(v), top, &limits)
+            cspi::suggest::suggest(&model, Some(v), top, &limits, threads)
         })?;
         let candidates = s
             .candidates
@@ -705,7 +712,7 @@ impl Loaded {
         let stop = Arc::new(AtomicBool::new(false));
         let model = Arc::clone(&self.model);
         let s = blocking(py, &stop, move || {
-            cspi::suggest::suggest(&model, None, 0, &Limits::default())
+            cspi::suggest::suggest(&model, None, 0, &Limits::default(), 1)
         })?;
         let vars = &self.model.vars;
         let sizes = (0..vars.len())

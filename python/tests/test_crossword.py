@@ -54,13 +54,14 @@ def grid3(tmp_path):
     return load
 
 
-def test_suggestion_counts_equal_brute_force(grid3):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_suggestion_counts_equal_brute_force(grid3, threads):
     m = grid3()
     every = fills()
     assert every, "the test's word list has no fill at all"
     assert m.count() == len(every)
     for k in range(1, 7):
-        s = m.suggest(f"xw[{k}]", top=1000)
+        s = m.suggest(f"xw[{k}]", top=1000, threads=threads)
         assert len(s) == s.left, "top above the values left: every one counted"
         assert [c.score for c in s] == sorted((c.score for c in s), reverse=True)
         for c in s:
@@ -167,6 +168,9 @@ def test_suggest_names_and_limits():
         m.suggest("q[0]")
     with pytest.raises(ValueError, match="top -1"):
         m.suggest("q[1]", top=-1)
+    for threads in (0, -2, True, 1025):
+        with pytest.raises(ValueError, match="threads"):
+            m.suggest("q[1]", threads=threads)
     assert list(m.suggest("q[1]", top=0)) == []
     with pytest.raises(ValueError, match="time_limit"):
         m.suggest("q[1]", time_limit=0)
@@ -174,6 +178,11 @@ def test_suggest_names_and_limits():
     s = m.suggest("q[1]", top=2, time_limit=0.5)
     assert time.monotonic() - started < 20
     assert [c.value for c in s] == [1, 2] and [c.count for c in s] == [None, None]
+    # The limit holds for the whole call on every thread.
+    started = time.monotonic()
+    s = m.suggest("q[1]", top=4, time_limit=0.5, threads=2)
+    assert time.monotonic() - started < 20
+    assert [c.value for c in s] == [1, 2, 3, 4] and [c.count for c in s] == [None] * 4
     assert "not counted" in str(s)
 
 

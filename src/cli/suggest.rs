@@ -48,7 +48,10 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
             .usage(),
         ));
     }
-    let s = crate::suggest::suggest(model, var, args.top, limits);
+    // One thread unless asked: counting the values one after another
+    // shares one cache of parts.
+    let threads = args.threads.map_or(1, |n| n as usize);
+    let s = crate::suggest::suggest(model, var, args.top, limits, threads);
     let mut out = String::new();
     if let Some(v) = var {
         out += &crate::output::report::suggestions_text(model, v, &s);

@@ -1057,7 +1057,10 @@ fn suggestions_count_exactly() {
         let mut fills = Vec::new();
         brute_fills(grid, &plain, true, &mut |f| fills.push(f.to_vec()));
         for (k, &var) in xw.iter().enumerate() {
-            let r = cspi::suggest::suggest(&m, Some(var), 1000, &Limits::default());
+            let r = cspi::suggest::suggest(&m, Some(var), 1000, &Limits::default(), 1);
+            // On three threads, the same candidates and counts, in order.
+            let on_three = cspi::suggest::suggest(&m, Some(var), 1000, &Limits::default(), 3);
+            assert_eq!(r.candidates, on_three.candidates, "grid {g}, slot {k}");
             let mut last_score = i64::MAX;
             let mut total = 0;
             for c in &r.candidates {
@@ -1073,8 +1076,9 @@ fn suggestions_count_exactly() {
             assert!(r.sizes[var] >= used.len() as u64 && r.sizes[var] == r.left);
         }
     }
-    // The command line: the ranked list and the map.
-    let out = cspi(&[
+    // The command line: the ranked list and the map; with --threads 2, the
+    // same output.
+    let args = [
         "solve",
         "models/crossword.csp",
         "--param",
@@ -1084,7 +1088,8 @@ fn suggestions_count_exactly() {
         "--top",
         "3",
         "--fillability",
-    ]);
+    ];
+    let out = cspi(&args);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
@@ -1093,6 +1098,8 @@ fn suggestions_count_exactly() {
     );
     assert!(text.contains("fillability: "), "{text}");
     assert!(text.lines().any(|l| l == "g r a p e"), "{text}");
+    let on_two = cspi(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(String::from_utf8_lossy(&on_two.stdout), text);
     // The map is of the model's first crossword, printed or not; a model
     // without one is a usage error.
     let map = text[text.find("fillability: ").unwrap()..].to_string();
