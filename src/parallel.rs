@@ -56,10 +56,6 @@ use std::time::{Duration, Instant};
 /// Sub-problems per thread that the split aims at (EPS: 30 or more).
 pub(crate) const PER_THREAD: usize = 32;
 
-/// Workers lower and search models as the main pipeline thread does, with
-/// as much stack.
-use crate::run::WORKER_STACK;
-
 /// What the workers share.
 struct Shared {
     /// The next sub-problem to take, unless they are dealt.
@@ -149,8 +145,9 @@ pub(crate) fn solve_from(
             .map(|index| {
                 let tx = tx.clone();
                 let (shared, paths) = (&shared, &paths);
+                // Workers lower and search models as the pipeline thread does.
                 std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
+                    .stack_size(run::WORKER_STACK)
                     .spawn_scoped(scope, move || {
                         worker(model, options, paths, index, shared, &tx, start)
                     })

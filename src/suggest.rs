@@ -91,6 +91,9 @@ struct Counter<'a> {
     engine: crate::engine::Engine,
     root: crate::engine::trail::Checkpoint,
     crossings: Arc<crate::engine::crossings::Crossings>,
+    /// The variables searched, and how (the model's order, `ac`).
+    vars: Vec<VarId>,
+    spec: crate::model::SearchSpec,
     /// Kept from one value to the next: parts a value does not touch are
     /// counted once.
     cache: Option<Box<crate::engine::components::Components>>,
@@ -105,6 +108,8 @@ impl<'a> Counter<'a> {
             return None;
         }
         let root = engine.doms.checkpoint();
+        let mut spec = model.search.clone();
+        spec.propagation = Propagation::Ac;
         Some(Counter {
             model,
             limits,
@@ -112,13 +117,16 @@ impl<'a> Counter<'a> {
             engine,
             root,
             crossings: Arc::new(posted.crossings),
+            vars: primary(model),
+            spec,
             cache: None,
         })
     }
 
     /// The count of each of `values`, in order, on `threads` threads: this
     /// one and others, each with the model lowered again, taking the next
-    /// value left.
+    /// value left. A value no thread counted (one that died) is `None`, as
+    /// a limit leaves it.
     fn count_all(&mut self, var: VarId, values: &[i64], threads: usize) -> Vec<Option<u64>> {
         let threads = threads.clamp(1, values.len().max(1));
         if threads == 1 {
@@ -127,13 +135,16 @@ impl<'a> Counter<'a> {
         let next = AtomicUsize::new(0);
         let take = |counter: &mut Counter| {
             let mut out = Vec::new();
-            while let Some(&v) = values.get(next.fetch_add(1, Ordering::Relaxed)) {
-                out.push((v, counter.count(var, v)));
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&v) = values.get(i) else {
+                    return out;
+                };
+                out.push((i, counter.count(var, v)));
             }
-            out
         };
         let (model, limits, start) = (self.model, self.limits, self.start);
-        let mut counted: Vec<(i64, Option<u64>)> = std::thread::scope(|scope| {
+        let counted: Vec<(usize, Option<u64>)> = std::thread::scope(|scope| {
             let others: Vec<_> = (1..threads)
                 .filter_map(|_| {
                     std::thread::Builder::new()
@@ -150,8 +161,11 @@ impl<'a> Counter<'a> {
             }
             counted
         });
-        counted.sort_by_key(|&(v, _)| values.iter().position(|&x| x == v));
-        counted.into_iter().map(|(_, c)| c).collect()
+        let mut counts = vec![None; values.len()];
+        for (i, c) in counted {
+            counts[i] = c;
+        }
+        counts
     }
 
     /// The number of solutions with `var = value`; `None` when a limit
@@ -166,13 +180,10 @@ impl<'a> Counter<'a> {
             .map(|t| t.saturating_sub(self.start.elapsed()));
         self.engine.doms.restore(self.root);
         let before = self.engine.stats.solutions;
-        let mut spec = model.search.clone();
-        spec.propagation = Propagation::Ac;
-        let vars = primary(model);
         let mut search = Search::new(
             &mut self.engine,
-            strategy(model, &spec, false),
-            &vars,
+            strategy(model, &self.spec, false),
+            &self.vars,
             Arc::clone(&self.crossings),
             l,
         );

@@ -673,11 +673,7 @@ impl Loaded {
         time_limit: Option<f64>,
         threads: usize,
     ) -> PyResult<(u64, Vec<PyCandidate>, String)> {
-        if !(1..=1024).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "threads {threads}: give 1 to 1024"
-            )));
-        }
+        threads_in_range(threads)?;
         let v = self.var_named(var)?;
         let stop = Arc::new(AtomicBool::new(false));
         let limits = Limits {
@@ -758,11 +754,7 @@ impl Loaded {
                 "most {most}: give 1 to 3 blocks"
             )));
         }
-        if !(1..=1024).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "threads {threads}: give 1 to 1024"
-            )));
-        }
+        threads_in_range(threads)?;
         let per_grid = seconds("time_per_grid", Some(time_per_grid))?.unwrap_or_default();
         let deadline = seconds("time_limit", time_limit)?.map(|t| std::time::Instant::now() + t);
         let stop = Arc::new(AtomicBool::new(false));
@@ -860,6 +852,17 @@ type PyOpened = (Loaded, Vec<i64>, String);
 
 /// A grid `try_blocks` searched: its new blocks (row, column from 1),
 /// status, nodes, seconds, why it could not be built, its line.
+/// `threads` as `try_blocks` and `suggest` take it: 1 to 1024, as `--threads`.
+fn threads_in_range(threads: usize) -> PyResult<()> {
+    if (1..=1024).contains(&threads) {
+        Ok(())
+    } else {
+        Err(PyValueError::new_err(format!(
+            "threads {threads}: give 1 to 1024"
+        )))
+    }
+}
+
 type PyTried = (
     Vec<(usize, usize)>,
     String,

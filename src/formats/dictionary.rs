@@ -170,10 +170,11 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
                 any_score = true;
                 let at = line_start + word_part.len() + 1;
                 s.trim().parse::<i64>().map_err(|e| {
-                    let why = match e.kind() {
-                        std::num::IntErrorKind::PosOverflow
-                        | std::num::IntErrorKind::NegOverflow => "a score that does not fit in 64 bits",
-                        _ => "a score that is not an integer",
+                    use std::num::IntErrorKind::{NegOverflow, PosOverflow};
+                    let why = if matches!(e.kind(), PosOverflow | NegOverflow) {
+                        "a score that does not fit in 64 bits"
+                    } else {
+                        "a score that is not an integer"
                     };
                     let score = crate::reader::shorten(s.trim(), 40);
                     bad(format!("has {why}: `{score}`"), at, s.len())
@@ -312,9 +313,17 @@ mod tests {
         let e = parse("cat; 5x\n").err().unwrap();
         assert!(e.message.contains("not an integer"), "{}", e.message);
         let e = parse("cat;99999999999999999999\n").err().unwrap();
-        assert!(e.message.contains("does not fit in 64 bits"), "{}", e.message);
+        assert!(
+            e.message.contains("does not fit in 64 bits"),
+            "{}",
+            e.message
+        );
         let e = parse("cat;-99999999999999999999\n").err().unwrap();
-        assert!(e.message.contains("does not fit in 64 bits"), "{}", e.message);
+        assert!(
+            e.message.contains("does not fit in 64 bits"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
