@@ -69,6 +69,54 @@ impl Dictionary {
     }
 }
 
+/// Lists laid one over another, as constructors lay their own list over a
+/// published one: a word takes its score from the last list that has it (so
+/// a lower score there demotes it), and then the words scoring below
+/// `min_score` are left out. The lists are parsed without a minimum, as a
+/// later list may raise a word the earlier one scored below it. Words of a
+/// list without scores score 0, like a lone list's.
+pub(crate) fn layered(lists: Vec<Dictionary>, min_score: Option<i64>) -> Dictionary {
+    let name = lists
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let any_score = lists.iter().any(|d| !d.scores.is_empty());
+    let mut merged: Vec<(String, i64)> = Vec::new();
+    for list in lists {
+        let scored = !list.scores.is_empty();
+        let over = list
+            .words
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| (w, if scored { list.scores[i] } else { 0 }));
+        merged = merge_over(merged, over.collect());
+    }
+    merged.retain(|(_, s)| min_score.is_none_or(|m| *s >= m));
+    let (words, scores): (Vec<String>, Vec<i64>) = merged.into_iter().unzip();
+    Dictionary {
+        name,
+        words,
+        scores: if any_score { scores } else { Vec::new() },
+        by_length: RefCell::new(BTreeMap::new()),
+    }
+}
+
+/// The union of two lists sorted by word, `over`'s score winning a tie.
+fn merge_over(under: Vec<(String, i64)>, over: Vec<(String, i64)>) -> Vec<(String, i64)> {
+    let mut out = Vec::with_capacity(under.len() + over.len());
+    let mut under = under.into_iter().peekable();
+    for (word, score) in over {
+        while let Some(u) = under.next_if(|(u, _)| *u < word) {
+            out.push(u);
+        }
+        under.next_if(|(u, _)| *u == word);
+        out.push((word, score));
+    }
+    out.extend(under);
+    out
+}
+
 /// A letter as words store it: its lowercase form, which must be one letter
 /// (`None` otherwise, as for `İ`, whose lowercase is `i` and a combining
 /// dot). Dictionaries, given letters of grids and comparisons such as
@@ -104,6 +152,16 @@ pub(crate) fn letter_count(w: &str) -> usize {
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
 pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Error> {
+    parse_keeping(src, min_score, None)
+}
+
+/// [`parse_dictionary`], keeping also the words below `min_score` that are
+/// in `named` (sorted, normalised): the words a later list scores anew.
+pub(crate) fn parse_keeping(
+    src: &Source,
+    min_score: Option<i64>,
+    named: Option<&[String]>,
+) -> Result<Dictionary, Error> {
     let text: &str = &src.text;
     // Words borrow the file's text unless lowercasing changes them.
     let mut entries: Vec<(Cow<str>, i64)> = Vec::with_capacity(text.len() / 8);
@@ -181,7 +239,8 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
                 })?
             }
         };
-        if min_score.is_some_and(|m| score < m) {
+        let below = min_score.is_some_and(|m| score < m);
+        if below && named.is_none() {
             continue;
         }
         let word = if ascii_letters {
@@ -204,9 +263,13 @@ pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<D
             }
             Cow::Owned(folded)
         };
+        if below && named.is_none_or(|n| n.binary_search_by(|x| (**x).cmp(&*word)).is_err()) {
+            continue;
+        }
         entries.push((word, score));
     }
-    if entries.is_empty() {
+    // An earlier list of several may keep no word: the others may have some.
+    if entries.is_empty() && named.is_none() {
         let d = Error::new(
             "cspi::data::dictionary",
             format!("the dictionary `{}` holds no words", src.name),
@@ -343,6 +406,48 @@ mod tests {
         d.exclude(&never.words);
         assert_eq!(d.words, vec!["cat", "emu"]);
         assert_eq!(d.scores, vec![3, 4]);
+    }
+
+    #[test]
+    fn a_later_list_overrides_an_earlier_ones_scores() {
+        let base = parse("cat;50\ndog;60\nemu;30\nOWL;40\n").unwrap();
+        // Demotes `dog`, raises `emu` above the minimum, adds `yak`; a
+        // list's own repeated word keeps its best score (`cat`).
+        let mine = parse("DOG;10\nemu;55\nyak;70\ncat;20\ncat;52\n").unwrap();
+        let d = layered(vec![base, mine], Some(45));
+        assert_eq!(d.name, "d.txt + d.txt");
+        assert_eq!(d.words, vec!["cat", "emu", "yak"]);
+        assert_eq!(d.scores, vec![52, 55, 70]);
+        // Without a minimum every word stays; a list without scores scores 0.
+        let d = layered(
+            vec![
+                parse("cat;50\nowl;40\n").unwrap(),
+                parse("owl\nbee\n").unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(d.words, vec!["bee", "cat", "owl"]);
+        assert_eq!(d.scores, vec![0, 50, 0]);
+        // An earlier list parsed at the minimum keeps the words a later
+        // one names; it may keep none.
+        let src = Source::new("d", "cat;5\nDOG;60\nemu;10\n");
+        let named = ["emu".to_string(), "owl".to_string()];
+        let d = parse_keeping(&src, Some(50), Some(&named)).unwrap();
+        assert_eq!(
+            (d.words, d.scores),
+            (vec!["dog".to_string(), "emu".into()], vec![60, 10])
+        );
+        let d = parse_keeping(&src, Some(90), Some(&named[1..])).unwrap();
+        assert!(d.words.is_empty());
+        // Lists without scores stay without.
+        let d = layered(
+            vec![parse("b\na\n").unwrap(), parse("c\na\n").unwrap()],
+            None,
+        );
+        assert_eq!(
+            (d.words, d.scores.len()),
+            (vec!["a".to_string(), "b".into(), "c".into()], 0)
+        );
     }
 
     #[test]

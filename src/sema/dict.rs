@@ -5,35 +5,96 @@ use super::Checker;
 use super::data::InFile;
 use super::value::Value;
 use crate::diag::Diag;
-use crate::formats::dictionary::{Dictionary, letter_count, parse_dictionary};
+use crate::formats::dictionary::{
+    Dictionary, layered, letter_count, parse_dictionary, parse_keeping,
+};
 use crate::model::{Formula, GlobalArg, GlobalCall, Term, VarKind};
 use crate::syntax::ast::Span;
 use std::rc::Rc;
 
 impl Checker<'_> {
-    /// `dictionary(path [, min_score])`.
+    /// `dictionary(path [, min_score [, never]])`; `path` may be a list of
+    /// paths, each list laid over the ones before it (`layered`).
     pub(super) fn dictionary_builtin(
         &mut self,
         args: &[(Value, Span)],
         span: Span,
     ) -> Result<Value, Diag> {
-        let (path, pspan, min_score, exclude) = match args {
-            [(Value::Str(p), s)] => (p.clone(), *s, None, None),
-            [(Value::Str(p), s), (Value::Int(m), _)] => (p.clone(), *s, Some(*m), None),
-            [(Value::Str(p), s), (Value::Int(m), _), (Value::Str(x), xs)] => {
-                (p.clone(), *s, Some(*m), Some((x.clone(), *xs)))
+        let usage = || {
+            Diag::new(
+                "cspi::call",
+                "dictionary(path) takes the path of a word list, or a list of paths",
+            )
+            .label(span, "here")
+            .help("an optional second argument is the minimum score, a third the path of a list of words never to use (\"\" for none): dictionary(path, 10, \"never.txt\"); with [path, mine], mine's scores override path's")
+        };
+        let (paths, pspan, min_score, exclude) = match args {
+            [(p, s)] => (p, *s, None, None),
+            [(p, s), (Value::Int(m), _)] => (p, *s, Some(*m), None),
+            [(p, s), (Value::Int(m), _), (Value::Str(x), xs)] => {
+                (p, *s, Some(*m), Some((x.clone(), *xs)))
+            }
+            _ => return Err(usage()),
+        };
+        let paths: Vec<&str> = match paths {
+            Value::Str(p) => vec![p],
+            // A list: its empty paths stand for no list (an unset parameter).
+            Value::Array(a) if a.items.iter().all(|v| matches!(v, Value::Str(_))) => a
+                .items
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Str(p) if !p.is_empty() => Some(&**p),
+                    _ => None,
+                })
+                .collect(),
+            _ => return Err(usage()),
+        };
+        let mut dict = match paths[..] {
+            [] => {
+                return Err(
+                    Diag::new("cspi::call", "dictionary: every path in the list is empty")
+                        .label(pspan, "no word list here")
+                        .help("give the path of a word list: dictionary([\"words.txt\", mine])"),
+                );
+            }
+            [path] => {
+                let src = self.read_file(path, pspan)?;
+                parse_dictionary(&src, min_score).in_file(&src)?
             }
             _ => {
-                return Err(Diag::new(
-                    "cspi::call",
-                    "dictionary(path) takes the path of a word list",
-                )
-                .label(span, "here")
-                .help("an optional second argument is the minimum score, a third the path of a list of words never to use (\"\" for none): dictionary(path, 10, \"never.txt\")"));
+                // The last list first: the words it and the other later
+                // lists name are all an earlier list keeps below the minimum.
+                let mut lists = Vec::with_capacity(paths.len());
+                let mut named: Vec<String> = Vec::new();
+                for (i, path) in paths.iter().enumerate().rev() {
+                    let src = self.read_file(path, pspan)?;
+                    // The last list keeps every word: a low score there demotes.
+                    let list = if i + 1 == paths.len() {
+                        parse_dictionary(&src, None)
+                    } else {
+                        parse_keeping(&src, min_score, Some(&named))
+                    };
+                    let list = list.in_file(&src)?;
+                    if i > 0 {
+                        named.extend(list.words.iter().cloned());
+                        named.sort_unstable();
+                        named.dedup();
+                    }
+                    lists.push(list);
+                }
+                lists.reverse();
+                let dict = layered(lists, min_score);
+                if dict.words.is_empty() {
+                    return Err(Diag::new(
+                        "cspi::data::dictionary",
+                        format!("the dictionary `{}` holds no words", dict.name),
+                    )
+                    .label(pspan, "these word lists")
+                    .help("no word reaches the minimum score"));
+                }
+                dict
             }
         };
-        let src = self.read_file(&path, pspan)?;
-        let mut dict = parse_dictionary(&src, min_score).in_file(&src)?;
         if let Some((x, xspan)) = exclude.filter(|(x, _)| !x.is_empty()) {
             let never_src = self.read_file(&x, xspan)?;
             let never = parse_dictionary(&never_src, None).in_file(&never_src)?;

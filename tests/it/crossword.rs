@@ -472,6 +472,8 @@ fn bad_grids_and_dictionaries_get_diagnostics() {
     let words: &[u8] = b"cat\ndog\nact\n";
     let picture = "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w);";
     let slots = "let w = dictionary(\"w.txt\"); crossword xw = slots(\"s.txt\", w, 4, 4);";
+    let layered =
+        "let w = dictionary([\"w.txt\", \"m.txt\"], 5); crossword xw = picture(\"g.txt\", w);";
     type Case<'a> = (&'a str, Vec<(&'a str, &'a [u8])>, &'a [&'a str]);
     let cases: Vec<Case> = vec![
         (
@@ -533,6 +535,35 @@ fn bad_grids_and_dictionaries_get_diagnostics() {
             picture,
             vec![("w.txt", words), ("g.txt", b"....\n")],
             &["no word", "length 4"],
+        ),
+        // Layered lists: a bad line names its own file; nothing left.
+        (
+            layered,
+            vec![
+                ("w.txt", words),
+                ("m.txt", b"cat;1\nd0g;9\n"),
+                ("g.txt", b"...\n"),
+            ],
+            &["line 2", "a digit", "m.txt"],
+        ),
+        (
+            layered,
+            vec![
+                ("w.txt", words),
+                ("m.txt", b"cat;1\ndog;1\nact;1\n"),
+                ("g.txt", b"...\n"),
+            ],
+            &["w.txt + ", "m.txt` holds no words", "minimum score"],
+        ),
+        (
+            "let w = dictionary([\"\", \"\"]);",
+            vec![],
+            &["every path in the list is empty"],
+        ),
+        (
+            "let w = dictionary([\"w.txt\", 3]);",
+            vec![("w.txt", words)],
+            &["a list of paths"],
         ),
     ];
     for (model, files, wanted) in cases {
@@ -706,6 +737,144 @@ fn best_fills_match_brute_force() {
         }
     }
     assert!(optimal >= 24, "only {optimal} rounds had a fill");
+}
+
+/// `--param personal=FILE` lays a constructor's own list over `dict`: a
+/// word takes the score of the personal list when that list has it (raised
+/// or lowered), then `min_score` applies. Against brute force over the
+/// lists merged here, on random lists: the number of fills at a random
+/// minimum, and the best total score.
+#[test]
+fn a_personal_list_overrides_the_lists_scores() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let s = Scratch::new("personal");
+    let grids = ["...\n.#.\n...\n", "#..\n...\n..#\n", "...\n...\n"];
+    let (mut filled, mut changed) = (0, 0);
+    for round in 0..12 {
+        // Words of 2 and 3 letters over a, b, c; each list keeps a
+        // word's best score, the personal one wins over the base.
+        let mut list = |n: usize| {
+            let mut lines = Vec::new();
+            let mut best = std::collections::BTreeMap::<String, i64>::new();
+            for _ in 0..n {
+                let len = 2 + next(2) as usize;
+                let w: String = (0..len).map(|_| (b'a' + next(3) as u8) as char).collect();
+                let score = next(60) as i64;
+                lines.push(format!(
+                    "{};{score}",
+                    if next(2) == 0 {
+                        w.to_uppercase()
+                    } else {
+                        w.clone()
+                    }
+                ));
+                let b = best.entry(w).or_insert(score);
+                *b = (*b).max(score);
+            }
+            (lines.join("\n"), best)
+        };
+        let (base_text, base) = list(40);
+        let (mine_text, mine) = list(12);
+        let mut merged = base.clone();
+        merged.extend(mine.clone());
+        let min = next(40) as i64;
+        let kept = |scores: &std::collections::BTreeMap<String, i64>| -> Vec<String> {
+            scores
+                .iter()
+                .filter(|e| *e.1 >= min)
+                .map(|e| e.0.clone())
+                .collect()
+        };
+        let grid = grids[round % grids.len()];
+        let gpath = s.file("g.txt", grid.as_bytes());
+        let dict = s.file("base.txt", base_text.as_bytes());
+        let personal = s.file("mine.txt", mine_text.as_bytes());
+        let words = kept(&merged);
+        let plain: Vec<&str> = words.iter().map(String::as_str).collect();
+        let expected = brute_count(grid, &plain, true);
+        let base_words = kept(&base);
+        let base_plain: Vec<&str> = base_words.iter().map(String::as_str).collect();
+        changed += usize::from(expected != brute_count(grid, &base_plain, true));
+        let min_param = ParamOverride {
+            name: "min_score".into(),
+            value: min.to_string(),
+        };
+        let overrides = [
+            param("grid", &gpath),
+            param("dict", &dict),
+            param("personal", &personal),
+            min_param,
+        ];
+        let what = format!("round {round}, grid {grid:?}, min {min}");
+        let o = Options {
+            count_only: true,
+            ..Options::default()
+        };
+        match load(
+            &root().join("models/crossword.csp"),
+            &LoadOptions::with_params(&overrides),
+        ) {
+            Ok(m) => {
+                let n = solve(&Arc::new(m), &o, |_| Next::Continue).stats.solutions;
+                assert_eq!(n, expected, "{what}");
+            }
+            // No word of some slot's length reaches the minimum: no fill.
+            Err(e) => assert!(
+                expected == 0 && format!("{e:?}").contains("no word"),
+                "{what}: {e:?}"
+            ),
+        }
+        let mut best = None;
+        brute_fills(grid, &plain, true, &mut |fill| {
+            let sum: i64 = fill.iter().map(|w| merged[w]).sum();
+            best = Some(best.map_or(sum, |b: i64| b.max(sum)));
+        });
+        let mut overrides = overrides.to_vec();
+        overrides.push(ParamOverride {
+            name: "goal".into(),
+            value: "sum".into(),
+        });
+        let m = load(
+            &root().join("models/crossword-best.csp"),
+            &LoadOptions::with_params(&overrides),
+        );
+        match (m, best) {
+            (Ok(m), _) => {
+                let o = Options {
+                    check: true,
+                    ..Options::default()
+                };
+                let r = solve(&Arc::new(m), &o, |_| Next::Continue);
+                assert!(r.rejected.is_empty());
+                match best {
+                    Some(b) => {
+                        assert_eq!(
+                            (r.status, r.objective),
+                            (Status::Optimal, Some(b)),
+                            "{what}"
+                        );
+                        filled += 1;
+                    }
+                    None => assert_eq!(r.status, Status::Unsatisfiable, "{what}"),
+                }
+            }
+            // No word of some slot's length reaches the minimum: no fill.
+            (Err(e), b) => assert!(
+                b.is_none() && format!("{e:?}").contains("no word"),
+                "{what}: {e:?}"
+            ),
+        }
+    }
+    assert!(
+        filled >= 4 && changed >= 3,
+        "filled {filled}, changed {changed}"
+    );
 }
 
 /// `--param max_shared=k` (the global `max_shared_substring`) against
