@@ -110,19 +110,53 @@ pub fn open_up(
             })
             .unwrap_or_default()
     };
-    let sets = block_sets(layout, &heat, plan.most, plan.pool);
-    let grids = Grids {
-        name: &parsed.source().name,
-        text: &parsed.source().text,
-        dir: &parsed.dir,
-        load,
-        check,
-        plan,
-        spec: &spec,
-        drawn: &model,
-        base,
-    };
-    grids.search(&sets, &mut on_try)
+    let mut sets = block_sets(layout, &heat, plan.most, plan.pool);
+    // A grid with no fill takes its whole budget; one that fills mostly
+    // fills in a fraction of it. So every grid is searched for an eighth of
+    // the budget first, then the grids still undecided for twice as long,
+    // up to the whole budget.
+    for round in rounds(plan) {
+        let grids = Grids {
+            name: &parsed.source().name,
+            text: &parsed.source().text,
+            dir: &parsed.dir,
+            load,
+            check,
+            plan: &round,
+            spec: &spec,
+            drawn: &model,
+            base,
+        };
+        let mut undecided = Vec::new();
+        let found = grids.search(&sets, &mut |model: &Model, tried: &Tried| {
+            if tried.status == Status::Unknown {
+                undecided.push(tried.blocks.cells.clone());
+            }
+            on_try(model, tried);
+        })?;
+        if found.is_some() || stopped(plan) {
+            return Ok(found);
+        }
+        sets.retain(|s| undecided.contains(&s.cells));
+    }
+    Ok(None)
+}
+
+/// The plans of the rounds of the grids with new blocks: an eighth of each
+/// grid's budget (time and nodes), a quarter, a half, the whole; a round
+/// of less than a quarter of a second is left out.
+fn rounds(plan: &Plan) -> Vec<Plan> {
+    let mut rounds: Vec<Plan> = [8u32, 4, 2]
+        .into_iter()
+        .filter(|&k| plan.per_grid / k >= Duration::from_millis(250))
+        .map(|k| Plan {
+            per_grid: plan.per_grid / k,
+            nodes: plan.nodes.map(|n| n.div_ceil(u64::from(k))),
+            ..plan.clone()
+        })
+        .collect();
+    rounds.push(plan.clone());
+    rounds
 }
 
 /// The grids with new blocks, and how each is searched.
@@ -625,6 +659,40 @@ mod tests {
             slots: Vec::new(),
             picture: true,
         }
+    }
+
+    #[test]
+    fn rounds_double_the_budget_up_to_the_whole() {
+        let plan = |secs: f64, nodes: Option<u64>| Plan {
+            most: 2,
+            pool: 12,
+            per_grid: Duration::from_secs_f64(secs),
+            nodes,
+            deadline: None,
+            stop: None,
+            threads: 1,
+        };
+        let budgets = |p: &Plan| -> Vec<(f64, Option<u64>)> {
+            rounds(p)
+                .iter()
+                .map(|r| (r.per_grid.as_secs_f64(), r.nodes))
+                .collect()
+        };
+        assert_eq!(
+            budgets(&plan(5.0, Some(100))),
+            [
+                (0.625, Some(13)),
+                (1.25, Some(25)),
+                (2.5, Some(50)),
+                (5.0, Some(100))
+            ]
+        );
+        // Rounds under a quarter of a second are left out; the whole stays.
+        assert_eq!(
+            budgets(&plan(1.0, None)),
+            [(0.25, None), (0.5, None), (1.0, None)]
+        );
+        assert_eq!(budgets(&plan(0.1, None)), [(0.1, None)]);
     }
 
     #[test]

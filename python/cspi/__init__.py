@@ -488,8 +488,9 @@ class Model:
         """A crossword with no fill found, tried again with up to ``most``
         (1 to 3) cheater blocks, each with its 180° twin in a symmetric grid,
         where its search failed most (``cspi solve --try-blocks``): the grid
-        as drawn, then each set of blocks, ``time_per_grid`` seconds each,
-        to the first grid that fills; ``time_limit`` bounds the whole call.
+        as drawn, then each set of blocks, up to ``time_per_grid`` seconds
+        each (in rounds: an eighth of it each, then twice as long for the
+        grids still undecided), to the first grid that fills; ``time_limit`` bounds the whole call.
         ``threads`` grids are searched at once (the grid as drawn on as many
         threads)."""
         if isinstance(most, bool) or not isinstance(most, int):

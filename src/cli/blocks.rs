@@ -40,6 +40,8 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     let mut out = Stdout::new();
     let mut stats = Stats::default();
     let mut grids = 0u64;
+    // A grid undecided in one round is searched again in the next.
+    let mut distinct = std::collections::HashSet::new();
     let mut as_drawn = Status::Unknown;
     let mut rejected: Vec<String> = Vec::new();
     let found = match cheaters::open_up(
@@ -53,6 +55,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
                 as_drawn = tried.status;
             }
             grids += 1;
+            distinct.insert(tried.blocks.cells.clone());
             crate::parallel::add(&mut stats, &tried.stats);
             stats.time += tried.stats.time;
             rejected.extend(tried.rejected.iter().cloned());
@@ -96,7 +99,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     } else if human {
         out.write(&format!(
             "no grid filled: the grid as drawn and {} with up to {} new {} (each with its twin in a symmetric grid) where its search failed most\n",
-            plural(grids - 1, "grid", "grids"),
+            plural(distinct.len() as u64 - 1, "grid", "grids"),
             plan.most,
             if plan.most == 1 { "block" } else { "blocks" },
         ));

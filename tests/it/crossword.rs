@@ -1893,6 +1893,99 @@ fn try_blocks_says_when_the_grids_budgets_ran_out() {
     assert_eq!(end["stopped_by"], "grid budget");
 }
 
+/// `--try-blocks` searches the grids with new blocks in rounds: each for an
+/// eighth of its budget (here `--node-limit 64`: 8 nodes), then the grids
+/// still undecided for twice as long, up to the whole budget. Every grid is
+/// in the first round, in the order of the failures; a grid is searched
+/// again only when undecided, and then in the next round; no search passes
+/// its round's budget.
+#[test]
+fn try_blocks_searches_in_rounds_of_doubling_budgets() {
+    let s = Scratch::new("try_blocks_rounds");
+    let grid = s.file("g.txt", ".......\n".repeat(7).as_bytes());
+    // Random words of 3 to 7 letters: undecided in a few nodes, grid as
+    // drawn and grids with blocks alike.
+    let mut state = 0x2f6b_1d3a_u64;
+    let words: Vec<String> = (0..8000)
+        .map(|i| {
+            (0..3 + i % 5)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (b'a' + ((state >> 33) % 26) as u8) as char
+                })
+                .collect()
+        })
+        .collect();
+    let dict = s.file("w.txt", words.join("\n").as_bytes());
+    let args = [
+        "--try-blocks",
+        "2",
+        "--node-limit",
+        "64",
+        "--format",
+        "json",
+    ];
+    let out = fill_picture(&grid, &dict, &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let grids: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|r| r["type"] == "grid")
+        .collect();
+    assert_eq!(grids[0]["blocks"], serde_json::json!([]));
+    // A search may pass its node limit by the node it stops at.
+    assert!(grids[0]["nodes"].as_u64().unwrap() <= 65);
+    // The rounds: a grid met again starts the next one.
+    let mut rounds: Vec<Vec<&serde_json::Value>> = vec![Vec::new()];
+    for g in &grids[1..] {
+        if rounds
+            .last()
+            .unwrap()
+            .iter()
+            .any(|h| h["blocks"] == g["blocks"])
+        {
+            rounds.push(Vec::new());
+        }
+        rounds.last_mut().unwrap().push(g);
+    }
+    assert!(
+        rounds.len() >= 2 && rounds.len() <= 4,
+        "{} rounds",
+        rounds.len()
+    );
+    let filled = grids.last().unwrap()["status"] == "SATISFIABLE";
+    for (k, round) in rounds.iter().enumerate() {
+        let budget = 8u64 << k;
+        for g in round {
+            assert!(g["nodes"].as_u64().unwrap() <= budget + 1, "round {k}: {g}");
+        }
+        let Some(next) = rounds.get(k + 1) else {
+            break;
+        };
+        // Exactly the grids left undecided, in the same order.
+        let undecided: Vec<&serde_json::Value> = round
+            .iter()
+            .filter(|g| g["status"] == "UNKNOWN")
+            .map(|g| &g["blocks"])
+            .collect();
+        let again: Vec<&serde_json::Value> = next.iter().map(|g| &g["blocks"]).collect();
+        let last = k + 2 == rounds.len();
+        if last && filled {
+            assert!(undecided.starts_with(&again), "round {k}");
+        } else {
+            assert_eq!(undecided, again, "round {k}");
+        }
+    }
+    assert!(rounds[0].len() > 5, "{} grids", rounds[0].len());
+}
+
 /// `--try-blocks` parses and loads the model again on threads of its own,
 /// which must have the stack the main pipeline has: a constraint summing
 /// 50,000 terms (a deep syntax tree) overflowed their default stack, and the
