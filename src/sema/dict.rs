@@ -62,14 +62,15 @@ impl Checker<'_> {
                 parse_dictionary(&src, min_score).in_file(&src)?
             }
             _ => {
-                // The last list first: the words it and the other later
-                // lists name are all an earlier list keeps below the minimum.
+                // The lists laid over the first keep every word (a low
+                // score there demotes the word); the first, often a large
+                // published list, keeps below the minimum only the words
+                // they name, which they may raise.
                 let mut lists = Vec::with_capacity(paths.len());
                 let mut named: Vec<String> = Vec::new();
                 for (i, path) in paths.iter().enumerate().rev() {
                     let src = self.read_file(path, pspan)?;
-                    // The last list keeps every word: a low score there demotes.
-                    let list = if i + 1 == paths.len() {
+                    let list = if i > 0 {
                         parse_dictionary(&src, None)
                     } else {
                         parse_keeping(&src, min_score, Some(&named))

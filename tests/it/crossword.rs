@@ -877,6 +877,41 @@ fn a_personal_list_overrides_the_lists_scores() {
     );
 }
 
+/// Three lists: a word takes the score of the last list naming it, so a
+/// middle list's demotion holds when the last list leaves the word alone,
+/// and the first list's words below the minimum come back when raised.
+#[test]
+fn a_middle_list_demotes_and_the_last_raises() {
+    let s = Scratch::new("three_lists");
+    s.file("a.txt", b"cat;50\ndog;50\nemu;2\nant;1\n");
+    s.file("b.txt", b"CAT;1\nemu;60\nowl;3\n");
+    s.file("c.txt", b"owl;70\nyak;1\n");
+    let m = s.file(
+        "m.csp",
+        b"let d = dictionary([\"a.txt\", \"b.txt\", \"\", \"c.txt\"], 5);\nvar w in words(d, 3);\noutput w;\n",
+    );
+    let out = cspi(&[
+        "solve",
+        &m.display().to_string(),
+        "--all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let words: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|r| r["type"] == "solution")
+        .map(|r| r["values"]["w"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(words, ["dog", "emu", "owl"]);
+}
+
 /// `--param max_shared=k` (the global `max_shared_substring`) against
 /// brute force: on small grids and random word lists, the number of fills
 /// in which no two entries share more than `k` letters in a row, counted at
