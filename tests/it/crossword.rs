@@ -661,13 +661,7 @@ fn best_fills_match_brute_force() {
         "...\n...\n",
         "..b\n.#.\n...\n",
     ];
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = below(0x2545_f491_4f6c_dd1du64);
     let s = Scratch::new("best");
     let model = root().join("models/crossword-best.csp");
     let mut optimal = 0;
@@ -746,13 +740,7 @@ fn best_fills_match_brute_force() {
 /// minimum, and the best total score.
 #[test]
 fn a_personal_list_overrides_the_lists_scores() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15u64);
     let s = Scratch::new("personal");
     let grids = ["...\n.#.\n...\n", "#..\n...\n..#\n", "...\n...\n"];
     let (mut filled, mut changed) = (0, 0);
@@ -923,13 +911,7 @@ fn max_shared_substring_matches_brute_force() {
         "...\n...\n...\n",
         "#...\n....\n...#\n",
     ];
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = below(0x9e37_79b9_7f4a_7c15u64);
     let shares = |a: &str, b: &str, w: usize| {
         let (a, b) = (a.as_bytes(), b.as_bytes());
         a.windows(w).any(|s| b.windows(w).any(|t| s == t))
@@ -1691,16 +1673,7 @@ fn try_blocks_opens_a_grid_with_no_fill() {
                     threads,
                 ],
             );
-            assert_eq!(
-                out.status.code(),
-                Some(0),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let records: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
+            let records = json_records(&out);
             let grids: Vec<&serde_json::Value> =
                 records.iter().filter(|r| r["type"] == "grid").collect();
             assert_eq!(
@@ -1870,6 +1843,48 @@ fn try_blocks_threads_keep_the_memory_limit_of_one() {
     }
 }
 
+/// The JSON records of a run that must have succeeded.
+fn json_records(out: &std::process::Output) -> Vec<serde_json::Value> {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A xorshift sequence from `seed`: each call a number below its argument.
+fn below(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    }
+}
+
+/// `n` words of random letters (a fixed sequence from `seed`), the `i`-th
+/// of `len(i)` letters.
+fn random_words(seed: u64, n: usize, len: impl Fn(usize) -> usize) -> Vec<String> {
+    let mut state = seed;
+    (0..n)
+        .map(|i| {
+            (0..len(i))
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (b'a' + ((state >> 33) % 26) as u8) as char
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// `--try-blocks` with no grid filled because every grid's own budget ran
 /// out (here `--node-limit`) says so: not "a limit", which a reader would
 /// take for `--time-limit`.
@@ -1880,19 +1895,7 @@ fn try_blocks_says_when_the_grids_budgets_ran_out() {
     // 3,000 random 5-letter words: a fill of the open grid is unlikely and
     // not decided in 20 nodes; a block leaves 4-letter entries, which none
     // fits (those grids have no fill, without a search).
-    let mut state = 0x51_7cc1_u64;
-    let words: Vec<String> = (0..3000)
-        .map(|_| {
-            (0..5)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (b'a' + ((state >> 33) % 26) as u8) as char
-                })
-                .collect()
-        })
-        .collect();
+    let words = random_words(0x51_7cc1, 3000, |_| 5);
     let dict = s.file("w.txt", words.join("\n").as_bytes());
     let run = |format: &str| {
         let args = [
@@ -1940,19 +1943,7 @@ fn try_blocks_searches_in_rounds_of_doubling_budgets() {
     let grid = s.file("g.txt", ".......\n".repeat(7).as_bytes());
     // Random words of 3 to 7 letters: undecided in a few nodes, grid as
     // drawn and grids with blocks alike.
-    let mut state = 0x2f6b_1d3a_u64;
-    let words: Vec<String> = (0..8000)
-        .map(|i| {
-            (0..3 + i % 5)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (b'a' + ((state >> 33) % 26) as u8) as char
-                })
-                .collect()
-        })
-        .collect();
+    let words = random_words(0x2f6b_1d3a, 8000, |i| 3 + i % 5);
     let dict = s.file("w.txt", words.join("\n").as_bytes());
     let args = [
         "--try-blocks",
@@ -1963,15 +1954,8 @@ fn try_blocks_searches_in_rounds_of_doubling_budgets() {
         "json",
     ];
     let out = fill_picture(&grid, &dict, &args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let grids: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    let grids: Vec<serde_json::Value> = json_records(&out)
+        .into_iter()
         .filter(|r| r["type"] == "grid")
         .collect();
     assert_eq!(grids[0]["blocks"], serde_json::json!([]));
