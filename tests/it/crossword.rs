@@ -737,13 +737,14 @@ fn best_fills_match_brute_force() {
 /// word takes the score of the personal list when that list has it (raised
 /// or lowered), then `min_score` applies. Against brute force over the
 /// lists merged here, on random lists: the number of fills at a random
-/// minimum, and the best total score.
+/// minimum, and the best total score; every other round also with at most
+/// `most_weak` entries scoring below `weak_score`.
 #[test]
-fn a_personal_list_overrides_the_lists_scores() {
+fn a_personal_list_and_weak_entries_match_brute_force() {
     let mut next = below(0x9e37_79b9_7f4a_7c15u64);
     let s = Scratch::new("personal");
     let grids = ["...\n.#.\n...\n", "#..\n...\n..#\n", "...\n...\n"];
-    let (mut filled, mut changed) = (0, 0);
+    let (mut filled, mut changed, mut weakened) = (0, 0, 0);
     for round in 0..12 {
         // Words of 2 and 3 letters over a, b, c; each list keeps a
         // word's best score, the personal one wins over the base.
@@ -772,6 +773,14 @@ fn a_personal_list_overrides_the_lists_scores() {
         let mut merged = base.clone();
         merged.extend(mine.clone());
         let min = next(40) as i64;
+        // Every other round: at most `most_weak` entries below `weak`.
+        let (weak, most_weak) = match round % 2 {
+            1 => (min + 10 + next(30) as i64, next(2) as i64),
+            _ => (0, 0),
+        };
+        let allowed = |fill: &[String], scores: &std::collections::BTreeMap<String, i64>| {
+            fill.iter().filter(|w| scores[*w] < weak).count() as i64 <= most_weak
+        };
         let kept = |scores: &std::collections::BTreeMap<String, i64>| -> Vec<String> {
             scores
                 .iter()
@@ -785,21 +794,33 @@ fn a_personal_list_overrides_the_lists_scores() {
         let personal = s.file("mine.txt", mine_text.as_bytes());
         let words = kept(&merged);
         let plain: Vec<&str> = words.iter().map(String::as_str).collect();
-        let expected = brute_count(grid, &plain, true);
+        let (mut expected, mut all) = (0, 0);
+        brute_fills(grid, &plain, true, &mut |f| {
+            expected += u64::from(allowed(f, &merged));
+            all += 1;
+        });
+        weakened += usize::from(expected != all);
         let base_words = kept(&base);
         let base_plain: Vec<&str> = base_words.iter().map(String::as_str).collect();
-        changed += usize::from(expected != brute_count(grid, &base_plain, true));
-        let min_param = ParamOverride {
-            name: "min_score".into(),
-            value: min.to_string(),
+        let mut on_base = 0;
+        brute_fills(grid, &base_plain, true, &mut |f| {
+            on_base += u64::from(allowed(f, &base))
+        });
+        changed += usize::from(expected != on_base);
+        let number = |name: &str, value: i64| ParamOverride {
+            name: name.into(),
+            value: value.to_string(),
         };
         let overrides = [
             param("grid", &gpath),
             param("dict", &dict),
             param("personal", &personal),
-            min_param,
+            number("min_score", min),
+            number("weak_score", weak),
+            number("most_weak", most_weak),
         ];
-        let what = format!("round {round}, grid {grid:?}, min {min}");
+        let what =
+            format!("round {round}, grid {grid:?}, min {min}, at most {most_weak} below {weak}");
         let o = Options {
             count_only: true,
             ..Options::default()
@@ -821,7 +842,9 @@ fn a_personal_list_overrides_the_lists_scores() {
         let mut best = None;
         brute_fills(grid, &plain, true, &mut |fill| {
             let sum: i64 = fill.iter().map(|w| merged[w]).sum();
-            best = Some(best.map_or(sum, |b: i64| b.max(sum)));
+            if allowed(fill, &merged) {
+                best = Some(best.map_or(sum, |b: i64| b.max(sum)));
+            }
         });
         let mut overrides = overrides.to_vec();
         overrides.push(ParamOverride {
@@ -860,8 +883,8 @@ fn a_personal_list_overrides_the_lists_scores() {
         }
     }
     assert!(
-        filled >= 4 && changed >= 3,
-        "filled {filled}, changed {changed}"
+        filled >= 4 && changed >= 3 && weakened >= 2,
+        "filled {filled}, changed {changed}, weakened {weakened}"
     );
 }
 
