@@ -72,9 +72,10 @@ impl Dictionary {
 /// Lists laid one over another, as constructors lay their own list over a
 /// published one: a word takes its score from the last list that has it (so
 /// a lower score there demotes it), and then the words scoring below
-/// `min_score` are left out. The lists are parsed without a minimum, as a
-/// later list may raise a word the earlier one scored below it. Words of a
-/// list without scores score 0, like a lone list's.
+/// `min_score` are left out. The lists laid over the first must keep every
+/// word (a low score there demotes one); the first needs below the minimum
+/// only the words the others name, which they may raise (`parse_keeping`).
+/// Words of a list without scores score 0, like a lone list's.
 pub(crate) fn layered(lists: Vec<Dictionary>, min_score: Option<i64>) -> Dictionary {
     let name = lists
         .iter()
