@@ -138,6 +138,9 @@ pub fn open_up(
             return Ok(found);
         }
         sets.retain(|s| undecided.contains(&s.cells));
+        if sets.is_empty() {
+            break;
+        }
     }
     Ok(None)
 }
