@@ -163,6 +163,26 @@ def run_cspi(args, grid_path, grid, stwl, min_score, timeout, best):
     return solver_status(out, grid, killed) + (cpu, kb)
 
 
+def run_try_blocks(args, grid_path, grid, stwl, min_score, timeout):
+    """cspi with `--try-blocks N`: the first fill of the grid with up to N new
+    blocks (and their twins); the fill is of that grid, not the one drawn."""
+    cmd = [args.cspi, "solve", "models/crossword.csp", "--threads", "1", "--time-limit", str(timeout),
+           "--try-blocks", str(args.try_blocks), "--param", f"grid={grid_path}",
+           "--param", f"dict={stwl}", "--param", f"min_score={min_score}"]
+    out, _, cpu, kb, killed = timed(cmd, timeout)
+    return solver_status(out, grid, killed) + (cpu, kb)
+
+
+def opened(grid, fill):
+    """The grid with the blocks of `fill` when it keeps the drawn grid's
+    blocks and letters (new blocks only on open cells), else None."""
+    for row, frow in zip(grid, fill):
+        for c, f in zip(row, frow):
+            if (c == "#" and f != "#") or (c.isalpha() and f != c.lower()):
+                return None
+    return ["".join("#" if f == "#" else c for c, f in zip(row, frow)) for row, frow in zip(grid, fill)]
+
+
 def run_ingrid(args, grid_path, grid, stwl, min_score, timeout):
     cmd = [args.ingrid, "--wordlist", stwl, "--min-score", str(min_score), str(grid_path)]
     out, err, cpu, kb, killed = timed(cmd, timeout)
@@ -189,6 +209,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--best", type=int, default=0, help="also run crossword-best.csp for this many seconds")
     ap.add_argument("--goal", default="sum", help="crossword-best.csp's goal with --best: sum (the mean), min or lex")
+    ap.add_argument("--try-blocks", type=int, default=0,
+                    help="where cspi finds no fill, also run cspi --try-blocks N (a fill of the grid with new blocks)")
     ap.add_argument("--grids", default="")
     ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
     ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))
@@ -217,6 +239,11 @@ def main():
             order = tools if rep % 2 == 0 else tools[::-1]
             for tool, run in order:
                 results[tool].append(run())
+        if args.try_blocks and all(r[0] != "fill" for r in results["cspi"]):
+            tool = f"cspi --try-blocks {args.try_blocks}"
+            tools.append((tool, None))
+            results[tool] = [run_try_blocks(args, gpath, grid, args.stwl, args.min_score, args.timeout)
+                             for _ in range(args.reps)]
         for tool, _ in tools:
             rs = results[tool]
             cpu = statistics.median(r[2] for r in rs)
@@ -225,7 +252,9 @@ def main():
             quality = ""
             for status, fill, *_ in rs:
                 if fill is not None:
-                    q = check_fill(grid, fill, scores, args.min_score)
+                    # A fill with new blocks is checked on its own grid.
+                    own = opened(grid, fill) if tool.startswith("cspi --try-blocks") else grid
+                    q = check_fill(own, fill, scores, args.min_score) if own else "the drawn grid's blocks or letters changed"
                     if isinstance(q, str):
                         print(f"{tool} on {name}: WRONG FILL: {q}", file=sys.stderr)
                         statuses = ["WRONG"]
