@@ -115,18 +115,20 @@ pub fn open_up(
     // fills in a fraction of it. So every grid is searched for an eighth of
     // the budget first, then the grids still undecided for twice as long,
     // up to the whole budget.
-    for round in rounds(plan) {
-        let grids = Grids {
-            name: &parsed.source().name,
-            text: &parsed.source().text,
-            dir: &parsed.dir,
-            load,
-            check,
-            plan: &round,
-            spec: &spec,
-            drawn: &model,
-            base,
-        };
+    let rounds = rounds(plan);
+    let mut grids = Grids {
+        name: &parsed.source().name,
+        text: &parsed.source().text,
+        dir: &parsed.dir,
+        load,
+        check,
+        plan,
+        spec: &spec,
+        drawn: &model,
+        base,
+    };
+    for round in &rounds {
+        grids.plan = round;
         let mut undecided = Vec::new();
         let found = grids.search(&sets, &mut |model: &Model, tried: &Tried| {
             if tried.status == Status::Unknown {

@@ -39,9 +39,9 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     let human = args.format == Format::Human;
     let mut out = Stdout::new();
     let mut stats = Stats::default();
-    let mut grids = 0u64;
-    // A grid undecided in one round is searched again in the next.
-    let mut distinct = std::collections::HashSet::new();
+    // The grids searched: one undecided in a round is searched again in
+    // the next; the grid as drawn (no new block) comes first.
+    let mut grids = std::collections::HashSet::new();
     let mut as_drawn = Status::Unknown;
     let mut rejected: Vec<String> = Vec::new();
     let found = match cheaters::open_up(
@@ -51,11 +51,10 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         &plan,
         &|spec| args.strategy.apply(spec),
         |model, tried| {
-            if grids == 0 {
+            if grids.is_empty() {
                 as_drawn = tried.status;
             }
-            grids += 1;
-            distinct.insert(tried.blocks.cells.clone());
+            grids.insert(tried.blocks.cells.clone());
             crate::parallel::add(&mut stats, &tried.stats);
             stats.time += tried.stats.time;
             rejected.extend(tried.rejected.iter().cloned());
@@ -91,7 +90,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
             ));
         }
         out.write(&reporter.solution(model, values, mode));
-    } else if human && grids == 1 && !interrupt.stopped() {
+    } else if human && grids.len() == 1 && !interrupt.stopped() {
         out.write(
             "no cell to try a block at: the search of the grid as drawn failed at none \
              (`cspi explain` shows why it has no fill)\n",
@@ -99,7 +98,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
     } else if human {
         out.write(&format!(
             "no grid filled: the grid as drawn and {} with up to {} new {} (each with its twin in a symmetric grid) where its search failed most\n",
-            plural(distinct.len() as u64 - 1, "grid", "grids"),
+            plural(grids.len() as u64 - 1, "grid", "grids"),
             plan.most,
             if plan.most == 1 { "block" } else { "blocks" },
         ));

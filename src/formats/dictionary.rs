@@ -264,7 +264,7 @@ pub(crate) fn parse_keeping(
             }
             Cow::Owned(folded)
         };
-        if below && named.is_none_or(|n| n.binary_search_by(|x| (**x).cmp(&*word)).is_err()) {
+        if below && named.is_none_or(|n| n.binary_search_by(|x| x.as_str().cmp(&word)).is_err()) {
             continue;
         }
         entries.push((word, score));

@@ -1063,16 +1063,7 @@ fn region_fills_match_brute_force() {
             "grid {g}"
         );
         // The printed grid writes the region and keeps the rest as it was.
-        let out = cspi(&[
-            "solve",
-            &model.display().to_string(),
-            "--param",
-            &format!("grid={}", gpath.display()),
-            "--param",
-            &format!("dict={}", dict.display()),
-            "--format",
-            "json",
-        ]);
+        let out = fill_with(&model, &gpath, &dict, &["--format", "json"]);
         let text = String::from_utf8_lossy(&out.stdout);
         let drawn = json_words(&text, "xw_grid");
         for (row, want) in drawn.iter().zip(grid.lines()) {
@@ -1597,16 +1588,16 @@ fn the_maps_of_a_split_s_parts_merge_weighed_by_their_failures() {
 /// `cspi solve models/crossword.csp` on a picture grid and a word list,
 /// with `extra` arguments.
 fn fill_picture(grid: &Path, dict: &Path, extra: &[&str]) -> std::process::Output {
+    fill_with(Path::new("models/crossword.csp"), grid, dict, extra)
+}
+
+/// `cspi solve MODEL` with its `grid` and `dict` parameters and `extra`
+/// arguments.
+fn fill_with(model: &Path, grid: &Path, dict: &Path, extra: &[&str]) -> std::process::Output {
+    let model = model.display().to_string();
     let grid = format!("grid={}", grid.display());
     let dict = format!("dict={}", dict.display());
-    let args = [
-        "solve",
-        "models/crossword.csp",
-        "--param",
-        &grid,
-        "--param",
-        &dict,
-    ];
+    let args = ["solve", &model, "--param", &grid, "--param", &dict];
     cspi(&[&args[..], extra].concat())
 }
 
@@ -2044,20 +2035,15 @@ fn try_blocks_threads_load_deep_models() {
         format!("{text}\nconstraint {sum} >= 1;\n").as_bytes(),
     );
     for threads in ["1", "2"] {
-        let out = cspi(&[
-            "solve",
-            &model.display().to_string(),
-            "--param",
-            &format!("grid={}", grid.display()),
-            "--param",
-            &format!("dict={}", dict.display()),
+        let args = [
             "--try-blocks",
             "1",
             "--node-limit",
             "20",
             "--threads",
             threads,
-        ]);
+        ];
+        let out = fill_with(&model, &grid, &dict, &args);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert_eq!(
             out.status.code(),
