@@ -103,8 +103,10 @@ pub(crate) struct WordScore {
     /// For each level, the bitset word where a word of that level was last
     /// found in `x` (a residual support; any value is a valid guess).
     residue: Vec<u32>,
-    /// Scratch: which levels `x` still has, the values of `z`, the mask.
+    /// Scratch: which levels `x` still has, the scores it has, the values
+    /// of `z`, the mask.
     present: Vec<bool>,
+    seen: Vec<i64>,
     zvals: Vec<i64>,
     mask: Vec<u64>,
 }
@@ -124,6 +126,7 @@ impl WordScore {
             idx,
             residue: vec![0; levels],
             present: Vec::new(),
+            seen: Vec::new(),
             zvals: Vec::new(),
             mask: Vec::new(),
         }
@@ -170,8 +173,12 @@ impl WordScore {
         let residue = &mut self.residue;
         present.extend((0..idx.levels.len()).map(|k| has_level(&idx, residue, d, x, k)));
         let levels = &idx.levels;
-        let keep = |s: i64| levels.binary_search(&s).is_ok_and(|k| present[k]);
-        let mut changed = keep_in_z(d, z, zvals, keep)?;
+        let mut seen = std::mem::take(&mut self.seen);
+        seen.clear();
+        seen.extend((0..levels.len()).filter(|&k| present[k]).map(|k| levels[k]));
+        let kept = keep_in_z(d, z, zvals, &seen);
+        self.seen = seen;
+        let mut changed = kept?;
         // Words of a score `z` no longer has.
         let mut dropped = false;
         for k in 0..levels.len() {
@@ -199,7 +206,7 @@ impl WordScore {
         let mut seen: Vec<i64> = d.values(x).filter_map(|v| self.score(v)).collect();
         seen.sort_unstable();
         seen.dedup();
-        let mut changed = keep_in_z(d, z, zvals, |s| seen.binary_search(&s).is_ok())?;
+        let mut changed = keep_in_z(d, z, zvals, &seen)?;
         let gone: Vec<i64> = d
             .values(x)
             .filter(|&v| self.score(v).is_none_or(|s| !d.contains(z, s)))
@@ -231,30 +238,30 @@ fn has_level(idx: &ScoreIndex, residue: &mut [u32], d: &Domains, x: VarId, k: us
     false
 }
 
-/// Removes from `z` the values `keep` refuses.
+/// Keeps in `z` only the scores of `allowed` (sorted, distinct).
 fn keep_in_z(
     d: &mut Domains,
     z: VarId,
     zvals: &mut Vec<i64>,
-    keep: impl Fn(i64) -> bool,
+    allowed: &[i64],
 ) -> Result<bool, Fail> {
-    let mut changed = false;
     if !d.is_bitset(z) {
-        // An interval: only its bounds can move.
-        while !keep(d.min(z)) {
-            let lo = d.min(z);
-            changed |= d.set_min(z, lo + 1)?;
+        // An interval: only its bounds can move, each straight to the
+        // nearest score inside them (a score can be far past a bitset's
+        // reach, so never one value at a time).
+        let lo = allowed.partition_point(|&s| s < d.min(z));
+        let hi = allowed.partition_point(|&s| s <= d.max(z));
+        if lo >= hi {
+            return Err(Fail);
         }
-        while !keep(d.max(z)) {
-            let hi = d.max(z);
-            changed |= d.set_max(z, hi - 1)?;
-        }
-        return Ok(changed);
+        let changed = d.set_min(z, allowed[lo])?;
+        return Ok(changed | d.set_max(z, allowed[hi - 1])?);
     }
+    let mut changed = false;
     zvals.clear();
     zvals.extend(d.values(z));
     for &s in zvals.iter() {
-        if !keep(s) {
+        if allowed.binary_search(&s).is_err() {
             changed |= d.remove(z, s)?;
         }
     }
@@ -343,5 +350,33 @@ mod tests {
         h.remove(x, 1).unwrap();
         assert_eq!(h.values(z), vec![60]);
         assert!(h.fix(z, 50).is_err());
+    }
+
+    /// Scores far apart make `z` an interval: its bounds go straight to the
+    /// nearest scores (stepping one value at a time, they took as many
+    /// steps as the gap; a fuzzer's word list scored 466,666,666 hung).
+    #[test]
+    fn an_interval_score_jumps_to_the_nearest_scores() {
+        const FAR: i64 = 1 << 50;
+        let l = list(&[7, FAR, 9, FAR - 3]);
+        for dense in [true, false] {
+            let mut h = Harness::new();
+            let x = h.range(0, 3);
+            let z = h.range(0, 2 * FAR);
+            assert!(!h.engine.doms.is_bitset(z), "z should be an interval");
+            let idx = dense.then(|| {
+                let d = &h.engine.doms;
+                Arc::new(ScoreIndex::new(&l, d.offset(x), d.bits(x).len()))
+            });
+            h.post(WordScore::new(x, z, Arc::clone(&l), idx));
+            assert_eq!((h.engine.doms.min(z), h.engine.doms.max(z)), (7, FAR));
+            h.remove(x, 0).unwrap();
+            h.remove(x, 1).unwrap();
+            assert_eq!((h.engine.doms.min(z), h.engine.doms.max(z)), (9, FAR - 3));
+            h.set_min(z, 10).unwrap();
+            assert_eq!(h.values(x), vec![3]);
+            assert_eq!(h.engine.doms.value(z), Some(FAR - 3));
+            assert!(h.set_max(z, FAR - 4).is_err());
+        }
     }
 }
