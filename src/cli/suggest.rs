@@ -2,7 +2,7 @@
 //! with their exact counts, and the crossword's fillability map, instead of
 //! a search for solutions (the computation is `crate::suggest`).
 
-use super::SolveArgs;
+use super::{Format, SolveArgs};
 use crate::diag::{Diag, Diags};
 use crate::engine::search::Limits;
 use crate::model::Model;
@@ -52,12 +52,20 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
     // shares one cache of parts.
     let threads = args.threads.map_or(1, |n| n as usize);
     let s = crate::suggest::suggest(model, var, args.top, limits, threads);
+    let json = args.format == Format::Json;
     let mut out = String::new();
     if let Some(v) = var {
-        out += &crate::output::report::suggestions_text(model, v, &s);
+        out += &if json {
+            crate::output::report::suggestions_json(model, v, &s)
+        } else {
+            crate::output::report::suggestions_text(model, v, &s)
+        };
     }
     if let Some(layout) = layout.filter(|_| wants_map) {
-        if args.fillability {
+        if args.fillability && json {
+            let grid = model.crosswords.first().map_or("", |(n, _)| n.as_str());
+            out.push_str(&fillability::json(model, grid, &layout, &s.sizes));
+        } else if args.fillability {
             out.push_str(&fillability::text(model, &layout, &s.sizes, 5));
         }
         if let Some(path) = &args.fillability_svg {

@@ -49,6 +49,56 @@ pub(crate) fn text(model: &Model, layout: &CrosswordLayout, sizes: &[u64], worst
     out
 }
 
+/// `{"type":"fillability",...}`: the map as a record (`--format json`).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "fillability")]
+struct Record {
+    grid: String,
+    /// Per cell, row-major: the fewest words of its entries (`null` for a
+    /// block or a cell no entry covers).
+    cells: Vec<Vec<Option<u64>>>,
+    /// Every entry with the words it keeps, fewest first.
+    entries: Vec<EntryWords>,
+}
+
+#[derive(serde::Serialize)]
+struct EntryWords {
+    name: String,
+    row: usize,
+    column: usize,
+    length: usize,
+    across: bool,
+    words: u64,
+}
+
+/// The map as one JSON line (`--format json`), for crossword `grid`.
+pub(crate) fn json(model: &Model, grid: &str, layout: &CrosswordLayout, sizes: &[u64]) -> String {
+    let cells = cell_counts(layout, sizes);
+    let mut slots: Vec<_> = layout.slots.iter().collect();
+    slots.sort_by_key(|s| (sizes[s.var], s.var));
+    let record = Record {
+        grid: grid.to_string(),
+        cells: cells
+            .chunks(layout.width.max(1))
+            .map(<[_]>::to_vec)
+            .collect(),
+        entries: slots
+            .iter()
+            .map(|s| EntryWords {
+                name: model.vars[s.var].name.clone(),
+                row: s.y + 1,
+                column: s.x + 1,
+                length: s.len,
+                across: s.across,
+                words: sizes[s.var],
+            })
+            .collect(),
+    };
+    let mut line = serde_json::to_string(&record).unwrap_or_default();
+    line.push('\n');
+    line
+}
+
 /// The map as an SVG picture: each open cell shaded by its count (red for
 /// none or few, green for many) with the count written in it.
 pub(crate) fn svg(layout: &CrosswordLayout, sizes: &[u64]) -> String {

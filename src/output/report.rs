@@ -3,7 +3,7 @@
 //! JSON and pictures, from the library's answers, so that the two faces of
 //! cspi cannot drift apart.
 
-use crate::model::{Model, VarId};
+use crate::model::{Model, Shown, VarId};
 use crate::run::Suggestions;
 use crate::run::{Explanation, FailedMap};
 use crate::source::Source;
@@ -104,6 +104,76 @@ pub fn suggestions_text(model: &Model, var: VarId, s: &Suggestions) -> String {
         let _ = writeln!(out, "  {w:<width$}{score}  {count}");
     }
     out
+}
+
+/// `{"type":"suggestions",...}`: the candidates of one variable as a record
+/// (`--format json`).
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename = "suggestions")]
+struct SuggestionsRecord {
+    var: String,
+    /// The crossword entry the variable fills, if it fills one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    entry: Option<EntryPlace>,
+    left: u64,
+    candidates: Vec<CandidateRecord>,
+}
+
+#[derive(serde::Serialize)]
+struct EntryPlace {
+    row: usize,
+    column: usize,
+    length: usize,
+    across: bool,
+}
+
+#[derive(serde::Serialize)]
+struct CandidateRecord {
+    /// The value as the output writes it: the word, for a word variable.
+    value: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i64>,
+    /// `null` when a limit stopped the count.
+    count: Option<u64>,
+    /// The count reached 2^64 - 1, so it is at least that.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    at_least: bool,
+}
+
+/// The suggestions as one JSON line (`--format json`).
+pub fn suggestions_json(model: &Model, var: VarId, s: &Suggestions) -> String {
+    let entry = model
+        .crosswords
+        .iter()
+        .find_map(|(_, l)| l.slots.iter().find(|s| s.var == var))
+        .map(|s| EntryPlace {
+            row: s.y + 1,
+            column: s.x + 1,
+            length: s.len,
+            across: s.across,
+        });
+    let record = SuggestionsRecord {
+        var: model.vars[var].name.clone(),
+        entry,
+        left: s.left,
+        candidates: s
+            .candidates
+            .iter()
+            .map(|c| CandidateRecord {
+                value: match model.shown(var, c.value) {
+                    Shown::Int(k) => k.into(),
+                    Shown::Bool(b) => b.into(),
+                    Shown::Text(t) => t.into(),
+                },
+                score: c.score,
+                count: c.count,
+                at_least: c.count == Some(u64::MAX),
+            })
+            .collect(),
+    };
+    let mut line = serde_json::to_string(&record).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 /// A grid `cspi solve --try-blocks` searched, as it prints it for people

@@ -1211,35 +1211,38 @@ fn ipuz_round_trip_and_symmetry() {
     assert!(err.contains("not symmetric under a 180° turn: row 1, column 1 is a block but row 3, column 3 is open"), "{err}");
 }
 
+/// A small scored list over a, i, n, o, t for the suggestion tests.
+const SUGGEST_WORDS: [(&str, i64); 22] = [
+    ("at", 9),
+    ("to", 3),
+    ("on", 7),
+    ("no", 2),
+    ("an", 5),
+    ("ta", 1),
+    ("oat", 4),
+    ("tan", 8),
+    ("ant", 6),
+    ("not", 2),
+    ("ton", 3),
+    ("nat", 1),
+    ("toa", 5),
+    ("tot", 2),
+    ("tat", 7),
+    ("tin", 1),
+    ("nit", 4),
+    ("ion", 6),
+    ("oi", 3),
+    ("it", 8),
+    ("ti", 2),
+    ("in", 4),
+];
+
 /// `--suggest`: every candidate of a slot, ranked by score, with its exact
 /// number of fills, against brute force; the domain sizes of the map keep
 /// every word some fill uses.
 #[test]
 fn suggestions_count_exactly() {
-    let words = [
-        ("at", 9),
-        ("to", 3),
-        ("on", 7),
-        ("no", 2),
-        ("an", 5),
-        ("ta", 1),
-        ("oat", 4),
-        ("tan", 8),
-        ("ant", 6),
-        ("not", 2),
-        ("ton", 3),
-        ("nat", 1),
-        ("toa", 5),
-        ("tot", 2),
-        ("tat", 7),
-        ("tin", 1),
-        ("nit", 4),
-        ("ion", 6),
-        ("oi", 3),
-        ("it", 8),
-        ("ti", 2),
-        ("in", 4),
-    ];
+    let words = SUGGEST_WORDS;
     let s = Scratch::new("suggest");
     let lines: Vec<String> = words.iter().map(|(w, n)| format!("{w};{n}")).collect();
     let dict = s.file("words.txt", lines.join("\n").as_bytes());
@@ -1327,6 +1330,119 @@ fn suggestions_count_exactly() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `--format json`: the suggestions and the map as one record each, the
+/// counts against brute force, each cell's number the fewest words of the
+/// entries through it (placed from the records' rows and columns), each
+/// entry keeping every word some fill uses.
+#[test]
+fn suggestions_and_the_map_in_json_match_brute_force() {
+    let s = Scratch::new("suggest_json");
+    let lines: Vec<String> = SUGGEST_WORDS
+        .iter()
+        .map(|(w, n)| format!("{w};{n}"))
+        .collect();
+    let dict = s.file("words.txt", lines.join("\n").as_bytes());
+    let plain: Vec<&str> = SUGGEST_WORDS.iter().map(|e| e.0).collect();
+    let score = |w: &str| SUGGEST_WORDS.iter().find(|e| e.0 == w).map(|e| e.1);
+    for grid in [
+        "...\n.#.\n...\n",
+        "#..\n...\n..#\n",
+        "t..\n.#.\n...\n",
+        "..\n..\n",
+    ] {
+        let gpath = s.file("g.txt", grid.as_bytes());
+        let mut fills = Vec::new();
+        brute_fills(grid, &plain, true, &mut |f| fills.push(f.to_vec()));
+        let rows: Vec<&[u8]> = grid.lines().map(str::as_bytes).collect();
+        let slots = fills.first().map_or(0, Vec::len).max(1);
+        for k in 0..slots {
+            let out = cspi(&[
+                "solve",
+                "models/crossword.csp",
+                "--param",
+                &format!("grid={}", gpath.display()),
+                "--param",
+                &format!("dict={}", dict.display()),
+                "--suggest",
+                &format!("xw[{}]", k + 1),
+                "--top",
+                "1000",
+                "--fillability",
+                "--format",
+                "json",
+            ]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{grid:?}: {text}");
+            let records: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+                .collect();
+            assert_eq!(records.len(), 2, "{text}");
+            let (sug, map) = (&records[0], &records[1]);
+            assert_eq!(sug["type"], "suggestions");
+            assert_eq!(sug["var"], format!("xw[{}]", k + 1));
+            let candidates = sug["candidates"].as_array().unwrap();
+            assert_eq!(sug["left"].as_u64(), Some(candidates.len() as u64));
+            let mut total = 0;
+            for c in candidates {
+                let word = c["value"].as_str().unwrap();
+                let expected = fills.iter().filter(|f| f[k] == word).count() as u64;
+                assert_eq!(
+                    c["count"].as_u64(),
+                    Some(expected),
+                    "{grid:?} xw[{}] {word}",
+                    k + 1
+                );
+                assert_eq!(c["score"].as_i64(), score(word));
+                total += expected;
+            }
+            assert_eq!(total, fills.len() as u64, "{grid:?}");
+            // The entry's place: its cells are open in the picture.
+            let e = &sug["entry"];
+            let (r, c0, len) = (
+                e["row"].as_u64().unwrap() as usize - 1,
+                e["column"].as_u64().unwrap() as usize - 1,
+                e["length"].as_u64().unwrap() as usize,
+            );
+            let across = e["across"].as_bool().unwrap();
+            let cells = |r: usize, c: usize, len: usize, across: bool| -> Vec<(usize, usize)> {
+                (0..len)
+                    .map(|i| if across { (r, c + i) } else { (r + i, c) })
+                    .collect()
+            };
+            assert!(
+                cells(r, c0, len, across)
+                    .iter()
+                    .all(|&(y, x)| rows[y][x] != b'#')
+            );
+
+            assert_eq!(map["type"], "fillability");
+            assert_eq!(map["grid"], "xw");
+            let mut fewest = vec![vec![None::<u64>; rows[0].len()]; rows.len()];
+            for e in map["entries"].as_array().unwrap() {
+                let name = e["name"].as_str().unwrap();
+                let i: usize = name[3..name.len() - 1].parse().unwrap();
+                let words = e["words"].as_u64().unwrap();
+                let used: std::collections::BTreeSet<&String> =
+                    fills.iter().map(|f| &f[i - 1]).collect();
+                assert!(words >= used.len() as u64, "{grid:?} {name}");
+                let place = cells(
+                    e["row"].as_u64().unwrap() as usize - 1,
+                    e["column"].as_u64().unwrap() as usize - 1,
+                    e["length"].as_u64().unwrap() as usize,
+                    e["across"].as_bool().unwrap(),
+                );
+                for (y, x) in place {
+                    fewest[y][x] = Some(fewest[y][x].map_or(words, |m: u64| m.min(words)));
+                }
+            }
+            let cells_json: Vec<Vec<Option<u64>>> =
+                serde_json::from_value(map["cells"].clone()).unwrap();
+            assert_eq!(cells_json, fewest, "{grid:?}");
+        }
+    }
 }
 
 /// A fill stopped by a limit before it was found draws where its search
