@@ -3,8 +3,11 @@
 # starting from the bundled models (FlatZinc: fuzz/seeds/fzn/), the fuzz
 # regressions and any corpus kept in fuzz/corpus/<target>/ from earlier runs.
 # Targets: parse (the .csp parser), pipeline (.csp text to checked
-# solutions), fzn (FlatZinc text to checked solutions). CI runs each for a
-# minute.
+# solutions), fzn (FlatZinc text to checked solutions), crossword (grid and
+# word-list files through the bundled crossword models to checked fills;
+# seeds in fuzz/seeds/crossword/), data (a model with a JSON, .dzn or text
+# data file to checked solutions; seeds in fuzz/seeds/data/). CI runs each
+# for a minute.
 #
 # Uses cargo-fuzz when installed; otherwise builds the targets with plain
 # cargo and the same coverage flags (stable toolchain, no sanitizers), so
@@ -16,13 +19,15 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-60}"
 # CSPI_FUZZ_TARGETS="pipeline" runs a subset.
-read -r -a targets <<<"${CSPI_FUZZ_TARGETS:-parse pipeline fzn}"
+read -r -a targets <<<"${CSPI_FUZZ_TARGETS:-parse pipeline fzn crossword data}"
 flags=(-max_total_time="$seconds" -max_len=4096 -timeout=10 -print_final_stats=1)
 
 for target in "${targets[@]}"; do
   mkdir -p "corpus/$target" "artifacts/$target"
   if [ "$target" = fzn ]; then
     cp -n seeds/fzn/*.fzn ../tests/fuzz-regressions/*.fzn "corpus/$target/" 2>/dev/null || true
+  elif [ "$target" = crossword ] || [ "$target" = data ]; then
+    cp -n "seeds/$target"/* "corpus/$target/" 2>/dev/null || true
   else
     cp -n ../models/*.csp ../tests/fuzz-regressions/*.csp "corpus/$target/" 2>/dev/null || true
   fi

@@ -1,0 +1,130 @@
+//! The crossword data files: a grid (picture, .ipuz or slot list) and word
+//! lists written from the input, loaded by the bundled crossword models and
+//! solved with a node limit, every fill re-checked by the independent
+//! checker. A panic, or a fill the checker rejects, is a finding; a bad file
+//! must come back as a diagnostic.
+//!
+//! The input is the grid, then the main word list, then a second list (laid
+//! over the first, or the exclusion list), separated by lines `%%`. A hash
+//! of the input picks the model, the grid's format and the parameters.
+#![no_main]
+
+use cspi::solve::{LoadOptions, ModelSource, Options, ParamOverride, load, solve};
+use cspi::solve::{Limits, Next};
+use libfuzzer_sys::fuzz_target;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// FNV-1a: a stable hash, so that a finding replays with the same choices.
+fn hash(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// The next `n`-way choice drawn from `h`.
+fn draw(h: &mut u64, n: u64) -> u64 {
+    let k = *h % n;
+    *h /= n;
+    k
+}
+
+/// A directory of this process for the files written from each input.
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("cspi-fuzz-crossword-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        dir
+    })
+}
+
+/// The bundled models, read once (paths resolve against the models folder).
+fn models() -> &'static [(&'static str, String)] {
+    static MODELS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        ["crossword.csp", "crossword-best.csp", "crossword-slots.csp"]
+            .into_iter()
+            .map(|name| {
+                let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models").join(name);
+                (name, std::fs::read_to_string(path).expect("a bundled model"))
+            })
+            .collect()
+    })
+}
+
+fn param(name: &str, value: impl ToString) -> ParamOverride {
+    ParamOverride {
+        name: name.to_string(),
+        value: value.to_string(),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut parts = text.split("\n%%\n");
+    let grid = parts.next().unwrap_or("");
+    let dict = parts.next().unwrap_or("");
+    let other = parts.next();
+
+    let mut h = hash(data);
+    let (name, model_text) = &models()[draw(&mut h, 3) as usize];
+    let dir = scratch();
+    let grid_path = match (*name, draw(&mut h, 2)) {
+        ("crossword-slots.csp", _) => dir.join("slots.txt"),
+        (_, 0) => dir.join("grid.txt"),
+        _ => dir.join("grid.ipuz"),
+    };
+    let dict_path = dir.join("words.txt");
+    let other_path = dir.join("other.txt");
+    std::fs::write(&grid_path, grid).expect("writing the grid");
+    std::fs::write(&dict_path, dict).expect("writing the word list");
+
+    let mut params = vec![param("dict", dict_path.display())];
+    if *name == "crossword-slots.csp" {
+        params.push(param("slots", grid_path.display()));
+    } else {
+        params.push(param("grid", grid_path.display()));
+        params.push(param("min_score", draw(&mut h, 4) * 20));
+        params.push(param("symmetric", draw(&mut h, 2) == 0));
+        params.push(param("max_shared", draw(&mut h, 4)));
+        params.push(param("weak_score", draw(&mut h, 3) * 30));
+        params.push(param("most_weak", draw(&mut h, 3)));
+        if let Some(other) = other {
+            std::fs::write(&other_path, other).expect("writing the second list");
+            let which = if draw(&mut h, 2) == 0 { "personal" } else { "exclude" };
+            params.push(param(which, other_path.display()));
+        }
+        if *name == "crossword-best.csp" {
+            params.push(param("goal", ["min", "sum", "lex"][draw(&mut h, 3) as usize]));
+        }
+    }
+    let options = LoadOptions {
+        params,
+        as_written: true,
+        ..LoadOptions::default()
+    };
+    let models_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let Ok(model) = load(ModelSource::text_in(name, model_text, &models_dir), &options) else {
+        return;
+    };
+    let model = Arc::new(model);
+    let options = Options {
+        search: model.search.clone(),
+        check: true,
+        limits: Limits {
+            nodes: Some(2_000),
+            solutions: Some(20),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let summary = solve(&model, &options, |_| Next::Continue);
+    assert!(
+        summary.rejected.is_empty(),
+        "checker rejected a fill: {:?}",
+        summary.rejected
+    );
+});
