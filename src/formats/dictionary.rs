@@ -8,7 +8,7 @@
 //! entry are dropped (`A LOT;50` is `alot`). A digit, an entry with no
 //! letter or a bad score is an error that points at its line.
 
-use super::Error;
+use super::{CHECK_LINES, Error, GoOn, stopped};
 use crate::model::WordList;
 use crate::source::{Source, Span};
 use std::borrow::Cow;
@@ -165,8 +165,13 @@ pub(crate) fn letter_count(w: &str) -> usize {
 
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
-pub(crate) fn parse_dictionary(src: &Source, min_score: Option<i64>) -> Result<Dictionary, Error> {
-    parse_keeping(src, min_score, None)
+/// `go_on` is asked every [`CHECK_LINES`] lines and before sorting.
+pub(crate) fn parse_dictionary(
+    src: &Source,
+    min_score: Option<i64>,
+    go_on: GoOn,
+) -> Result<Dictionary, Error> {
+    parse_keeping(src, min_score, None, go_on)
 }
 
 /// [`parse_dictionary`], keeping also the words below `min_score` that are
@@ -175,6 +180,7 @@ pub(crate) fn parse_keeping(
     src: &Source,
     min_score: Option<i64>,
     named: Option<&[String]>,
+    go_on: GoOn,
 ) -> Result<Dictionary, Error> {
     let text: &str = &src.text;
     // Words borrow the file's text unless lowercasing changes them.
@@ -184,6 +190,9 @@ pub(crate) fn parse_keeping(
     for (n, raw) in text.split('\n').enumerate() {
         let line_start = start;
         start += raw.len() + 1;
+        if n % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(line_start, line_start)) {
+            return Err(stopped());
+        }
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let (word_part, score_part) = match line.split_once(';') {
             Some((w, s)) => (w, Some(s)),
@@ -294,6 +303,9 @@ pub(crate) fn parse_keeping(
             d.help("a dictionary has one word per line")
         });
     }
+    if !go_on(Span::new(text.len(), text.len())) {
+        return Err(stopped());
+    }
     // Sorted by word, best score first, so dedup keeps a word's best score.
     // The sort compares an 8-byte prefix first (words hold no NUL, so zero
     // padding keeps byte order) and the whole words only on a tie.
@@ -336,7 +348,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Dictionary, Error> {
-        parse_dictionary(&Source::new("d.txt", text), None)
+        parse_dictionary(&Source::new("d.txt", text), None, &mut |_| true)
     }
 
     #[test]
@@ -351,7 +363,12 @@ mod tests {
         let d = parse("cat;3\ndog;10\ncat;7\n").unwrap();
         assert_eq!(d.words, vec!["cat", "dog"]);
         assert_eq!(d.scores, vec![7, 10]);
-        let d = parse_dictionary(&Source::new("d", "cat;3\ndog;10\nemu\n"), Some(5)).unwrap();
+        let d = parse_dictionary(
+            &Source::new("d", "cat;3\ndog;10\nemu\n"),
+            Some(5),
+            &mut |_| true,
+        )
+        .unwrap();
         assert_eq!(d.words, vec!["dog"]);
     }
 
@@ -407,7 +424,12 @@ mod tests {
     #[test]
     fn minimum_score_keeps_the_best_duplicate() {
         // `cat` scored 3 and 7: kept at 7 when the minimum is 5.
-        let d = parse_dictionary(&Source::new("d", "cat;3\nCAT;7\nemu;4\n"), Some(5)).unwrap();
+        let d = parse_dictionary(
+            &Source::new("d", "cat;3\nCAT;7\nemu;4\n"),
+            Some(5),
+            &mut |_| true,
+        )
+        .unwrap();
         assert_eq!(
             (d.words.clone(), d.scores.clone()),
             (vec!["cat".to_string()], vec![7])
@@ -447,12 +469,12 @@ mod tests {
         // one names; it may keep none.
         let src = Source::new("d", "cat;5\nDOG;60\nemu;10\n");
         let named = ["emu".to_string(), "owl".to_string()];
-        let d = parse_keeping(&src, Some(50), Some(&named)).unwrap();
+        let d = parse_keeping(&src, Some(50), Some(&named), &mut |_| true).unwrap();
         assert_eq!(
             (d.words, d.scores),
             (vec!["dog".to_string(), "emu".into()], vec![60, 10])
         );
-        let d = parse_keeping(&src, Some(90), Some(&named[1..])).unwrap();
+        let d = parse_keeping(&src, Some(90), Some(&named[1..]), &mut |_| true).unwrap();
         assert!(d.words.is_empty());
         // Lists without scores stay without.
         let d = layered(

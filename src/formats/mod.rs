@@ -20,6 +20,20 @@ pub(crate) mod table;
 
 use crate::source::Span;
 
+/// A long parse asks its caller every [`CHECK_LINES`] lines whether to go
+/// on, with the place it reached: `false` (the time limit, Ctrl-C or the
+/// memory limit; the caller keeps its own diagnostic) stops it with
+/// [`stopped`]. Limits hold while a file of millions of lines is read.
+pub(crate) type GoOn<'a> = &'a mut dyn FnMut(Span) -> bool;
+
+/// How many lines a parse reads between two questions to its caller.
+pub(crate) const CHECK_LINES: usize = 4096;
+
+/// The error of a parse its caller stopped.
+pub(crate) fn stopped() -> Error {
+    Error::new("cspi::stopped", "stopped by the caller's check")
+}
+
 /// What a parser refuses: a stable code (`cspi::data::table`), why, the
 /// places in the file's text with their labels (none: the file as a whole)
 /// and what would fix it.

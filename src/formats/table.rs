@@ -4,12 +4,17 @@
 //! and `read_ints(path)`'s flat list (whitespace or commas between them,
 //! `#` to the end of the line a comment).
 
-use super::{Error, parse_int};
+use super::{CHECK_LINES, Error, GoOn, parse_int, stopped};
 use crate::source::{Source, Span};
 
 /// The rows of a table file, all of one length; `header`: the first row
-/// that is not blank is a header, skipped.
-pub(crate) fn read_table(source: &Source, mut header: bool) -> Result<Vec<Vec<i64>>, Error> {
+/// that is not blank is a header, skipped. `go_on` is asked every
+/// [`CHECK_LINES`] lines.
+pub(crate) fn read_table(
+    source: &Source,
+    mut header: bool,
+    go_on: GoOn,
+) -> Result<Vec<Vec<i64>>, Error> {
     let text = &source.text;
     let mut rows: Vec<Vec<i64>> = Vec::new();
     let mut arity = None;
@@ -19,6 +24,9 @@ pub(crate) fn read_table(source: &Source, mut header: bool) -> Result<Vec<Vec<i6
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = offset;
         offset += line.len();
+        if index % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(start, start)) {
+            return Err(stopped());
+        }
         let line_number = index + 1;
         let body = line.split('#').next().unwrap_or("").trim();
         if body.is_empty() {
@@ -77,14 +85,18 @@ pub(crate) fn read_table(source: &Source, mut header: bool) -> Result<Vec<Vec<i6
     Ok(rows)
 }
 
-/// Every integer of a file of integers, in order.
-pub(crate) fn read_ints(source: &Source) -> Result<Vec<i64>, Error> {
+/// Every integer of a file of integers, in order; `go_on` is asked every
+/// [`CHECK_LINES`] lines.
+pub(crate) fn read_ints(source: &Source, go_on: GoOn) -> Result<Vec<i64>, Error> {
     let text = &source.text;
     let mut out = Vec::new();
     let mut offset = 0usize;
-    for line in text.split_inclusive('\n') {
+    for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = offset;
         offset += line.len();
+        if index % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(start, start)) {
+            return Err(stopped());
+        }
         let body = line.split('#').next().unwrap_or("");
         let mut at = start;
         for field in body.split_inclusive(|c: char| c == ',' || c.is_whitespace()) {
@@ -123,9 +135,9 @@ mod tests {
     #[test]
     fn rows_with_comments_blank_lines_and_a_header() {
         let text = "a,b\n1, 2\n\n# note\n3;4 # end\n-5 6\n";
-        let rows = read_table(&src(text), true).unwrap();
+        let rows = read_table(&src(text), true, &mut |_| true).unwrap();
         assert_eq!(rows, vec![vec![1, 2], vec![3, 4], vec![-5, 6]]);
-        let e = read_table(&src(text), false).err().unwrap();
+        let e = read_table(&src(text), false, &mut |_| true).err().unwrap();
         assert!(
             e.message.contains("`a` is not an integer (line 1)"),
             "{}",
@@ -137,7 +149,9 @@ mod tests {
 
     #[test]
     fn rows_of_different_lengths_are_refused_at_their_line() {
-        let e = read_table(&src("1 2\n3 4 5\n"), false).err().unwrap();
+        let e = read_table(&src("1 2\n3 4 5\n"), false, &mut |_| true)
+            .err()
+            .unwrap();
         assert!(
             e.message.contains("3 values, the first had 2 (line 2)"),
             "{}",
@@ -149,10 +163,10 @@ mod tests {
     #[test]
     fn ints_in_order_with_their_spans() {
         assert_eq!(
-            read_ints(&src("1, 2 3\n# c 9\n1_000 -4 # x\n")).unwrap(),
+            read_ints(&src("1, 2 3\n# c 9\n1_000 -4 # x\n"), &mut |_| true).unwrap(),
             vec![1, 2, 3, 1000, -4]
         );
-        let e = read_ints(&src("1 2\n3 x4\n")).err().unwrap();
+        let e = read_ints(&src("1 2\n3 x4\n"), &mut |_| true).err().unwrap();
         assert!(
             e.message.contains("`x4` is not an integer (line 2)"),
             "{}",

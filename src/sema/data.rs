@@ -21,6 +21,32 @@ impl<T> InFile<T> for Result<T, crate::formats::Error> {
     }
 }
 
+impl Checker<'_> {
+    /// Runs a parser of `formats/` over `src`, which asks as it goes
+    /// whether the time limit, the stop flag and the memory limit allow it
+    /// to go on: the limit's diagnostic, pointing into the file, when one
+    /// stopped it; the parser's own error in the file otherwise.
+    pub(super) fn parse_paced<T>(
+        &self,
+        src: &Source,
+        parse: impl FnOnce(crate::formats::GoOn) -> Result<T, crate::formats::Error>,
+    ) -> Result<T, Diag> {
+        let input = self.input;
+        let mut limit = None;
+        let parsed = parse(&mut |span| {
+            let within = input
+                .memory_within(span)
+                .and_then(|()| input.options.in_time(span));
+            within.map_err(|d| limit = Some(d)).is_ok()
+        });
+        match (parsed, limit) {
+            (Ok(v), _) => Ok(v),
+            (Err(_), Some(d)) => Err(d.in_source(src)),
+            (Err(e), None) => Err(in_file(e, src)),
+        }
+    }
+}
+
 /// A format parser's error as a diagnostic in the file it read: the
 /// parsers of `formats/` know text and offsets, not diagnostics. The file's
 /// text is shown when the error points into it.

@@ -2,7 +2,6 @@
 //! (the file read by `formats::dictionary`), `words(dict, n)` and `score(w)`.
 
 use super::Checker;
-use super::data::InFile;
 use super::value::Value;
 use crate::diag::Diag;
 use crate::formats::dictionary::{
@@ -59,7 +58,7 @@ impl Checker<'_> {
             }
             [path] => {
                 let src = self.read_file(path, pspan)?;
-                parse_dictionary(&src, min_score).in_file(&src)?
+                self.parse_paced(&src, |go_on| parse_dictionary(&src, min_score, go_on))?
             }
             _ => {
                 // The lists laid over the first keep every word (a low
@@ -70,12 +69,13 @@ impl Checker<'_> {
                 let mut named: Vec<String> = Vec::new();
                 for (i, path) in paths.iter().enumerate().rev() {
                     let src = self.read_file(path, pspan)?;
-                    let list = if i > 0 {
-                        parse_dictionary(&src, None)
-                    } else {
-                        parse_keeping(&src, min_score, Some(&named))
-                    };
-                    let list = list.in_file(&src)?;
+                    let list = self.parse_paced(&src, |go_on| {
+                        if i > 0 {
+                            parse_dictionary(&src, None, go_on)
+                        } else {
+                            parse_keeping(&src, min_score, Some(&named), go_on)
+                        }
+                    })?;
                     if i > 0 {
                         named.extend(list.words.iter().cloned());
                         named.sort_unstable();
@@ -98,7 +98,9 @@ impl Checker<'_> {
         };
         if let Some((x, xspan)) = exclude.filter(|(x, _)| !x.is_empty()) {
             let never_src = self.read_file(&x, xspan)?;
-            let never = parse_dictionary(&never_src, None).in_file(&never_src)?;
+            let never = self.parse_paced(&never_src, |go_on| {
+                parse_dictionary(&never_src, None, go_on)
+            })?;
             dict.exclude(&never.words);
             if dict.words.is_empty() {
                 return Err(Diag::new(

@@ -8,7 +8,6 @@
 //! unreadable, such as one behind a byte-order mark.
 
 use super::Checker;
-use super::data::InFile;
 use super::value::{Array, Value};
 use crate::diag::Diag;
 use crate::formats::table;
@@ -217,7 +216,7 @@ impl Checker<'_> {
             _ => return Err(usage()),
         };
         let source = self.read_file(path, *pspan)?;
-        let rows = table::read_table(&source, header).in_file(&source)?;
+        let rows = self.parse_paced(&source, |go_on| table::read_table(&source, header, go_on))?;
         let arity = rows.first().map_or(0, Vec::len);
         self.spend((rows.len() * arity) as u64, span)?;
         Ok(Value::Table(Arc::new(rows)))
@@ -237,8 +236,8 @@ impl Checker<'_> {
             );
         };
         let source = self.read_file(path, *pspan)?;
-        let out: Vec<Value> = table::read_ints(&source)
-            .in_file(&source)?
+        let out: Vec<Value> = self
+            .parse_paced(&source, |go_on| table::read_ints(&source, go_on))?
             .into_iter()
             .map(Value::Int)
             .collect();

@@ -259,6 +259,73 @@ fn data_files_are_parsed_under_the_memory_and_time_limits() {
     );
 }
 
+/// Word lists, tables and files of integers of hundreds of thousands of
+/// lines are parsed under the limits too: the memory limit stops the parse
+/// inside the file (the diagnostic points at the line it reached; these
+/// parsers once read the whole file first, past the limit, and a word list
+/// then fit again once parsed), and a time limit reached there ends the
+/// run as stopped.
+#[test]
+fn word_lists_and_integer_files_are_parsed_under_the_limits() {
+    let dir = common::scratch("limits-lists");
+    let mut words = String::new();
+    let mut rows = String::new();
+    for i in 0..400_000u32 {
+        let w: String = (0..5)
+            .map(|k| (b'a' + ((i >> (3 * k)) % 8) as u8) as char)
+            .collect();
+        words.push_str(&format!("{w};{}\n", i % 60));
+        rows.push_str(&format!("{},{},{}\n", i % 7, i % 5, i % 3));
+    }
+    write(&dir, "words.txt", &words);
+    write(&dir, "rows.txt", &rows);
+    write(&dir, "grid.txt", ".....\n");
+    write(
+        &dir,
+        "t.csp",
+        "var x in 0..9; var y in 0..9; var z in 0..9;\nconstraint table([x, y, z], read_table(\"rows.txt\"));\n",
+    );
+    write(
+        &dir,
+        "i.csp",
+        "param d = read_ints(\"rows.txt\");\nvar x in 0..length(d);\n",
+    );
+    let crossword = common::root().join("models/crossword.csp");
+    let crossword = crossword.to_str().unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &[
+                "solve",
+                crossword,
+                "--param",
+                "grid=grid.txt",
+                "--param",
+                "dict=words.txt",
+            ],
+            "words.txt:",
+        ),
+        (&["solve", "t.csp"], "rows.txt:"),
+        (&["solve", "i.csp"], "rows.txt:"),
+    ];
+    for (args, file) in cases {
+        let r = run(&dir, &[args, &["--memory-limit", "16M"]].concat());
+        assert_eq!(r.code, 1, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("cspi::memory"), "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(file),
+            "{args:?}: stopped outside {file}: {}",
+            r.stderr
+        );
+        let r = run(&dir, &[args, &["--time-limit", "0.001"]].concat());
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("stopped by the time limit"),
+            "{args:?}: {}",
+            r.stdout
+        );
+    }
+}
+
 #[test]
 fn the_first_sigint_stops_a_long_load() {
     let dir = common::scratch("limits-sigint");
