@@ -9,8 +9,8 @@
 //! of the input picks the model, the grid's format and the parameters.
 #![no_main]
 
-use cspi::solve::{LoadOptions, ModelSource, Options, ParamOverride, load, solve};
 use cspi::solve::{Limits, Next};
+use cspi::solve::{LoadOptions, ModelSource, Options, ParamOverride, load, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -46,8 +46,13 @@ fn models() -> &'static [(&'static str, String)] {
         ["crossword.csp", "crossword-best.csp", "crossword-slots.csp"]
             .into_iter()
             .map(|name| {
-                let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models").join(name);
-                (name, std::fs::read_to_string(path).expect("a bundled model"))
+                let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../models")
+                    .join(name);
+                (
+                    name,
+                    std::fs::read_to_string(path).expect("a bundled model"),
+                )
             })
             .collect()
     })
@@ -94,11 +99,18 @@ fuzz_target!(|data: &[u8]| {
         params.push(param("most_weak", draw(&mut h, 3)));
         if let Some(other) = other {
             std::fs::write(&other_path, other).expect("writing the second list");
-            let which = if draw(&mut h, 2) == 0 { "personal" } else { "exclude" };
+            let which = if draw(&mut h, 2) == 0 {
+                "personal"
+            } else {
+                "exclude"
+            };
             params.push(param(which, other_path.display()));
         }
         if *name == "crossword-best.csp" {
-            params.push(param("goal", ["min", "sum", "lex"][draw(&mut h, 3) as usize]));
+            params.push(param(
+                "goal",
+                ["min", "sum", "lex"][draw(&mut h, 3) as usize],
+            ));
         }
     }
     let options = LoadOptions {
@@ -107,7 +119,10 @@ fuzz_target!(|data: &[u8]| {
         ..LoadOptions::default()
     };
     let models_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let Ok(model) = load(ModelSource::text_in(name, model_text, &models_dir), &options) else {
+    let Ok(model) = load(
+        ModelSource::text_in(name, model_text, &models_dir),
+        &options,
+    ) else {
         return;
     };
     let model = Arc::new(model);

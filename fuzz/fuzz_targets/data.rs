@@ -9,8 +9,8 @@
 //! finding; a bad file must come back as a diagnostic.
 #![no_main]
 
-use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use cspi::solve::{Limits, Next};
+use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};

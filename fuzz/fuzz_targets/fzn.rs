@@ -5,9 +5,9 @@
 //! a rejected solution is a finding.
 #![no_main]
 
-use cspi::solve::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
+use cspi::solve::{Limits, Next};
 use cspi::solve::{Options, solve};
 use libfuzzer_sys::fuzz_target;
 use std::sync::Arc;

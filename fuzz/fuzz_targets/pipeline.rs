@@ -8,9 +8,9 @@
 //! path is reached without the fuzzer having to spell a search block.
 #![no_main]
 
-use cspi::solve::{Limits, Next};
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
+use cspi::solve::{Limits, Next};
 use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
