@@ -9,34 +9,20 @@
 //! of the input picks the model, the grid's format and the parameters.
 #![no_main]
 
-use cspi::solve::{Limits, Next};
-use cspi::solve::{LoadOptions, ModelSource, Options, ParamOverride, load, solve};
+use cspi::solve::{LoadOptions, ModelSource, ParamOverride, load};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::path::Path;
+use std::sync::OnceLock;
 
-/// FNV-1a: a stable hash, so that a finding replays with the same choices.
-fn hash(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
+#[path = "common.rs"]
+mod common;
+use common::{hash, scratch, solve_checked};
 
 /// The next `n`-way choice drawn from `h`.
 fn draw(h: &mut u64, n: u64) -> u64 {
     let k = *h % n;
     *h /= n;
     k
-}
-
-/// A directory of this process for the files written from each input.
-fn scratch() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("cspi-fuzz-crossword-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        dir
-    })
 }
 
 /// The bundled models, read once (paths resolve against the models folder).
@@ -125,21 +111,5 @@ fuzz_target!(|data: &[u8]| {
     ) else {
         return;
     };
-    let model = Arc::new(model);
-    let options = Options {
-        search: model.search.clone(),
-        check: true,
-        limits: Limits {
-            nodes: Some(2_000),
-            solutions: Some(20),
-            ..Limits::default()
-        },
-        ..Options::default()
-    };
-    let summary = solve(&model, &options, |_| Next::Continue);
-    assert!(
-        summary.rejected.is_empty(),
-        "checker rejected a fill: {:?}",
-        summary.rejected
-    );
+    solve_checked(model);
 });

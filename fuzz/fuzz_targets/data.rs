@@ -9,21 +9,12 @@
 //! finding; a bad file must come back as a diagnostic.
 #![no_main]
 
-use cspi::solve::{Limits, Next};
-use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
+use cspi::solve::{LoadOptions, ModelSource, load};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
 
-/// A directory of this process for the data file written from each input.
-fn scratch() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("cspi-fuzz-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
-        dir
-    })
-}
+#[path = "common.rs"]
+mod common;
+use common::{scratch, solve_checked};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -51,21 +42,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(model) = load(ModelSource::text_in("fuzz.csp", model_text, dir), &options) else {
         return;
     };
-    let model = Arc::new(model);
-    let options = Options {
-        search: model.search.clone(),
-        check: true,
-        limits: Limits {
-            nodes: Some(2_000),
-            solutions: Some(50),
-            ..Limits::default()
-        },
-        ..Options::default()
-    };
-    let summary = solve(&model, &options, |_| Next::Continue);
-    assert!(
-        summary.rejected.is_empty(),
-        "checker rejected a solution: {:?}",
-        summary.rejected
-    );
+    solve_checked(model);
 });

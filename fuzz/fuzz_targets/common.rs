@@ -1,0 +1,47 @@
+//! What the file-writing fuzz targets share: a scratch folder of their own
+//! and the checked solve every target ends with.
+#![allow(dead_code)] // each target uses its own part
+
+use cspi::model::Model;
+use cspi::solve::{Limits, Next, Options, solve};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// FNV-1a: a stable hash, so that a finding replays with the same choices.
+pub fn hash(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// A folder of this process for the files written from each input.
+pub fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("cspi-fuzz-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        dir
+    })
+}
+
+/// Solves `model` with its own search, a node limit and the independent
+/// checker on: a rejected solution is a finding.
+pub fn solve_checked(model: Model) {
+    let model = Arc::new(model);
+    let options = Options {
+        search: model.search.clone(),
+        check: true,
+        limits: Limits {
+            nodes: Some(2_000),
+            solutions: Some(20),
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    let summary = solve(&model, &options, |_| Next::Continue);
+    assert!(
+        summary.rejected.is_empty(),
+        "checker rejected a solution: {:?}",
+        summary.rejected
+    );
+}
