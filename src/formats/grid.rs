@@ -481,6 +481,9 @@ pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Error>
     Err(d)
 }
 
+/// The largest .ipuz file read (see [`parse_ipuz`]).
+const MAX_IPUZ_BYTES: usize = 16 << 20;
+
 /// Reads an `.ipuz` crossword (the open JSON format): `dimensions`, the
 /// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
 /// cell, read as a block; anything else an open cell) and, when present,
@@ -489,6 +492,22 @@ pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Error> {
     use serde_json::Value as J;
     const HELP: &str = "an ipuz crossword is a JSON object with `dimensions` {width, height} and a `puzzle` array of rows; see ipuz.org";
     let bad = |message: String| Error::new("cspi::data::grid", message).help(HELP);
+    // serde_json's tree of a file is many times its text and is built
+    // without asking the loading limits: an 80 MB file of numbers took
+    // 1.3 GB and 4.6 s past `--time-limit 0.5`. Real ipuz files are
+    // kilobytes (a 21×21 grid with its clues, about 50 KB).
+    if src.text.len() > MAX_IPUZ_BYTES {
+        return Err(Error::new(
+            "cspi::data::grid",
+            format!(
+                "`{}` is {} MB, larger than the {} MB cspi reads from an .ipuz file",
+                src.name,
+                src.text.len() >> 20,
+                MAX_IPUZ_BYTES >> 20
+            ),
+        )
+        .help("an ipuz crossword with its clues is kilobytes; is this the right file?"));
+    }
     let doc: J = serde_json::from_str(&src.text).map_err(|e| {
         // serde_json counts lines and columns from 1.
         let line_start: usize = src

@@ -1209,6 +1209,30 @@ fn ipuz_round_trip_and_symmetry() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("not symmetric under a 180° turn: row 1, column 1 is a block but row 3, column 3 is open"), "{err}");
+    // An .ipuz file of 17 MB (its JSON tree many times that) is refused
+    // before it is parsed; the same grid with its notes cut short fills.
+    let notes = "1,".repeat(17 << 19);
+    let huge = format!(
+        "{{\"dimensions\":{{\"width\":2,\"height\":1}},\"puzzle\":[[0,0]],\"notes\":[{notes}1]}}"
+    );
+    let model = "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.ipuz\", w); output xw;";
+    let (code, err) = diag_of(
+        &s,
+        model,
+        &[("w.txt", b"ab\n"), ("g.ipuz", huge.as_bytes())],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("is 17 MB, larger than the 16 MB cspi reads from an .ipuz file"),
+        "{err}"
+    );
+    let small = huge.replacen(&notes, "", 1);
+    let (code, err) = diag_of(
+        &s,
+        model,
+        &[("w.txt", b"ab\n"), ("g.ipuz", small.as_bytes())],
+    );
+    assert_eq!(code, 0, "{err}");
 }
 
 /// A small scored list over a, i, n, o, t for the suggestion tests.
