@@ -11,9 +11,19 @@
 use super::json::{Kind, Node, ParseError};
 use crate::source::Span;
 
-/// Parses a whole `.dzn` text into an object of its items.
-pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
-    let mut p = Parser { text, at: 0 };
+/// Values read between two calls of the caller's check, as in `json.rs`.
+const CHECK_EVERY: u64 = 4096;
+
+/// Parses a whole `.dzn` text into an object of its items, calling `check`
+/// with the current span every few thousand values; when it says no
+/// (`false`: a loading limit), the parse stops.
+pub(crate) fn parse(text: &str, check: &mut dyn FnMut(Span) -> bool) -> Result<Node, ParseError> {
+    let mut p = Parser {
+        text,
+        at: 0,
+        values: 0,
+        check,
+    };
     let mut members = Vec::new();
     loop {
         p.skip();
@@ -39,12 +49,15 @@ pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
     })
 }
 
-struct Parser<'t> {
+struct Parser<'t, 'c> {
     text: &'t str,
     at: usize,
+    /// Values read so far, and the caller's check (see [`parse`]).
+    values: u64,
+    check: &'c mut dyn FnMut(Span) -> bool,
 }
 
-impl<'t> Parser<'t> {
+impl<'t> Parser<'t, '_> {
     fn rest(&self) -> &'t str {
         &self.text[self.at..]
     }
@@ -128,6 +141,13 @@ impl<'t> Parser<'t> {
 
     fn value(&mut self) -> Result<Node, ParseError> {
         self.skip();
+        self.values += 1;
+        if self.values.is_multiple_of(CHECK_EVERY) && !(self.check)(Span::new(self.at, self.at)) {
+            return Err(ParseError {
+                span: Span::new(self.at, self.at),
+                message: "stopped by the caller's check".into(),
+            });
+        }
         let start = self.at;
         let node = |kind, p: &Self| Node {
             span: Span::new(start, p.at),
@@ -323,7 +343,7 @@ mod tests {
         let text = "n = 3; % size\nb = true;\nname = \"ft06\";\nd = [3, -1, 2];\n\
             m = [| 1, 2 | 3, 4 |];\nr = 2..4;\ns = {1, 5};\ne = {red, blue};\n\
             a = array2d(1..2, 1..2, [5, 6, 7, 8]);\nlast = 1";
-        let node = parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        let node = parse(text, &mut |_| true).unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(
             show(&node),
             "{n=3;b=true;name='ft06';d=[3,-1,2];m=[[1,2],[3,4]];r=[2,3,4];s=[1,5];e=['red','blue'];a=[[5,6],[7,8]];last=1}"
@@ -333,11 +353,26 @@ mod tests {
     #[test]
     fn reads_records_as_objects() {
         let text = "job = (name: \"a\", d: [3, 4], at: (x: 1, y: -2));\nall = [(k: 1), (k: 2,)];";
-        let node = parse(text).unwrap_or_else(|e| panic!("{}", e.message));
+        let node = parse(text, &mut |_| true).unwrap_or_else(|e| panic!("{}", e.message));
         assert_eq!(
             show(&node),
             "{job={name='a';d=[3,4];at={x=1;y=-2}};all=[{k=1},{k=2}]}"
         );
+    }
+
+    #[test]
+    fn the_check_stops_a_long_parse() {
+        let text = format!("d = [{}1];", "1,".repeat(100_000));
+        let mut calls = 0;
+        let Err(e) = parse(&text, &mut |_| {
+            calls += 1;
+            calls < 3
+        }) else {
+            panic!("stopped")
+        };
+        assert_eq!(e.message, "stopped by the caller's check");
+        assert_eq!(calls, 3);
+        assert!(parse(&text, &mut |_| true).is_ok());
     }
 
     #[test]
@@ -351,7 +386,9 @@ mod tests {
             "r = (a: 1;",
             "r = (1: 2);",
         ] {
-            let e = parse(bad).err().unwrap_or_else(|| panic!("{bad} parsed"));
+            let e = parse(bad, &mut |_| true)
+                .err()
+                .unwrap_or_else(|| panic!("{bad} parsed"));
             assert!(e.span.start <= bad.len(), "{bad}");
         }
     }

@@ -39,15 +39,16 @@ impl Checker<'_> {
             let dzn = path.extension().is_some_and(|e| e == "dzn");
             // The limit that stopped the parse, if one did.
             let mut limit = None;
+            let mut check = |span| {
+                let within = input
+                    .memory_within(span)
+                    .and_then(|()| input.options.in_time(span));
+                within.map_err(|d| limit = Some(d)).is_ok()
+            };
             let parsed = if dzn {
-                crate::formats::dzn::parse(&source.text)
+                crate::formats::dzn::parse(&source.text, &mut check)
             } else {
-                crate::formats::json::parse_checked(&source.text, &mut |span| {
-                    let within = input
-                        .memory_within(span)
-                        .and_then(|()| input.options.in_time(span));
-                    within.map_err(|d| limit = Some(d)).is_ok()
-                })
+                crate::formats::json::parse_checked(&source.text, &mut check)
             };
             let root = match (parsed, limit) {
                 (Ok(r), _) => r,

@@ -257,6 +257,49 @@ fn data_files_are_parsed_under_the_memory_and_time_limits() {
         "{}",
         r.stdout
     );
+    // The same data as MiniZinc data: refused inside the array, while
+    // parsing (the parser once read it all first, and the limit was only
+    // found where the array's value began).
+    let dzn = format!("d = [1{}];\n", ",1".repeat(2_999_999));
+    write(&dir, "ones.dzn", &dzn);
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--data",
+            "ones.dzn",
+            "--memory-limit",
+            "40M",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("cspi::memory"), "{}", r.stderr);
+    let column: usize = r
+        .stderr
+        .split("ones.dzn:1:")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no place in ones.dzn: {}", r.stderr));
+    assert!(column > 100, "stopped at column {column}: {}", r.stderr);
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--data",
+            "ones.dzn",
+            "--time-limit",
+            "0.001",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("stopped by the time limit"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// Word lists, tables and files of integers of hundreds of thousands of
