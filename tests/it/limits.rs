@@ -240,23 +240,7 @@ fn data_files_are_parsed_under_the_memory_and_time_limits() {
         r.stderr
     );
     // A time limit reached while parsing ends the run as stopped.
-    let r = run(
-        &dir,
-        &[
-            "solve",
-            "m.csp",
-            "--data",
-            "ones.json",
-            "--time-limit",
-            "0.001",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains("stopped by the time limit"),
-        "{}",
-        r.stdout
-    );
+    stops_in_time(&dir, &["solve", "m.csp", "--data", "ones.json"]);
     // The same data as MiniZinc data: refused inside the array, while
     // parsing (the parser once read it all first, and the limit was only
     // found where the array's value began).
@@ -283,21 +267,16 @@ fn data_files_are_parsed_under_the_memory_and_time_limits() {
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no place in ones.dzn: {}", r.stderr));
     assert!(column > 100, "stopped at column {column}: {}", r.stderr);
-    let r = run(
-        &dir,
-        &[
-            "solve",
-            "m.csp",
-            "--data",
-            "ones.dzn",
-            "--time-limit",
-            "0.001",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    stops_in_time(&dir, &["solve", "m.csp", "--data", "ones.dzn"]);
+}
+
+/// `args` with `--time-limit 0.001` ends as stopped by it, exit 0.
+fn stops_in_time(dir: &Path, args: &[&str]) {
+    let r = run(dir, &[args, &["--time-limit", "0.001"]].concat());
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
     assert!(
         r.stdout.contains("stopped by the time limit"),
-        "{}",
+        "{args:?}: {}",
         r.stdout
     );
 }
@@ -359,13 +338,7 @@ fn word_lists_and_integer_files_are_parsed_under_the_limits() {
             "{args:?}: stopped outside {file}: {}",
             r.stderr
         );
-        let r = run(&dir, &[args, &["--time-limit", "0.001"]].concat());
-        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
-        assert!(
-            r.stdout.contains("stopped by the time limit"),
-            "{args:?}: {}",
-            r.stdout
-        );
+        stops_in_time(&dir, args);
     }
 }
 
