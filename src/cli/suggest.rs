@@ -36,9 +36,9 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
     };
     // The first crossword, as in Python's `fillability()`, whether or not
     // the model outputs it.
-    let layout = model.crosswords.first().map(|(_, l)| Arc::clone(l));
+    let first = model.crosswords.first();
     let wants_map = args.fillability || args.fillability_svg.is_some();
-    if wants_map && layout.is_none() {
+    if wants_map && first.is_none() {
         return Err(Diags::from(
             Diag::new(
                 "cspi::suggest",
@@ -61,18 +61,17 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
             crate::output::report::suggestions_text(model, v, &s)
         };
     }
-    if let Some(layout) = layout.filter(|_| wants_map) {
+    if let Some((grid, layout)) = first.filter(|_| wants_map) {
         if args.fillability && json {
-            let grid = model.crosswords.first().map_or("", |(n, _)| n.as_str());
-            out.push_str(&fillability::json(model, grid, &layout, &s.sizes));
+            out.push_str(&fillability::json(model, grid, layout, &s.sizes));
         } else if args.fillability {
-            out.push_str(&fillability::text(model, &layout, &s.sizes, 5));
+            out.push_str(&fillability::text(model, layout, &s.sizes, 5));
         }
         if let Some(path) = &args.fillability_svg {
             super::solve::write_picture(
                 path,
                 "--fillability-svg",
-                &fillability::svg(&layout, &s.sizes),
+                &fillability::svg(layout, &s.sizes),
             )?;
         }
     }

@@ -8,7 +8,7 @@
 //! entry are dropped (`A LOT;50` is `alot`). A digit, an entry with no
 //! letter or a bad score is an error that points at its line.
 
-use super::{CHECK_LINES, Error, GoOn, stopped};
+use super::{Error, GoOn, STOPPED, pace};
 use crate::model::WordList;
 use crate::source::{Source, Span};
 use std::borrow::Cow;
@@ -190,9 +190,7 @@ pub(crate) fn parse_keeping(
     for (n, raw) in text.split('\n').enumerate() {
         let line_start = start;
         start += raw.len() + 1;
-        if n % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(line_start, line_start)) {
-            return Err(stopped());
-        }
+        pace(go_on, n, line_start)?;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         let (word_part, score_part) = match line.split_once(';') {
             Some((w, s)) => (w, Some(s)),
@@ -304,7 +302,7 @@ pub(crate) fn parse_keeping(
         });
     }
     if !go_on(Span::new(text.len(), text.len())) {
-        return Err(stopped());
+        return Err(Error::new("cspi::stopped", STOPPED));
     }
     // Sorted by word, best score first, so dedup keeps a word's best score.
     // The sort compares an 8-byte prefix first (words hold no NUL, so zero

@@ -9,15 +9,13 @@
 //! rows.
 
 use super::json::{Kind, Node, ParseError};
+use super::{CHECK_EVERY, GoOn, STOPPED};
 use crate::source::Span;
-
-/// Values read between two calls of the caller's check, as in `json.rs`.
-const CHECK_EVERY: u64 = 4096;
 
 /// Parses a whole `.dzn` text into an object of its items, calling `check`
 /// with the current span every few thousand values; when it says no
 /// (`false`: a loading limit), the parse stops.
-pub(crate) fn parse(text: &str, check: &mut dyn FnMut(Span) -> bool) -> Result<Node, ParseError> {
+pub(crate) fn parse(text: &str, check: GoOn) -> Result<Node, ParseError> {
     let mut p = Parser {
         text,
         at: 0,
@@ -142,10 +140,12 @@ impl<'t> Parser<'t, '_> {
     fn value(&mut self) -> Result<Node, ParseError> {
         self.skip();
         self.values += 1;
-        if self.values.is_multiple_of(CHECK_EVERY) && !(self.check)(Span::new(self.at, self.at)) {
+        if self.values.is_multiple_of(CHECK_EVERY as u64)
+            && !(self.check)(Span::new(self.at, self.at))
+        {
             return Err(ParseError {
                 span: Span::new(self.at, self.at),
-                message: "stopped by the caller's check".into(),
+                message: STOPPED.into(),
             });
         }
         let start = self.at;
@@ -370,7 +370,7 @@ mod tests {
         }) else {
             panic!("stopped")
         };
-        assert_eq!(e.message, "stopped by the caller's check");
+        assert_eq!(e.message, STOPPED);
         assert_eq!(calls, 3);
         assert!(parse(&text, &mut |_| true).is_ok());
     }

@@ -9,14 +9,12 @@
 //! [`CHECK_EVERY`] values, so that the time limit, the stop flag and
 //! `--memory-limit` hold while a large file is parsed.
 
+use super::{CHECK_EVERY, GoOn, STOPPED};
 use crate::source::Span;
 
 /// The deepest nesting of arrays and objects a JSON value may have: data
 /// nests two or three deep, and the checker walks values recursively.
 pub(crate) const MAX_DEPTH: usize = 256;
-
-/// How many values are parsed between two calls of the caller's check.
-const CHECK_EVERY: u64 = 4096;
 
 /// A JSON value and where it is.
 #[derive(Debug)]
@@ -59,9 +57,6 @@ pub(crate) struct ParseError {
     pub message: String,
 }
 
-/// The message of a parse its caller's check stopped.
-const STOPPED: &str = "stopped by the caller's check";
-
 /// Parses a whole JSON text.
 #[cfg(test)]
 pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
@@ -70,10 +65,7 @@ pub(crate) fn parse(text: &str) -> Result<Node, ParseError> {
 
 /// Parses a whole JSON text, calling `check` with the current span every
 /// few thousand values; when it says no (`false`), the parse stops.
-pub(crate) fn parse_checked(
-    text: &str,
-    check: &mut dyn FnMut(Span) -> bool,
-) -> Result<Node, ParseError> {
+pub(crate) fn parse_checked(text: &str, check: GoOn) -> Result<Node, ParseError> {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -135,7 +127,7 @@ impl Parser<'_, '_> {
 
     fn value(&mut self, depth: usize) -> Result<Node, ParseError> {
         self.values += 1;
-        if self.values.is_multiple_of(CHECK_EVERY) {
+        if self.values.is_multiple_of(CHECK_EVERY as u64) {
             let here = Span::new(self.at, self.at);
             if !(self.check)(here) {
                 return Err(ParseError {

@@ -20,18 +20,26 @@ pub(crate) mod table;
 
 use crate::source::Span;
 
-/// A long parse asks its caller every [`CHECK_LINES`] lines whether to go
-/// on, with the place it reached: `false` (the time limit, Ctrl-C or the
-/// memory limit; the caller keeps its own diagnostic) stops it with
-/// [`stopped`]. Limits hold while a file of millions of lines is read.
+/// A long parse asks its caller every [`CHECK_EVERY`] lines or values
+/// whether to go on, with the place it reached: `false` (the time limit,
+/// Ctrl-C or the memory limit; the caller keeps its own diagnostic) stops
+/// it. Limits hold while a file of millions of lines is read.
 pub(crate) type GoOn<'a> = &'a mut dyn FnMut(Span) -> bool;
 
-/// How many lines a parse reads between two questions to its caller.
-pub(crate) const CHECK_LINES: usize = 4096;
+/// How many lines or values a parse reads between two questions to its
+/// caller.
+pub(crate) const CHECK_EVERY: usize = 4096;
 
-/// The error of a parse its caller stopped.
-pub(crate) fn stopped() -> Error {
-    Error::new("cspi::stopped", "stopped by the caller's check")
+/// The message of a parse its caller stopped.
+pub(crate) const STOPPED: &str = "stopped by the caller's check";
+
+/// Asks `go_on` at every [`CHECK_EVERY`]th line (`index` from 0, starting
+/// at byte `at`) of a line-by-line parse.
+pub(crate) fn pace(go_on: GoOn, index: usize, at: usize) -> Result<(), Error> {
+    if index % CHECK_EVERY == CHECK_EVERY - 1 && !go_on(Span::new(at, at)) {
+        return Err(Error::new("cspi::stopped", STOPPED));
+    }
+    Ok(())
 }
 
 /// What a parser refuses: a stable code (`cspi::data::table`), why, the

@@ -4,12 +4,12 @@
 //! and `read_ints(path)`'s flat list (whitespace or commas between them,
 //! `#` to the end of the line a comment).
 
-use super::{CHECK_LINES, Error, GoOn, parse_int, stopped};
+use super::{Error, GoOn, pace, parse_int};
 use crate::source::{Source, Span};
 
 /// The rows of a table file, all of one length; `header`: the first row
 /// that is not blank is a header, skipped. `go_on` is asked every
-/// [`CHECK_LINES`] lines.
+/// [`super::CHECK_EVERY`] lines.
 pub(crate) fn read_table(
     source: &Source,
     mut header: bool,
@@ -24,9 +24,7 @@ pub(crate) fn read_table(
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = offset;
         offset += line.len();
-        if index % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(start, start)) {
-            return Err(stopped());
-        }
+        pace(go_on, index, start)?;
         let line_number = index + 1;
         let body = line.split('#').next().unwrap_or("").trim();
         if body.is_empty() {
@@ -86,7 +84,7 @@ pub(crate) fn read_table(
 }
 
 /// Every integer of a file of integers, in order; `go_on` is asked every
-/// [`CHECK_LINES`] lines.
+/// [`super::CHECK_EVERY`] lines.
 pub(crate) fn read_ints(source: &Source, go_on: GoOn) -> Result<Vec<i64>, Error> {
     let text = &source.text;
     let mut out = Vec::new();
@@ -94,9 +92,7 @@ pub(crate) fn read_ints(source: &Source, go_on: GoOn) -> Result<Vec<i64>, Error>
     for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = offset;
         offset += line.len();
-        if index % CHECK_LINES == CHECK_LINES - 1 && !go_on(Span::new(start, start)) {
-            return Err(stopped());
-        }
+        pace(go_on, index, start)?;
         let body = line.split('#').next().unwrap_or("");
         let mut at = start;
         for field in body.split_inclusive(|c: char| c == ',' || c.is_whitespace()) {

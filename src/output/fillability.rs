@@ -3,6 +3,7 @@
 //! (one digit a cell: the number of decimal digits of that count, `0` for
 //! none) and as an SVG picture (cells shaded from red, few, to green, many).
 
+use super::report::EntryPlace;
 use crate::model::{CrosswordLayout, Model};
 
 /// The fewest values among the slots through each cell (`None`: a block or
@@ -64,10 +65,8 @@ struct Record {
 #[derive(serde::Serialize)]
 struct EntryWords {
     name: String,
-    row: usize,
-    column: usize,
-    length: usize,
-    across: bool,
+    #[serde(flatten)]
+    place: EntryPlace,
     words: u64,
 }
 
@@ -86,10 +85,7 @@ pub(crate) fn json(model: &Model, grid: &str, layout: &CrosswordLayout, sizes: &
             .iter()
             .map(|s| EntryWords {
                 name: model.vars[s.var].name.clone(),
-                row: s.y + 1,
-                column: s.x + 1,
-                length: s.len,
-                across: s.across,
+                place: EntryPlace::of(s),
                 words: sizes[s.var],
             })
             .collect(),

@@ -3,7 +3,7 @@
 //! JSON and pictures, from the library's answers, so that the two faces of
 //! cspi cannot drift apart.
 
-use crate::model::{Model, Shown, VarId};
+use crate::model::{CrosswordSlot, Model, Shown, VarId};
 use crate::run::Suggestions;
 use crate::run::{Explanation, FailedMap};
 use crate::source::Source;
@@ -67,11 +67,7 @@ pub fn fillability(model: &Model, sizes: &[u64]) -> Option<(String, String)> {
 /// with its score and exact count.
 pub fn suggestions_text(model: &Model, var: VarId, s: &Suggestions) -> String {
     let mut out = model.vars[var].name.clone();
-    if let Some(slot) = model
-        .crosswords
-        .iter()
-        .find_map(|(_, l)| l.slots.iter().find(|s| s.var == var))
-    {
+    if let Some(slot) = slot_of(model, var) {
         let _ = write!(out, " ({})", slot.place());
     }
     let _ = writeln!(
@@ -119,12 +115,32 @@ struct SuggestionsRecord {
     candidates: Vec<CandidateRecord>,
 }
 
+/// Where a crossword entry is, as the JSON records write it (from 1).
 #[derive(serde::Serialize)]
-struct EntryPlace {
+pub(crate) struct EntryPlace {
     row: usize,
     column: usize,
     length: usize,
     across: bool,
+}
+
+impl EntryPlace {
+    pub(crate) fn of(slot: &CrosswordSlot) -> Self {
+        EntryPlace {
+            row: slot.y + 1,
+            column: slot.x + 1,
+            length: slot.len,
+            across: slot.across,
+        }
+    }
+}
+
+/// The crossword entry `var` fills, if it fills one.
+fn slot_of(model: &Model, var: VarId) -> Option<&CrosswordSlot> {
+    model
+        .crosswords
+        .iter()
+        .find_map(|(_, l)| l.slots.iter().find(|s| s.var == var))
 }
 
 #[derive(serde::Serialize)]
@@ -142,19 +158,9 @@ struct CandidateRecord {
 
 /// The suggestions as one JSON line (`--format json`).
 pub fn suggestions_json(model: &Model, var: VarId, s: &Suggestions) -> String {
-    let entry = model
-        .crosswords
-        .iter()
-        .find_map(|(_, l)| l.slots.iter().find(|s| s.var == var))
-        .map(|s| EntryPlace {
-            row: s.y + 1,
-            column: s.x + 1,
-            length: s.len,
-            across: s.across,
-        });
     let record = SuggestionsRecord {
         var: model.vars[var].name.clone(),
-        entry,
+        entry: slot_of(model, var).map(EntryPlace::of),
         left: s.left,
         candidates: s
             .candidates

@@ -31,6 +31,17 @@ impl Checker<'_> {
         src: &Source,
         parse: impl FnOnce(crate::formats::GoOn) -> Result<T, crate::formats::Error>,
     ) -> Result<T, Diag> {
+        self.parse_limited(src, parse, |e| in_file(e, src))
+    }
+
+    /// [`Checker::parse_paced`] for a parser with errors of its own, which
+    /// `error` turns into a diagnostic.
+    pub(super) fn parse_limited<T, E>(
+        &self,
+        src: &Source,
+        parse: impl FnOnce(crate::formats::GoOn) -> Result<T, E>,
+        error: impl FnOnce(E) -> Diag,
+    ) -> Result<T, Diag> {
         let input = self.input;
         let mut limit = None;
         let parsed = parse(&mut |span| {
@@ -42,7 +53,7 @@ impl Checker<'_> {
         match (parsed, limit) {
             (Ok(v), _) => Ok(v),
             (Err(_), Some(d)) => Err(d.in_source(src)),
-            (Err(e), None) => Err(in_file(e, src)),
+            (Err(e), None) => Err(error(e)),
         }
     }
 }

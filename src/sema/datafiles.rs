@@ -34,53 +34,37 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            let input = self.input;
             // A MiniZinc data file (`.dzn`) gives the same nodes as JSON.
             let dzn = path.extension().is_some_and(|e| e == "dzn");
-            // The limit that stopped the parse, if one did.
-            let mut limit = None;
-            let mut check = |span| {
-                let within = input
-                    .memory_within(span)
-                    .and_then(|()| input.options.in_time(span));
-                within.map_err(|d| limit = Some(d)).is_ok()
-            };
-            let parsed = if dzn {
-                crate::formats::dzn::parse(&source.text, &mut check)
-            } else {
-                crate::formats::json::parse_checked(&source.text, &mut check)
-            };
-            let root = match (parsed, limit) {
-                (Ok(r), _) => r,
-                (Err(_), Some(d)) => {
-                    self.data_failed = true;
-                    self.errors.push(d.in_source(&source));
-                    continue;
-                }
-                (Err(e), None) if dzn => {
-                    self.data_failed = true;
-                    self.errors.push(
-                        Diag::new(
-                            "cspi::data::syntax",
-                            format!("`{shown}` is not a valid MiniZinc data file: {}", e.message),
+            let parsed = self.parse_limited(
+                &source,
+                |go_on| {
+                    if dzn {
+                        crate::formats::dzn::parse(&source.text, go_on)
+                    } else {
+                        crate::formats::json::parse_checked(&source.text, go_on)
+                    }
+                },
+                |e| {
+                    let (what, help) = if dzn {
+                        (
+                            "a valid MiniZinc data file",
+                            "a .dzn file is `name = value;` items: n = 3; d = [3, 1, 2]; m = [| 1, 2 | 3, 4 |];",
                         )
+                    } else {
+                        ("valid JSON", "a data file is a JSON object: {\"n\": 3, \"d\": [3, 1, 2]}")
+                    };
+                    Diag::new("cspi::data::syntax", format!("`{shown}` is not {what}: {}", e.message))
                         .label(e.span, "here")
-                        .help("a .dzn file is `name = value;` items: n = 3; d = [3, 1, 2]; m = [| 1, 2 | 3, 4 |];")
-                        .in_source(&source),
-                    );
-                    continue;
-                }
-                (Err(e), None) => {
+                        .help(help)
+                        .in_source(&source)
+                },
+            );
+            let root = match parsed {
+                Ok(r) => r,
+                Err(d) => {
                     self.data_failed = true;
-                    self.errors.push(
-                        Diag::new(
-                            "cspi::data::syntax",
-                            format!("`{shown}` is not valid JSON: {}", e.message),
-                        )
-                        .label(e.span, "here")
-                        .help("a data file is a JSON object: {\"n\": 3, \"d\": [3, 1, 2]}")
-                        .in_source(&source),
-                    );
+                    self.errors.push(d);
                     continue;
                 }
             };
