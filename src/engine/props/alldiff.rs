@@ -452,6 +452,43 @@ mod tests {
         }
     }
 
+    /// Régin's pruning when a free value reaches some terms and not others
+    /// (`alldiff_gac.rs` looks for components among the unreached ones
+    /// only): {x0, x1} on {10, 20} is a Hall set inside x2's wider domain,
+    /// while x3 reaches the free value. With every term reached, nothing goes.
+    #[test]
+    fn free_values_reach_some_terms_and_not_others() {
+        for form in 1..3 {
+            let mut h = Harness::new();
+            let x = [
+                h.var(&[10, 20]),
+                h.var(&[10, 20]),
+                h.var(&[10, 20, 30, 200]),
+                h.var(&[30, 200, 400]),
+            ];
+            let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
+            h.post(AllDifferent::new(terms, true, &h.engine.doms).form(form));
+            assert_eq!(h.values(x[2]), vec![30, 200], "form {form}");
+            assert_eq!(h.values(x[3]), vec![30, 200, 400]);
+            assert_eq!(h.values(x[0]), vec![10, 20]);
+
+            let mut h = Harness::new();
+            let x = [
+                h.var(&[10, 20, 300]),
+                h.var(&[10, 20, 300]),
+                h.var(&[10, 300, 500]),
+            ];
+            let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
+            h.post(AllDifferent::new(terms, true, &h.engine.doms).form(form));
+            let sizes: Vec<u64> = x.iter().map(|&v| h.engine.doms.size(v)).collect();
+            assert_eq!(
+                sizes,
+                vec![3, 3, 3],
+                "form {form}: every value has a support"
+            );
+        }
+    }
+
     /// `t[i] + i` pairwise distinct: offsets as in the queens' diagonals.
     fn distinct_diagonals(t: &[i64]) -> bool {
         let s: Vec<i64> = t.iter().enumerate().map(|(i, &x)| x + i as i64).collect();

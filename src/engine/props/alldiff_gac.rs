@@ -12,7 +12,10 @@
 //! others value → variable: an unmatched edge belongs to some maximum matching,
 //! so to some solution of the constraint, exactly when its ends share a strongly
 //! connected component or its value is reachable from a free value. Every
-//! other edge is removed.
+//! other edge is removed. So when free values reach every variable nothing
+//! is removed and the components are not computed (most calls on wide
+//! domains, as the differences of a Golomb ruler: 0.87 times the CPU time on
+//! golomb-10); otherwise they are computed among the unreached nodes only.
 //!
 //! The variables not reachable from a free value form the largest tight set
 //! (as many values as variables): their matched values are the values no
@@ -248,6 +251,32 @@ impl Matching {
         }
     }
 
+    /// The graph of the matching: nodes are the variables 0..n and the
+    /// values n..n+m; a variable's successor is its matched value, a value's
+    /// the other variables that hold it.
+    #[inline]
+    fn build_graph(&mut self, n: usize, m: usize) {
+        let g = &mut self.graph;
+        g.reset(n + m);
+        for (i, a) in self.adj[..n].iter().enumerate() {
+            g.degree[i] += 1;
+            for &k in a {
+                if k != self.var_match[i] {
+                    g.degree[n + k as usize] += 1;
+                }
+            }
+        }
+        g.layout();
+        for (i, a) in self.adj[..n].iter().enumerate() {
+            g.add(i, n + self.var_match[i] as usize);
+            for &k in a {
+                if k != self.var_match[i] {
+                    g.add(n + k as usize, i);
+                }
+            }
+        }
+    }
+
     /// Removes every edge that is in no maximum matching.
     /// The values of the variables no free value reaches go into `tight`.
     fn prune(
@@ -259,47 +288,15 @@ impl Matching {
         tight: &mut Vec<i64>,
     ) -> PResult {
         let n = vars.len();
-        // Nodes: variables 0..n, values n..n+m. A variable's successor is its
-        // matched value; a value's successors are the other variables that hold it.
+        self.build_graph(n, m);
         let g = &mut self.graph;
-        g.reset(n + m);
-        for (i, a) in self.adj.iter().enumerate() {
-            g.degree[i] += 1;
-            for &k in a {
-                if k != self.var_match[i] {
-                    g.degree[n + k as usize] += 1;
-                }
-            }
+        g.reach_from_free(n, &self.val_match);
+        // Every variable reached from a free value: so is every value (free,
+        // or the match of a reached variable), and no edge can go.
+        if g.reach[..n].iter().all(|&r| r) {
+            return Ok(());
         }
-        g.layout();
-        for (i, a) in self.adj.iter().enumerate() {
-            g.add(i, n + self.var_match[i] as usize);
-            for &k in a {
-                if k != self.var_match[i] {
-                    g.add(n + k as usize, i);
-                }
-            }
-        }
-        // Reachability from free values.
-        g.reach.clear();
-        g.reach.resize(n + m, false);
-        g.work.clear();
-        for k in 0..m {
-            if self.val_match[k] == NONE {
-                g.reach[n + k] = true;
-                g.work.push(n + k);
-            }
-        }
-        while let Some(u) = g.work.pop() {
-            for e in g.start[u]..g.start[u + 1] {
-                let w = g.edges[e];
-                if !g.reach[w] {
-                    g.reach[w] = true;
-                    g.work.push(w);
-                }
-            }
-        }
-        g.components();
+        g.components_unreached();
         let (keys, lo) = (&self.keys, self.lo);
         for i in 0..n {
             if !g.reach[i] {
@@ -346,6 +343,31 @@ struct Graph {
 }
 
 impl Graph {
+    /// Marks in `reach` the nodes reachable from a free value (search over
+    /// the edges).
+    #[inline]
+    fn reach_from_free(&mut self, n: usize, val_match: &[u32]) {
+        let m = self.degree.len() - n;
+        self.reach.clear();
+        self.reach.resize(n + m, false);
+        self.work.clear();
+        for (k, &owner) in val_match[..m].iter().enumerate() {
+            if owner == NONE {
+                self.reach[n + k] = true;
+                self.work.push(n + k);
+            }
+        }
+        while let Some(u) = self.work.pop() {
+            for e in self.start[u]..self.start[u + 1] {
+                let w = self.edges[e];
+                if !self.reach[w] {
+                    self.reach[w] = true;
+                    self.work.push(w);
+                }
+            }
+        }
+    }
+
     fn reset(&mut self, nodes: usize) {
         self.degree.clear();
         self.degree.resize(nodes, 0);
@@ -371,8 +393,11 @@ impl Graph {
         self.fill[from] += 1;
     }
 
-    /// Strongly connected components (iterative Tarjan) into `comp`.
-    fn components(&mut self) {
+    /// Strongly connected components (iterative Tarjan) into `comp`, of the
+    /// nodes not in `reach` only (the others keep `u32::MAX`). A cycle through
+    /// a reached node reaches all its nodes, so these components are whole;
+    /// and pruning asks for the components of unreached nodes only.
+    fn components_unreached(&mut self) {
         let n = self.degree.len();
         self.index.clear();
         self.index.resize(n, u32::MAX);
@@ -385,7 +410,7 @@ impl Graph {
         self.stack.clear();
         let (mut next_index, mut next_comp) = (0u32, 0u32);
         for root in 0..n {
-            if self.index[root] != u32::MAX {
+            if self.reach[root] || self.index[root] != u32::MAX {
                 continue;
             }
             self.call.push((root, self.start[root]));
@@ -398,6 +423,9 @@ impl Graph {
                 if *pos < self.start[v + 1] {
                     let w = self.edges[*pos];
                     *pos += 1;
+                    if self.reach[w] {
+                        continue;
+                    }
                     if self.index[w] == u32::MAX {
                         self.index[w] = next_index;
                         self.low[w] = next_index;
