@@ -22,8 +22,9 @@
 //!   graph, unless the arc closes the cycle at `r`.
 //!
 //! Strength: correct and checking (tested against brute force), and the
-//! rules above at their fixpoint. O(n + arcs) per round plus the dominator
-//! trees (Cooper, Harvey & Kennedy's iterative algorithm).
+//! rules above at their fixpoint whenever the reachability rules run (they
+//! back off, below). O(n + arcs) per round plus the dominator trees
+//! (Cooper, Harvey & Kennedy's iterative algorithm).
 //!
 //! The reachability rules back off when they find nothing: after a run that
 //! removes nothing the next 1, 2, 4, … up to [`MAX_GAP`] calls skip them, and
