@@ -90,6 +90,10 @@ impl Propagator for CountEq {
         let (word, shift) = (2 * j / 64, 2 * j % 64);
         let old = d.trail.word(k.bits, word);
         let (could, was) = (old >> shift & 1 == 1, old >> shift & 2 == 2);
+        if !could {
+            // The value was gone already: a removal cannot bring it back.
+            return false;
+        }
         let (can, is) = state(d, self.vars[j], self.value);
         if (could, was) == (can, is) {
             return false;
