@@ -8,8 +8,8 @@
 //! literals, as JSON objects). `array2d(1..2, 1..3, [...])` is read as its
 //! rows.
 
-use super::json::{Kind, Node, ParseError};
-use super::{CHECK_EVERY, GoOn, STOPPED};
+use super::GoOn;
+use super::json::{Kind, Node, ParseError, count_value};
 use crate::source::Span;
 
 /// Parses a whole `.dzn` text into an object of its items, calling `check`
@@ -139,15 +139,7 @@ impl<'t> Parser<'t, '_> {
 
     fn value(&mut self) -> Result<Node, ParseError> {
         self.skip();
-        self.values += 1;
-        if self.values.is_multiple_of(CHECK_EVERY as u64)
-            && !(self.check)(Span::new(self.at, self.at))
-        {
-            return Err(ParseError {
-                span: Span::new(self.at, self.at),
-                message: STOPPED.into(),
-            });
-        }
+        count_value(&mut self.values, self.at, self.check)?;
         let start = self.at;
         let node = |kind, p: &Self| Node {
             span: Span::new(start, p.at),
@@ -363,16 +355,7 @@ mod tests {
     #[test]
     fn the_check_stops_a_long_parse() {
         let text = format!("d = [{}1];", "1,".repeat(100_000));
-        let mut calls = 0;
-        let Err(e) = parse(&text, &mut |_| {
-            calls += 1;
-            calls < 3
-        }) else {
-            panic!("stopped")
-        };
-        assert_eq!(e.message, STOPPED);
-        assert_eq!(calls, 3);
-        assert!(parse(&text, &mut |_| true).is_ok());
+        crate::formats::json::more_tests::assert_the_check_stops(&text, parse);
     }
 
     #[test]
