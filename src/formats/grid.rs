@@ -9,8 +9,8 @@
 //! with `*` cells: only the slots through it are filled (a partly filled
 //! grid). `.ipuz` files (the open JSON format) are read as pictures.
 
-use super::Error;
 use super::dictionary::{fold_letter, unfoldable};
+use super::{Error, GoOn, STOPPED, json};
 use crate::source::{Source, Span};
 /// The most cells a crossword grid may have.
 const MAX_CELLS: usize = 1 << 20;
@@ -482,20 +482,29 @@ pub(crate) fn check_symmetric(src: &Source, geo: &Geometry) -> Result<(), Error>
 }
 
 /// The largest .ipuz file read (see [`parse_ipuz`]).
-const MAX_IPUZ_BYTES: usize = 16 << 20;
+/// Its JSON tree takes up to 25 times the text (48 bytes a value), so
+/// 4 MB stays near 100 MB without `--memory-limit`.
+const MAX_IPUZ_BYTES: usize = 4 << 20;
 
 /// Reads an `.ipuz` crossword (the open JSON format): `dimensions`, the
 /// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
 /// cell, read as a block; anything else an open cell) and, when present,
 /// the `solution` grid's letters as given letters (a partly filled grid).
-pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Error> {
-    use serde_json::Value as J;
+///
+/// It is read with our own JSON parser (`json.rs`), which asks `go_on`
+/// every few thousand values, so the time limit, Ctrl-C and
+/// `--memory-limit` hold while a large file is read, and which keeps each
+/// value's place, so a diagnostic points at the row or cell at fault.
+pub(crate) fn parse_ipuz(src: &Source, go_on: GoOn) -> Result<Geometry, Error> {
+    use json::{Kind, Node};
     const HELP: &str = "an ipuz crossword is a JSON object with `dimensions` {width, height} and a `puzzle` array of rows; see ipuz.org";
-    let bad = |message: String| Error::new("cspi::data::grid", message).help(HELP);
-    // serde_json's tree of a file is many times its text and is built
-    // without asking the loading limits: an 80 MB file of numbers took
-    // 1.3 GB and 4.6 s past `--time-limit 0.5`. Real ipuz files are
-    // kilobytes (a 21×21 grid with its clues, about 50 KB).
+    let bad = |message: String, at: Span, label: &str| {
+        Error::new("cspi::data::grid", message)
+            .label(at, label)
+            .help(HELP)
+    };
+    // Real ipuz files are kilobytes (a 21×21 grid with its clues, about
+    // 50 KB); a larger one is most likely the wrong file.
     if src.text.len() > MAX_IPUZ_BYTES {
         return Err(Error::new(
             "cspi::data::grid",
@@ -508,104 +517,118 @@ pub(crate) fn parse_ipuz(src: &Source) -> Result<Geometry, Error> {
         )
         .help("an ipuz crossword with its clues is kilobytes; is this the right file?"));
     }
-    let doc: J = serde_json::from_str(&src.text).map_err(|e| {
-        // serde_json counts lines and columns from 1.
-        let line_start: usize = src
-            .text
-            .split('\n')
-            .take(e.line().saturating_sub(1))
-            .map(|l| l.len() + 1)
-            .sum();
-        let at = (line_start + e.column().saturating_sub(1)).min(src.text.len());
+    let doc = json::parse_checked(&src.text, go_on).map_err(|e| {
+        if e.message == STOPPED {
+            return Error::new("cspi::stopped", STOPPED);
+        }
         Error::new(
             "cspi::data::grid",
-            format!("`{}` is not valid JSON: {e}", src.name),
+            format!("`{}` is not valid JSON: {}", src.name, e.message),
         )
-        .label(Span::new(at, at), "here")
+        .label(e.span, "here")
         .help(HELP)
     })?;
+    let whole = Span::new(0, 0);
+    if !matches!(doc.kind, Kind::Object(_)) {
+        return Err(bad(
+            format!("`{}` is {}, not a JSON object", src.name, doc.kind.what()),
+            doc.span,
+            "this",
+        ));
+    }
     let dim = |k: &str| {
-        doc.get("dimensions")
-            .and_then(|d| d.get(k))
-            .and_then(J::as_u64)
+        let d = doc.member("dimensions");
+        d.and_then(|d| d.member(k))
+            .and_then(Node::as_u64)
             .filter(|&n| n > 0)
             .map(|n| n as usize)
             .ok_or_else(|| {
-                bad(format!(
-                    "`{}` has no `dimensions.{k}` (a positive number)",
-                    src.name
-                ))
+                let at = d.and_then(|d| d.member(k)).or(d).map_or(whole, |n| n.span);
+                bad(
+                    format!("`{}` has no `dimensions.{k}` (a positive number)", src.name),
+                    at,
+                    "here",
+                )
             })
     };
     let (width, height) = (dim("width")?, dim("height")?);
     if width.saturating_mul(height) > MAX_CELLS {
-        return Err(bad(format!(
-            "the grid `{}` is too large ({width}×{height})",
-            src.name
-        )));
+        return Err(bad(
+            format!("the grid `{}` is too large ({width}×{height})", src.name),
+            doc.member("dimensions").map_or(whole, |d| d.span),
+            "these dimensions",
+        ));
     }
-    let block = doc
-        .get("block")
-        .and_then(J::as_str)
-        .unwrap_or("#")
-        .to_string();
-    let rows = |key: &str| -> Result<Option<&Vec<J>>, Error> {
-        let Some(v) = doc.get(key) else {
+    let block = doc.member("block").and_then(Node::as_str).unwrap_or("#");
+    // A grid: `height` arrays of `width` cells; the row at fault is shown.
+    let rows = |key: &str| -> Result<Option<Vec<&[Node]>>, Error> {
+        let Some(v) = doc.member(key) else {
             return Ok(None);
+        };
+        let shape = || {
+            format!(
+                "`{key}` in `{}` is not {height} rows of {width} cells",
+                src.name
+            )
         };
         let rows = v
             .as_array()
-            .filter(|r| {
-                r.len() == height
-                    && r.iter()
-                        .all(|row| row.as_array().is_some_and(|c| c.len() == width))
+            .filter(|r| r.len() == height)
+            .ok_or_else(|| bad(shape(), v.span, "this"))?;
+        rows.iter()
+            .map(|row| {
+                row.as_array()
+                    .filter(|c| c.len() == width)
+                    .ok_or_else(|| bad(shape(), row.span, "this row"))
             })
-            .ok_or_else(|| {
-                bad(format!(
-                    "`{key}` in `{}` is not {height} rows of {width} cells",
-                    src.name
-                ))
-            })?;
-        Ok(Some(rows))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     };
-    let puzzle =
-        rows("puzzle")?.ok_or_else(|| bad(format!("`{}` has no `puzzle` grid", src.name)))?;
+    let puzzle = rows("puzzle")?.ok_or_else(|| {
+        bad(
+            format!("`{}` has no `puzzle` grid", src.name),
+            doc.span,
+            "this object",
+        )
+    })?;
     let solution = rows("solution")?;
     // A cell may be written as itself or as {"cell": .., "style": ..}.
-    let plain = |c: &J| -> J { c.get("cell").cloned().unwrap_or_else(|| c.clone()) };
-    let is_block = |c: &J| c.is_null() || c.as_str() == Some(block.as_str());
+    fn plain(c: &Node) -> &Node {
+        c.member("cell").unwrap_or(c)
+    }
+    let is_block = |c: &Node| matches!(c.kind, Kind::Null) || c.as_str() == Some(block);
     let mut open = Vec::with_capacity(width * height);
     let mut given = Vec::with_capacity(width * height);
     for y in 0..height {
         for x in 0..width {
             let cell = plain(&puzzle[y][x]);
-            let sol = solution.map(|s| plain(&s[y][x]));
-            let blocked = is_block(&cell)
-                || sol
-                    .as_ref()
-                    .is_some_and(|s| s.as_str() == Some(block.as_str()));
+            let sol = solution.as_ref().map(|s| plain(&s[y][x]));
+            let blocked = is_block(cell) || sol.is_some_and(|s| s.as_str() == Some(block));
             open.push(!blocked);
             let letter = sol
-                .as_ref()
-                .and_then(J::as_str)
                 .filter(|_| !blocked)
-                .and_then(|t| {
+                .and_then(|s| Some((s, s.as_str()?)))
+                .and_then(|(s, t)| {
                     let mut cs = t.chars();
                     match (cs.next(), cs.next()) {
-                        (Some(c), None) if c.is_alphabetic() => Some(c),
+                        (Some(c), None) if c.is_alphabetic() => Some((s, c)),
                         _ => None,
                     }
                 });
             given.push(match letter {
                 None => None,
-                Some(c) => Some(fold_letter(c).ok_or_else(|| {
-                    bad(format!(
-                        "row {}, column {} of `{}` has {}",
-                        y + 1,
-                        x + 1,
-                        src.name,
-                        unfoldable(c)
-                    ))
+                Some((s, c)) => Some(fold_letter(c).ok_or_else(|| {
+                    bad(
+                        format!(
+                            "row {}, column {} of `{}` has {}",
+                            y + 1,
+                            x + 1,
+                            src.name,
+                            unfoldable(c)
+                        ),
+                        s.span,
+                        "this letter",
+                    )
                 })?),
             });
         }
@@ -729,26 +752,61 @@ mod tests {
         assert_eq!(e.labels[1].0, Span::new(10, 11));
     }
 
+    fn ipuz(text: &str) -> Result<Geometry, Error> {
+        parse_ipuz(&src(text), &mut |_| true)
+    }
+
     #[test]
     fn ipuz_grids() {
         let text = r##"{"version":"http://ipuz.org/v2","kind":["http://ipuz.org/crossword#1"],
             "dimensions":{"width":3,"height":2},
             "puzzle":[[1,2,"#"],[3,0,{"cell":4,"style":{}}]],
             "solution":[["C",null,"#"],[null,"A",null]]}"##;
-        let g = parse_ipuz(&src(text)).unwrap();
+        let g = ipuz(text).unwrap();
         assert_eq!(g.open, vec![true, true, false, true, true, true]);
         assert_eq!(g.given[0], Some('c'));
         assert_eq!(g.given[4], Some('a'));
         // Across (0,0)2 (0,1)3; down (0,0)2 (1,0)2.
         assert_eq!(g.slots.len(), 4);
-        let e = |t: &str| parse_ipuz(&src(t)).err().unwrap().message;
+        let e = |t: &str| ipuz(t).err().unwrap().message;
         assert!(e("{\"dimensions\":{\"width\":2}}").contains("dimensions.height"));
         assert!(
             e("{\"dimensions\":{\"width\":2,\"height\":1},\"puzzle\":[[0]]}")
                 .contains("1 rows of 2")
         );
         assert!(e("{\"dimensions\"").contains("not valid JSON"));
-        let e = parse_ipuz(&src("{\n  \"a\": x}")).err().unwrap();
-        assert_eq!(e.labels[0].0, Span::new(9, 9));
+        let e = ipuz("{\n  \"a\": x}").err().unwrap();
+        assert_eq!(e.labels[0].0, Span::new(9, 10));
+        // A row of the wrong length is pointed at.
+        let text = r#"{"dimensions":{"width":2,"height":2},"puzzle":[[0,0],[0]]}"#;
+        let err = ipuz(text).err().unwrap();
+        assert!(err.message.contains("2 rows of 2"), "{}", err.message);
+        assert_eq!(&text[err.labels[0].0.start..err.labels[0].0.end], "[0]");
+        // So is a letter that is not one.
+        let text = r#"{"dimensions":{"width":1,"height":1},"puzzle":[[0]],"solution":[["İ"]]}"#;
+        let err = ipuz(text).err().unwrap();
+        assert!(err.message.contains("2 letters"), "{}", err.message);
+        assert_eq!(&text[err.labels[0].0.start..err.labels[0].0.end], "\"İ\"");
+        let err = ipuz("[1]").err().unwrap();
+        assert!(err.message.contains("not a JSON object"), "{}", err.message);
+    }
+
+    /// A large file asks the caller's check as it is read, and stops when
+    /// told to (the time limit, Ctrl-C, `--memory-limit`).
+    #[test]
+    fn ipuz_reading_stops_at_the_check() {
+        let text = format!(
+            r#"{{"dimensions":{{"width":3,"height":1}},"puzzle":[[0,0,0]],"clues":[{}0]}}"#,
+            "0,".repeat(100_000)
+        );
+        let mut calls = 0;
+        let e = parse_ipuz(&src(&text), &mut |_| {
+            calls += 1;
+            calls < 3
+        })
+        .err()
+        .unwrap();
+        assert_eq!((e.message.as_str(), calls), (STOPPED, 3));
+        assert!(ipuz(&text).is_ok());
     }
 }

@@ -50,6 +50,39 @@ impl Kind {
     }
 }
 
+impl Node {
+    /// The value of member `key` of an object (the last, when written
+    /// twice, as serde_json reads it); `None` for a missing key or a
+    /// value that is not an object.
+    pub(crate) fn member(&self, key: &str) -> Option<&Node> {
+        match &self.kind {
+            Kind::Object(members) => members.iter().rev().find(|m| m.0 == key).map(|m| &m.2),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_u64(&self) -> Option<u64> {
+        match self.kind {
+            Kind::Int(n) => u64::try_from(n).ok(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn as_array(&self) -> Option<&[Node]> {
+        match &self.kind {
+            Kind::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+}
+
 /// A syntax error: where, and what; or that the caller's check stopped
 /// the parse (time, memory, signal: the caller knows which).
 pub(crate) struct ParseError {

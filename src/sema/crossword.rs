@@ -76,7 +76,7 @@ impl Checker<'_> {
             }
             parse_slots(&src, size).in_file(&src)?
         } else if path.to_ascii_lowercase().ends_with(".ipuz") {
-            parse_ipuz(&src).in_file(&src)?
+            self.parse_paced(&src, |go_on| parse_ipuz(&src, go_on))?
         } else {
             parse_picture(&src).in_file(&src)?
         };

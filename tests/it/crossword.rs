@@ -1209,9 +1209,9 @@ fn ipuz_round_trip_and_symmetry() {
     );
     assert_eq!(code, 1);
     assert!(err.contains("not symmetric under a 180° turn: row 1, column 1 is a block but row 3, column 3 is open"), "{err}");
-    // An .ipuz file of 17 MB (its JSON tree many times that) is refused
+    // An .ipuz file of 5 MB (its JSON tree many times that) is refused
     // before it is parsed; the same grid with its notes cut short fills.
-    let notes = "1,".repeat(17 << 19);
+    let notes = "1,".repeat(5 << 19);
     let huge = format!(
         "{{\"dimensions\":{{\"width\":2,\"height\":1}},\"puzzle\":[[0,0]],\"notes\":[{notes}1]}}"
     );
@@ -1223,7 +1223,22 @@ fn ipuz_round_trip_and_symmetry() {
     );
     assert_eq!(code, 1, "{err}");
     assert!(
-        err.contains("is 17 MB, larger than the 16 MB cspi reads from an .ipuz file"),
+        err.contains("is 5 MB, larger than the 4 MB cspi reads from an .ipuz file"),
+        "{err}"
+    );
+    // One of 3.5 MB is read, and the memory limit holds while it is: the
+    // diagnostic points into the file.
+    let big = huge.replacen(&notes, &"1,".repeat(7 << 18), 1);
+    s.file("g.ipuz", big.as_bytes());
+    let m = s.file("m.csp", model.as_bytes());
+    let out = Command::new(env!("CARGO_BIN_EXE_cspi"))
+        .args(["solve", &m.display().to_string(), "--memory-limit", "40MB"])
+        .output()
+        .expect("run cspi");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("more than 40 MiB of memory") && err.contains("g.ipuz:1:"),
         "{err}"
     );
     let small = huge.replacen(&notes, "", 1);
