@@ -530,6 +530,7 @@ pub(crate) fn add(total: &mut Stats, s: &Stats) {
     total.propagations += s.propagations;
     total.solutions = total.solutions.saturating_add(s.solutions);
     total.restarts += s.restarts;
+    total.restart_nogoods += s.restart_nogoods;
     total.lns_iterations += s.lns_iterations;
     total.conflicts += s.conflicts;
     total.learned += s.learned;

@@ -203,6 +203,12 @@ impl Engine {
         id
     }
 
+    /// Queues `p` to run at the next [`Self::fixpoint`]: a propagator with
+    /// news of its own (the nogoods a restart hands over).
+    pub(crate) fn wake(&mut self, p: PropId) {
+        self.queue.push(p, self.priority[p]);
+    }
+
     /// The current size, to [`Self::rollback`] to.
     pub(crate) fn mark(&self) -> Mark {
         Mark {

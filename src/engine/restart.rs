@@ -18,17 +18,31 @@ pub(crate) struct Restarter {
     count: u64,
     /// The failure count at which the next restart happens.
     next_at: u64,
+    /// Failures before the first restart ([`SCALE`]; tests make it small).
+    scale: u64,
 }
 
 impl Restarter {
     pub(crate) fn new(policy: Restarts) -> Self {
+        Self::scaled(policy, SCALE)
+    }
+
+    /// A policy whose budgets are `scale` times the sequence's terms.
+    pub(crate) fn scaled(policy: Restarts, scale: u64) -> Self {
         let mut r = Restarter {
             policy,
             count: 0,
             next_at: 0,
+            scale,
         };
         r.next_at = r.budget();
         r
+    }
+
+    /// The same policy from the start, at another scale (tests).
+    #[cfg(test)]
+    pub(crate) fn rescaled(&self, scale: u64) -> Self {
+        Self::scaled(self.policy, scale)
     }
 
     /// Whether to restart now, given the failures so far.
@@ -45,9 +59,9 @@ impl Restarter {
     fn budget(&self) -> u64 {
         match self.policy {
             Restarts::None => u64::MAX,
-            Restarts::Luby => SCALE.saturating_mul(luby(self.count + 1)),
+            Restarts::Luby => self.scale.saturating_mul(luby(self.count + 1)),
             Restarts::Geometric => {
-                let f = SCALE as f64 * GROWTH.powi(self.count.min(1000) as i32);
+                let f = self.scale as f64 * GROWTH.powi(self.count.min(1000) as i32);
                 if f >= u64::MAX as f64 {
                     u64::MAX
                 } else {

@@ -19,6 +19,9 @@ pub struct Stats {
     /// by components reaches on a few dozen free variables).
     pub solutions: u64,
     pub restarts: u64,
+    /// Nogoods recorded at restarts: the refuted branches of the paths
+    /// they left (`engine/search/refuted.rs`).
+    pub restart_nogoods: u64,
     /// Neighbourhoods searched by large-neighbourhood search.
     pub lns_iterations: u64,
     pub time: Duration,
@@ -67,6 +70,9 @@ impl Stats {
             ));
             f.push(("backjumps", self.backjumps));
             f.push(("analysis_ms", self.analysis_time.as_millis() as u64));
+        }
+        if self.restart_nogoods > 0 {
+            f.push(("restart_nogoods", self.restart_nogoods));
         }
         if self.imported > 0 {
             f.push(("imported", self.imported));

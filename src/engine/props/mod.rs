@@ -31,6 +31,7 @@ pub(crate) mod member;
 pub(crate) mod nvalue;
 pub(crate) mod reif;
 pub(crate) mod reified;
+pub(crate) mod restart_nogoods;
 pub(crate) mod sets;
 pub(crate) mod shared_substring;
 pub(crate) mod table;

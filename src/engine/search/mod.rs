@@ -32,10 +32,10 @@ mod decide;
 pub(crate) mod lns;
 mod lns_driver;
 mod objective;
+mod refuted;
 
 pub(crate) use decide::{apply, decide};
 
-use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
 use super::crossings::Crossings;
@@ -48,6 +48,7 @@ use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
 use super::tree::{TreeEvent, TreeLog};
+use super::{Engine, PropId};
 use crate::model::{Propagation, Restarts, VarId};
 use lns::{End, Lns, Plan};
 use lns_driver::LnsDriver;
@@ -214,6 +215,9 @@ pub(crate) struct Search<'e> {
     components_on: bool,
     /// Its state, made when first needed.
     parts: Option<Box<by_components::Parts>>,
+    /// The store of the nogoods restarts record (`refuted.rs`), once
+    /// posted: its inbox and id.
+    refuted_store: Option<(super::props::restart_nogoods::Inbox, PropId)>,
 }
 
 impl<'e> Search<'e> {
@@ -292,6 +296,7 @@ impl<'e> Search<'e> {
             exchange: None,
             components_on: strategy.components,
             parts: None,
+            refuted_store: None,
         }
     }
 
@@ -572,8 +577,9 @@ impl<'e> Search<'e> {
                 }
             } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
                 && self.restarter.due(self.engine.stats.failures)
+                && !self.restart()
             {
-                self.restart();
+                return Outcome::Exhausted;
             }
             match self.step() {
                 Step::Decide(var) => {
@@ -766,12 +772,16 @@ impl<'e> Search<'e> {
         Some(ok)
     }
 
-    /// Back to the root, to search again with what the heuristics learned.
-    fn restart(&mut self) {
+    /// Back to the root, to search again with what the heuristics learned
+    /// and the nogoods of the path left (`refuted.rs`). False when those
+    /// fail the root: nothing is left to search.
+    fn restart(&mut self) -> bool {
+        let refuted = self.take_refuted();
         while self.pop_frame().is_some() {}
         self.completing = None;
         self.engine.stats.restarts += 1;
         self.restarter.restarted(self.engine.stats.failures);
+        self.keep_refuted(refuted)
     }
 
     /// Ends the current LNS iteration and starts the next from the root: a
@@ -788,6 +798,7 @@ impl<'e> Search<'e> {
                 p.val.on_solution(objective.best());
             }
         }
+        // LNS records no nogoods at its restarts (`refuted.rs`).
         self.restart();
         self.trade_nogoods();
         let checkpoint = self.engine.doms.checkpoint();
@@ -933,6 +944,7 @@ impl Drop for Search<'_> {
     /// The nogoods hold below the node the search started from: they go
     /// with it, so that a later search on the same engine starts clean.
     fn drop(&mut self) {
+        self.retire_refuted();
         if self.learning {
             self.engine.stop_learning();
         }
