@@ -81,8 +81,8 @@ pub(crate) struct Mail {
 pub(crate) type Inbox = Rc<RefCell<Mail>>;
 
 /// At most this many literals are kept (16 bytes each): past it, the
-/// nogoods of later restarts are dropped.
-const MAX_LITS: usize = 1 << 20;
+/// nogoods of later restarts are dropped (and the search stops making them).
+pub(crate) const MAX_LITS: usize = 1 << 20;
 
 pub(crate) struct RestartNogoods {
     /// The variables whose changes are heard (the search's variables).

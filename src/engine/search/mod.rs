@@ -218,6 +218,8 @@ pub(crate) struct Search<'e> {
     /// The store of the nogoods restarts record (`refuted.rs`), once
     /// posted: its inbox and id.
     refuted_store: Option<(super::props::restart_nogoods::Inbox, PropId)>,
+    /// The literals of the nogoods handed to it so far.
+    refuted_lits: usize,
 }
 
 impl<'e> Search<'e> {
@@ -297,6 +299,7 @@ impl<'e> Search<'e> {
             components_on: strategy.components,
             parts: None,
             refuted_store: None,
+            refuted_lits: 0,
         }
     }
 

@@ -4,10 +4,15 @@
 //! and a later descent does not search them again.
 
 use super::Search;
-use crate::engine::props::restart_nogoods::{DecLit, Inbox, RestartNogoods};
+use crate::engine::props::restart_nogoods::{DecLit, Inbox, MAX_LITS, RestartNogoods};
 use crate::engine::select::Branch;
 use crate::model::Propagation;
 use std::rc::Rc;
+
+/// The longest nogood recorded: a right branch under more positive
+/// decisions than this is left out (its nogood would rarely prune, and the
+/// nogoods of one path cost the square of its depth to build).
+const MAX_LEN: usize = 512;
 
 impl Search<'_> {
     /// Whether a restart records nogoods: under `ac`, with plain
@@ -21,6 +26,7 @@ impl Search<'_> {
             && self.lns.is_none()
             && self.replayed == 0
             && !self.components_on
+            && self.refuted_lits < MAX_LITS
     }
 
     /// The nogoods of the current path: for each right branch, the
@@ -39,12 +45,12 @@ impl Search<'_> {
                 Branch::Assign(v) => DecLit::Eq(f.var, v),
                 Branch::AtMost(v) => DecLit::Le(f.var, v),
             };
-            if f.right {
+            if f.right && positive.len() < MAX_LEN {
                 let mut n = Vec::with_capacity(positive.len() + 1);
                 n.extend_from_slice(&positive);
                 n.push(lit);
                 nogoods.push(n);
-            } else {
+            } else if !f.right {
                 positive.push(lit);
             }
         }
@@ -85,6 +91,7 @@ impl Search<'_> {
             }
         };
         self.engine.stats.restart_nogoods += nogoods.len() as u64;
+        self.refuted_lits += nogoods.iter().map(Vec::len).sum::<usize>();
         inbox.borrow_mut().nogoods.extend(nogoods);
         self.engine.wake(p);
         if self.engine.fixpoint().is_err() {
