@@ -112,13 +112,9 @@ pub(super) fn solve(
     }
 }
 
+/// One search's statistics added to the total (its `solutions` is set
+/// from the fills found).
 fn add(total: &mut Stats, s: &Stats) {
-    total.nodes += s.nodes;
-    total.failures += s.failures;
-    total.backtracks += s.backtracks;
-    total.max_depth = total.max_depth.max(s.max_depth);
-    total.propagations += s.propagations;
-    total.restarts += s.restarts;
-    total.lns_iterations += s.lns_iterations;
+    crate::parallel::add(total, s);
     total.time += s.time;
 }

@@ -63,6 +63,18 @@ pub(crate) struct Engine {
     /// on (`learn/`).
     pub(crate) nogoods: Option<Box<Nogoods>>,
     analyser: Analyser,
+    /// The store of restart nogoods (`search/refuted.rs`), once a search
+    /// posted it: its inbox, id and the variables it hears. The searches
+    /// run one after another on this engine (a split's sub-problems) share
+    /// it, each starting it empty.
+    pub(crate) refuted_store: Option<RefutedStore>,
+}
+
+/// See [`Engine::refuted_store`].
+pub(crate) struct RefutedStore {
+    pub(crate) inbox: props::restart_nogoods::Inbox,
+    pub(crate) prop: PropId,
+    pub(crate) vars: Vec<VarId>,
 }
 
 /// The size of an engine under construction, to roll back to when a
@@ -90,6 +102,7 @@ impl Engine {
             failed: None,
             nogoods: None,
             analyser: Analyser::default(),
+            refuted_store: None,
         }
     }
 

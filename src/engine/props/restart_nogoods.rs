@@ -67,15 +67,16 @@ enum State {
     Open,
 }
 
-/// What the search tells the store: the nogoods it hands over at a
-/// restart, taken in at the next run, and that it has ended.
+/// What the searches tell the store: the nogoods one hands over at a
+/// restart, taken in at the next run, and how many searches have ended.
 #[derive(Default)]
 pub(crate) struct Mail {
     pub(crate) nogoods: Vec<Vec<DecLit>>,
-    /// The search is over: its nogoods hold below the node it started
-    /// from, and a later search on the same engine may start above it (or
-    /// with a weaker bound), so they all go.
-    pub(crate) retired: bool,
+    /// Counts the searches ended. A search's nogoods hold below the node
+    /// it started from and under its bound; the next search on the same
+    /// engine may start above that node (or with a weaker bound), so when
+    /// the count moves, the store drops every nogood before taking new ones.
+    pub(crate) ended: u64,
 }
 
 pub(crate) type Inbox = Rc<RefCell<Mail>>;
@@ -105,6 +106,8 @@ pub(crate) struct RestartNogoods {
     dirty: Vec<VarId>,
     /// Nothing new is taken in once `lits` is full.
     full: bool,
+    /// `Mail::ended` when the nogoods kept were taken in.
+    epoch: u64,
 }
 
 impl RestartNogoods {
@@ -121,18 +124,19 @@ impl RestartNogoods {
             count: vec![0; n],
             dirty: Vec::new(),
             full: false,
+            epoch: 0,
         }
     }
 
-    /// Drops every nogood, for good.
-    fn retire(&mut self) {
+    /// Drops every nogood.
+    fn clear(&mut self) {
         self.lits = Vec::new();
         self.starts = vec![0];
         self.eq = FxHashMap::default();
         self.le.iter_mut().for_each(Vec::clear);
         self.count.iter_mut().for_each(|n| *n = 0);
         self.dirty.clear();
-        self.full = true;
+        self.full = false;
     }
 
     /// How many nogoods are kept.
@@ -281,13 +285,13 @@ impl Propagator for RestartNogoods {
     }
 
     fn propagate(&mut self, d: &mut Domains) -> PResult {
-        let (new, retired) = {
+        let (new, ended) = {
             let mut mail = self.inbox.borrow_mut();
-            (std::mem::take(&mut mail.nogoods), mail.retired)
+            (std::mem::take(&mut mail.nogoods), mail.ended)
         };
-        if retired {
-            self.retire();
-            return Ok(());
+        if ended != self.epoch {
+            self.clear();
+            self.epoch = ended;
         }
         for nogood in &new {
             if let Err(f) = self.add(d, nogood) {
@@ -387,16 +391,17 @@ mod tests {
         assert!(give(&mut h, &store, vec![Eq(x, 1)]).is_err());
     }
 
+    /// When a search ends its nogoods go; the next search's are kept.
     #[test]
-    fn a_retired_store_prunes_nothing() {
+    fn the_next_search_starts_with_none_but_its_own() {
         let mut h = Harness::new();
         let (x, y) = (h.range(0, 3), h.range(0, 3));
         let store = post(&mut h, &[x, y]);
         give(&mut h, &store, vec![Eq(x, 1), Eq(y, 2)]).unwrap();
-        store.0.borrow_mut().retired = true;
-        give(&mut h, &store, vec![Eq(y, 3)]).unwrap();
+        store.0.borrow_mut().ended += 1;
+        give(&mut h, &store, vec![Eq(x, 1), Eq(y, 3)]).unwrap();
         h.fix(x, 1).unwrap();
-        assert_eq!(h.values(y), vec![0, 1, 2, 3]);
+        assert_eq!(h.values(y), vec![0, 1, 2]);
     }
 
     /// Random nogoods over four variables in 0..=3 (a variable may come

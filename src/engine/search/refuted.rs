@@ -6,6 +6,7 @@
 use super::Search;
 use crate::engine::props::restart_nogoods::{DecLit, Inbox, MAX_LITS, RestartNogoods};
 use crate::engine::select::Branch;
+use crate::engine::{PropId, RefutedStore};
 use crate::model::Propagation;
 use std::rc::Rc;
 
@@ -16,23 +17,25 @@ const MAX_LEN: usize = 512;
 
 impl Search<'_> {
     /// Whether a restart records nogoods: under `ac`, with plain
-    /// depth-first search from the root between restarts. Not with
-    /// learning (its own nogoods say more), large neighbourhoods (the
-    /// fixings are not decisions), a replayed sub-problem (its right
-    /// branches were searched elsewhere) or search by components.
+    /// depth-first search between restarts, from the root or from a
+    /// replayed sub-problem's node. Not with learning (its own nogoods say
+    /// more), large neighbourhoods (the fixings are not decisions) or
+    /// search by components.
     fn records_refuted(&self) -> bool {
         self.engine.level == Propagation::Ac
             && !self.learning
             && self.lns.is_none()
-            && self.replayed == 0
             && !self.components_on
             && self.refuted_lits < MAX_LITS
     }
 
     /// The nogoods of the current path: for each right branch, the
     /// positive decisions above it and its own left branch. The decisions
-    /// completing an assignment of the auxiliary variables are left out
-    /// (a failed completion is left without its right branches).
+    /// of a replayed sub-problem's path are left out (its right branches
+    /// were searched elsewhere; the nogoods hold below its node, where the
+    /// search stays), and so are those completing an assignment of the
+    /// auxiliary variables (a failed completion is left without its right
+    /// branches).
     fn refuted(&self) -> Vec<Vec<DecLit>> {
         let end = self
             .completing
@@ -40,7 +43,8 @@ impl Search<'_> {
             .min(self.stack.len());
         let mut positive = Vec::new();
         let mut nogoods = Vec::new();
-        for f in &self.stack[..end] {
+        let start = self.replayed.min(end);
+        for f in &self.stack[start..end] {
             let lit = match f.branch {
                 Branch::Assign(v) => DecLit::Eq(f.var, v),
                 Branch::AtMost(v) => DecLit::Le(f.var, v),
@@ -67,9 +71,9 @@ impl Search<'_> {
         }
     }
 
-    /// At the root after a restart: posts the nogood store the first time,
-    /// hands it the nogoods and propagates. False when the root fails: the
-    /// nogoods cover the whole tree, which is exhausted.
+    /// At the root after a restart: hands the engine's nogood store the
+    /// nogoods (posting it the first time) and propagates. False when the
+    /// root fails: the nogoods cover the whole tree, which is exhausted.
     pub(super) fn keep_refuted(&mut self, nogoods: Vec<Vec<DecLit>>) -> bool {
         if nogoods.is_empty() {
             return true;
@@ -77,17 +81,9 @@ impl Search<'_> {
         let (inbox, p) = match &self.refuted_store {
             Some((inbox, p)) => (Rc::clone(inbox), *p),
             None => {
-                let inbox = Inbox::default();
-                let mut vars = self.order.vars().to_vec();
-                for phase in &self.phases {
-                    vars.extend_from_slice(phase.order.vars());
-                }
-                vars.sort_unstable();
-                vars.dedup();
-                let store = RestartNogoods::new(vars, Rc::clone(&inbox));
-                let p = self.engine.add_prop(Box::new(store));
-                self.refuted_store = Some((Rc::clone(&inbox), p));
-                (inbox, p)
+                let store = self.store_for_this_search();
+                self.refuted_store = Some((Rc::clone(&store.0), store.1));
+                store
             }
         };
         self.engine.stats.restart_nogoods += nogoods.len() as u64;
@@ -101,10 +97,38 @@ impl Search<'_> {
         true
     }
 
-    /// The search ends: its nogoods go with it (see `Mail::retired`).
+    /// The engine's store, posted when it has none or hears other
+    /// variables than this search decides on.
+    fn store_for_this_search(&mut self) -> (Inbox, PropId) {
+        let mut vars = self.order.vars().to_vec();
+        for phase in &self.phases {
+            vars.extend_from_slice(phase.order.vars());
+        }
+        vars.sort_unstable();
+        vars.dedup();
+        if let Some(s) = self
+            .engine
+            .refuted_store
+            .as_ref()
+            .filter(|s| s.vars == vars)
+        {
+            return (Rc::clone(&s.inbox), s.prop);
+        }
+        let inbox = Inbox::default();
+        let store = RestartNogoods::new(vars.clone(), Rc::clone(&inbox));
+        let prop = self.engine.add_prop(Box::new(store));
+        self.engine.refuted_store = Some(RefutedStore {
+            inbox: Rc::clone(&inbox),
+            prop,
+            vars,
+        });
+        (inbox, prop)
+    }
+
+    /// The search ends: its nogoods go with it (see `Mail::ended`).
     pub(super) fn retire_refuted(&mut self) {
         if let Some((inbox, _)) = &self.refuted_store {
-            inbox.borrow_mut().retired = true;
+            inbox.borrow_mut().ended += 1;
         }
     }
 }
@@ -116,7 +140,7 @@ mod tests {
     use crate::engine::props::alldiff::AllDifferent;
     use crate::engine::props::linear::{LinOp, Linear};
     use crate::engine::search::{Limits, Next, Outcome, Strategy};
-    use crate::engine::select::{Rng, val, var};
+    use crate::engine::select::{Decision, Rng, val, var};
     use crate::model::{Model, Restarts, ValSelect, VarId, VarSelect};
     use rand::{RngExt, SeedableRng};
     use std::sync::Arc;
@@ -215,6 +239,19 @@ mod tests {
     /// so that nogoods are recorded all the time: every solution, or the
     /// best when minimising `x0`; and how many nogoods were recorded.
     fn search(h: &mut Harness, n: usize, minimise: bool, seed: u64) -> (Vec<Vec<i64>>, u64) {
+        below(h, n, minimise, seed, &[], 1)
+    }
+
+    /// [`search`] below the node `path` leads to (a split's sub-problem),
+    /// restarts at `scale` times the Luby sequence.
+    fn below(
+        h: &mut Harness,
+        n: usize,
+        minimise: bool,
+        seed: u64,
+        path: &[Decision],
+        scale: u64,
+    ) -> (Vec<Vec<i64>>, u64) {
         let strategy = Strategy {
             var: var::build(VarSelect::DomWdeg),
             val: val::build(ValSelect::Random, &Model::default()),
@@ -233,9 +270,13 @@ mod tests {
             Arc::default(),
             Limits::default(),
         );
-        search.restarter = search.restarter.rescaled(1);
+        search.restarter = search.restarter.rescaled(scale);
         if minimise {
             search.minimize(0);
+        }
+        let before = search.engine.stats.restart_nogoods;
+        if !search.replay(path) {
+            return (Vec::new(), 0);
         }
         let mut found = Vec::new();
         let outcome = search.run(|x| {
@@ -243,7 +284,7 @@ mod tests {
             Next::Continue
         });
         assert!(matches!(outcome, Outcome::Exhausted));
-        let recorded = search.engine.stats.restart_nogoods;
+        let recorded = search.engine.stats.restart_nogoods - before;
         (found, recorded)
     }
 
@@ -289,5 +330,85 @@ mod tests {
             recorded > cases / 2 && unsat > cases / 20 && unsat < cases,
             "{recorded} {unsat} {cases}"
         );
+    }
+
+    /// Under `x0 = 0`, five `y` and `w` in 0..=4 must differ (no way, as
+    /// search, not propagation, finds out: pairwise `!=`); under `x0 = 1`,
+    /// `w` is in 5..=9 and the `y` are any of the 120 orders of 0..=4 (`w`
+    /// is not branched on: it only has to have some value). The nogoods the first sub-problem records over the `y` would
+    /// cut solutions of the second, were they kept.
+    #[test]
+    fn a_sub_problems_nogoods_go_with_it() {
+        for seed in 0..20 {
+            let mut h = Harness::new();
+            let x0 = h.range(0, 1);
+            let ys: Vec<VarId> = (0..5).map(|_| h.range(0, 4)).collect();
+            let w = h.range(0, 9);
+            h.post(Linear::new(vec![(1, w), (-5, x0)], -4, LinOp::Le));
+            h.post(Linear::new(vec![(5, x0), (-1, w)], 0, LinOp::Le));
+            let mut all: Vec<VarId> = ys.clone();
+            all.push(w);
+            for i in 0..all.len() {
+                for j in i + 1..all.len() {
+                    h.post(Linear::new(vec![(1, all[i]), (-1, all[j])], 0, LinOp::Ne));
+                }
+            }
+            let root = h.engine.doms.checkpoint();
+            let mut counts = Vec::new();
+            for v in 0..=1 {
+                h.engine.doms.restore(root);
+                let path = [Decision {
+                    var: x0,
+                    branch: Branch::Assign(v),
+                    right: false,
+                }];
+                // `w` follows from the others: the nogoods are over the `y`.
+                // Restarts after a few failures: nogoods of two decisions.
+                let (sols, recorded) = below(&mut h, 6, false, seed, &path, 3);
+                counts.push((sols.len(), recorded > 0));
+            }
+            assert_eq!(counts[0], (0, true), "seed {seed}");
+            assert_eq!(counts[1].0, 120, "seed {seed}");
+        }
+    }
+
+    /// A split's sub-problems searched one after another on one engine,
+    /// as a worker thread does (`x0 = v` for each value `v`), each with
+    /// restarts: the nogoods of one hold only below its node, and the next
+    /// must not see them. Their solutions together are every solution.
+    #[test]
+    fn sub_problems_on_one_engine_do_not_share_nogoods() {
+        let mut rng = Rng::seed_from_u64(43);
+        let mut recorded = 0;
+        for _ in 0..1500 {
+            let case = Case::random(&mut rng);
+            let mut all = case.solutions();
+            all.sort();
+            let Some(mut h) = case.build() else {
+                continue;
+            };
+            let root = h.engine.doms.checkpoint();
+            let seed = rng.random_range(0..1000);
+            let mut found = Vec::new();
+            for v in 0..=case.hi {
+                h.engine.doms.restore(root);
+                let path = [Decision {
+                    var: 0,
+                    branch: Branch::Assign(v),
+                    right: false,
+                }];
+                let (sols, r) = below(&mut h, case.n, false, seed, &path, 2);
+                recorded += u32::from(r > 0);
+                found.extend(sols);
+            }
+            found.sort();
+            assert!(
+                found == all,
+                "{} solutions found, {} exist",
+                found.len(),
+                all.len()
+            );
+        }
+        assert!(recorded > 20, "{recorded}");
     }
 }
