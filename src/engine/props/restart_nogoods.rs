@@ -13,12 +13,14 @@
 //! its two watched literals becomes true; another literal that is not true
 //! takes its place or, when none is left, the other watched literal is made
 //! false (or, true too, the nogood fails). Watches need no undoing on
-//! backtracking. The nogoods are implied by the model, so a nogood missed
-//! prunes less and never changes a solution.
+//! backtracking. The nogoods are implied by the model below the search's
+//! node and under its bound, so a nogood missed prunes less and never
+//! changes a solution; when that search ends they all go (`Mail::ended`).
 //!
 //! The propagator has no variables of its own (`vars()` is empty): the
-//! degree heuristics, dom/wdeg's weights and the failure blame ignore it,
-//! and the search posts it only when it restarts.
+//! degree heuristics, dom/wdeg's weights and the failure blame ignore it.
+//! One engine has one, posted at the first restart that records a nogood
+//! (`Engine::refuted_store`).
 
 use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
