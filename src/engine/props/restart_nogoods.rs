@@ -83,10 +83,6 @@ pub(crate) struct Mail {
 
 pub(crate) type Inbox = Rc<RefCell<Mail>>;
 
-/// At most this many literals are kept (16 bytes each): past it, the
-/// nogoods of later restarts are dropped (and the search stops making them).
-pub(crate) const MAX_LITS: usize = 1 << 20;
-
 pub(crate) struct RestartNogoods {
     /// The variables whose changes are heard (the search's variables).
     watched_vars: Vec<VarId>,
@@ -106,8 +102,6 @@ pub(crate) struct RestartNogoods {
     count: Vec<u32>,
     /// Variables whose watches to look at.
     dirty: Vec<VarId>,
-    /// Nothing new is taken in once `lits` is full.
-    full: bool,
     /// `Mail::ended` when the nogoods kept were taken in.
     epoch: u64,
 }
@@ -125,7 +119,6 @@ impl RestartNogoods {
             le: vec![Vec::new(); n],
             count: vec![0; n],
             dirty: Vec::new(),
-            full: false,
             epoch: 0,
         }
     }
@@ -138,7 +131,6 @@ impl RestartNogoods {
         self.le.iter_mut().for_each(Vec::clear);
         self.count.iter_mut().for_each(|n| *n = 0);
         self.dirty.clear();
-        self.full = false;
     }
 
     /// How many nogoods are kept.
@@ -164,10 +156,6 @@ impl RestartNogoods {
             1 => {
                 kept[0].falsify(d)?;
                 self.dirty.push(kept[0].var());
-                Ok(())
-            }
-            _ if self.full || self.lits.len() + kept.len() > MAX_LITS => {
-                self.full = true;
                 Ok(())
             }
             _ => {
@@ -388,7 +376,6 @@ mod tests {
         // y = 0 is false at the root: nothing to keep.
         give(&mut h, &store, vec![Eq(y, 0), Eq(z, 3)]).unwrap();
         assert_eq!(h.values(z), vec![0, 1, 3]);
-        assert_eq!(h.engine.props.len(), 1);
         // Every literal holds: the root fails.
         assert!(give(&mut h, &store, vec![Eq(x, 1)]).is_err());
     }

@@ -36,6 +36,7 @@ mod refuted;
 
 pub(crate) use decide::{apply, decide};
 
+use super::Engine;
 use super::budget::Budget;
 use super::components::{Components, Counted, Ctx};
 use super::crossings::Crossings;
@@ -48,7 +49,6 @@ use super::select::{Branch, Decision, Rng};
 use super::stats::Stats;
 use super::trail::Checkpoint;
 use super::tree::{TreeEvent, TreeLog};
-use super::{Engine, PropId};
 use crate::model::{Propagation, Restarts, VarId};
 use lns::{End, Lns, Plan};
 use lns_driver::LnsDriver;
@@ -215,10 +215,10 @@ pub(crate) struct Search<'e> {
     components_on: bool,
     /// Its state, made when first needed.
     parts: Option<Box<by_components::Parts>>,
-    /// The store of the nogoods restarts record (`refuted.rs`), once
-    /// posted: its inbox and id.
-    refuted_store: Option<(super::props::restart_nogoods::Inbox, PropId)>,
-    /// The literals of the nogoods handed to it so far.
+    /// Whether this search has handed nogoods to the engine's store
+    /// (`refuted.rs`), which then drops them when the search ends.
+    refuted_on: bool,
+    /// The literals of the nogoods handed over so far.
     refuted_lits: usize,
 }
 
@@ -298,7 +298,7 @@ impl<'e> Search<'e> {
             exchange: None,
             components_on: strategy.components,
             parts: None,
-            refuted_store: None,
+            refuted_on: false,
             refuted_lits: 0,
         }
     }

@@ -4,11 +4,15 @@
 //! and a later descent does not search them again.
 
 use super::Search;
-use crate::engine::props::restart_nogoods::{DecLit, Inbox, MAX_LITS, RestartNogoods};
+use crate::engine::RefutedStore;
+use crate::engine::props::restart_nogoods::{DecLit, Inbox, RestartNogoods};
 use crate::engine::select::Branch;
-use crate::engine::{PropId, RefutedStore};
-use crate::model::Propagation;
+use crate::model::{Propagation, VarId};
 use std::rc::Rc;
+
+/// The most literals one search hands over (16 bytes each in the store):
+/// past it, its later restarts record nothing.
+const MAX_LITS: usize = 1 << 20;
 
 /// The longest nogood recorded: a right branch under more positive
 /// decisions than this is left out (its nogood would rarely prune, and the
@@ -78,17 +82,11 @@ impl Search<'_> {
         if nogoods.is_empty() {
             return true;
         }
-        let (inbox, p) = match &self.refuted_store {
-            Some((inbox, p)) => (Rc::clone(inbox), *p),
-            None => {
-                let store = self.store_for_this_search();
-                self.refuted_store = Some((Rc::clone(&store.0), store.1));
-                store
-            }
-        };
         self.engine.stats.restart_nogoods += nogoods.len() as u64;
         self.refuted_lits += nogoods.iter().map(Vec::len).sum::<usize>();
-        inbox.borrow_mut().nogoods.extend(nogoods);
+        let store = self.fitted_refuted_store();
+        store.inbox.borrow_mut().nogoods.extend(nogoods);
+        let p = store.prop;
         self.engine.wake(p);
         if self.engine.fixpoint().is_err() {
             self.failed();
@@ -97,38 +95,44 @@ impl Search<'_> {
         true
     }
 
-    /// The engine's store, posted when it has none or hears other
-    /// variables than this search decides on.
-    fn store_for_this_search(&mut self) -> (Inbox, PropId) {
+    /// The engine's store, which this search uses from its first nogood
+    /// on: the one there, unless it hears other variables than this search
+    /// decides on, then a new one.
+    fn fitted_refuted_store(&mut self) -> &RefutedStore {
+        let store = match self.engine.refuted_store.take() {
+            Some(s) if self.refuted_on || s.vars == self.decision_vars() => s,
+            _ => {
+                let vars = self.decision_vars();
+                let inbox = Inbox::default();
+                let store = RestartNogoods::new(vars.clone(), Rc::clone(&inbox));
+                let prop = self.engine.add_prop(Box::new(store));
+                RefutedStore { inbox, prop, vars }
+            }
+        };
+        self.refuted_on = true;
+        self.engine.refuted_store.insert(store)
+    }
+
+    /// The variables this search branches on, sorted.
+    fn decision_vars(&self) -> Vec<VarId> {
         let mut vars = self.order.vars().to_vec();
         for phase in &self.phases {
             vars.extend_from_slice(phase.order.vars());
         }
         vars.sort_unstable();
         vars.dedup();
-        if let Some(s) = self
-            .engine
-            .refuted_store
-            .as_ref()
-            .filter(|s| s.vars == vars)
-        {
-            return (Rc::clone(&s.inbox), s.prop);
-        }
-        let inbox = Inbox::default();
-        let store = RestartNogoods::new(vars.clone(), Rc::clone(&inbox));
-        let prop = self.engine.add_prop(Box::new(store));
-        self.engine.refuted_store = Some(RefutedStore {
-            inbox: Rc::clone(&inbox),
-            prop,
-            vars,
-        });
-        (inbox, prop)
+        vars
     }
 
     /// The search ends: its nogoods go with it (see `Mail::ended`).
     pub(super) fn retire_refuted(&mut self) {
-        if let Some((inbox, _)) = &self.refuted_store {
-            inbox.borrow_mut().ended += 1;
+        if let Some(store) = self
+            .engine
+            .refuted_store
+            .as_ref()
+            .filter(|_| self.refuted_on)
+        {
+            store.inbox.borrow_mut().ended += 1;
         }
     }
 }
