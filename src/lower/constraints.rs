@@ -15,6 +15,7 @@ impl Lower<'_> {
             Formula::Cmp(CmpOp::Eq, Term::Letter(a, i), Term::Letter(b, j)) if a != b => {
                 self.word_crossing(*a, *i, *b, *j)
             }
+            Formula::Cmp(CmpOp::Eq, a, b) if self.count_equal(a, b).is_some() => Some(()),
             Formula::Cmp(op, a, b) => {
                 let (coefs, k) = self.linear(&difference(a, b))?;
                 if let Some(card) = self.set_card_of(&coefs) {

@@ -4,8 +4,10 @@
 
 use super::Lower;
 use crate::engine::props::count_eq::CountEq;
+use crate::engine::props::gcc::GlobalCardinality;
 use crate::engine::props::linear::{LinOp, Linear};
 use crate::model::{CmpOp, Formula, Term, VarId};
+use std::collections::HashMap;
 
 /// `sum(coef * var) + constant`, each variable once; the constant is wide,
 /// as folded sums of wide values may need (`6 * (t - 1.7e18)`).
@@ -20,6 +22,71 @@ const COUNT_FROM: usize = 3;
 const KEEP_SUMS_FROM: usize = 32;
 
 impl Lower<'_> {
+    /// Posts the counts gathered while lowering: those over the same terms
+    /// (the `count(j in J: x[j] == i)` of a magic sequence, one per `i`)
+    /// as one [`GlobalCardinality`] over their values, which keeps each
+    /// term's counted values instead of telling every count of every
+    /// change; a count alone as a [`CountEq`].
+    pub(super) fn post_counts(&mut self) {
+        let mut groups: Vec<(Vec<VarId>, Vec<i64>, Vec<VarId>)> = Vec::new();
+        let mut index: HashMap<Vec<VarId>, usize> = HashMap::new();
+        for (xs, v, c) in std::mem::take(&mut self.counts) {
+            let g = match index.get(&xs) {
+                Some(&g) if !groups[g].1.contains(&v) => g,
+                Some(_) => {
+                    // The same value counted twice over the same terms.
+                    let p = CountEq::new(xs, v, c, &mut self.engine.doms);
+                    self.engine.add_prop(Box::new(p));
+                    continue;
+                }
+                None => {
+                    index.insert(xs.clone(), groups.len());
+                    groups.push((xs, Vec::new(), Vec::new()));
+                    groups.len() - 1
+                }
+            };
+            groups[g].1.push(v);
+            groups[g].2.push(c);
+        }
+        for (xs, values, counts) in groups {
+            let d = &mut self.engine.doms;
+            if values.len() == 1 {
+                let p = CountEq::new(xs, values[0], counts[0], d);
+                self.engine.add_prop(Box::new(p));
+            } else {
+                let p = GlobalCardinality::new(&xs, values, &counts, false, d);
+                self.engine.add_prop(Box::new(p));
+            }
+        }
+    }
+
+    /// Posts `count == y` with `y` itself as the count (no auxiliary
+    /// variable and equality): a magic sequence's `s[i] == count(...)`, or
+    /// FlatZinc's `count_eq(x, v, c)`. `None` when `a` or `b` is no count.
+    pub(super) fn count_equal(&mut self, a: &Term, b: &Term) -> Option<()> {
+        let ((xs, v), y) = match (pure_count(a), pure_count(b)) {
+            (Some(count), _) => (count, b),
+            (None, Some(count)) => (count, a),
+            (None, None) => return None,
+        };
+        let mark = self.engine.mark();
+        let xs = xs
+            .into_iter()
+            .map(|x| self.var_of(x))
+            .collect::<Option<Vec<_>>>();
+        match (xs, self.var_of(y)) {
+            (Some(xs), Some(y)) => {
+                self.counts.push((xs, v, y));
+                Some(())
+            }
+            _ => {
+                // Leaves nothing behind for the general lowering that follows.
+                self.engine.rollback(mark);
+                None
+            }
+        }
+    }
+
     /// The term as a linear expression over engine variables (sub-terms that
     /// are not linear get auxiliary variables).
     /// Coefficients and constant are computed exactly (in `i128`) and must
@@ -67,8 +134,7 @@ impl Lower<'_> {
                         .map(|u| self.var_of(counted(u)?.0))
                         .collect::<Option<Vec<_>>>()?;
                     let c = self.aux(0, xs.len() as i128)?;
-                    let p = CountEq::new(xs, v, c, &mut self.engine.doms);
-                    self.engine.add_prop(Box::new(p));
+                    self.counts.push((xs, v, c));
                     coefs.push((a, c));
                 }
             }
@@ -145,9 +211,6 @@ impl Lower<'_> {
     }
 }
 
-/// Adds up the coefficients of repeated variables (first occurrence order)
-/// and drops the zeros; `None` when a merged coefficient leaves `i64`.
-/// Linear in the number of terms, so a sum over a million variables costs no
 /// `(x, v)` when the term is `x == v` as 0 or 1 (what `count` builds).
 fn counted(t: &Term) -> Option<(&Term, i64)> {
     let Term::Ite(f, yes, no) = t else {
@@ -164,6 +227,29 @@ fn counted(t: &Term) -> Option<(&Term, i64)> {
     }
 }
 
+/// The counted terms and value when `t` is a count and nothing else:
+/// `x_1 == v` plus `x_2 == v` ... (at least [`COUNT_FROM`] of them).
+pub(super) fn pure_count(t: &Term) -> Option<(Vec<&Term>, i64)> {
+    let Term::Linear(parts, 0) = t else {
+        return None;
+    };
+    if parts.len() < COUNT_FROM {
+        return None;
+    }
+    let value = counted(&parts[0].1)?.1;
+    let xs = parts
+        .iter()
+        .map(|(a, u)| match counted(u) {
+            Some((x, v)) if *a == 1 && v == value => Some(x),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((xs, value))
+}
+
+/// Adds up the coefficients of repeated variables (first occurrence order)
+/// and drops the zeros; `None` when a merged coefficient leaves `i64`.
+/// Linear in the number of terms, so a sum over a million variables costs no
 /// more than reading it.
 pub(super) fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> {
     let narrow = |&(c, v): &(i128, VarId)| Some((i64::try_from(c).ok()?, v));
@@ -172,7 +258,7 @@ pub(super) fn merge_terms(terms: &[(i128, VarId)]) -> Option<Vec<(i64, VarId)>> 
     if terms.windows(2).all(|w| w[0].1 < w[1].1) {
         return terms.iter().filter(|t| t.0 != 0).map(narrow).collect();
     }
-    let mut at: std::collections::HashMap<VarId, usize> = Default::default();
+    let mut at: HashMap<VarId, usize> = Default::default();
     let mut merged: Vec<(i128, VarId)> = Vec::with_capacity(terms.len());
     for &(a, v) in terms {
         match at.entry(v) {

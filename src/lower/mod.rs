@@ -80,6 +80,7 @@ pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bo
         .objective
         .as_ref()
         .and_then(|o| lower.objective_var(o));
+    lower.post_counts();
     let crossings = std::mem::take(&mut lower.crossings);
     Posted {
         engine,
@@ -105,6 +106,10 @@ pub(crate) struct Lower<'a> {
     tables: crate::engine::props::table::TableCache,
     /// The cardinality variable of each set's booleans (`globals/sets.rs`).
     set_cards: std::collections::HashMap<Vec<VarId>, VarId>,
+    /// Counts `c = #{j : xs[j] == v}` met in sums, posted together at the
+    /// end ([`Lower::post_counts`]) so that those over the same terms share
+    /// one propagator.
+    counts: Vec<(Vec<VarId>, i64, VarId)>,
 }
 
 impl<'a> Lower<'a> {
@@ -118,6 +123,7 @@ impl<'a> Lower<'a> {
             crossings: Crossings::default(),
             tables: Default::default(),
             set_cards: Default::default(),
+            counts: Vec::new(),
         }
     }
 
@@ -126,10 +132,11 @@ impl<'a> Lower<'a> {
     pub(crate) fn post(&mut self, f: &Formula) {
         self.strict = true;
         let mark = self.engine.mark();
-        let crossings = self.crossings.len();
+        let (crossings, counts) = (self.crossings.len(), self.counts.len());
         if self.try_post(f).is_none() {
             self.engine.rollback(mark);
             self.crossings.truncate(crossings);
+            self.counts.truncate(counts);
             let vars = self.engine.doms.num_vars();
             self.set_cards
                 .retain(|bools, card| *card < vars && bools.iter().all(|&b| b < vars));

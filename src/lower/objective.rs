@@ -15,10 +15,11 @@ impl Lower<'_> {
         } else {
             o.term.clone()
         };
-        let mark = self.engine.mark();
+        let (mark, counts) = (self.engine.mark(), self.counts.len());
         let v = self.var_of(&t);
         if v.is_none() {
             self.engine.rollback(mark);
+            self.counts.truncate(counts);
         }
         v
     }

@@ -7,7 +7,7 @@ use super::{Lowering, consts};
 use crate::engine::props::alldiff::AllDifferent;
 use crate::engine::props::{bin_packing, gcc, inverse, nvalue};
 use crate::lower::Lower;
-use crate::model::{GlobalArg, Propagation};
+use crate::model::{CmpOp, GlobalArg, Propagation};
 
 pub(super) struct Inverse;
 
@@ -30,8 +30,20 @@ pub(super) struct GlobalCardinality;
 impl Lowering for GlobalCardinality {
     fn lower(&self, l: &mut Lower, args: &[GlobalArg]) -> Option<()> {
         let x = l.vars_of(&args[0])?;
-        let c = l.vars_of(&args[2])?;
-        let p = gcc::GlobalCardinality::new(&x, consts(&args[1]), &c);
+        let all = l.vars_of(&args[2])?;
+        // The propagator counts each value once: a value given again has
+        // the count of its first place.
+        let (mut values, mut counts) = (Vec::new(), Vec::new());
+        for (v, c) in consts(&args[1]).into_iter().zip(all) {
+            match values.iter().position(|&u| u == v) {
+                Some(k) => l.post_cmp(vec![(1, counts[k]), (-1, c)], 0, CmpOp::Eq)?,
+                None => {
+                    values.push(v);
+                    counts.push(c);
+                }
+            }
+        }
+        let p = gcc::GlobalCardinality::new(&x, values, &counts, true, &mut l.engine.doms);
         l.engine.add_prop(Box::new(p));
         Some(())
     }

@@ -285,13 +285,12 @@ pub(super) fn global_cardinality(d: &mut Draw) -> Case {
     for _ in 0..k {
         domains.push(d.domain(0, 3));
     }
-    let mut values: Vec<i64> = Vec::new();
-    while values.len() < k {
-        let v = d.int(-1, 2);
-        if !values.contains(&v) {
-            values.push(v);
-        }
-    }
+    // Distinct values, each drawn from those left (not by rejection: a
+    // shrinking tape replays zeros, which would draw the same value forever).
+    let mut left: Vec<i64> = (-1..=2).collect();
+    let values: Vec<i64> = (0..k)
+        .map(|_| left.remove(d.int(0, left.len() as i64 - 1) as usize))
+        .collect();
     let parts = (0..k)
         .map(|c| {
             let sum: Vec<String> = (0..n).map(|i| format!("(x{i} == {})", values[c])).collect();
@@ -310,6 +309,50 @@ pub(super) fn global_cardinality(d: &mut Draw) -> Case {
         decomposition: decomposition(parts),
         holds: Box::new(move |v| {
             cspi::model::globals::holds::global_cardinality(&v[..n], &vals, &v[n..])
+        }),
+    }
+}
+
+/// Counts over the same terms, as a magic sequence has them: each
+/// `y == (x0 == v) + (x1 == v) + ...`, `y` a counted variable itself or
+/// another one, values possibly repeated. Lowering posts them together as
+/// one global cardinality with `y` as the count; the decomposition doubles
+/// each side, which keeps every count apart (an auxiliary count and a sum).
+pub(super) fn count_family(d: &mut Draw) -> Case {
+    let n = d.int(3, 4) as usize;
+    let k = d.int(1, 3) as usize;
+    let mut domains = d.domains(n, -1, 3, 60);
+    let mut counts = Vec::new();
+    for _ in 0..k {
+        let v = d.int(-1, 3);
+        let y = if d.int(0, 1) == 0 {
+            d.int(0, n as i64 - 1) as usize
+        } else {
+            domains.push(d.domain(0, 3));
+            domains.len() - 1
+        };
+        counts.push((v, y));
+    }
+    let sum = |v: i64, coef: &str| -> String {
+        let terms: Vec<String> = (0..n).map(|i| format!("{coef}(x{i} == {v})")).collect();
+        terms.join(" + ")
+    };
+    let global = counts
+        .iter()
+        .map(|&(v, y)| format!("constraint x{y} == {};\n", sum(v, "")))
+        .collect();
+    let parts = counts
+        .iter()
+        .map(|&(v, y)| format!("2 * x{y} == {}", sum(v, "2 * ")))
+        .collect();
+    Case {
+        domains,
+        global,
+        decomposition: decomposition(parts),
+        holds: Box::new(move |x| {
+            counts
+                .iter()
+                .all(|&(v, y)| x[y] == x[..n].iter().filter(|&&t| t == v).count() as i64)
         }),
     }
 }

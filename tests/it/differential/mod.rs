@@ -358,6 +358,7 @@ fn globals_agree_with_their_decompositions_under_every_strategy() {
         ("subcircuit", globals::subcircuit),
         ("inverse", globals::inverse),
         ("global_cardinality", globals::global_cardinality),
+        ("counts over the same terms", globals::count_family),
         ("nvalue", globals::nvalue),
         ("bin_packing", globals::bin_packing),
         ("lex", globals::lex),
@@ -480,5 +481,20 @@ fn element_with_partial_items_prunes_only_the_selected_item() {
         "var x0 in {1, 2};\nvar x1 in {0, 1};\nconstraint [1, 10 / x1][x0] == 1;\n",
         2,
         &[&[1, 0], &[1, 1]],
+    );
+}
+
+/// `val lcv` runs the propagators on each value and undoes it; under
+/// `propagation fc` global cardinality is not at its fixpoint there, and
+/// the values its run took off its pending list once stayed off after the
+/// undo: `x0 = 2` was then accepted with no 0 counted where one must be.
+#[test]
+fn global_cardinality_keeps_its_pending_values_through_a_look_ahead() {
+    check_known(
+        "var x0 in {-1, 0, 2};\nvar x1 in {-1, 0, 1, 2};\nvar x2 in 0..4;\n\
+         constraint x1 == -1;\nconstraint x2 == 1;\n\
+         constraint global_cardinality([x0, x1], [0], [x2]);\n",
+        3,
+        &[&[0, -1, 1]],
     );
 }
