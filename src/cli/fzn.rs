@@ -277,6 +277,10 @@ const LIBRARY: &[(&str, &str)] = &[
         include_str!("../../share/minizinc/cspi/fzn_global_cardinality_closed.mzn"),
     ),
     (
+        "fzn_global_cardinality_low_up.mzn",
+        include_str!("../../share/minizinc/cspi/fzn_global_cardinality_low_up.mzn"),
+    ),
+    (
         "fzn_inverse.mzn",
         include_str!("../../share/minizinc/cspi/fzn_inverse.mzn"),
     ),

@@ -267,6 +267,28 @@ conformance! {
         constraint global_cardinality_closed(x, [1, 3], c);
         constraint x[2] >= x[3];
         solve satisfy;";
+    global_cardinality_low_up: "
+        include \"globals.mzn\";
+        array[1..5] of var 0..3: x;
+        constraint global_cardinality_low_up(x, [1, 2, 3], [1, 0, 2], [2, 1, 5]);
+        constraint x[1] <= x[2];
+        solve satisfy;";
+    global_cardinality_low_up_closed: "
+        include \"globals.mzn\";
+        array[1..4] of var 0..4: x;
+        constraint global_cardinality_low_up_closed(x, [1, 3, 4], [0, 1, 1], [2, 2, 3]);
+        constraint x[2] != x[3];
+        solve satisfy;";
+    magic_sequence_by_counts: "
+        array[0..5] of var 0..5: s;
+        constraint forall(i in 0..5)(s[i] = count(j in 0..5)(s[j] = i));
+        solve satisfy;";
+    magic_sequence_by_global_cardinality: "
+        include \"globals.mzn\";
+        int: n = 7;
+        array[0..n-1] of var 0..n-1: s;
+        constraint global_cardinality(s, array1d(0..n-1, [i | i in 0..n-1]), s);
+        solve satisfy;";
     inverse_offset: "
         include \"globals.mzn\";
         array[0..3] of var 1..4: f;
