@@ -63,6 +63,25 @@ impl CountEq {
     }
 }
 
+/// Bounds the count `c` by the `fixed` terms equal to the value and the
+/// `possible` ones; then, unless all that can take it have it, whether the
+/// count is reached (the value leaves the others) or needs every possible
+/// term (they all take it), `None` when neither.
+pub(crate) fn bound_count(
+    d: &mut Domains,
+    c: VarId,
+    fixed: i64,
+    possible: i64,
+) -> Result<Option<(bool, bool)>, Fail> {
+    if fixed > d.max(c) || possible < d.min(c) {
+        return Err(Fail);
+    }
+    d.set_min(c, fixed)?;
+    d.set_max(c, possible)?;
+    let (reached, needed) = (d.max(c) == fixed, d.min(c) == possible);
+    Ok((fixed < possible && (reached || needed)).then_some((reached, needed)))
+}
+
 /// Whether `x` can take `v`, and whether it is fixed to it.
 fn state(d: &Domains, x: VarId, v: i64) -> (bool, bool) {
     let can = d.contains(x, v);
@@ -115,15 +134,10 @@ impl Propagator for CountEq {
             d.trail.int(self.kept.fixed),
             d.trail.int(self.kept.possible),
         );
-        if fixed > d.max(c) || possible < d.min(c) {
-            return Err(Fail);
-        }
-        d.set_min(c, fixed)?;
-        d.set_max(c, possible)?;
-        if fixed == possible {
+        let Some((reached, _)) = bound_count(d, c, fixed, possible)? else {
             return Ok(());
-        }
-        if d.max(c) == fixed {
+        };
+        if reached {
             for i in 0..self.vars.len() - 1 {
                 let x = self.vars[i];
                 if !d.is_fixed(x) {

@@ -25,6 +25,7 @@
 //! explained as `among` over that value is (`among_explain.rs`); with it,
 //! the default.
 
+use super::count_eq::bound_count;
 use crate::engine::domains::{Domains, Fail, PResult, event};
 use crate::engine::learn::{Kind, Lit, Past};
 use crate::engine::propagator::{Priority, Propagator, Subscriptions};
@@ -201,18 +202,9 @@ impl GlobalCardinality {
     fn count_rule(&mut self, k: usize, d: &mut Domains) -> PResult {
         let (v, c) = (self.values[k], self.vars[self.n + k]);
         let (fixed, possible) = (self.count(d, k, true), self.count(d, k, false));
-        if fixed > d.max(c) || possible < d.min(c) {
-            return Err(Fail);
-        }
-        d.set_min(c, fixed)?;
-        d.set_max(c, possible)?;
-        if fixed == possible {
+        let Some((reached, _)) = bound_count(d, c, fixed, possible)? else {
             return Ok(());
-        }
-        let (reached, needed) = (d.max(c) == fixed, d.min(c) == possible);
-        if !reached && !needed {
-            return Ok(());
-        }
+        };
         for j in 0..self.n {
             let x = self.vars[j];
             if !self.can(d, j, k) || d.is_fixed(x) || !d.contains(x, v) {
