@@ -45,6 +45,7 @@ pub(crate) fn strategy(model: &Model, spec: &SearchSpec, optimising: bool) -> St
         scope: spec.scope.clone(),
         learning: learning(model, spec, optimising),
         components: spec.components,
+        restart_nogoods: spec.restart_nogoods.unwrap_or(true),
         phases: spec
             .phases
             .iter()

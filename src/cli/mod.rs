@@ -389,6 +389,9 @@ pub(crate) struct StrategyArgs {
     /// Search for a first solution by components (docs/search.md).
     #[arg(long, value_name = "on|off", value_parser = on_off)]
     pub(crate) components: Option<bool>,
+    /// Keep the branches a restart leaves as nogoods (docs/search.md; on by default).
+    #[arg(long, value_name = "on|off", value_parser = on_off)]
+    pub(crate) restart_nogoods: Option<bool>,
 }
 
 /// `on` or `off`.

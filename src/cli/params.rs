@@ -77,6 +77,9 @@ impl StrategyArgs {
         if let Some(c) = self.components {
             spec.components = c;
         }
+        if let Some(r) = self.restart_nogoods {
+            spec.restart_nogoods = Some(r);
+        }
     }
 }
 

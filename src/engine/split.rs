@@ -382,6 +382,7 @@ mod tests {
             learning: false,
             phases: Vec::new(),
             components: false,
+            restart_nogoods: true,
         }
     }
 

@@ -278,6 +278,9 @@ pub struct SearchSpec {
     /// docs/search.md): a node whose open variables fall apart, all-different
     /// aside, has each part searched on its own.
     pub components: bool,
+    /// Keep the branches a restart leaves as nogoods (`restart_nogoods
+    /// on|off`, docs/search.md); `None`: on.
+    pub restart_nogoods: Option<bool>,
 }
 
 /// One phase of a sequential search (see [`SearchSpec::phases`]).

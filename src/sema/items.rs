@@ -404,6 +404,13 @@ impl Checker<'_> {
                     _ => return Err(unknown_name(value, "components", &["on", "off"])),
                 }
             }
+            "restart_nogoods" => {
+                self.model.search.restart_nogoods = match value.name.as_str() {
+                    "on" => Some(true),
+                    "off" => Some(false),
+                    _ => return Err(unknown_name(value, "restart_nogoods", &["on", "off"])),
+                }
+            }
             "ties" => {
                 self.model.search.random_ties = match value.name.as_str() {
                     "random" => true,
@@ -433,6 +440,7 @@ impl Checker<'_> {
                         "guide",
                         "learning",
                         "components",
+                        "restart_nogoods",
                         "ties",
                         "seed",
                     ],

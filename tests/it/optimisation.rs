@@ -6,6 +6,7 @@
 //! so small models are proved), every reported solution must pass the
 //! independent checker and improve on the one before.
 
+use crate::common;
 use cspi::model::search::Named;
 use cspi::model::{Guide, LnsKind, Restarts, VarSelect};
 use cspi::solve::Next;
@@ -414,4 +415,70 @@ fn learning_proves_the_optima_of_random_job_shops() {
         learned > 100 && backjumps > 10,
         "learned {learned}, backjumps {backjumps}"
     );
+}
+
+/// `--restart-nogoods off` (and `restart_nogoods off` in the search block)
+/// turns off the nogoods restarts record: the same optimum, proved, with
+/// none recorded, where the default records some.
+#[test]
+fn restart_nogoods_can_be_turned_off() {
+    let golomb = common::model("golomb.csp");
+    let golomb = golomb.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            golomb,
+            "--param",
+            "m=7",
+            "--var",
+            "dom-wdeg",
+            "--restarts",
+            "luby",
+            "--seed",
+            "3",
+            "--stats",
+        ];
+        args.extend_from_slice(extra);
+        let r = common::cspi(&args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stdout.contains("OPTIMAL: objective 25"),
+            "{args:?}: {}",
+            r.stdout
+        );
+        // The statistics go to standard error.
+        r.stderr
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("restart_nogoods:"))
+            .map_or(0, |n| n.trim().parse::<u64>().unwrap())
+    };
+    assert!(run(&[]) > 0);
+    assert_eq!(run(&["--restart-nogoods", "off"]), 0);
+    // The same in the search block.
+    let dir = common::scratch("restart_nogoods_can_be_turned_off");
+    for (switch, recorded) in [("on", true), ("off", false)] {
+        let text = common::read(std::path::Path::new(golomb)).replace(
+            "search var input, val min;",
+            &format!(
+                "search var dom-wdeg, val min, restarts luby, seed 3, restart_nogoods {switch};"
+            ),
+        );
+        let model = dir.join(format!("golomb-{switch}.csp"));
+        std::fs::write(&model, text).unwrap();
+        let r = common::cspi(&[
+            "solve",
+            model.to_str().unwrap(),
+            "--param",
+            "m=7",
+            "--stats",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("OPTIMAL: objective 25"), "{}", r.stdout);
+        assert_eq!(
+            r.stderr.contains("restart_nogoods:"),
+            recorded,
+            "{}",
+            r.stderr
+        );
+    }
 }

@@ -643,6 +643,7 @@ mod tests {
             learning: false,
             phases: Vec::new(),
             components: on,
+            restart_nogoods: true,
         };
         let limits = Limits {
             solutions: Some(1),

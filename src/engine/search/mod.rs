@@ -119,6 +119,9 @@ pub(crate) struct Strategy {
     /// Search by components for a first solution (`by_components.rs`),
     /// where it applies.
     pub(crate) components: bool,
+    /// Whether restarts keep the branches they leave as nogoods
+    /// (`refuted.rs`), where they can.
+    pub(crate) restart_nogoods: bool,
 }
 
 /// One phase of a sequential search: its variables, branched on while any
@@ -215,6 +218,8 @@ pub(crate) struct Search<'e> {
     components_on: bool,
     /// Its state, made when first needed.
     parts: Option<Box<by_components::Parts>>,
+    /// Restart nogoods asked for (see [`Strategy::restart_nogoods`]).
+    refuted_wanted: bool,
     /// Whether this search has handed nogoods to the engine's store
     /// (`refuted.rs`), which then drops them when the search ends.
     refuted_on: bool,
@@ -297,6 +302,7 @@ impl<'e> Search<'e> {
             jump: None,
             exchange: None,
             components_on: strategy.components,
+            refuted_wanted: strategy.restart_nogoods,
             parts: None,
             refuted_on: false,
             refuted_lits: 0,

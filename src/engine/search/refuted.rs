@@ -24,9 +24,10 @@ impl Search<'_> {
     /// depth-first search between restarts, from the root or from a
     /// replayed sub-problem's node. Not with learning (its own nogoods say
     /// more), large neighbourhoods (the fixings are not decisions) or
-    /// search by components.
+    /// search by components; nor when the strategy says not to.
     fn records_refuted(&self) -> bool {
-        self.engine.level == Propagation::Ac
+        self.refuted_wanted
+            && self.engine.level == Propagation::Ac
             && !self.learning
             && self.lns.is_none()
             && !self.components_on
@@ -265,6 +266,7 @@ mod tests {
             learning: false,
             phases: Vec::new(),
             components: false,
+            restart_nogoods: true,
         };
         let vars: Vec<VarId> = (0..n).collect();
         let mut search = Search::new(
