@@ -92,9 +92,9 @@ impl GlobalCardinality {
                 }
             }
         }
-        let mut pending = vec![!0u64; words];
-        if m % 64 != 0 {
-            pending[words - 1] = (1 << (m % 64)) - 1;
+        let mut pending = vec![0u64; words];
+        for k in 0..m {
+            pending[k / 64] |= 1 << (k % 64);
         }
         let t = &mut d.trail;
         let kept = Kept {
@@ -381,6 +381,17 @@ mod tests {
         h.set_min(c[0], 3).unwrap();
         assert!(x[1..].iter().all(|&xi| h.values(xi) == vec![1]));
         assert_eq!(h.values(c[0]), vec![3]);
+    }
+
+    /// No values: nothing to count, nothing to look at (a value past the
+    /// end once was, on the first run).
+    #[test]
+    fn no_values_prune_nothing() {
+        let mut h = Harness::new();
+        let x: Vec<VarId> = (0..3).map(|_| h.range(0, 2)).collect();
+        post(&mut h, &x, vec![], &[], true);
+        h.fix(x[0], 1).unwrap();
+        assert_eq!(h.values(x[1]), vec![0, 1, 2]);
     }
 
     #[test]
