@@ -27,17 +27,30 @@ fn count(dir: &str, text: &str, extra: &[&str]) -> u64 {
 #[test]
 fn magic_sequences_have_their_known_counts() {
     // Magic sequences of length n: 2 for n = 4, 1 for n = 5, none for 6, 1 for 7 and 8.
+    // Written with counts (lowered to one global cardinality over all the
+    // counts, each `s[i]` both counted and a count) and with the global.
     for (n, want) in [(4, 2), (5, 1), (6, 0), (7, 1), (8, 1)] {
-        let text = format!(
-            "param n = {n};\nvar s[0..n - 1] in 0..n - 1;\n\
-             constraint forall i in 0..n - 1: s[i] == count(j in 0..n - 1: s[j] == i);\n"
-        );
-        for level in ["none", "fc", "ac"] {
+        let by_counts = "constraint forall i in 0..n - 1: s[i] == count(j in 0..n - 1: s[j] == i);";
+        let by_global = "constraint global_cardinality(s, [i | i in 0..n - 1], s);";
+        for constraint in [by_counts, by_global] {
+            let text = format!("param n = {n};\nvar s[0..n - 1] in 0..n - 1;\n{constraint}\n");
+            for level in ["none", "fc", "ac"] {
+                assert_eq!(
+                    count("count-eq-magic", &text, &["--propagation", level]),
+                    want,
+                    "n = {n}, {level}\n{text}"
+                );
+            }
             assert_eq!(
-                count("count-eq-magic", &text, &["--propagation", level]),
+                count("count-eq-magic", &text, &["--threads", "2"]),
                 want,
-                "n = {n}, {level}"
+                "n = {n}, two threads\n{text}"
             );
+            let parts: u64 = ["1/3", "2/3", "3/3"]
+                .iter()
+                .map(|k| count("count-eq-magic", &text, &["--part", k]))
+                .sum();
+            assert_eq!(parts, want, "n = {n}, three parts\n{text}");
         }
     }
 }

@@ -220,22 +220,25 @@ impl GlobalCardinality {
         Ok(())
     }
 
-    /// Each count is at most n minus the others' minima.
-    fn shared_rule(&mut self, d: &mut Domains) -> PResult {
+    /// Each count is at most n minus the others' minima; whether a count
+    /// changed (its value is then pending again).
+    fn shared_rule(&mut self, d: &mut Domains) -> Result<bool, Fail> {
         let counts = self.n..self.vars.len();
         let least: i64 = counts.clone().map(|i| d.min(self.vars[i])).sum();
         let spare = self.n as i64 - least;
         if spare < 0 {
             return Err(Fail);
         }
+        let mut changed = false;
         for (k, i) in counts.enumerate() {
             let c = self.vars[i];
             if d.max(c) > d.min(c) + spare {
                 d.set_max(c, d.min(c) + spare)?;
                 self.mark(d, k);
+                changed = true;
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Whether the values are `lo, lo + 1, ...`: then a variable's kept
@@ -324,20 +327,17 @@ impl Propagator for GlobalCardinality {
                     return Err(Fail);
                 }
             }
-            if self.shared {
-                self.shared_rule(d)?;
-            }
-            if (0..self.kept.pending.len()).all(|w| d.trail.word(self.kept.pending, w) == 0) {
+            if !self.shared || !self.shared_rule(d)? {
                 return Ok(());
             }
         }
     }
+    /// From the kept counts, which every change reaches through `notify`
+    /// before this is asked.
     fn violated(&mut self, d: &Domains) -> bool {
-        let (x, c) = self.vars.split_at(self.n);
-        self.values.iter().enumerate().any(|(k, &v)| {
-            let fixed = x.iter().filter(|&&xi| d.value(xi) == Some(v)).count() as i64;
-            let possible = x.iter().filter(|&&xi| d.contains(xi, v)).count() as i64;
-            fixed > d.max(c[k]) || possible < d.min(c[k])
+        (0..self.values.len()).any(|k| {
+            let c = self.vars[self.n + k];
+            self.count(d, k, true) > d.max(c) || self.count(d, k, false) < d.min(c)
         })
     }
     /// Learning: by the one value's rule that acted, as `among` over that
