@@ -2,6 +2,7 @@
 """Crossword fill next to ingrid_core: the same grids, word list and minimum score.
 
     python3 benches/crossword_fill.py [--reps 3] [--min-score 50] [--timeout 60] [--grids a,b]
+    python3 benches/crossword_fill.py --random 12 --random-words 64-70 --seed 2
 
 Grids are benches/crossword-grids/*.txt (ASCII pictures: `#` a block, `.` an
 empty cell, a letter a given cell: the format both tools read). The word list
@@ -202,6 +203,48 @@ def run_cpsat(args, grid_path, grid, stwl, min_score, timeout):
     return solver_status(out, grid, killed) + (cpu, kb)
 
 
+def random_grid(rng, size, words, longest):
+    """An American-style grid drawn at random: blocks placed in 180° twins,
+    every entry at least three letters, the open cells in one piece, between
+    words[0] and words[1] entries, none longer than `longest`. Random grids are
+    harder than a constructor's (stacks of long entries come up often), so
+    they test the tails of the search, not the common case."""
+    def entries(g):
+        lines = g + [list(c) for c in zip(*g)]
+        return [len(run) for line in lines for run in "".join(line).split("#") if run]
+
+    def connected(g):
+        cells = [(y, x) for y in range(size) for x in range(size) if g[y][x] != "#"]
+        seen, todo = {cells[0]}, [cells[0]]
+        while todo:
+            y, x = todo.pop()
+            for q in ((y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)):
+                if 0 <= q[0] < size and 0 <= q[1] < size and g[q[0]][q[1]] != "#" and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        return len(seen) == len(cells)
+
+    while True:
+        g = [["."] * size for _ in range(size)]
+        misses = 0
+        while misses < 400:
+            runs = entries(g)
+            count = sum(1 for r in runs if r >= 2)
+            if words[0] <= count <= words[1] and max(runs) <= longest:
+                return ["".join(r) for r in g]
+            if count > words[1]:
+                break
+            y, x = rng.randrange(size), rng.randrange(size)
+            if g[y][x] == "#":
+                misses += 1
+                continue
+            g[y][x] = g[size - 1 - y][size - 1 - x] = "#"
+            if min(entries(g)) >= 3 and connected(g):
+                continue
+            g[y][x] = g[size - 1 - y][size - 1 - x] = "."
+            misses += 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=3)
@@ -212,6 +255,11 @@ def main():
     ap.add_argument("--try-blocks", type=int, default=0,
                     help="where cspi finds no fill, also run cspi --try-blocks N (a fill of the grid with new blocks)")
     ap.add_argument("--grids", default="")
+    ap.add_argument("--grid-dir", default=str(GRIDS), help="where the grids are (default benches/crossword-grids)")
+    ap.add_argument("--random", type=int, default=0,
+                    help="instead, this many random 15x15 grids (random_grid), written to a new temporary folder")
+    ap.add_argument("--random-words", default="72-78", help="with --random: the number of entries, LO-HI")
+    ap.add_argument("--seed", type=int, default=1, help="with --random: the generator's seed")
     ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
     ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))
     ap.add_argument("--cspi", default=os.environ.get("CSPI", str(ROOT / "target/release/cspi")))
@@ -223,10 +271,19 @@ def main():
             print(f"skipped: {what} {p} not found")
             return 0
     scores = load_list(args.stwl)
-    names = [g for g in args.grids.split(",") if g] or sorted(p.stem for p in GRIDS.glob("*.txt"))
+    grid_dir = Path(args.grid_dir)
+    if args.random:
+        import random
+        lo, hi = (int(n) for n in args.random_words.split("-"))
+        rng = random.Random(args.seed)
+        grid_dir = Path(tempfile.mkdtemp(prefix="crossword-random-"))
+        for i in range(args.random):
+            (grid_dir / f"random{i:02d}.txt").write_text("\n".join(random_grid(rng, 15, (lo, hi), 15)) + "\n")
+        print(f"{args.random} random grids of {lo} to {hi} entries (seed {args.seed}) in {grid_dir}", flush=True)
+    names = [g for g in args.grids.split(",") if g] or sorted(p.stem for p in grid_dir.glob("*.txt"))
     rows = []
     for name in names:
-        gpath = GRIDS / f"{name}.txt"
+        gpath = grid_dir / f"{name}.txt"
         grid = read_grid(gpath)
         tools = [("cspi", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, 0)),
                  ("ingrid_core", lambda: run_ingrid(args, gpath, grid, args.stwl, args.min_score, args.timeout))]
