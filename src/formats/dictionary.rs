@@ -165,7 +165,8 @@ pub(crate) fn letter_count(w: &str) -> usize {
 
 /// Parses a dictionary file. `min_score` drops words scored below it (a word
 /// without a score counts as 0).
-/// `go_on` is asked every [`CHECK_LINES`] lines and before sorting.
+/// `go_on` is asked every [`CHECK_EVERY`](super::CHECK_EVERY) lines, before
+/// and after sorting, and every as many words copied.
 pub(crate) fn parse_dictionary(
     src: &Source,
     min_score: Option<i64>,
@@ -325,9 +326,16 @@ pub(crate) fn parse_keeping(
         })
     });
     order.dedup_by(|a, b| entries[a.1 as usize].0 == entries[b.1 as usize].0);
+    // Sorting and copying a list of millions take as long as reading it:
+    // the limits are asked again after the sort and while copying.
+    let end = Span::new(text.len(), text.len());
+    if !go_on(end) {
+        return Err(Error::new("cspi::stopped", STOPPED));
+    }
     let mut words = Vec::with_capacity(order.len());
     let mut scores = Vec::with_capacity(order.len());
-    for &(_, i) in &order {
+    for (n, &(_, i)) in order.iter().enumerate() {
+        pace(go_on, n, end.start)?;
         let (w, s) = &entries[i as usize];
         words.push(w.to_string());
         scores.push(*s);
@@ -347,6 +355,53 @@ mod tests {
 
     fn parse(text: &str) -> Result<Dictionary, Error> {
         parse_dictionary(&Source::new("d.txt", text), None, &mut |_| true)
+    }
+
+    /// The caller is asked again after the sort and while the words are
+    /// copied, not only while the lines are read: sorting and copying a
+    /// list of millions took a second past `--time-limit`.
+    #[test]
+    fn the_caller_may_stop_after_the_sort_and_while_copying() {
+        let word = |i: u32| -> String {
+            (0..4)
+                .map(|k| (b'a' + (i / 26u32.pow(k) % 26) as u8) as char)
+                .collect()
+        };
+        let text: String = (0..5000u32)
+            .map(|i| format!("{};{}\n", word(i), i % 60))
+            .collect();
+        let src = Source::new("d.txt", text.as_str());
+        let end = Span::new(text.len(), text.len());
+        for stop_at in [2, 3] {
+            let mut asked_at_end = 0;
+            let mut go_on = |at: Span| {
+                if at == end {
+                    asked_at_end += 1;
+                }
+                asked_at_end < stop_at
+            };
+            let r = parse_dictionary(&src, None, &mut go_on);
+            assert!(
+                r.is_err_and(|e| e.code == "cspi::stopped"),
+                "not stopped at the question {stop_at} after the lines"
+            );
+        }
+        let mut asked_at_end = 0;
+        let mut count = |at: Span| {
+            asked_at_end += usize::from(at == end);
+            true
+        };
+        assert_eq!(
+            parse_dictionary(&src, None, &mut count)
+                .unwrap()
+                .words
+                .len(),
+            5000
+        );
+        assert_eq!(
+            asked_at_end, 3,
+            "before the sort, after it, once while copying"
+        );
     }
 
     #[test]

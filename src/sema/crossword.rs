@@ -136,6 +136,9 @@ impl Checker<'_> {
         let mut vars = Vec::with_capacity(geo.slots.len());
         let mut slots = Vec::with_capacity(geo.slots.len());
         for (k, s) in geo.slots.iter().enumerate() {
+            // A length's words are indexed at its first slot: with a list of
+            // millions, a tenth of a second each.
+            self.input.options.in_time(name.span)?;
             let list = dict.words_of_length(s.len);
             if list.words.is_empty() {
                 let e = crate::formats::Error::new(
