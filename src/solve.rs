@@ -5,7 +5,7 @@ use crate::diag::{Diag, Diags, Source};
 pub use crate::engine::search::Next;
 use crate::engine::search::lns::Lns;
 use crate::engine::search::{Outcome, Search};
-use crate::lower::lower_with;
+use crate::lower::lower_until;
 use crate::model::{Model, SearchSpec};
 pub use crate::run::{Limits, Options, Probe, Status, Summary};
 use crate::run::{counts_only, status};
@@ -16,6 +16,7 @@ use crate::setup::{Reception, primary, strategy};
 use crate::syntax;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The largest model file cspi reads.
@@ -232,7 +233,7 @@ fn probe(
         .limits
         .stop
         .as_ref()
-        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
+        .is_some_and(|s| s.load(Ordering::Relaxed));
     let users_limit = user
         .0
         .is_some_and(|t| t <= budget.time && summary.stats.time >= t)
@@ -264,7 +265,17 @@ fn one_thread(
 ) -> Summary {
     let start = Instant::now();
     let spec = options.search.clone();
-    let posted = lower_with(model, spec.propagation, options.bounds_only);
+    // The limits hold while the model is lowered too, and the search gets
+    // what lowering left of the time.
+    let deadline = options.limits.time.map(|t| start + t);
+    let stop = options.limits.stop.clone();
+    let mut go_on = || {
+        !stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            && deadline.is_none_or(|d| Instant::now() < d)
+    };
+    let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
+    let mut limits = options.limits.clone();
+    limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let goal = model.objective.as_ref();
@@ -272,13 +283,15 @@ fn one_thread(
     let mut trace = Vec::new();
     let mut tree = None;
     let mut lns_iterations = 0;
-    let outcome = if posted.consistent {
+    let outcome = if posted.stopped {
+        Outcome::Interrupted
+    } else if posted.consistent {
         let mut search = Search::new(
             &mut engine,
             strategy(model, &spec, goal.is_some() && posted.objective.is_some()),
             &primary(model),
             crossings,
-            options.limits.clone(),
+            limits,
         );
         if let Some(n) = options.trace {
             search.trace(n);

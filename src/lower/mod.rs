@@ -52,6 +52,9 @@ pub(crate) struct Posted {
     pub(crate) objective: Option<VarId>,
     /// The word intersections among the propagators, for counting by product.
     pub(crate) crossings: Crossings,
+    /// The caller's check said to stop before every constraint was posted
+    /// ([`lower_until`]): the engine is incomplete and must not be searched.
+    pub(crate) stopped: bool,
 }
 
 /// Lowers the model for search at the given propagation level.
@@ -62,6 +65,22 @@ pub(crate) fn lower(model: &Arc<Model>, level: Propagation) -> Posted {
 /// [`lower`], optionally holding every range domain by its bounds only
 /// (`bounds_only`: for tests of interval domains).
 pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bool) -> Posted {
+    lower_until(model, level, bounds_only, &mut || true)
+}
+
+/// How many constraints are posted between two questions to the caller.
+const CHECK_EVERY: usize = 4096;
+
+/// [`lower_with`], asking `go_on` every [`CHECK_EVERY`] constraints whether
+/// to go on (the run's time limit and stop flag): a crossword of hundreds of
+/// thousands of crossings takes seconds to post. When it says no, the rest
+/// is not posted and [`Posted::stopped`] is set.
+pub(crate) fn lower_until(
+    model: &Arc<Model>,
+    level: Propagation,
+    bounds_only: bool,
+    go_on: &mut dyn FnMut() -> bool,
+) -> Posted {
     let mut engine = Engine::new(level);
     engine.doms.bounds_only = bounds_only;
     let Some(rest) = unary::root_domains(model, &mut engine) else {
@@ -70,10 +89,21 @@ pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bo
             consistent: false,
             objective: None,
             crossings: Crossings::default(),
+            stopped: false,
         };
     };
     let mut lower = Lower::new(&mut engine, model);
-    for f in rest {
+    for (n, f) in rest.into_iter().enumerate() {
+        if n % CHECK_EVERY == CHECK_EVERY - 1 && !go_on() {
+            drop(lower);
+            return Posted {
+                engine,
+                consistent: true,
+                objective: None,
+                crossings: Crossings::default(),
+                stopped: true,
+            };
+        }
         lower.post(f);
     }
     let objective = model
@@ -87,6 +117,7 @@ pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bo
         consistent: true,
         objective,
         crossings,
+        stopped: false,
     }
 }
 
@@ -153,5 +184,61 @@ impl<'a> Lower<'a> {
     /// Whether undefined terms may prune here (see [`Lower::strict`]).
     pub(crate) fn strict(&self) -> bool {
         self.strict
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CmpOp, Domain, Term, VarKind, Variable};
+    use crate::source::Span;
+
+    /// `x[i] != x[i + 1]` over `n` variables of 0..9: `n - 1` constraints.
+    fn chain(n: usize) -> Model {
+        let mut m = Model::default();
+        for i in 0..n {
+            m.add_var(Variable {
+                name: format!("x{i}"),
+                domain: Domain::Range(0, 9),
+                kind: VarKind::Int,
+                aux: false,
+                span: Span::new(0, 0),
+            });
+        }
+        for i in 1..n {
+            m.constraints
+                .push(Formula::Cmp(CmpOp::Ne, Term::Var(i - 1), Term::Var(i)));
+        }
+        m
+    }
+
+    /// Lowering asks its caller every few thousand constraints: told to
+    /// stop, it leaves the rest unposted and says so; told to go on, it
+    /// posts every one, as `lower_with` does.
+    #[test]
+    fn lowering_asks_whether_to_go_on() {
+        let model = Arc::new(chain(10_000));
+        let mut asked = 0;
+        let stopped = lower_until(&model, Propagation::Ac, false, &mut || {
+            asked += 1;
+            false
+        });
+        assert!(stopped.stopped);
+        assert_eq!(asked, 1);
+        assert!(stopped.engine.props.len() < 9999);
+        let mut asked = 0;
+        let whole = lower_until(&model, Propagation::Ac, false, &mut || {
+            asked += 1;
+            true
+        });
+        assert!(!whole.stopped && whole.consistent);
+        assert_eq!(asked, 9999 / CHECK_EVERY);
+        assert_eq!(
+            whole.engine.props.len(),
+            lower_with(&model, Propagation::Ac, false)
+                .engine
+                .props
+                .len()
+        );
     }
 }
