@@ -40,7 +40,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     // A run as plain data, then what every run sets up, then the runs.
     ("run", &["model", "engine"]),
     ("setup", &["model", "engine", "run"]),
-    ("part", &["model", "engine", "run"]),
+    ("part", &["source", "model", "engine", "run"]),
     (
         "parallel",
         &["model", "engine", "lower", "run", "setup", "part"],

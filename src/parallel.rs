@@ -41,7 +41,7 @@ use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
 use crate::engine::split::{self, Branching, Path};
 use crate::engine::stats::Stats;
-use crate::lower::lower_with;
+use crate::lower::{lower_until, lower_with};
 use crate::model::search::LnsKind;
 use crate::model::{Model, VarId};
 use crate::part::{SUBPROBLEMS_PER_PART, fingerprint};
@@ -254,8 +254,30 @@ struct Split {
 fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: Instant) -> Split {
     let began = Instant::now();
     let spec = &options.search;
-    let posted = lower_with(model, spec.propagation, options.bounds_only);
+    // Lowering hears the limits as the split does: a limit reached there
+    // ends the run as stopped, with nothing to search.
+    let deadline = options.limits.time.map(|t| start + t);
+    let stop = options.limits.stop.clone();
+    let mut go_on = || {
+        !stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+            && deadline.is_none_or(|d| Instant::now() < d)
+    };
+    let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
+    if posted.stopped {
+        return Split {
+            paths: Vec::new(),
+            total: 0,
+            portfolio: false,
+            by_components: false,
+            stopped: true,
+            work: ThreadStats {
+                subproblems: 0,
+                busy: began.elapsed(),
+                stats: engine.stats,
+            },
+        };
+    }
     // The whole split is the same in every part, and each part computes
     // it: only the first counts its decisions, so that the parts' statistics
     // add up to one run's (`cspi merge`).
