@@ -256,12 +256,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     let spec = &options.search;
     // Lowering hears the limits as the split does: a limit reached there
     // ends the run as stopped, with nothing to search.
-    let deadline = options.limits.time.map(|t| start + t);
-    let stop = options.limits.stop.clone();
-    let mut go_on = || {
-        !stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-            && deadline.is_none_or(|d| Instant::now() < d)
-    };
+    let mut go_on = setup::within_limits(&options.limits, start);
     let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
     if posted.stopped {
