@@ -10,7 +10,7 @@
 //! parameters, the strategy, the kind of run and N: `cspi merge` combines
 //! only parts with the same fingerprint, and needs each K once.
 
-use crate::model::{Model, VarKind};
+use crate::model::{Model, VarKind, WordList};
 use crate::run::Options;
 pub use crate::run::{Part, PartInfo};
 use std::fmt::{self, Write};
@@ -38,15 +38,14 @@ fn describe(h: &mut Fnv, model: &Model, options: &Options, n: usize) -> fmt::Res
     // The slots of one length share one list: it is written out the first
     // time and named by its number after (a crossword of 375,000 slots
     // once spent 40 s writing the same list again and again).
-    let mut lists: Vec<*const crate::model::WordList> = Vec::new();
+    let mut lists: Vec<&Arc<WordList>> = Vec::new();
     for v in &model.vars {
         write!(h, "var {:?} {}|", v.domain, v.aux)?;
         if let VarKind::Word(list) = &v.kind {
-            let at = Arc::as_ptr(list);
-            match lists.iter().position(|&p| p == at) {
+            match lists.iter().position(|l| Arc::ptr_eq(l, list)) {
                 Some(k) => write!(h, "words #{k}|")?,
                 None => {
-                    lists.push(at);
+                    lists.push(list);
                     write!(h, "words {:?} {:?}|", list.words, list.scores)?;
                 }
             }
@@ -84,7 +83,7 @@ impl Write for Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Domain, Variable, WordList};
+    use crate::model::{Domain, Variable};
     use crate::source::Span;
 
     fn list(words: &[&str]) -> Arc<WordList> {

@@ -16,7 +16,6 @@ use crate::setup::{Reception, primary, strategy, within_limits};
 use crate::syntax;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The largest model file cspi reads.
@@ -233,7 +232,7 @@ fn probe(
         .limits
         .stop
         .as_ref()
-        .is_some_and(|s| s.load(Ordering::Relaxed));
+        .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
     let users_limit = user
         .0
         .is_some_and(|t| t <= budget.time && summary.stats.time >= t)

@@ -302,7 +302,10 @@ pub(crate) fn parse_keeping(
             d.help("a dictionary has one word per line")
         });
     }
-    if !go_on(Span::new(text.len(), text.len())) {
+    // Sorting and copying a list of millions take as long as reading it:
+    // the limits are asked before the sort, after it and while copying.
+    let end = Span::new(text.len(), text.len());
+    if !go_on(end) {
         return Err(Error::new("cspi::stopped", STOPPED));
     }
     // Sorted by word, best score first, so dedup keeps a word's best score.
@@ -326,9 +329,6 @@ pub(crate) fn parse_keeping(
         })
     });
     order.dedup_by(|a, b| entries[a.1 as usize].0 == entries[b.1 as usize].0);
-    // Sorting and copying a list of millions take as long as reading it:
-    // the limits are asked again after the sort and while copying.
-    let end = Span::new(text.len(), text.len());
     if !go_on(end) {
         return Err(Error::new("cspi::stopped", STOPPED));
     }
