@@ -36,6 +36,9 @@ pub struct Plan {
     /// How many grids are searched at once (`--threads`); the grid as
     /// drawn is searched on as many threads.
     pub threads: usize,
+    /// The most heap bytes the process may hold while grids are searched
+    /// (`--memory-limit`; building each grid has its own check).
+    pub memory: Option<u64>,
 }
 
 impl Plan {
@@ -419,6 +422,7 @@ fn search(
             time: Some(plan.time_left()),
             stop: plan.stop.clone(),
             progress: None,
+            memory: plan.memory,
         },
         ..Options::default()
     };
@@ -676,6 +680,7 @@ mod tests {
             deadline: None,
             stop: None,
             threads: 1,
+            memory: None,
         };
         let budgets = |p: &Plan| -> Vec<(f64, Option<u64>)> {
             rounds(p)

@@ -19,7 +19,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     // The model, pure data (with the globals' definitions).
     ("model", &["source", "num"]),
     // The solver; it names no concrete constraint of the model's.
-    ("engine", &["source", "num", "model"]),
+    ("engine", &["source", "num", "memory", "model"]),
     // Model to engine.
     ("lower", &["source", "num", "model", "engine"]),
     // The data files' formats, read into data; their errors are their own

@@ -41,7 +41,7 @@ use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
 use crate::engine::split::{self, Branching, Path};
 use crate::engine::stats::Stats;
-use crate::lower::{lower_until, lower_with};
+use crate::lower::lower_until;
 use crate::model::search::LnsKind;
 use crate::model::{Model, VarId};
 use crate::part::{SUBPROBLEMS_PER_PART, fingerprint};
@@ -256,7 +256,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     let spec = &options.search;
     // Lowering hears the limits as the split does: a limit reached there
     // ends the run as stopped, with nothing to search.
-    let mut go_on = setup::within_limits(&options.limits, start);
+    let mut go_on = options.limits.go_on_from(start);
     let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
     if posted.stopped {
@@ -277,7 +277,26 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     // it: only the first counts its decisions, so that the parts' statistics
     // add up to one run's (`cspi merge`).
     let counts_whole = options.part.is_none_or(|p| p.k == 1);
-    if !posted.consistent || engine.propagate_root().is_err() {
+    // `None`: the limits stopped the root's propagation; `Some(false)`: it failed.
+    let root = match posted.consistent {
+        true => engine.propagate_root_until(&mut go_on).map(|r| r.is_ok()),
+        false => Some(false),
+    };
+    if root.is_none() {
+        return Split {
+            paths: Vec::new(),
+            total: 0,
+            portfolio: false,
+            by_components: false,
+            stopped: true,
+            work: ThreadStats {
+                subproblems: 0,
+                busy: began.elapsed(),
+                stats: engine.stats,
+            },
+        };
+    }
+    if root == Some(false) {
         engine.stats.failures += u64::from(counts_whole);
         return Split {
             paths: Vec::new(),
@@ -320,6 +339,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
             .map(|t| t.saturating_sub(start.elapsed())),
         stop: options.limits.stop.clone(),
         progress: None,
+        memory: options.limits.memory,
     });
     let mut stopped = false;
     let (mut paths, total) = match options.part {
@@ -429,11 +449,21 @@ fn worker(
     start: Instant,
 ) -> ThreadStats {
     let spec = &options.search;
-    let posted = lower_with(model, spec.propagation, options.bounds_only);
+    // A worker lowers and propagates as the split did, hearing the limits
+    // and the halt: a worker stopped there searches nothing, and the run
+    // ends as stopped (its sub-problems are not finished).
+    let mut limits = options.limits.clone();
+    limits.stop = Some(Arc::clone(&shared.halt));
+    let mut go_on = limits.go_on_from(start);
+    let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let mut report = ThreadStats::default();
-    if !posted.consistent || engine.propagate_root().is_err() {
+    if posted.stopped
+        || !posted.consistent
+        || !matches!(engine.propagate_root_until(&mut go_on), Some(Ok(())))
+    {
+        report.stats = engine.stats;
         return report;
     }
     let root = engine.doms.checkpoint();
@@ -466,6 +496,7 @@ fn worker(
                 .map(|t| t.saturating_sub(start.elapsed())),
             stop: Some(Arc::clone(&shared.halt)),
             progress: None,
+            memory: options.limits.memory,
         };
         let mut strategy = setup::strategy(model, spec, optimising);
         if portfolio {

@@ -2,27 +2,13 @@
 //! (`solve.rs`) or on many (`parallel.rs`): the variables it branches on,
 //! its strategy, and the reception of the solutions it hands over.
 
-use crate::engine::search::{Limits, Phase, Strategy};
+use crate::engine::search::{Phase, Strategy};
 use crate::engine::select;
 use crate::engine::stats::Improvement;
 use crate::model::check::violations;
 use crate::model::globals::Kind;
 use crate::model::{Formula, Guide, LnsKind, Model, Restarts, SearchSpec, VarId, VarSelect};
 use std::time::Instant;
-
-/// What lowering asks before each batch of constraints
-/// (`lower::lower_until`): no stop flag raised and time left, the time
-/// limit counted from `start`.
-pub(crate) fn within_limits(limits: &Limits, start: Instant) -> impl FnMut() -> bool + use<> {
-    let deadline = limits.time.map(|t| start + t);
-    let stop = limits.stop.clone();
-    move || {
-        !stop
-            .as_ref()
-            .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
-            && deadline.is_none_or(|d| Instant::now() < d)
-    }
-}
 
 /// The variables the search branches on: the solution variables, or with an
 /// objective every declared variable (a projection must not hide better

@@ -12,7 +12,7 @@ use crate::run::{counts_only, status};
 use crate::sema;
 pub use crate::sema::LoadOptions;
 pub use crate::sema::ParamOverride;
-use crate::setup::{Reception, primary, strategy, within_limits};
+use crate::setup::{Reception, primary, strategy};
 use crate::syntax;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -266,7 +266,7 @@ fn one_thread(
     let spec = options.search.clone();
     // The limits hold while the model is lowered too, and the search gets
     // what lowering left of the time.
-    let mut go_on = within_limits(&options.limits, start);
+    let mut go_on = options.limits.go_on_from(start);
     let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut limits = options.limits.clone();
     limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));

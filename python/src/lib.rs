@@ -343,6 +343,7 @@ fn options(
             time,
             stop: Some(Arc::clone(stop)),
             progress: None,
+            memory: None,
         },
         ..Options::default()
     })
@@ -775,6 +776,7 @@ impl Loaded {
             deadline,
             stop: Some(Arc::clone(&stop)),
             threads,
+            memory: None,
         };
         let text = self.text.clone();
         type Found = (

@@ -35,6 +35,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         deadline,
         stop: Some(Arc::clone(&interrupt.stop)),
         threads: args.threads.unwrap_or(1) as usize,
+        memory: args.model.memory_limit,
     };
     let human = args.format == Format::Human;
     let mut out = Stdout::new();

@@ -142,8 +142,9 @@ pub(crate) struct ModelArgs {
     /// before the check); for models you do not trust.
     #[arg(long, value_name = "DIR")]
     pub(crate) sandbox: Option<PathBuf>,
-    /// The most memory building the model may take, such as 512M or 8G (default 1G); the
-    /// model is refused with a diagnostic where it crosses the limit.
+    /// The most memory the run may take, such as 512M or 8G: building the model is refused
+    /// with a diagnostic where it crosses the limit (default 1G); lowering and the search,
+    /// when the limit is given, stop there as at the time limit.
     #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
     pub(crate) memory_limit: Option<u64>,
 }

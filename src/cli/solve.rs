@@ -248,6 +248,9 @@ impl<'a> Runner<'a> {
                 .time_limit
                 .map(|t| t.saturating_sub(self.started.elapsed())),
             stop: Some(Arc::clone(&self.interrupt.stop)),
+            // Only when asked: the default bounds the building alone, as
+            // each worker thread holds its own copy of the propagators.
+            memory: args.model.memory_limit,
         };
         if args.suggest.is_some() || args.fillability || args.fillability_svg.is_some() {
             let text = super::suggest::run(args, &model, &options.limits)?;
@@ -316,6 +319,9 @@ impl<'a> Runner<'a> {
             None
         } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
             Some(StoppedBy::NodeLimit)
+        } else if args.time_limit.is_none_or(|t| self.started.elapsed() < t) {
+            // Neither the signal, the nodes nor the clock: the heap.
+            Some(StoppedBy::MemoryLimit)
         } else {
             Some(StoppedBy::TimeLimit)
         };

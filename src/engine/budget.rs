@@ -2,7 +2,7 @@
 //! flag, and the progress callback. Shared by the depth-first search and the
 //! component counter (`components.rs`), so that both stop alike.
 
-use super::search::Limits;
+use super::search::{Limits, over_memory};
 use super::stats::Stats;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -46,7 +46,7 @@ impl Budget {
     /// The checks of every 16th step: the stop flag, the clock, progress.
     #[inline(never)]
     fn look(&mut self, stats: &Stats) -> bool {
-        if self.stopped() {
+        if self.stopped() || over_memory(self.limits.memory) {
             return true;
         }
         if self.limits.time.is_none() && self.limits.progress.is_none() {
@@ -60,6 +60,12 @@ impl Budget {
             report(stats, elapsed);
         }
         self.limits.time.is_some_and(|t| elapsed >= t) || self.stopped()
+    }
+
+    /// Whether to go on, for the phases before the first node (the root's
+    /// propagation): the stop flag and the clock, from this budget's start.
+    pub(crate) fn go_on(&self) -> impl FnMut() -> bool + use<> {
+        self.limits.go_on_from(self.start)
     }
 
     fn stopped(&self) -> bool {

@@ -34,6 +34,10 @@ use stats::Stats;
 
 use crate::model::{Propagation, VarId};
 
+/// How many propagator runs pass between the questions of
+/// [`Engine::propagate_root_until`] whether to go on.
+const ASK_EVERY: u32 = 1024;
+
 /// Index of a propagator in [`Engine::props`].
 pub(crate) type PropId = usize;
 
@@ -307,20 +311,37 @@ impl Engine {
     /// all fixed already are checked, and the unary ones (a domain's holes,
     /// see `domain_holes`) run.
     pub(crate) fn propagate_root(&mut self) -> PResult {
+        self.propagate_root_until(&mut || true).unwrap_or(Ok(()))
+    }
+
+    /// [`Self::propagate_root`], asking `go_on` every [`ASK_EVERY`]
+    /// propagator runs whether to go on: on a model of a million
+    /// constraints this one fixpoint takes seconds, and the limits must hold
+    /// there too. `None` when `go_on` said no; the engine is then left
+    /// short of its fixpoint, fit only to be dropped.
+    pub(crate) fn propagate_root_until(
+        &mut self,
+        go_on: &mut impl FnMut() -> bool,
+    ) -> Option<PResult> {
         self.flush();
         if self.level == Propagation::Ac {
             for p in 0..self.props.len() {
                 self.queue.push(p, self.priority[p]);
             }
-            return self.fixpoint();
+            return self.fixpoint_until(go_on);
         }
         for p in 0..self.props.len() {
+            if (p as u32 + 1).is_multiple_of(ASK_EVERY) && !go_on() {
+                return None;
+            }
             if self.priority[p] == Priority::Unary || self.props[p].all_fixed(&self.doms) {
-                self.run(p)?;
+                if let Err(Fail) = self.run(p) {
+                    return Some(Err(Fail));
+                }
                 self.flush();
             }
         }
-        Ok(())
+        Some(Ok(()))
     }
 
     /// Under `fc` and `none`, the unary propagators on `var` (`member`: the
@@ -382,25 +403,40 @@ impl Engine {
     /// Runs queued propagators, waking watchers of changed variables, until
     /// nothing changes or something fails.
     pub(crate) fn fixpoint(&mut self) -> PResult {
+        self.fixpoint_until(&mut || true).unwrap_or(Ok(()))
+    }
+
+    /// [`Self::fixpoint`], asking `go_on` every [`ASK_EVERY`] propagator
+    /// runs whether to go on (`None`: it said no). Inlined, so that the
+    /// search's fixpoint, which never asks, pays nothing for the question.
+    #[inline(always)]
+    fn fixpoint_until(&mut self, go_on: &mut impl FnMut() -> bool) -> Option<PResult> {
+        let mut runs: u32 = 0;
         loop {
             self.schedule(None);
             if self.nogoods.is_some() {
                 if let Err(Fail) = self.propagate_nogoods() {
                     self.queue.clear();
                     self.doms.clear_changes();
-                    return Err(Fail);
+                    return Some(Err(Fail));
                 }
                 if !self.doms.changed.is_empty() {
                     continue;
                 }
             }
             let Some(p) = self.queue.pop() else {
-                return Ok(());
+                return Some(Ok(()));
             };
+            runs = runs.wrapping_add(1);
+            if runs.is_multiple_of(ASK_EVERY) && !go_on() {
+                self.queue.clear();
+                self.doms.clear_changes();
+                return None;
+            }
             if let Err(Fail) = self.run(p) {
                 self.queue.clear();
                 self.doms.clear_changes();
-                return Err(Fail);
+                return Some(Err(Fail));
             }
             self.schedule(Some(p));
         }
@@ -494,7 +530,46 @@ fn has_repeats(vars: &[VarId]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::harness::Harness;
-    use super::props::arith::Times;
+    use super::props::arith::{Abs, Times};
+
+    /// A chain `x[i+1] = |x[i]|` of `n` links from `x[0]` in -5..=5, each
+    /// link posted but not yet propagated.
+    fn chain(n: usize) -> (Harness, Vec<crate::model::VarId>) {
+        let mut h = Harness::new();
+        let mut xs = vec![h.range(-5, 5)];
+        for _ in 0..n {
+            xs.push(h.range(-1000, 1000));
+        }
+        for w in xs.windows(2) {
+            h.engine.add_prop(Box::new(Abs::new(w[0], w[1])));
+        }
+        (h, xs)
+    }
+
+    #[test]
+    fn the_roots_propagation_asks_whether_to_go_on() {
+        // Allowed to go on: the fixpoint, as propagate_root reaches it.
+        let (mut h, xs) = chain(5000);
+        let mut asked = 0;
+        let r = h.engine.propagate_root_until(&mut || {
+            asked += 1;
+            true
+        });
+        assert_eq!(r, Some(Ok(())));
+        assert!(asked >= 4, "asked {asked} times over 5000 links");
+        assert_eq!(h.values(xs[5000]), vec![0, 1, 2, 3, 4, 5]);
+        // Told to stop at the first question: stopped within ASK_EVERY
+        // runs, the end of the chain untouched.
+        let (mut h, xs) = chain(5000);
+        assert_eq!(h.engine.propagate_root_until(&mut || false), None);
+        assert!(h.engine.stats.propagations <= u64::from(super::ASK_EVERY));
+        assert_eq!(h.values(xs[5000]).len(), 2001);
+        // The same under forward checking, where the root runs each
+        // propagator once.
+        let (mut h, _) = chain(5000);
+        h.engine.level = crate::model::Propagation::Fc;
+        assert_eq!(h.engine.propagate_root_until(&mut || false), None);
+    }
 
     #[test]
     fn a_failure_is_blamed_on_its_propagators_variables_in_equal_shares() {

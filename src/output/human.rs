@@ -308,6 +308,7 @@ impl Reporter for Human {
             Some(StoppedBy::Interrupt) => "an interrupt",
             Some(StoppedBy::TimeLimit) => "the time limit",
             Some(StoppedBy::NodeLimit) => "the node limit",
+            Some(StoppedBy::MemoryLimit) => "the memory limit",
             Some(StoppedBy::Output) => "the output closing",
             Some(StoppedBy::GridBudget) => "each grid's budget",
             None => "a limit",

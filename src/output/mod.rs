@@ -55,6 +55,9 @@ pub(crate) enum StoppedBy {
     Interrupt,
     TimeLimit,
     NodeLimit,
+    /// `--memory-limit`, once the model was built (building refuses a model
+    /// past it with a diagnostic instead).
+    MemoryLimit,
     /// The reader of the output went away.
     Output,
     /// `--try-blocks`: every grid's own budget (`--time-per-grid`,
@@ -68,6 +71,7 @@ impl StoppedBy {
             StoppedBy::Interrupt => "interrupt",
             StoppedBy::TimeLimit => "time limit",
             StoppedBy::NodeLimit => "node limit",
+            StoppedBy::MemoryLimit => "memory limit",
             StoppedBy::Output => "output closed",
             StoppedBy::GridBudget => "grid budget",
         }

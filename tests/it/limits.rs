@@ -830,3 +830,78 @@ fn a_crossword_over_a_huge_alphabet_stays_linear_in_memory() {
     // Where the OS reports it: well under the quadratic 587 MB.
     assert!(peak_kb < 150_000, "peak {peak_kb} kB");
 }
+
+/// `--memory-limit` holds past the building: a crossword whose model is
+/// small (a picture and a word list) but whose propagators are not (22,500
+/// crossings over domains of 17,576 words) is stopped while it is lowered,
+/// on one thread and on two (whose workers lower their own copies), as the
+/// time limit stops it: UNKNOWN, exit 0. Under a limit it fits, the same run
+/// goes on to the search (stopped there by its node limit).
+#[test]
+fn the_memory_limit_holds_while_the_model_is_lowered() {
+    let dir = common::scratch("limits-memory-lowering");
+    let letters = b'a'..=b'z';
+    let mut words = String::new();
+    for a in letters.clone() {
+        for b in letters.clone() {
+            for c in letters.clone() {
+                words.extend([a as char, b as char, c as char, '\n']);
+            }
+        }
+    }
+    write(&dir, "w.txt", &words);
+    let row: String = "...#".repeat(50);
+    let grid: Vec<String> = (0..200)
+        .map(|i| {
+            if i % 4 == 3 {
+                "#".repeat(200)
+            } else {
+                row.clone()
+            }
+        })
+        .collect();
+    write(&dir, "g.txt", &(grid.join("\n") + "\n"));
+    write(
+        &dir,
+        "m.csp",
+        "let words = dictionary(\"w.txt\");\ncrossword xw = picture(\"g.txt\", words);\n\
+         search xw: var dom-wdeg, val min;\noutput xw;\n",
+    );
+    for threads in ["1", "2"] {
+        let r = run(
+            &dir,
+            &[
+                "solve",
+                "m.csp",
+                "--memory-limit",
+                "40M",
+                "--threads",
+                threads,
+            ],
+        );
+        assert_eq!(r.code, 0, "threads {threads}: {}", r.stderr);
+        assert!(
+            r.stdout
+                .contains("UNKNOWN: stopped by the memory limit before a solution"),
+            "threads {threads}: {}",
+            r.stdout
+        );
+    }
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--memory-limit",
+            "2G",
+            "--node-limit",
+            "1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("stopped by the node limit"),
+        "{}",
+        r.stdout
+    );
+}

@@ -56,7 +56,7 @@ use objective::Objective;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// When to stop early, and whom to tell how it goes.
 #[derive(Clone, Debug, Default)]
@@ -69,6 +69,34 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// Called about twice a second with the statistics so far.
     pub progress: Option<fn(&Stats, Duration)>,
+    /// The most heap bytes the process may hold while the model is lowered
+    /// and searched (`--memory-limit`; `crate::memory` counts them): past
+    /// it the run stops as a limit stops it.
+    pub memory: Option<u64>,
+}
+
+impl Limits {
+    /// What the phases before the search (lowering, the root's
+    /// propagation) ask now and then: no stop flag raised, time left (the
+    /// time limit counted from `start`) and the heap within its limit.
+    /// Nodes and solutions do not count there.
+    pub(crate) fn go_on_from(&self, start: Instant) -> impl FnMut() -> bool + use<> {
+        let deadline = self.time.map(|t| start + t);
+        let stop = self.stop.clone();
+        let memory = self.memory;
+        move || {
+            !stop
+                .as_ref()
+                .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+                && deadline.is_none_or(|d| Instant::now() < d)
+                && !over_memory(memory)
+        }
+    }
+}
+
+/// Whether the process holds more heap than `limit` allows.
+pub(crate) fn over_memory(limit: Option<u64>) -> bool {
+    limit.is_some_and(|m| crate::memory::live_bytes() > m)
 }
 
 /// Whether counting by components is sound for a count (`components.rs`):
@@ -565,9 +593,16 @@ impl<'e> Search<'e> {
             self.engine.stop_learning();
             self.engine.start_learning();
         }
-        if !self.propagated && self.engine.propagate_root().is_err() {
-            self.failed();
-            return Outcome::Exhausted;
+        if !self.propagated {
+            let mut go_on = self.budget.go_on();
+            match self.engine.propagate_root_until(&mut go_on) {
+                None => return Outcome::Interrupted,
+                Some(Err(_)) => {
+                    self.failed();
+                    return Outcome::Exhausted;
+                }
+                Some(Ok(())) => {}
+            }
         }
         if self.by_components() {
             return self.run_by_components(on_solution);
