@@ -3,6 +3,7 @@
 
     python3 benches/crossword_fill.py [--reps 3] [--min-score 50] [--timeout 60] [--grids a,b]
     python3 benches/crossword_fill.py --random 12 --random-words 64-70 --seed 2
+    python3 benches/crossword_fill.py --estimate   # each grid's expected fills only
 
 Grids are benches/crossword-grids/*.txt (ASCII pictures: `#` a block, `.` an
 empty cell, a letter a given cell: the format both tools read). The word list
@@ -21,7 +22,9 @@ included. Every fill is checked here, independently of both tools: every
 run of two or more cells is a word of the list scoring at least the minimum,
 no word twice, given letters kept. Quality is the lowest and the mean score
 of the entries. A run that ends without a fill says whether the tool proved
-there is none or gave up (time limit).
+there is none or gave up (time limit). Each grid's expected number of fills
+under independent letters (`expected_fills`) is printed first: a ranking of
+how hard a grid is, not a proof.
 """
 import argparse
 import os
@@ -81,6 +84,53 @@ def slots(rows):
                 if len(cells) >= 2:
                     out.append(cells)
     return out
+
+
+def expected_fills(grid, scores, min_score):
+    """log10 of the grid's expected number of fills if each slot's letters were
+    drawn independently: the product of the slots' word counts (words of the
+    length at the minimum score that keep the given letters) and, for each
+    crossing, the chance that the two slots' letters there agree (the sum over
+    letters of the product of their frequencies at those positions). A first
+    moment: below 0 a fill is unlikely (Markov's inequality, under that
+    assumption), far above 0 likely; the assumption ignores how the letters of
+    one word hang together, so it ranks grids, it proves nothing."""
+    import math
+    from collections import Counter, defaultdict
+    by_length = defaultdict(list)
+    for w, s in scores.items():
+        if s >= min_score and w.isascii() and w.isalpha():
+            by_length[len(w)].append(w)
+    runs = slots(grid)
+    cands = []
+    for cells in runs:
+        given = [(i, grid[y][x].lower()) for i, (y, x) in enumerate(cells) if grid[y][x].isalpha()]
+        ws = [w for w in by_length[len(cells)] if all(w[i] == c for i, c in given)]
+        if not ws:
+            return float("-inf")
+        cands.append(ws)
+    total = sum(math.log10(len(ws)) for ws in cands)
+    where = defaultdict(list)
+    for k, cells in enumerate(runs):
+        for i, cell in enumerate(cells):
+            where[cell].append((k, i))
+    freq = {}
+
+    def letters(k, i):
+        if (k, i) not in freq:
+            n = len(cands[k])
+            freq[(k, i)] = {c: m / n for c, m in Counter(w[i] for w in cands[k]).items()}
+        return freq[(k, i)]
+
+    for pair in where.values():
+        if len(pair) == 2:
+            (a, i), (b, j) = pair
+            pa, pb = letters(a, i), letters(b, j)
+            agree = sum(p * pb.get(c, 0.0) for c, p in pa.items())
+            if agree == 0:
+                return float("-inf")
+            total += math.log10(agree)
+    return total
 
 
 def check_fill(grid, fill, scores, min_score):
@@ -263,6 +313,8 @@ def main():
     ap.add_argument("--stwl", default=os.environ.get("STWL", str(HOME / ".cache/cspi-peers/spreadthewordlist.dict")))
     ap.add_argument("--ingrid", default=os.environ.get("INGRID", str(HOME / ".cache/cspi-peers/ingrid/bin/ingrid_core")))
     ap.add_argument("--cspi", default=os.environ.get("CSPI", str(ROOT / "target/release/cspi")))
+    ap.add_argument("--estimate", action="store_true",
+                    help="only print each grid's expected number of fills (log10, independent letters) and stop")
     ap.add_argument("--cpsat", action="store_true", help="also fill with CP-SAT (benches/crossword_cpsat.py), one worker")
     ap.add_argument("--cpsat-python", default=str(Path(os.environ.get("PEERS_VENV", HOME / ".cache/cspi-peers-venv")) / "bin/python"))
     args = ap.parse_args()
@@ -282,9 +334,14 @@ def main():
         print(f"{args.random} random grids of {lo} to {hi} entries (seed {args.seed}) in {grid_dir}", flush=True)
     names = [g for g in args.grids.split(",") if g] or sorted(p.stem for p in grid_dir.glob("*.txt"))
     rows = []
+    estimates = []
     for name in names:
         gpath = grid_dir / f"{name}.txt"
         grid = read_grid(gpath)
+        estimates.append((name, len(slots(grid)), expected_fills(grid, scores, args.min_score)))
+        print(f"{name}: {estimates[-1][1]} entries, log10 expected fills {estimates[-1][2]:.1f}", flush=True)
+        if args.estimate:
+            continue
         tools = [("cspi", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, 0)),
                  ("ingrid_core", lambda: run_ingrid(args, gpath, grid, args.stwl, args.min_score, args.timeout))]
         if args.cpsat:
@@ -319,6 +376,13 @@ def main():
                     quality = f"{min(q)} / {statistics.mean(q):.1f}"
             rows.append((name, tool, "/".join(statuses), f"{cpu:.2f}", f"{kb / 1024:.0f}", quality))
             print("\t".join(rows[-1]), flush=True)
+    print()
+    print("| grid | entries | log10 expected fills (independent letters) |")
+    print("| --- | ---: | ---: |")
+    for name, n, e in estimates:
+        print(f"| {name} | {n} | {e:.1f} |")
+    if args.estimate:
+        return 0
     print()
     print(f"min score {args.min_score}, {args.reps} runs each (median CPU, largest peak RSS), time limit {args.timeout} s")
     print("| grid | tool | result | CPU s | peak MB | lowest / mean score |")
