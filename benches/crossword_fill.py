@@ -14,7 +14,10 @@ is Spread the Wordlist as ../shared/peers/setup-rust-peers.sh installs it
 fill, best-scored words first) and, with --best SECONDS, on
 models/crossword-best.csp under that time limit (`--goal`, default sum:
 the highest mean). With --cpsat, OR-Tools CP-SAT fills them too, one
-worker (benches/crossword_cpsat.py, in the peers' venv, `$PEERS_VENV`).
+worker (benches/crossword_cpsat.py, in the peers' venv, `$PEERS_VENV`);
+with --huub, Huub through MiniZinc (benches/crossword_mzn.py's model, free
+search; `--huub-msc`, default as ../shared/peers/setup-rust-peers.sh
+installs it).
 
 Runs alternate between the tools (same run, one thread each). Each process is
 timed by GNU time (user + sys CPU, peak RSS); the word list's load is
@@ -253,6 +256,19 @@ def run_cpsat(args, grid_path, grid, stwl, min_score, timeout):
     return solver_status(out, grid, killed) + (cpu, kb)
 
 
+def run_minizinc(args, msc, grid, scores, min_score, timeout):
+    """A MiniZinc solver (its .msc file) on benches/crossword_mzn.py's model
+    of the grid, free search. The model is written beforehand, not timed;
+    MiniZinc's flattening is (its child processes' CPU)."""
+    from crossword_mzn import model
+    with tempfile.NamedTemporaryFile("w", suffix=".mzn") as m:
+        m.write(model(grid, scores, min_score))
+        m.flush()
+        cmd = ["minizinc", "--solver", msc, m.name, "-f", "-t", str(timeout * 1000)]
+        out, _, cpu, kb, killed = timed(cmd, timeout + 30)
+    return solver_status(out, grid, killed) + (cpu, kb)
+
+
 def random_grid(rng, size, words, longest):
     """An American-style grid drawn at random: blocks placed in 180° twins,
     every entry at least three letters, the open cells in one piece, between
@@ -315,6 +331,9 @@ def main():
     ap.add_argument("--cspi", default=os.environ.get("CSPI", str(ROOT / "target/release/cspi")))
     ap.add_argument("--estimate", action="store_true",
                     help="only print each grid's expected number of fills (log10, independent letters) and stop")
+    ap.add_argument("--huub", action="store_true",
+                    help="also fill with Huub, the learning solver, through MiniZinc (benches/crossword_mzn.py's model)")
+    ap.add_argument("--huub-msc", default=str(HOME / ".cache/cspi-peers/msc/huub.msc"))
     ap.add_argument("--cpsat", action="store_true", help="also fill with CP-SAT (benches/crossword_cpsat.py), one worker")
     ap.add_argument("--cpsat-python", default=str(Path(os.environ.get("PEERS_VENV", HOME / ".cache/cspi-peers-venv")) / "bin/python"))
     args = ap.parse_args()
@@ -346,6 +365,8 @@ def main():
                  ("ingrid_core", lambda: run_ingrid(args, gpath, grid, args.stwl, args.min_score, args.timeout))]
         if args.cpsat:
             tools.append(("CP-SAT", lambda: run_cpsat(args, gpath, grid, args.stwl, args.min_score, args.timeout)))
+        if args.huub:
+            tools.append(("Huub", lambda: run_minizinc(args, args.huub_msc, grid, scores, args.min_score, args.timeout)))
         if args.best:
             tools.append(("cspi best", lambda: run_cspi(args, gpath, grid, args.stwl, args.min_score, args.timeout, args.best)))
         results = {t: [] for t, _ in tools}

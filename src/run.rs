@@ -313,6 +313,9 @@ pub struct Suggestions {
     pub candidates: Vec<Candidate>,
     /// Candidates left after propagation, counted or not.
     pub left: u64,
+    /// A limit or the stop flag ended the lowering or the root's
+    /// propagation: nothing is known, `sizes` and `candidates` are empty.
+    pub stopped: bool,
 }
 
 /// `{"type":"failed",...}`, the map as a record: the grid's name, each

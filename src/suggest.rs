@@ -11,7 +11,7 @@
 
 use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::select::{Branch, Decision};
-use crate::lower::lower;
+use crate::lower::lower_until;
 use crate::model::{Model, Propagation, VarId, VarKind};
 use crate::setup::{primary, strategy};
 use std::sync::Arc;
@@ -32,11 +32,20 @@ pub fn suggest(
     threads: usize,
 ) -> Suggestions {
     let start = Instant::now();
-    let Some(mut counter) = Counter::new(model, limits, start) else {
-        return Suggestions {
-            sizes: vec![0; model.vars.len()],
-            ..Suggestions::default()
-        };
+    let mut counter = match Counter::new(model, limits, start) {
+        Ok(c) => c,
+        Err(Root::Failed) => {
+            return Suggestions {
+                sizes: vec![0; model.vars.len()],
+                ..Suggestions::default()
+            };
+        }
+        Err(Root::Stopped) => {
+            return Suggestions {
+                stopped: true,
+                ..Suggestions::default()
+            };
+        }
     };
     let engine = &counter.engine;
     let sizes: Vec<u64> = (0..model.vars.len()).map(|v| engine.doms.size(v)).collect();
@@ -78,7 +87,15 @@ pub fn suggest(
         sizes,
         candidates,
         left,
+        stopped: false,
     }
+}
+
+/// Why there is no [`Counter`]: the root failed (no solution at all), or a
+/// limit stopped the lowering or the root's propagation (nothing known).
+enum Root {
+    Failed,
+    Stopped,
 }
 
 /// The model lowered and propagated at its root, counting the solutions
@@ -100,17 +117,27 @@ struct Counter<'a> {
 }
 
 impl<'a> Counter<'a> {
-    /// `None` when propagation at the root shows there is no solution.
-    fn new(model: &'a Arc<Model>, limits: &'a Limits, start: Instant) -> Option<Self> {
-        let posted = lower(model, Propagation::Ac);
+    /// The model lowered and propagated at its root, both hearing the
+    /// limits.
+    fn new(model: &'a Arc<Model>, limits: &'a Limits, start: Instant) -> Result<Self, Root> {
+        let mut go_on = limits.go_on_from(start);
+        let posted = lower_until(model, Propagation::Ac, false, &mut go_on);
         let mut engine = posted.engine;
-        if !posted.consistent || engine.propagate_root().is_err() {
-            return None;
+        if posted.stopped {
+            return Err(Root::Stopped);
+        }
+        if !posted.consistent {
+            return Err(Root::Failed);
+        }
+        match engine.propagate_root_until(&mut go_on) {
+            None => return Err(Root::Stopped),
+            Some(Err(_)) => return Err(Root::Failed),
+            Some(Ok(())) => {}
         }
         let root = engine.doms.checkpoint();
         let mut spec = model.search.clone();
         spec.propagation = Propagation::Ac;
-        Some(Counter {
+        Ok(Counter {
             model,
             limits,
             start,
@@ -150,7 +177,9 @@ impl<'a> Counter<'a> {
                     std::thread::Builder::new()
                         .stack_size(crate::run::WORKER_STACK)
                         .spawn_scoped(scope, || {
-                            Counter::new(model, limits, start).map(|mut c| take(&mut c))
+                            Counter::new(model, limits, start)
+                                .ok()
+                                .map(|mut c| take(&mut c))
                         })
                         .ok()
                 })

@@ -61,6 +61,19 @@ pub(super) fn run(args: &SolveArgs, model: &Arc<Model>, limits: &Limits) -> Resu
             crate::output::report::suggestions_text(model, v, &s)
         };
     }
+    if s.stopped && wants_map {
+        out.push_str(if json {
+            "{\"type\":\"fillability\",\"stopped\":true}\n"
+        } else {
+            "fillability: UNKNOWN, a limit stopped the run before the model was propagated\n"
+        });
+        if args.fillability_svg.is_some() {
+            crate::output::sink::eprint(
+                "cspi: --fillability-svg: nothing drawn, a limit stopped the run first\n",
+            );
+        }
+        return Ok(out);
+    }
     if let Some((grid, layout)) = first.filter(|_| wants_map) {
         if args.fillability && json {
             out.push_str(&fillability::json(model, grid, layout, &s.sizes));

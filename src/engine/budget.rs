@@ -63,7 +63,8 @@ impl Budget {
     }
 
     /// Whether to go on, for the phases before the first node (the root's
-    /// propagation): the stop flag and the clock, from this budget's start.
+    /// propagation): the stop flag, the clock from this budget's start, and
+    /// the heap.
     pub(crate) fn go_on(&self) -> impl FnMut() -> bool + use<> {
         self.limits.go_on_from(self.start)
     }

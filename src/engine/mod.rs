@@ -309,7 +309,9 @@ impl Engine {
     /// The first propagation at the root. Under `ac` every propagator runs to a
     /// fixpoint; under `fc` and `none` only constraints whose variables are
     /// all fixed already are checked, and the unary ones (a domain's holes,
-    /// see `domain_holes`) run.
+    /// see `domain_holes`) run. Tests only: every run asks its limits
+    /// ([`Self::propagate_root_until`]).
+    #[cfg(test)]
     pub(crate) fn propagate_root(&mut self) -> PResult {
         self.propagate_root_until(&mut || true).unwrap_or(Ok(()))
     }

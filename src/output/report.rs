@@ -70,6 +70,10 @@ pub fn suggestions_text(model: &Model, var: VarId, s: &Suggestions) -> String {
     if let Some(slot) = slot_of(model, var) {
         let _ = write!(out, " ({})", slot.place());
     }
+    if s.stopped {
+        out.push_str(": UNKNOWN, a limit stopped the run before the model was propagated\n");
+        return out;
+    }
     let _ = writeln!(
         out,
         ": {} left after propagation; {}:",
@@ -113,6 +117,9 @@ struct SuggestionsRecord {
     entry: Option<EntryPlace>,
     left: u64,
     candidates: Vec<CandidateRecord>,
+    /// A limit stopped the run before the model was propagated.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stopped: bool,
 }
 
 /// Where a crossword entry is, as the JSON records write it (from 1).
@@ -176,6 +183,7 @@ pub fn suggestions_json(model: &Model, var: VarId, s: &Suggestions) -> String {
                 at_least: c.count == Some(u64::MAX),
             })
             .collect(),
+        stopped: s.stopped,
     };
     let mut line = serde_json::to_string(&record).unwrap_or_default();
     line.push('\n');

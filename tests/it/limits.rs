@@ -887,6 +887,28 @@ fn the_memory_limit_holds_while_the_model_is_lowered() {
             r.stdout
         );
     }
+    // Suggestions and the fillability map lower the model too: stopped
+    // there, they say that nothing is known rather than print a map.
+    let r = run(
+        &dir,
+        &[
+            "solve",
+            "m.csp",
+            "--memory-limit",
+            "40M",
+            "--suggest",
+            "xw[1]",
+            "--fillability",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "xw[1] (3 across, row 1, column 1): UNKNOWN, a limit stopped the run before the model was propagated"
+        ) && r.stdout.contains("fillability: UNKNOWN"),
+        "{}",
+        r.stdout
+    );
     let r = run(
         &dir,
         &[
