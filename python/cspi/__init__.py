@@ -109,7 +109,9 @@ def load(
     data file, or a list of them (as ``--data``). ``memory_limit`` (bytes,
     or a size such as ``"512M"``, as ``--memory-limit``) bounds the heap cspi
     may hold in this process while the model and its data are built (models
-    loaded before and still alive count too; default: no limit).
+    loaded before and still alive count too; default: no limit), and then
+    while each run of the model lowers and searches it (a run past it ends
+    ``UNKNOWN``, as at the time limit).
     A wrong model or wrong data, or a model past the memory limit, raises
     :class:`ModelError` with cspi's rendered diagnostic.
     """

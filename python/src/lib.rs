@@ -609,7 +609,10 @@ impl Loaded {
             ));
         }
         let stop = Arc::new(AtomicBool::new(false));
-        let options = options(&self.model, kind, limit, opts, &stop)?;
+        let mut options = options(&self.model, kind, limit, opts, &stop)?;
+        // As `--memory-limit` given on the command line: the load's limit
+        // holds while the model is lowered and searched too.
+        options.limits.memory = self.memory_limit;
         Run::start(Arc::clone(&self.model), options, stop)
     }
 

@@ -316,6 +316,27 @@ def test_memory_limit_holds_for_with_params_and_files(tmp_path):
         cspi.load(path, memory_limit="1M")
 
 
+def test_memory_limit_holds_while_a_run_lowers_the_model(tmp_path):
+    # A small model (a picture and a word list) whose propagators are large:
+    # 22,500 crossings over domains of 17,576 words. Built within 40M, its
+    # run stops while lowering, as the time limit stops one.
+    import itertools
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    (tmp_path / "w.txt").write_text("\n".join("".join(p) for p in itertools.product(letters, repeat=3)) + "\n")
+    row = "...#" * 50
+    grid = [row if i % 4 != 3 else "#" * 200 for i in range(200)]
+    (tmp_path / "g.txt").write_text("\n".join(grid) + "\n")
+    text = ('let words = dictionary("w.txt");\ncrossword xw = picture("g.txt", words);\n'
+            "search xw: var dom-wdeg, val min;\noutput xw;\n")
+    m = cspi.loads(text, dir=tmp_path, memory_limit="40M")
+    assert m.solve(threads=1) is None
+    assert m.status == "UNKNOWN"
+    # Under a limit it fits, the same run reaches the search (one node).
+    m = cspi.loads(text, dir=tmp_path, memory_limit="2G")
+    assert m.solve(threads=1, node_limit=1) is None
+    assert m.status == "UNKNOWN" and m.stats["nodes"] == 1
+
+
 def test_memory_limit_must_be_a_size():
     for bad in ["lots", 0, -5, 1.5]:
         with pytest.raises((ValueError, OverflowError)):
