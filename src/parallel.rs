@@ -249,6 +249,25 @@ struct Split {
     stopped: bool,
 }
 
+impl Split {
+    /// No sub-problem: the root failed, or (`stopped`) a limit ended the
+    /// lowering or the root's propagation; `stats` is the work so far.
+    fn empty(stopped: bool, began: Instant, stats: Stats) -> Split {
+        Split {
+            paths: Vec::new(),
+            total: 0,
+            portfolio: false,
+            by_components: false,
+            stopped,
+            work: ThreadStats {
+                subproblems: 0,
+                busy: began.elapsed(),
+                stats,
+            },
+        }
+    }
+}
+
 /// Lowers the model, propagates the root and splits the search; see
 /// [`Split`].
 fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: Instant) -> Split {
@@ -260,18 +279,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
     if posted.stopped {
-        return Split {
-            paths: Vec::new(),
-            total: 0,
-            portfolio: false,
-            by_components: false,
-            stopped: true,
-            work: ThreadStats {
-                subproblems: 0,
-                busy: began.elapsed(),
-                stats: engine.stats,
-            },
-        };
+        return Split::empty(true, began, engine.stats);
     }
     // The whole split is the same in every part, and each part computes
     // it: only the first counts its decisions, so that the parts' statistics
@@ -283,33 +291,11 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
         false => Some(false),
     };
     if root.is_none() {
-        return Split {
-            paths: Vec::new(),
-            total: 0,
-            portfolio: false,
-            by_components: false,
-            stopped: true,
-            work: ThreadStats {
-                subproblems: 0,
-                busy: began.elapsed(),
-                stats: engine.stats,
-            },
-        };
+        return Split::empty(true, began, engine.stats);
     }
     if root == Some(false) {
         engine.stats.failures += u64::from(counts_whole);
-        return Split {
-            paths: Vec::new(),
-            total: 0,
-            portfolio: false,
-            by_components: false,
-            stopped: false,
-            work: ThreadStats {
-                subproblems: 0,
-                busy: began.elapsed(),
-                stats: engine.stats,
-            },
-        };
+        return Split::empty(false, began, engine.stats);
     }
     let primary = setup::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();

@@ -867,63 +867,30 @@ fn the_memory_limit_holds_while_the_model_is_lowered() {
         "let words = dictionary(\"w.txt\");\ncrossword xw = picture(\"g.txt\", words);\n\
          search xw: var dom-wdeg, val min;\noutput xw;\n",
     );
-    for threads in ["1", "2"] {
-        let r = run(
-            &dir,
-            &[
-                "solve",
-                "m.csp",
-                "--memory-limit",
-                "40M",
-                "--threads",
-                threads,
-            ],
-        );
-        assert_eq!(r.code, 0, "threads {threads}: {}", r.stderr);
-        assert!(
-            r.stdout
-                .contains("UNKNOWN: stopped by the memory limit before a solution"),
-            "threads {threads}: {}",
-            r.stdout
-        );
-    }
-    // Suggestions and the fillability map lower the model too: stopped
-    // there, they say that nothing is known rather than print a map.
-    let r = run(
-        &dir,
-        &[
-            "solve",
-            "m.csp",
-            "--memory-limit",
+    // (the limit, more arguments, what the output says): on one thread and
+    // on two; suggestions and the fillability map, which lower the model
+    // too and say that nothing is known rather than print a map; under a
+    // limit the model fits, the search (stopped by its node limit).
+    let unknown = "UNKNOWN: stopped by the memory limit before a solution";
+    let cases: [(&str, &[&str], &[&str]); 4] = [
+        ("40M", &["--threads", "1"], &[unknown]),
+        ("40M", &["--threads", "2"], &[unknown]),
+        (
             "40M",
-            "--suggest",
-            "xw[1]",
-            "--fillability",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains(
-            "xw[1] (3 across, row 1, column 1): UNKNOWN, a limit stopped the run before the model was propagated"
-        ) && r.stdout.contains("fillability: UNKNOWN"),
-        "{}",
-        r.stdout
-    );
-    let r = run(
-        &dir,
-        &[
-            "solve",
-            "m.csp",
-            "--memory-limit",
-            "2G",
-            "--node-limit",
-            "1",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(
-        r.stdout.contains("stopped by the node limit"),
-        "{}",
-        r.stdout
-    );
+            &["--suggest", "xw[1]", "--fillability"],
+            &[
+                "xw[1] (3 across, row 1, column 1): UNKNOWN, a limit stopped the run before the model was propagated",
+                "fillability: UNKNOWN",
+            ],
+        ),
+        ("2G", &["--node-limit", "1"], &["stopped by the node limit"]),
+    ];
+    for (limit, more, says) in cases {
+        let args = [&["solve", "m.csp", "--memory-limit", limit][..], more].concat();
+        let r = run(&dir, &args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        for s in says {
+            assert!(r.stdout.contains(s), "{args:?}: {}", r.stdout);
+        }
+    }
 }
