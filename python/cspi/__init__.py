@@ -489,7 +489,8 @@ class Model:
                    time_limit: Optional[float] = None, threads: int = 1) -> Opened:
         """A crossword with no fill found, tried again with up to ``most``
         (1 to 3) cheater blocks, each with its 180° twin in a symmetric grid,
-        where its search failed most (``cspi solve --try-blocks``): the grid
+        where they make a fill most likely, then where its search failed
+        most (``cspi solve --try-blocks``): the grid
         as drawn, then each set of blocks, up to ``time_per_grid`` seconds
         each (in rounds: an eighth of it each, then twice as long for the
         grids still undecided), to the first grid that fills; ``time_limit`` bounds the whole call.

@@ -1,5 +1,5 @@
 //! `cspi solve --try-blocks N`: a crossword no fill is found for, tried
-//! again with up to N cheater blocks where its search failed most
+//! again with up to N cheater blocks where a fill is most likely or its search failed most
 //! (`crate::cheaters`); each grid searched is reported as it ends, then the
 //! first grid that fills, as a picture to save and with its fill.
 
@@ -98,7 +98,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         );
     } else if human {
         out.write(&format!(
-            "no grid filled: the grid as drawn and {} with up to {} new {} (each with its twin in a symmetric grid) where its search failed most\n",
+            "no grid filled: the grid as drawn and {} with up to {} new {} (each with its twin in a symmetric grid)\n",
             plural(grids.len() as u64 - 1, "grid", "grids"),
             plan.most,
             if plan.most == 1 { "block" } else { "blocks" },

@@ -1,16 +1,19 @@
 //! Cheater blocks: when no fill of a grid is found, constructors turn an
 //! open cell into a block (with its 180° twin in a symmetric grid) and try
-//! again. [`block_sets`] picks the cells where the search failed most (its
-//! map of failures, [`FailedMap`]) and keeps the sets of blocks that leave
+//! again. [`block_sets`] picks the cells that make a fill most likely (the
+//! expected fills of `estimate`), then those where the search failed most
+//! (its map of failures, [`FailedMap`]), and keeps the sets of blocks that leave
 //! every entry at least as long as the grid's shortest (3 letters at most)
 //! and the open cells as connected as they were; [`open_up`] searches the
 //! grid as drawn, then the grid with each set, within a budget each, and
 //! stops at the first that fills. A grid shown to have no fill points at
 //! the cells of a set of its crossings that cannot all hold instead.
 
+mod estimate;
+
 use crate::diag::Diags;
 use crate::engine::search::{Limits, Next};
-use crate::model::{CrosswordLayout, Model, SearchSpec};
+use crate::model::{CrosswordLayout, Model, SearchSpec, VarKind};
 pub use crate::run::{BlockSet, Tried};
 use crate::run::{Explanation, FailedMap, Options, Stats, Status, Summary};
 use crate::solve::{self, LoadOptions, ModelSource, Parsed};
@@ -113,7 +116,44 @@ pub fn open_up(
             })
             .unwrap_or_default()
     };
-    let mut sets = block_sets(layout, &heat, plan.most, plan.pool);
+    // With the grid's words at hand, blocks are taken and tried by how
+    // likely they make a fill (`estimate`), rather than by where the
+    // search failed.
+    // Only the lengths the grid as drawn has are known (the model keeps a
+    // list a length); a set that makes another has no estimate and is tried
+    // after those that have one.
+    let lists: Vec<&crate::model::WordList> = layout
+        .slots
+        .iter()
+        .filter_map(|s| match &model.vars[s.var].kind {
+            VarKind::Word(list) => Some(&**list),
+            _ => None,
+        })
+        .collect();
+    // A grid shown to have no fill keeps to the crossings of its conflict.
+    let letters = (!lists.is_empty() && summary.status != Status::Unsatisfiable)
+        .then(|| estimate::Letters::of(lists));
+    let mut sets = match &letters {
+        Some(letters) => {
+            let likely = |cells: &[usize]| {
+                let mut open = layout.open.clone();
+                for &c in cells {
+                    open[c] = false;
+                }
+                estimate::expected_fills(layout, &open, letters)
+            };
+            // Cells whose block alone leaves no likely fill (an entry of
+            // two letters, say) may still pair with a block beside them:
+            // they keep their order by the failures, below all others.
+            let weights: Vec<f64> = likelihood(layout, &likely)
+                .into_iter()
+                .zip(&heat)
+                .map(|(w, &h)| if w > 0.0 { w } else { h * f64::MIN_POSITIVE })
+                .collect();
+            ranked_block_sets(layout, &weights, plan.most, plan.pool, Some(&likely))
+        }
+        None => block_sets(layout, &heat, plan.most, plan.pool),
+    };
     // A grid with no fill takes its whole budget; one that fills mostly
     // fills in a fraction of it. So every grid is searched for an eighth of
     // the budget first, then the grids still undecided for twice as long,
@@ -467,6 +507,51 @@ pub fn block_sets(
     most: usize,
     pool: usize,
 ) -> Vec<BlockSet> {
+    ranked_block_sets(layout, heat, most, pool, None)
+}
+
+/// Each cell's weight by how likely a fill is with a block there (and at
+/// its twin): `10^(e / 10)` for the log10 `e` of the expected fills, half on
+/// each of the two cells, so that [`block_sets`] takes the cells that make
+/// a fill most likely; 0 (never taken) where `e` is minus infinity.
+fn likelihood(layout: &CrosswordLayout, likely: &Likely<'_>) -> Vec<f64> {
+    let n = layout.width * layout.height;
+    let symmetric = (0..n).all(|c| layout.open[c] == layout.open[n - 1 - c]);
+    (0..n)
+        .map(|c| {
+            if !layout.open[c] {
+                return 0.0;
+            }
+            let twin = n - 1 - c;
+            let cells = if symmetric && twin != c {
+                vec![c, twin]
+            } else {
+                vec![c]
+            };
+            let e = likely(&cells);
+            // Finite estimates of real grids lie within a few hundred of 0.
+            let w = 10f64.powf(e.clamp(-3000.0, 3000.0) / 10.0);
+            if e == f64::NEG_INFINITY {
+                0.0
+            } else {
+                w / cells.len() as f64
+            }
+        })
+        .collect()
+}
+
+/// How likely a fill is with blocks at the cells given (log10).
+type Likely<'a> = dyn Fn(&[usize]) -> f64 + 'a;
+
+/// [`block_sets`], the sets of each size in the order of `rank` (highest
+/// first, then by share) when given.
+fn ranked_block_sets(
+    layout: &CrosswordLayout,
+    heat: &[f64],
+    most: usize,
+    pool: usize,
+    rank: Option<&Likely<'_>>,
+) -> Vec<BlockSet> {
     let n = layout.width * layout.height;
     let symmetric = (0..n).all(|c| layout.open[c] == layout.open[n - 1 - c]);
     let free = |c: usize| layout.open[c] && layout.region[c] && layout.given[c].is_none();
@@ -508,8 +593,22 @@ pub fn block_sets(
                 level.push(BlockSet { cells, share });
             }
         }
-        level.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
-        sets.extend(level);
+        match rank {
+            Some(rank) => {
+                let mut keyed: Vec<(f64, BlockSet)> =
+                    level.into_iter().map(|s| (rank(&s.cells), s)).collect();
+                keyed.sort_by(|(ra, a), (rb, b)| {
+                    rb.total_cmp(ra)
+                        .then(b.share.total_cmp(&a.share))
+                        .then(a.cells.cmp(&b.cells))
+                });
+                sets.extend(keyed.into_iter().map(|(_, s)| s));
+            }
+            None => {
+                level.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
+                sets.extend(level);
+            }
+        }
     }
     sets
 }
@@ -821,6 +920,50 @@ mod tests {
         let sets = block_sets(&l, &heat, 2, 4);
         let cells: Vec<Vec<usize>> = sets.iter().map(|s| s.cells.clone()).collect();
         assert_eq!(cells, vec![vec![4, 20], vec![4, 9, 15, 20]]);
+    }
+
+    #[test]
+    fn sets_of_one_size_go_by_their_rank_when_given() {
+        let l = layout(&[".....", ".....", ".....", ".....", "....."]);
+        let heat = [1.0; 25];
+        let by_share = block_sets(&l, &heat, 2, 10);
+        // A rank that puts later cells first: each size's sets in that
+        // order, the same sets, singles still before pairs.
+        let rank = |cells: &[usize]| cells.iter().sum::<usize>() as f64;
+        let ranked = ranked_block_sets(&l, &heat, 2, 10, Some(&rank));
+        assert_eq!(ranked.len(), by_share.len());
+        for s in &by_share {
+            assert!(ranked.contains(s), "{s:?}");
+        }
+        let singles = ranked.iter().take_while(|s| s.cells.len() <= 2).count();
+        assert!(singles > 0 && singles < ranked.len());
+        for level in [&ranked[..singles], &ranked[singles..]] {
+            assert!(
+                level
+                    .windows(2)
+                    .all(|w| rank(&w[0].cells) >= rank(&w[1].cells))
+            );
+        }
+    }
+
+    #[test]
+    fn a_block_that_leaves_no_likely_fill_weighs_nothing() {
+        let l = layout(&[".....", ".....", ".....", ".....", "....."]);
+        // Every set but those through cell 0 has minus infinity.
+        let likely = |cells: &[usize]| {
+            if cells.contains(&0) {
+                1.0
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
+        let w = likelihood(&l, &likely);
+        assert!(w[0] > 0.0 && w[24] > 0.0, "cell 0 and its twin");
+        assert!(
+            w.iter()
+                .enumerate()
+                .all(|(c, &x)| c == 0 || c == 24 || x == 0.0)
+        );
     }
 
     #[test]
