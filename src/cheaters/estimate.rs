@@ -12,6 +12,11 @@
 use crate::model::{CrosswordLayout, WordList};
 use std::collections::HashMap;
 
+/// The largest grid whose blocks are ranked by the estimate (32 by 32,
+/// past any crossword's 21 or 27): ranking reads the whole grid once a
+/// cell, quadratic in its cells.
+pub(crate) const MOST_CELLS: usize = 1024;
+
 /// By length: how many words, and for each position each letter's share
 /// (while counting, its count).
 type ByLength = HashMap<usize, (f64, Vec<HashMap<char, f64>>)>;

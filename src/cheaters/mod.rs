@@ -130,8 +130,12 @@ pub fn open_up(
             _ => None,
         })
         .collect();
-    // A grid shown to have no fill keeps to the crossings of its conflict.
-    let letters = (!lists.is_empty() && summary.status != Status::Unsatisfiable)
+    // A grid shown to have no fill keeps to the crossings of its conflict;
+    // a grid larger than any crossword's keeps to the failures (each cell's
+    // estimate reads the whole grid: quadratic in its cells).
+    let letters = (!lists.is_empty()
+        && summary.status != Status::Unsatisfiable
+        && layout.width * layout.height <= estimate::MOST_CELLS)
         .then(|| estimate::Letters::of(lists));
     let mut sets = match &letters {
         Some(letters) => {
