@@ -9,13 +9,46 @@
 //! block sets it ranks first each fill in under 2 s where the grid as drawn
 //! fills in no run (docs/crossword.md, "How likely is a fill").
 
-use crate::model::{CrosswordLayout, WordList};
+use crate::model::{CrosswordLayout, Model, VarKind, WordList};
 use std::collections::HashMap;
 
 /// The largest grid whose blocks are ranked by the estimate (32 by 32,
 /// past any crossword's 21 or 27): ranking reads the whole grid once a
 /// cell, quadratic in its cells.
 pub(crate) const MOST_CELLS: usize = 1024;
+
+/// How likely a fill is with blocks at the cells given (log10).
+pub(crate) type Likely<'a> = dyn Fn(&[usize]) -> f64 + 'a;
+
+/// How likely a fill of `layout` (a crossword of `model`) is with blocks at
+/// the cells given: the log10 of [`expected_fills`], over the lengths the
+/// grid as drawn has (the model keeps one list a length: a set that makes
+/// another length has none, minus infinity, and goes last). `None` for a
+/// grid without word slots or larger than [`MOST_CELLS`].
+pub(crate) fn ranking<'a>(
+    model: &'a Model,
+    layout: &'a CrosswordLayout,
+) -> Option<Box<Likely<'a>>> {
+    let lists: Vec<&WordList> = layout
+        .slots
+        .iter()
+        .filter_map(|s| match &model.vars[s.var].kind {
+            VarKind::Word(list) => Some(&**list),
+            _ => None,
+        })
+        .collect();
+    if lists.is_empty() || layout.width * layout.height > MOST_CELLS {
+        return None;
+    }
+    let letters = Letters::of(lists);
+    Some(Box::new(move |cells: &[usize]| {
+        let mut open = layout.open.clone();
+        for &c in cells {
+            open[c] = false;
+        }
+        expected_fills(layout, &open, &letters)
+    }))
+}
 
 /// By length: how many words, and for each position each letter's share
 /// (while counting, its count).

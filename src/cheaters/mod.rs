@@ -11,9 +11,11 @@
 
 mod estimate;
 
+use estimate::Likely;
+
 use crate::diag::Diags;
 use crate::engine::search::{Limits, Next};
-use crate::model::{CrosswordLayout, Model, SearchSpec, VarKind};
+use crate::model::{CrosswordLayout, Model, SearchSpec};
 pub use crate::run::{BlockSet, Tried};
 use crate::run::{Explanation, FailedMap, Options, Stats, Status, Summary};
 use crate::solve::{self, LoadOptions, ModelSource, Parsed};
@@ -116,48 +118,12 @@ pub fn open_up(
             })
             .unwrap_or_default()
     };
-    // With the grid's words at hand, blocks are taken and tried by how
-    // likely they make a fill (`estimate`), rather than by where the
-    // search failed.
-    // Only the lengths the grid as drawn has are known (the model keeps a
-    // list a length); a set that makes another has no estimate and is tried
-    // after those that have one.
-    let lists: Vec<&crate::model::WordList> = layout
-        .slots
-        .iter()
-        .filter_map(|s| match &model.vars[s.var].kind {
-            VarKind::Word(list) => Some(&**list),
-            _ => None,
-        })
-        .collect();
     // A grid shown to have no fill keeps to the crossings of its conflict;
-    // a grid larger than any crossword's keeps to the failures (each cell's
-    // estimate reads the whole grid: quadratic in its cells).
-    let letters = (!lists.is_empty()
-        && summary.status != Status::Unsatisfiable
-        && layout.width * layout.height <= estimate::MOST_CELLS)
-        .then(|| estimate::Letters::of(lists));
-    let mut sets = match &letters {
-        Some(letters) => {
-            let likely = |cells: &[usize]| {
-                let mut open = layout.open.clone();
-                for &c in cells {
-                    open[c] = false;
-                }
-                estimate::expected_fills(layout, &open, letters)
-            };
-            // Cells whose block alone leaves no likely fill (an entry of
-            // two letters, say) may still pair with a block beside them:
-            // they keep their order by the failures, below all others.
-            let weights: Vec<f64> = likelihood(layout, &likely)
-                .into_iter()
-                .zip(&heat)
-                .map(|(w, &h)| if w > 0.0 { w } else { h * f64::MIN_POSITIVE })
-                .collect();
-            ranked_block_sets(layout, &weights, plan.most, plan.pool, Some(&likely))
-        }
-        None => block_sets(layout, &heat, plan.most, plan.pool),
-    };
+    // otherwise blocks are taken and tried by how likely they make a fill.
+    let likely = (summary.status != Status::Unsatisfiable)
+        .then(|| estimate::ranking(&model, layout))
+        .flatten();
+    let mut sets = ranked_block_sets(layout, &heat, plan.most, plan.pool, likely.as_deref());
     // A grid with no fill takes its whole budget; one that fills mostly
     // fills in a fraction of it. So every grid is searched for an eighth of
     // the budget first, then the grids still undecided for twice as long,
@@ -514,39 +480,6 @@ pub fn block_sets(
     ranked_block_sets(layout, heat, most, pool, None)
 }
 
-/// Each cell's weight by how likely a fill is with a block there (and at
-/// its twin): `10^(e / 10)` for the log10 `e` of the expected fills, half on
-/// each of the two cells, so that [`block_sets`] takes the cells that make
-/// a fill most likely; 0 (never taken) where `e` is minus infinity.
-fn likelihood(layout: &CrosswordLayout, likely: &Likely<'_>) -> Vec<f64> {
-    let n = layout.width * layout.height;
-    let symmetric = (0..n).all(|c| layout.open[c] == layout.open[n - 1 - c]);
-    (0..n)
-        .map(|c| {
-            if !layout.open[c] {
-                return 0.0;
-            }
-            let twin = n - 1 - c;
-            let cells = if symmetric && twin != c {
-                vec![c, twin]
-            } else {
-                vec![c]
-            };
-            let e = likely(&cells);
-            // Finite estimates of real grids lie within a few hundred of 0.
-            let w = 10f64.powf(e.clamp(-3000.0, 3000.0) / 10.0);
-            if e == f64::NEG_INFINITY {
-                0.0
-            } else {
-                w / cells.len() as f64
-            }
-        })
-        .collect()
-}
-
-/// How likely a fill is with blocks at the cells given (log10).
-type Likely<'a> = dyn Fn(&[usize]) -> f64 + 'a;
-
 /// [`block_sets`], the sets of each size in the order of `rank` (highest
 /// first, then by share) when given.
 fn ranked_block_sets(
@@ -559,7 +492,17 @@ fn ranked_block_sets(
     let n = layout.width * layout.height;
     let symmetric = (0..n).all(|c| layout.open[c] == layout.open[n - 1 - c]);
     let free = |c: usize| layout.open[c] && layout.region[c] && layout.given[c].is_none();
-    let mut units: Vec<BlockSet> = (0..n)
+    // Sets go by their rank (minus infinity for all without one), then by
+    // their share of the failures.
+    let rank_of = |cells: &[usize]| rank.map_or(f64::NEG_INFINITY, |r| r(cells));
+    let order = |sets: &mut Vec<(f64, BlockSet)>| {
+        sets.sort_by(|(ra, a), (rb, b)| {
+            rb.total_cmp(ra)
+                .then(b.share.total_cmp(&a.share))
+                .then(a.cells.cmp(&b.cells))
+        });
+    };
+    let mut units: Vec<(f64, BlockSet)> = (0..n)
         .filter_map(|c| {
             let cells = match n - 1 - c {
                 twin if symmetric && twin < c => return None,
@@ -570,21 +513,25 @@ fn ranked_block_sets(
                 .iter()
                 .map(|&c| heat.get(c).copied().unwrap_or(0.0))
                 .sum();
-            (cells.iter().all(|&c| free(c)) && share > 0.0).then_some(BlockSet { cells, share })
+            let rank = rank_of(&cells);
+            // A cell is tried where the search failed or a fill is likely.
+            (cells.iter().all(|&c| free(c)) && (share > 0.0 || rank.is_finite()))
+                .then_some((rank, BlockSet { cells, share }))
         })
         .collect();
-    units.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
+    order(&mut units);
     // Most cheater blocks stand alone: the `pool` hottest cells whose block
     // (with its twin) keeps the rules by itself, and half as many that
     // keep them only beside another (two blocks side by side).
     let rules = Rules::of(layout);
-    let (mut alone, mut beside): (Vec<BlockSet>, Vec<BlockSet>) =
-        units.into_iter().partition(|u| rules.allow(&u.cells));
+    let (mut alone, mut beside): (Vec<_>, Vec<_>) =
+        units.into_iter().partition(|(_, u)| rules.allow(&u.cells));
     alone.truncate(pool);
     beside.truncate(pool / 2);
     let mut units = alone;
     units.append(&mut beside);
-    units.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
+    order(&mut units);
+    let units: Vec<BlockSet> = units.into_iter().map(|(_, u)| u).collect();
     let mut sets = Vec::new();
     for k in 1..=most.min(units.len()) {
         let mut level = Vec::new();
@@ -594,25 +541,11 @@ fn ranked_block_sets(
             cells.sort_unstable();
             if rules.allow(&cells) {
                 let share = combo.iter().map(|&u| units[u].share).sum();
-                level.push(BlockSet { cells, share });
+                level.push((rank_of(&cells), BlockSet { cells, share }));
             }
         }
-        match rank {
-            Some(rank) => {
-                let mut keyed: Vec<(f64, BlockSet)> =
-                    level.into_iter().map(|s| (rank(&s.cells), s)).collect();
-                keyed.sort_by(|(ra, a), (rb, b)| {
-                    rb.total_cmp(ra)
-                        .then(b.share.total_cmp(&a.share))
-                        .then(a.cells.cmp(&b.cells))
-                });
-                sets.extend(keyed.into_iter().map(|(_, s)| s));
-            }
-            None => {
-                level.sort_by(|a, b| b.share.total_cmp(&a.share).then(a.cells.cmp(&b.cells)));
-                sets.extend(level);
-            }
-        }
+        order(&mut level);
+        sets.extend(level.into_iter().map(|(_, s)| s));
     }
     sets
 }
@@ -951,22 +884,30 @@ mod tests {
     }
 
     #[test]
-    fn a_block_that_leaves_no_likely_fill_weighs_nothing() {
+    fn a_rank_takes_cells_never_failed_at_and_goes_before_the_failures() {
         let l = layout(&[".....", ".....", ".....", ".....", "....."]);
-        // Every set but those through cell 0 has minus infinity.
-        let likely = |cells: &[usize]| {
+        // The search failed at cell 4 (and its twin, 20) only; the rank
+        // knows cell 0 (and its twin, 24) only.
+        let mut heat = [0.0; 25];
+        heat[4] = 1.0;
+        let rank = |cells: &[usize]| {
             if cells.contains(&0) {
                 1.0
             } else {
                 f64::NEG_INFINITY
             }
         };
-        let w = likelihood(&l, &likely);
-        assert!(w[0] > 0.0 && w[24] > 0.0, "cell 0 and its twin");
-        assert!(
-            w.iter()
-                .enumerate()
-                .all(|(c, &x)| c == 0 || c == 24 || x == 0.0)
+        let ranked = ranked_block_sets(&l, &heat, 1, 10, Some(&rank));
+        let firsts: Vec<usize> = ranked.iter().map(|s| s.cells[0]).collect();
+        assert_eq!(
+            firsts,
+            [0, 4],
+            "the ranked cell first, the failed one after"
+        );
+        assert_eq!(
+            block_sets(&l, &heat, 1, 10).len(),
+            1,
+            "without a rank, the failed one only"
         );
     }
 
