@@ -41,7 +41,7 @@ use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
 use crate::engine::split::{self, Branching, Path};
 use crate::engine::stats::Stats;
-use crate::lower::lower_until;
+use crate::lower::{Root, lower_and_propagate};
 use crate::model::search::LnsKind;
 use crate::model::{Model, VarId};
 use crate::part::{SUBPROBLEMS_PER_PART, fingerprint};
@@ -276,26 +276,20 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     // Lowering hears the limits as the split does: a limit reached there
     // ends the run as stopped, with nothing to search.
     let mut go_on = options.limits.go_on_from(start);
-    let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
+    let (posted, root) =
+        lower_and_propagate(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
-    if posted.stopped {
-        return Split::empty(true, began, engine.stats);
-    }
     // The whole split is the same in every part, and each part computes
     // it: only the first counts its decisions, so that the parts' statistics
     // add up to one run's (`cspi merge`).
     let counts_whole = options.part.is_none_or(|p| p.k == 1);
-    // `None`: the limits stopped the root's propagation; `Some(false)`: it failed.
-    let root = match posted.consistent {
-        true => engine.propagate_root_until(&mut go_on).map(|r| r.is_ok()),
-        false => Some(false),
-    };
-    if root.is_none() {
-        return Split::empty(true, began, engine.stats);
-    }
-    if root == Some(false) {
-        engine.stats.failures += u64::from(counts_whole);
-        return Split::empty(false, began, engine.stats);
+    match root {
+        Root::Stopped => return Split::empty(true, began, engine.stats),
+        Root::Failed => {
+            engine.stats.failures += u64::from(counts_whole);
+            return Split::empty(false, began, engine.stats);
+        }
+        Root::Propagated => {}
     }
     let primary = setup::primary(model);
     let optimising = model.objective.is_some() && posted.objective.is_some();
@@ -441,14 +435,12 @@ fn worker(
     let mut limits = options.limits.clone();
     limits.stop = Some(Arc::clone(&shared.halt));
     let mut go_on = limits.go_on_from(start);
-    let posted = lower_until(model, spec.propagation, options.bounds_only, &mut go_on);
+    let (posted, root) =
+        lower_and_propagate(model, spec.propagation, options.bounds_only, &mut go_on);
     let mut engine = posted.engine;
     let crossings = Arc::new(posted.crossings);
     let mut report = ThreadStats::default();
-    if posted.stopped
-        || !posted.consistent
-        || !matches!(engine.propagate_root_until(&mut go_on), Some(Ok(())))
-    {
+    if root != Root::Propagated {
         report.stats = engine.stats;
         return report;
     }

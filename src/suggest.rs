@@ -11,7 +11,7 @@
 
 use crate::engine::search::{Limits, Next, Outcome, Search};
 use crate::engine::select::{Branch, Decision};
-use crate::lower::lower_until;
+use crate::lower::{Root, lower_and_propagate};
 use crate::model::{Model, Propagation, VarId, VarKind};
 use crate::setup::{primary, strategy};
 use std::sync::Arc;
@@ -34,15 +34,16 @@ pub fn suggest(
     let start = Instant::now();
     let mut counter = match Counter::new(model, limits, start) {
         Ok(c) => c,
-        Err(Root::Failed) => {
-            return Suggestions {
-                sizes: vec![0; model.vars.len()],
-                ..Suggestions::default()
-            };
-        }
         Err(Root::Stopped) => {
             return Suggestions {
                 stopped: true,
+                ..Suggestions::default()
+            };
+        }
+        // The root failed: no solution at all.
+        Err(_) => {
+            return Suggestions {
+                sizes: vec![0; model.vars.len()],
                 ..Suggestions::default()
             };
         }
@@ -91,13 +92,6 @@ pub fn suggest(
     }
 }
 
-/// Why there is no [`Counter`]: the root failed (no solution at all), or a
-/// limit stopped the lowering or the root's propagation (nothing known).
-enum Root {
-    Failed,
-    Stopped,
-}
-
 /// The model lowered and propagated at its root, counting the solutions
 /// below `var = value` for one value after another.
 struct Counter<'a> {
@@ -118,22 +112,14 @@ struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     /// The model lowered and propagated at its root, both hearing the
-    /// limits.
+    /// limits; else why not ([`Root::Failed`] or [`Root::Stopped`]).
     fn new(model: &'a Arc<Model>, limits: &'a Limits, start: Instant) -> Result<Self, Root> {
-        let mut go_on = limits.go_on_from(start);
-        let posted = lower_until(model, Propagation::Ac, false, &mut go_on);
+        let (posted, root) =
+            lower_and_propagate(model, Propagation::Ac, false, &mut limits.go_on_from(start));
+        if root != Root::Propagated {
+            return Err(root);
+        }
         let mut engine = posted.engine;
-        if posted.stopped {
-            return Err(Root::Stopped);
-        }
-        if !posted.consistent {
-            return Err(Root::Failed);
-        }
-        match engine.propagate_root_until(&mut go_on) {
-            None => return Err(Root::Stopped),
-            Some(Err(_)) => return Err(Root::Failed),
-            Some(Ok(())) => {}
-        }
         let root = engine.doms.checkpoint();
         let mut spec = model.search.clone();
         spec.propagation = Propagation::Ac;

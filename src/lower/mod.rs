@@ -68,6 +68,40 @@ pub(crate) fn lower_with(model: &Arc<Model>, level: Propagation, bounds_only: bo
     lower_until(model, level, bounds_only, &mut || true)
 }
 
+/// What lowering and the root's propagation came to ([`lower_and_propagate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Root {
+    /// Every constraint posted and propagated to a fixpoint at the root.
+    Propagated,
+    /// The root has no solution.
+    Failed,
+    /// `go_on` said to stop, while lowering or propagating.
+    Stopped,
+}
+
+/// [`lower_until`], then the root's propagation under the same question,
+/// as the split, its workers and the suggestions need them.
+pub(crate) fn lower_and_propagate(
+    model: &Arc<Model>,
+    level: Propagation,
+    bounds_only: bool,
+    go_on: &mut impl FnMut() -> bool,
+) -> (Posted, Root) {
+    let mut posted = lower_until(model, level, bounds_only, go_on);
+    let root = if posted.stopped {
+        Root::Stopped
+    } else if !posted.consistent {
+        Root::Failed
+    } else {
+        match posted.engine.propagate_root_until(go_on) {
+            None => Root::Stopped,
+            Some(Err(_)) => Root::Failed,
+            Some(Ok(())) => Root::Propagated,
+        }
+    };
+    (posted, root)
+}
+
 /// How many constraints are posted between two questions to the caller.
 const CHECK_EVERY: usize = 4096;
 
@@ -210,6 +244,22 @@ mod tests {
                 .push(Formula::Cmp(CmpOp::Ne, Term::Var(i - 1), Term::Var(i)));
         }
         m
+    }
+
+    /// Lowering and the root's propagation end in one of three ways.
+    #[test]
+    fn lowering_and_the_root_say_how_they_ended() {
+        let ended = |m: Model, answer: bool| {
+            lower_and_propagate(&Arc::new(m), Propagation::Ac, false, &mut || answer).1
+        };
+        assert_eq!(ended(chain(10), true), Root::Propagated);
+        assert_eq!(ended(chain(10_000), false), Root::Stopped);
+        // `x0 != x1` over two variables of 0..0.
+        let mut one_value = chain(2);
+        for v in &mut one_value.vars {
+            v.domain = Domain::Range(0, 0);
+        }
+        assert_eq!(ended(one_value, true), Root::Failed);
     }
 
     /// Lowering asks its caller every few thousand constraints: told to
