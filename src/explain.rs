@@ -20,7 +20,6 @@ use crate::model::Model;
 pub use crate::run::Explanation;
 use crate::solve::{self, Options, Status};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The longest one check may take, unless less time is left.
@@ -74,13 +73,16 @@ impl Checker<'_> {
 }
 
 /// Finds a minimal set of constraints of `model` that has no solution,
-/// within `time` overall; `stop` ends it early (Ctrl-C) with the set so far.
-pub fn explain(model: &Model, time: Duration, stop: Option<Arc<AtomicBool>>) -> Explanation {
+/// within `time` overall; the stop flag of `limits` ends it early (Ctrl-C)
+/// with the set so far, and its memory limit bounds each check (its other
+/// limits are the checks' own).
+pub fn explain(model: &Model, time: Duration, limits: &Limits) -> Explanation {
     let options = Options {
         search: model.search.clone(),
         limits: Limits {
             solutions: Some(1),
-            stop,
+            stop: limits.stop.clone(),
+            memory: limits.memory.clone(),
             ..Limits::default()
         },
         ..Options::default()

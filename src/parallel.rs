@@ -319,7 +319,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
             .map(|t| t.saturating_sub(start.elapsed())),
         stop: options.limits.stop.clone(),
         progress: None,
-        memory: options.limits.memory,
+        memory: options.limits.memory.clone(),
     });
     let mut stopped = false;
     let (mut paths, total) = match options.part {
@@ -474,7 +474,7 @@ fn worker(
                 .map(|t| t.saturating_sub(start.elapsed())),
             stop: Some(Arc::clone(&shared.halt)),
             progress: None,
-            memory: options.limits.memory,
+            memory: options.limits.memory.clone(),
         };
         let mut strategy = setup::strategy(model, spec, optimising);
         if portfolio {

@@ -4,8 +4,8 @@
 //! read these types; none of them is defined where a run is carried out, so
 //! printing a summary needs nothing of the code that produced it.
 
-pub use crate::engine::search::Limits;
 use crate::engine::search::Outcome;
+pub use crate::engine::search::{Limits, MemoryLimit};
 /// The engine's types a summary holds: the first decisions (`Summary::trace`) and the statistics.
 pub use crate::engine::select::{Branch, Decision};
 use crate::engine::split::Path;

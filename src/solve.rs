@@ -7,7 +7,7 @@ use crate::engine::search::lns::Lns;
 use crate::engine::search::{Outcome, Search};
 use crate::lower::lower_until;
 use crate::model::{Model, SearchSpec};
-pub use crate::run::{Limits, Options, Probe, Status, Summary};
+pub use crate::run::{Limits, MemoryLimit, Options, Probe, Status, Summary};
 use crate::run::{counts_only, status};
 use crate::sema;
 pub use crate::sema::LoadOptions;

@@ -110,7 +110,8 @@ def load(
     or a size such as ``"512M"``, as ``--memory-limit``) bounds the heap cspi
     may hold in this process while the model and its data are built (models
     loaded before and still alive count too; default: no limit), and then
-    while each run of the model lowers and searches it (a run past it ends
+    while each run of the model (solving, counting, explain, try_blocks)
+    lowers and searches it (a run past it ends
     ``UNKNOWN``, as at the time limit).
     A wrong model or wrong data, or a model past the memory limit, raises
     :class:`ModelError` with cspi's rendered diagnostic.
@@ -288,8 +289,8 @@ class Explanation:
     (with :attr:`constraints`, a set of constraint instances that cannot all
     hold, each a dict of ``index``, ``line``, ``text``, ``bindings`` and
     ``data``; :attr:`minimal` says whether each one is proved needed),
-    ``SATISFIABLE`` (nothing to explain) or ``UNKNOWN`` (the time limit came
-    first). ``str()`` is what ``cspi explain`` prints, a conflict on a
+    ``SATISFIABLE`` (nothing to explain) or ``UNKNOWN`` (the time limit, or
+    the model's ``memory_limit``, came first). ``str()`` is what ``cspi explain`` prints, a conflict on a
     crossword drawn on its grid."""
 
     def __init__(self, text: str, record: Dict[str, Any]):
@@ -336,7 +337,7 @@ class Tried(NamedTuple):
 
     #: Its new blocks, (row, column) from 1; empty for the grid as drawn.
     blocks: List[Tuple[int, int]]
-    #: ``SATISFIABLE`` (it filled), ``UNSATISFIABLE`` (it has no fill) or ``UNKNOWN`` (out of time).
+    #: ``SATISFIABLE`` (it filled), ``UNSATISFIABLE`` (it has no fill) or ``UNKNOWN`` (out of time or memory).
     status: str
     nodes: int
     seconds: float

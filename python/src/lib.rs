@@ -15,7 +15,7 @@ use cspi::model::Model;
 use cspi::model::search::{Guide, LnsKind, Named, Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::ParamOverride;
 use cspi::solve::{self, LoadOptions, ModelSource, Options, Probe};
-use cspi::solve::{Limits, Next};
+use cspi::solve::{Limits, MemoryLimit, Next};
 use cspi::source::Source;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -612,7 +612,7 @@ impl Loaded {
         let mut options = options(&self.model, kind, limit, opts, &stop)?;
         // As `--memory-limit` given on the command line: the load's limit
         // holds while the model is lowered and searched too.
-        options.limits.memory = self.memory_limit;
+        options.limits.memory = self.memory_limit.map(MemoryLimit::new);
         Run::start(Arc::clone(&self.model), options, stop)
     }
 
@@ -730,9 +730,14 @@ impl Loaded {
     fn explain(&self, py: Python<'_>, time_limit: f64) -> PyResult<(String, String)> {
         let time = seconds("time_limit", Some(time_limit))?.unwrap_or_default();
         let stop = Arc::new(AtomicBool::new(false));
-        let (model, flag) = (Arc::clone(&self.model), Arc::clone(&stop));
+        let limits = Limits {
+            stop: Some(Arc::clone(&stop)),
+            memory: self.memory_limit.map(MemoryLimit::new),
+            ..Limits::default()
+        };
+        let model = Arc::clone(&self.model);
         let answer = blocking(py, &stop, move || {
-            cspi::explain::explain(&model, time, Some(flag))
+            cspi::explain::explain(&model, time, &limits)
         })?;
         Ok((
             cspi::output::report::explanation_text(&self.model, &self.source, &answer),
@@ -779,7 +784,7 @@ impl Loaded {
             deadline,
             stop: Some(Arc::clone(&stop)),
             threads,
-            memory: None,
+            memory: self.memory_limit.map(MemoryLimit::new),
         };
         let text = self.text.clone();
         type Found = (

@@ -331,6 +331,10 @@ def test_memory_limit_holds_while_a_run_lowers_the_model(tmp_path):
     m = cspi.loads(text, dir=tmp_path, memory_limit="40M")
     assert m.solve(threads=1) is None
     assert m.status == "UNKNOWN"
+    # explain's checks and try_blocks's grids are runs too.
+    assert m.explain(time_limit=60).status == "UNKNOWN"
+    opened = m.try_blocks(1, time_per_grid=60)
+    assert opened.model is None and [t.status for t in opened.tried] == ["UNKNOWN"]
     # Under a limit it fits, the same run reaches the search (one node).
     m = cspi.loads(text, dir=tmp_path, memory_limit="2G")
     assert m.solve(threads=1, node_limit=1) is None

@@ -14,7 +14,7 @@ mod estimate;
 use estimate::Likely;
 
 use crate::diag::Diags;
-use crate::engine::search::{Limits, Next};
+use crate::engine::search::{Limits, MemoryLimit, Next};
 use crate::model::{CrosswordLayout, Model, SearchSpec};
 pub use crate::run::{BlockSet, Tried};
 use crate::run::{Explanation, FailedMap, Options, Stats, Status, Summary};
@@ -43,7 +43,7 @@ pub struct Plan {
     pub threads: usize,
     /// The most heap bytes the process may hold while grids are searched
     /// (`--memory-limit`; building each grid has its own check).
-    pub memory: Option<u64>,
+    pub memory: Option<MemoryLimit>,
 }
 
 impl Plan {
@@ -334,9 +334,15 @@ impl Grids<'_> {
 /// none when none was found.
 fn conflict(model: &Model, layout: &CrosswordLayout, plan: &Plan) -> Vec<f64> {
     let n = layout.width * layout.height;
-    let Explanation::Conflict { constraints, .. } =
-        crate::explain::explain(model, plan.time_left(), plan.stop.clone())
-    else {
+    let Explanation::Conflict { constraints, .. } = crate::explain::explain(
+        model,
+        plan.time_left(),
+        &Limits {
+            stop: plan.stop.clone(),
+            memory: plan.memory.clone(),
+            ..Limits::default()
+        },
+    ) else {
         return vec![0.0; n];
     };
     let mut cells = Vec::new();
@@ -432,7 +438,7 @@ fn search(
             time: Some(plan.time_left()),
             stop: plan.stop.clone(),
             progress: None,
-            memory: plan.memory,
+            memory: plan.memory.clone(),
         },
         ..Options::default()
     };

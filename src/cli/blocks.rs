@@ -8,6 +8,7 @@ use super::interrupt::Interrupt;
 use super::solve::{output_exit, write_picture};
 use crate::cheaters::{self, Opened, Plan};
 use crate::diag::{Diags, exit};
+use crate::engine::search::MemoryLimit;
 use crate::engine::stats::{Stats, peak_memory};
 use crate::output::sink::{Stdout, eprint};
 use crate::output::{Format, Mode, RunEnd, StoppedBy, human, plural};
@@ -35,7 +36,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         deadline,
         stop: Some(Arc::clone(&interrupt.stop)),
         threads: args.threads.unwrap_or(1) as usize,
-        memory: args.model.memory_limit,
+        memory: args.model.memory_limit.map(MemoryLimit::new),
     };
     let human = args.format == Format::Human;
     let mut out = Stdout::new();
@@ -78,6 +79,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         many: false,
         text: args.json_text,
     };
+    let memory_stopped = plan.memory.as_ref().is_some_and(MemoryLimit::reached);
     let status = match &found {
         Some(_) => Status::Satisfiable,
         None if as_drawn == Status::Unsatisfiable => Status::Unsatisfiable,
@@ -91,7 +93,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
             ));
         }
         out.write(&reporter.solution(model, values, mode));
-    } else if human && grids.len() == 1 && !interrupt.stopped() {
+    } else if human && grids.len() == 1 && !interrupt.stopped() && !memory_stopped {
         out.write(
             "no cell to try a block at: the search of the grid as drawn failed at none \
              (`cspi explain` shows why it has no fill)\n",
@@ -109,6 +111,8 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         Some(StoppedBy::Interrupt)
     } else if found.is_none() && deadline.is_some_and(|d| Instant::now() >= d) {
         Some(StoppedBy::TimeLimit)
+    } else if status == Status::Unknown && memory_stopped {
+        Some(StoppedBy::MemoryLimit)
     } else if status == Status::Unknown {
         // No grid filled, and the last was stopped by its own budget.
         Some(StoppedBy::GridBudget)

@@ -4,8 +4,9 @@
 
 use super::ExplainArgs;
 use super::interrupt::Interrupt;
-use super::solve::{model_overrides, output_exit};
+use super::solve::{output_exit, stopped_loading};
 use crate::diag::{Diags, Source, exit};
+use crate::engine::search::{Limits, MemoryLimit};
 use crate::explain::{Explanation, explain};
 use crate::model::Model;
 use crate::output::sink::Stdout;
@@ -13,16 +14,30 @@ use crate::output::{self, Format};
 use crate::solve;
 use std::io::IsTerminal;
 use std::sync::Arc;
+use std::time::Instant;
 
 pub(super) fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let options = solve::LoadOptions {
-        params: model_overrides(&args.model)?,
-        data_files: args.model.data.clone(),
-        ..solve::LoadOptions::default()
-    };
+    let started = Instant::now();
+    // Loaded as `cspi solve` loads it (sandbox, `@file` parameters, the
+    // memory limit), with the time limit and Ctrl-C heard while it builds.
+    let mut options = args.model.load_options()?;
+    options.deadline = started.checked_add(args.time_limit);
+    options.stop = Some(Arc::clone(&interrupt.stop));
     let parsed = solve::parse(&args.model.model)?;
-    let model = solve::load(&parsed, &options)?;
-    let answer = explain(&model, args.time_limit, Some(Arc::clone(&interrupt.stop)));
+    let limits = Limits {
+        stop: Some(Arc::clone(&interrupt.stop)),
+        memory: args.model.memory_limit.map(MemoryLimit::new),
+        ..Limits::default()
+    };
+    let (model, answer) = match solve::load(&parsed, &options) {
+        Ok(model) => {
+            let time = args.time_limit.saturating_sub(started.elapsed());
+            let answer = explain(&model, time, &limits);
+            (model, answer)
+        }
+        Err(d) if stopped_loading(&d).is_some() => (Model::default(), Explanation::Unknown),
+        Err(d) => return Err(d),
+    };
     let text = match args.format {
         Format::Human => human(&model, &parsed.source, &answer),
         Format::Json => output::explain::json(&model, &parsed.source, &answer),

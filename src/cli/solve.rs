@@ -6,7 +6,7 @@ use super::interrupt::Interrupt;
 use super::params::projection;
 use super::{ModelArgs, SolveArgs};
 use crate::diag::{Diag, Diags, exit};
-use crate::engine::search::{Limits, Next};
+use crate::engine::search::{Limits, MemoryLimit, Next};
 use crate::engine::stats::{Stats, peak_memory};
 use crate::model::{Model, OutputItem};
 use crate::output::sink::{Failure, Stdout, eprint};
@@ -250,7 +250,7 @@ impl<'a> Runner<'a> {
             stop: Some(Arc::clone(&self.interrupt.stop)),
             // Only when asked: the default bounds the building alone, as
             // each worker thread holds its own copy of the propagators.
-            memory: args.model.memory_limit,
+            memory: args.model.memory_limit.map(MemoryLimit::new),
         };
         if args.suggest.is_some() || args.fillability || args.fillability_svg.is_some() {
             let text = super::suggest::run(args, &model, &options.limits)?;
@@ -319,8 +319,12 @@ impl<'a> Runner<'a> {
             None
         } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
             Some(StoppedBy::NodeLimit)
-        } else if args.time_limit.is_none_or(|t| self.started.elapsed() < t) {
-            // Neither the signal, the nodes nor the clock: the heap.
+        } else if options
+            .limits
+            .memory
+            .as_ref()
+            .is_some_and(MemoryLimit::reached)
+        {
             Some(StoppedBy::MemoryLimit)
         } else {
             Some(StoppedBy::TimeLimit)

@@ -46,7 +46,7 @@ impl Budget {
     /// The checks of every 16th step: the stop flag, the clock, progress.
     #[inline(never)]
     fn look(&mut self, stats: &Stats) -> bool {
-        if self.stopped() || over_memory(self.limits.memory) {
+        if self.stopped() || over_memory(self.limits.memory.as_ref()) {
             return true;
         }
         if self.limits.time.is_none() && self.limits.progress.is_none() {
@@ -74,5 +74,44 @@ impl Budget {
             .stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::MemoryLimit;
+
+    /// A budget past its memory limit stops at its next look and raises the
+    /// limit's latch, which every clone of the limit (each thread's) sees;
+    /// one within it neither stops nor raises it.
+    #[test]
+    fn the_memory_limit_stops_the_budget_and_says_so() {
+        let within = MemoryLimit::new(u64::MAX);
+        let mut budget = Budget::new(Limits {
+            memory: Some(within.clone()),
+            ..Limits::default()
+        });
+        let stats = Stats::default();
+        assert!((0..64).all(|_| !budget.exceeded(&stats)));
+        assert!(budget.go_on()());
+        assert!(!within.reached());
+
+        let past = MemoryLimit::new(0);
+        let shared = past.clone();
+        let mut budget = Budget::new(Limits {
+            memory: Some(past),
+            ..Limits::default()
+        });
+        assert!(!shared.reached());
+        assert!((0..16).any(|_| budget.exceeded(&stats)));
+        assert!(shared.reached());
+        let before_the_search = MemoryLimit::new(0);
+        let limits = Limits {
+            memory: Some(before_the_search.clone()),
+            ..Limits::default()
+        };
+        assert!(!limits.go_on_from(Instant::now())());
+        assert!(before_the_search.reached());
     }
 }

@@ -27,7 +27,9 @@ pub(crate) fn human(
             Explanation::Satisfiable => {
                 "SATISFIABLE: the model has a solution; nothing to explain\n"
             }
-            _ => "UNKNOWN: the time limit came before the model was shown unsatisfiable\n",
+            _ => {
+                "UNKNOWN: a limit (time, memory or interrupt) came before the model was shown unsatisfiable\n"
+            }
         });
     };
     let origins: Vec<&Origin> = constraints

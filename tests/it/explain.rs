@@ -38,7 +38,7 @@ fn conflict_of(model: &Model) -> Vec<usize> {
         constraints,
         minimal,
         ..
-    } = explain(model, Duration::from_secs(60), None)
+    } = explain(model, Duration::from_secs(60), &Limits::default())
     else {
         panic!("expected a conflict");
     };

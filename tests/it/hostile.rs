@@ -451,11 +451,33 @@ fn the_sandbox_confines_reads() {
     std::fs::write(files_dir().join("out.txt"), "outside").unwrap();
     let link = root.join("sub/link.txt");
     std::os::unix::fs::symlink(files_dir().join("out.txt"), &link).unwrap();
-    let model = |read: &str| {
+    // Every command that loads a model keeps to the sandbox (explain once
+    // loaded it without).
+    let commands: [&[&str]; 4] = [&["solve", "--count"], &["check"], &["explain"], &["bench"]];
+    let model_in = |read: &str, command: &[&str]| {
         let path = root.join("sub/m.csp");
         std::fs::write(&path, format!("let t = read(\"{read}\"); var x in 1..2;")).unwrap();
-        run_solve(&path, &["--sandbox", root.to_str().unwrap(), "--count"])
+        let mut args = vec![
+            command[0],
+            path.to_str().unwrap(),
+            "--sandbox",
+            root.to_str().unwrap(),
+        ];
+        args.extend_from_slice(&command[1..]);
+        common::cspi_in(&std::env::temp_dir(), &args)
     };
+    let model = |read: &str| model_in(read, commands[0]);
+    for command in commands {
+        let run = model_in("in.txt", command);
+        assert_eq!(run.code, 0, "{command:?}: {}", run.stderr);
+        let run = model_in("../../out.txt", command);
+        assert_eq!(run.code, 1, "{command:?}: {}", run.stderr);
+        assert!(
+            unwrapped(&run.stderr).contains("outside the sandbox"),
+            "{command:?}: {}",
+            run.stderr
+        );
+    }
     for ok in [
         "in.txt",
         "../sub/in.txt",

@@ -872,9 +872,11 @@ fn the_memory_limit_holds_while_the_model_is_lowered() {
     // too and say that nothing is known rather than print a map; under a
     // limit the model fits, the search (stopped by its node limit).
     let unknown = "UNKNOWN: stopped by the memory limit before a solution";
-    let cases: [(&str, &[&str], &[&str]); 4] = [
+    let by_memory = "\"stopped_by\":\"memory limit\"";
+    let cases: [(&str, &[&str], &[&str]); 8] = [
         ("40M", &["--threads", "1"], &[unknown]),
         ("40M", &["--threads", "2"], &[unknown]),
+        ("40M", &["--format", "json"], &[by_memory]),
         (
             "40M",
             &["--suggest", "xw[1]", "--fillability"],
@@ -883,10 +885,27 @@ fn the_memory_limit_holds_while_the_model_is_lowered() {
                 "fillability: UNKNOWN",
             ],
         ),
+        // --try-blocks: the grid as drawn stopped by the heap, said so.
+        ("40M", &["--try-blocks", "1"], &["no grid filled", unknown]),
+        (
+            "40M",
+            &["--try-blocks", "1", "--format", "json"],
+            &[by_memory],
+        ),
+        // explain's checks solve the model: the first stops where it is lowered.
+        (
+            "40M",
+            &["explain"],
+            &["UNKNOWN: a limit (time, memory or interrupt) came before"],
+        ),
         ("2G", &["--node-limit", "1"], &["stopped by the node limit"]),
     ];
     for (limit, more, says) in cases {
-        let args = [&["solve", "m.csp", "--memory-limit", limit][..], more].concat();
+        let (command, more) = match more {
+            ["explain", rest @ ..] => ("explain", rest),
+            _ => ("solve", more),
+        };
+        let args = [&[command, "m.csp", "--memory-limit", limit][..], more].concat();
         let r = run(&dir, &args);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
         for s in says {

@@ -72,7 +72,41 @@ pub struct Limits {
     /// The most heap bytes the process may hold while the model is lowered
     /// and searched (`--memory-limit`; `crate::memory` counts them): past
     /// it the run stops as a limit stops it.
-    pub memory: Option<u64>,
+    pub memory: Option<MemoryLimit>,
+}
+
+/// A heap limit, and whether it stopped the run: the clones the threads of
+/// one run hold share that latch, so the caller can say which limit ended
+/// the run rather than guess it.
+#[derive(Clone, Debug)]
+pub struct MemoryLimit {
+    pub bytes: u64,
+    reached: Arc<AtomicBool>,
+}
+
+impl MemoryLimit {
+    pub fn new(bytes: u64) -> Self {
+        MemoryLimit {
+            bytes,
+            reached: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Whether the run crossed the limit (and so stopped) at some check.
+    pub fn reached(&self) -> bool {
+        self.reached.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Whether the process holds more heap than the limit allows now;
+    /// remembered when it does.
+    fn exceeded(&self) -> bool {
+        let over = crate::memory::live_bytes() > self.bytes;
+        if over {
+            self.reached
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        over
+    }
 }
 
 impl Limits {
@@ -83,20 +117,20 @@ impl Limits {
     pub(crate) fn go_on_from(&self, start: Instant) -> impl FnMut() -> bool + use<> {
         let deadline = self.time.map(|t| start + t);
         let stop = self.stop.clone();
-        let memory = self.memory;
+        let memory = self.memory.clone();
         move || {
             !stop
                 .as_ref()
                 .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
                 && deadline.is_none_or(|d| Instant::now() < d)
-                && !over_memory(memory)
+                && !over_memory(memory.as_ref())
         }
     }
 }
 
 /// Whether the process holds more heap than `limit` allows.
-pub(crate) fn over_memory(limit: Option<u64>) -> bool {
-    limit.is_some_and(|m| crate::memory::live_bytes() > m)
+pub(crate) fn over_memory(limit: Option<&MemoryLimit>) -> bool {
+    limit.is_some_and(MemoryLimit::exceeded)
 }
 
 /// Whether counting by components is sound for a count (`components.rs`):
