@@ -3,7 +3,7 @@
 //! the optimum of an optimisation model), and tabulate the statistics — the
 //! original report's table, for any model.
 
-use crate::engine::search::{Limits, Next};
+use crate::engine::search::{Limits, MemoryLimit, Next};
 use crate::model::Model;
 pub(crate) use crate::run::{BenchRow as Row, BenchRun as Run, Combo};
 use crate::solve::{self, Options, Status};
@@ -22,6 +22,8 @@ pub(crate) struct Plan {
     pub product_count: bool,
     /// Set from outside (Ctrl-C) to stop the run in progress and the rest.
     pub stop: Option<Arc<AtomicBool>>,
+    /// A given `--memory-limit`, which each run holds as `solve` does.
+    pub memory: Option<MemoryLimit>,
 }
 
 /// Runs every combination `plan.runs` times; random ones get seeds seed,
@@ -61,6 +63,7 @@ pub(crate) fn run(
                     solutions: plan.first_only.then_some(1),
                     time: plan.time_limit,
                     stop: plan.stop.clone(),
+                    memory: plan.memory.clone(),
                     ..Limits::default()
                 },
                 check: false,

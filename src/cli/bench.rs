@@ -3,9 +3,10 @@
 
 use super::BenchArgs;
 use super::interrupt::Interrupt;
-use super::solve::output_exit;
+use super::solve::{interrupted_loading, output_exit, stopped_loading};
 use crate::bench::{self, Combo, Plan};
 use crate::diag::{Diags, exit};
+use crate::engine::search::MemoryLimit;
 use crate::model::search::Named;
 use crate::output::Format;
 use crate::output::sink::{Stdout, eprint};
@@ -14,8 +15,13 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let options = args.model.load_options()?;
-    let model = Arc::new(solve::load(&args.model.model, &options)?);
+    let mut options = args.model.load_options()?;
+    options.stop = Some(Arc::clone(&interrupt.stop));
+    let model = match solve::load(&args.model.model, &options) {
+        Ok(model) => Arc::new(model),
+        Err(d) if stopped_loading(&d).is_some() => return Ok(interrupted_loading(interrupt)),
+        Err(d) => return Err(d),
+    };
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);
@@ -40,6 +46,7 @@ pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Di
         product_count: !args.no_product_count,
         time_limit: Some(args.time_limit),
         stop: Some(Arc::clone(&interrupt.stop)),
+        memory: args.model.memory_limit.map(MemoryLimit::new),
     };
     for combo in &plan.combos {
         let mut spec = model.search.clone();

@@ -12,6 +12,8 @@
 
 use super::CheckArgs;
 use super::diagnostics::report;
+use super::interrupt::Interrupt;
+use super::solve::{interrupted_loading, stopped_loading};
 use crate::diag::{Diag, Diags, exit};
 use crate::model::{Model, Origin};
 use crate::output::plural;
@@ -22,10 +24,15 @@ use crate::syntax::ast::{Expr, ExprKind, Ident, Item, VarDomain};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-pub(super) fn command(args: &CheckArgs) -> Result<i32, Diags> {
-    let options = args.model.load_options()?;
+pub(super) fn command(args: &CheckArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
+    let mut options = args.model.load_options()?;
+    options.stop = Some(Arc::clone(&interrupt.stop));
     let parsed = solve::parse(&args.model.model)?;
-    let model = solve::load(&parsed, &options)?;
+    let model = match solve::load(&parsed, &options) {
+        Ok(model) => model,
+        Err(d) if stopped_loading(&d).is_some() => return Ok(interrupted_loading(interrupt)),
+        Err(d) => return Err(d),
+    };
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);
     solve::check_strategy(&model, &spec).map_err(Diags::from)?;

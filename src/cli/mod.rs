@@ -407,7 +407,7 @@ fn on_off(s: &str) -> Result<bool, String> {
 pub fn run(cli: Cli, interrupt: &Interrupt) -> i32 {
     let result = match cli.command {
         Command::Solve(args) => solve::command(&args, interrupt),
-        Command::Check(args) => check::command(&args),
+        Command::Check(args) => check::command(&args, interrupt),
         Command::Explain(args) => explain::command(&args, interrupt),
         Command::Bench(args) => bench::command(&args, interrupt),
         Command::Merge(args) => merge::command(&args),

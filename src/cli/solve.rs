@@ -56,6 +56,14 @@ pub(super) fn stopped_loading(d: &Diags) -> Option<StoppedBy> {
     }
 }
 
+/// What a command without an answer to print (check, bench) does when a
+/// signal stopped the building of its model: says so, and exits with the
+/// signal's code.
+pub(super) fn interrupted_loading(interrupt: &Interrupt) -> i32 {
+    eprint("cspi: interrupted while the model was being built\n");
+    interrupt.exit_code().unwrap_or(exit::INTERRUPTED)
+}
+
 /// The `--param` overrides, after reporting stray words on the command line.
 pub(super) fn model_overrides(args: &ModelArgs) -> Result<Vec<ParamOverride>, Diags> {
     if let Some(word) = args.stray.first() {
