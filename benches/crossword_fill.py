@@ -410,6 +410,19 @@ def main():
     print("| --- | --- | --- | ---: | ---: | --- |")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    # The target: each grid answered (a fill, or none proved) by both, and
+    # how many times less CPU cspi took.
+    print()
+    print("| grid | answer | cspi CPU s | ingrid_core CPU s | ingrid_core / cspi |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    by = {(r[0], r[1]): r for r in rows}
+    for name in names:
+        c, i = by.get((name, "cspi")), by.get((name, "ingrid_core"))
+        if not c or not i:
+            continue
+        answer = c[2] if c[2] == i[2] and c[2] in ("fill", "none") else f"cspi {c[2]}, ingrid_core {i[2]}"
+        ratio = f"{float(i[3]) / max(float(c[3]), 0.01):.0f}×" if answer in ("fill", "none") else "—"
+        print(f"| {name} | {answer} | {c[3]} | {i[3]} | {ratio} |")
     return 0
 
 
