@@ -142,6 +142,8 @@ pub(crate) fn shown(bytes: u64) -> String {
         format!("{} GiB", bytes >> 30)
     } else if bytes >= 1 << 20 {
         format!("{} MiB", bytes >> 20)
+    } else if bytes == 1 {
+        "1 byte".to_string()
     } else {
         format!("{bytes} bytes")
     }
@@ -195,6 +197,15 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("-1G").is_err());
         assert!(parse_size("1e30").is_err());
+    }
+
+    #[test]
+    fn sizes_show_in_the_largest_whole_unit() {
+        assert_eq!(shown(1), "1 byte");
+        assert_eq!(shown(1024), "1024 bytes");
+        assert_eq!(shown(512 << 20), "512 MiB");
+        assert_eq!(shown(3 << 29), "1536 MiB");
+        assert_eq!(shown(8 << 30), "8 GiB");
     }
 
     #[test]
