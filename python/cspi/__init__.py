@@ -267,11 +267,16 @@ class Fillability:
     the root fails); for a crossword, ``str()`` is the map ``cspi solve
     --fillability`` prints and :meth:`svg` the picture."""
 
-    def __init__(self, sizes: Dict[str, int], pictures: Optional[Tuple[str, str]]):
+    def __init__(self, sizes: Dict[str, int], pictures: Optional[Tuple[str, str]],
+                 stopped: bool = False):
         self.sizes = sizes
         self._pictures = pictures
+        #: A limit stopped the run before the root was propagated: no sizes, no map.
+        self.stopped = stopped
 
     def __str__(self) -> str:
+        if self.stopped:
+            return "fillability: UNKNOWN, a limit stopped the run before the model was propagated\n"
         if self._pictures is None:
             return "".join(f"{k}: {v}\n" for k, v in self.sizes.items())
         return self._pictures[0]
@@ -475,8 +480,13 @@ class Model:
 
     def fillability(self) -> Fillability:
         """How many values each variable keeps after propagation at the
-        root; for a crossword, its fillability map (``--fillability``)."""
-        sizes, pictures = self._loaded.fillability()
+        root; for a crossword, its fillability map (``--fillability``).
+        Stopped by the model's ``memory_limit`` before the root was
+        propagated, :attr:`Fillability.stopped` is true and nothing is known."""
+        found = self._loaded.fillability()
+        if found is None:
+            return Fillability({}, None, stopped=True)
+        sizes, pictures = found
         return Fillability(dict(sizes), pictures)
 
     def explain(self, time_limit: float = 60.0) -> Explanation:

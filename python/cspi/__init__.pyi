@@ -36,6 +36,7 @@ class Suggestions(List[Candidate]):
 
 class Fillability:
     sizes: Dict[str, int]
+    stopped: bool
     def svg(self) -> Optional[str]: ...
     def _repr_svg_(self) -> Optional[str]: ...
 

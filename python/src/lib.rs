@@ -683,6 +683,7 @@ impl Loaded {
         let limits = Limits {
             time: seconds("time_limit", time_limit)?,
             stop: Some(Arc::clone(&stop)),
+            memory: self.memory_limit.map(MemoryLimit::new),
             ..Limits::default()
         };
         let model = Arc::clone(&self.model);
@@ -707,22 +708,31 @@ impl Loaded {
 
     /// The values each declared variable keeps after propagation at the
     /// root, by name, and the first crossword's fillability map as text and
-    /// SVG (`None` without a crossword).
-    fn fillability(&self, py: Python<'_>) -> PyResult<(Vec<Size>, Option<Pictures>)> {
+    /// SVG (`None` without a crossword); `None` when the model's memory
+    /// limit stopped the propagation (Ctrl-C raises KeyboardInterrupt).
+    fn fillability(&self, py: Python<'_>) -> PyResult<Option<(Vec<Size>, Option<Pictures>)>> {
         let stop = Arc::new(AtomicBool::new(false));
         let model = Arc::clone(&self.model);
+        let limits = Limits {
+            stop: Some(Arc::clone(&stop)),
+            memory: self.memory_limit.map(MemoryLimit::new),
+            ..Limits::default()
+        };
         let s = blocking(py, &stop, move || {
-            cspi::suggest::suggest(&model, None, 0, &Limits::default(), 1)
+            cspi::suggest::suggest(&model, None, 0, &limits, 1)
         })?;
+        if s.stopped {
+            return Ok(None);
+        }
         let vars = &self.model.vars;
         let sizes = (0..vars.len())
             .filter(|&v| !vars[v].aux)
             .map(|v| (vars[v].name.clone(), s.sizes[v]))
             .collect();
-        Ok((
+        Ok(Some((
             sizes,
             cspi::output::report::fillability(&self.model, &s.sizes),
-        ))
+        )))
     }
 
     /// Why the model has no solution (`cspi explain`), within `time_limit`

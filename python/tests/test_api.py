@@ -331,8 +331,12 @@ def test_memory_limit_holds_while_a_run_lowers_the_model(tmp_path):
     m = cspi.loads(text, dir=tmp_path, memory_limit="40M")
     assert m.solve(threads=1) is None
     assert m.status == "UNKNOWN"
-    # explain's checks and try_blocks's grids are runs too.
+    # explain's checks, try_blocks's grids, suggestions and the map are runs too.
     assert m.explain(time_limit=60).status == "UNKNOWN"
+    f = m.fillability()
+    assert f.stopped and f.sizes == {} and str(f).startswith("fillability: UNKNOWN")
+    s = m.suggest("xw[1]", top=3)
+    assert list(s) == [] and "UNKNOWN" in str(s)
     opened = m.try_blocks(1, time_per_grid=60)
     assert opened.model is None and [t.status for t in opened.tried] == ["UNKNOWN"]
     # Under a limit it fits, the same run reaches the search (one node).
