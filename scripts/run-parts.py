@@ -5,7 +5,7 @@ merges them: a long proof (docs/distributed.md) that survives being stopped.
     scripts/run-parts.py --dir DIR --parts N [--jobs J] [--cspi BIN] -- solve MODEL [ARGS...]
 
 Part K runs `cspi solve MODEL ARGS --part K/N --format json` into
-DIR/part-K.jsonl. A part whose file holds a finished summary (any status but
+DIR/part-K.jsonl (its stderr into DIR/part-K.err). A part whose file holds a finished summary (any status but
 UNKNOWN) is not run again, so the command can be stopped (Ctrl-C, the end of
 a session) and started again with the same arguments: only the unfinished
 parts run. A line per finished part says its status, CPU seconds and how
@@ -38,6 +38,17 @@ def finished(path):
         if record.get("type") == "summary":
             return record if record.get("status") != "UNKNOWN" else None
     return None
+
+
+def said(out, k):
+    """The first line cspi wrote on stderr for part k, if any, to show with its failure."""
+    try:
+        lines = [l.strip() for l in (out / f"part-{k}.err").read_text().splitlines() if l.strip()]
+    except OSError:
+        return ""
+    # A diagnostic's message is its line marked ×, after its code.
+    message = next((l.lstrip("× ") for l in lines if l.startswith("×")), lines[0] if lines else "")
+    return f": {message}" if message else ""
 
 
 def main():
@@ -76,8 +87,10 @@ def main():
             k = todo.pop(0)
             path = out / f"part-{k}.jsonl"
             sink = open(path, "w")
+            errors = open(out / f"part-{k}.err", "w")
             argv = [args.cspi, *command, "--part", f"{k}/{args.parts}", "--format", "json"]
-            running[k] = (subprocess.Popen(argv, stdout=sink, stderr=subprocess.DEVNULL), sink, time.time())
+            running[k] = (subprocess.Popen(argv, stdout=sink, stderr=errors), sink, time.time())
+            errors.close()
         pid, status, usage = os.wait3(0)
         k = next((k for k, (p, _, _) in running.items() if p.pid == pid), None)
         if k is None:
@@ -88,7 +101,7 @@ def main():
         cpu += usage.ru_utime + usage.ru_stime
         ran += 1
         summary = finished(out / f"part-{k}.jsonl")
-        state = summary["status"] if summary else f"not finished (exit {proc.returncode})"
+        state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(out, k)})"
         left = len(todo) + len(running)
         print(f"part {k}/{args.parts}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
               f"({time.time() - began:.0f} s); {left} left, mean {cpu / ran:.1f} s a part this run",

@@ -170,3 +170,87 @@ fn parts_that_do_not_belong_together_are_refused() {
         assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
     }
 }
+
+/// scripts/run-parts.py, the resumable runner of a split on one machine:
+/// the merged count is the whole count; a part that stopped early (its
+/// summary UNKNOWN) runs again and only it; a model with no solution
+/// merges to UNSATISFIABLE. Needs python3 (as the Python package does):
+/// without it the test says so, and fails under `CSPI_REQUIRE_PYTHON=1`.
+#[test]
+fn run_parts_resumes_and_merges_into_the_whole_run() {
+    let probe = std::process::Command::new("python3")
+        .arg("--version")
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        let message = "RUN-PARTS NOT TESTED: no python3";
+        if std::env::var("CSPI_REQUIRE_PYTHON").is_ok_and(|v| v == "1") {
+            panic!("{message}");
+        }
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "{message}");
+        return;
+    }
+    let dir = scratch("run-parts");
+    let _ = std::fs::remove_dir_all(&dir);
+    let script = crate::common::root().join("scripts/run-parts.py");
+    let queens = crate::common::model("n-queens.csp");
+    let run = |out: &Path, model: &Path, more: &[&str]| {
+        let r = std::process::Command::new("python3")
+            .arg(&script)
+            .args([
+                "--dir",
+                out.to_str().unwrap(),
+                "--parts",
+                "4",
+                "--jobs",
+                "2",
+            ])
+            .args(["--cspi", env!("CARGO_BIN_EXE_cspi"), "--", "solve"])
+            .arg(model)
+            .args(more)
+            .output()
+            .expect("run python3");
+        let said = String::from_utf8_lossy(&r.stdout).into_owned();
+        assert!(r.status.success(), "{said}{}", String::from_utf8_lossy(&r.stderr));
+        String::from_utf8_lossy(&r.stdout).into_owned()
+    };
+    let parts = dir.join("queens");
+    let first = run(&parts, &queens, &["--param", "n=8", "--count"]);
+    assert!(first.starts_with("0 of 4 parts finished before"), "{first}");
+    assert!(first.contains("92 solutions (ALL_SOLUTIONS)"), "{first}");
+    // Part 3 as a run stopped by its node limit leaves it: it runs again, alone.
+    let stopped = cspi(&[
+        "solve",
+        queens.to_str().unwrap(),
+        "--param",
+        "n=8",
+        "--count",
+        "--part",
+        "3/4",
+        "--node-limit",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        stopped.stdout.contains("\"status\":\"UNKNOWN\""),
+        "{}",
+        stopped.stdout
+    );
+    std::fs::write(parts.join("part-3.jsonl"), &stopped.stdout).unwrap();
+    let again = run(&parts, &queens, &["--param", "n=8", "--count"]);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 1 to run"),
+        "{again}"
+    );
+    assert!(again.contains("part 3/4: ALL_SOLUTIONS"), "{again}");
+    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
+    let unsat = dir.join("unsat.csp");
+    std::fs::write(
+        &unsat,
+        "var x in 1..9;\nconstraint x > 4;\nconstraint x < 3;\n",
+    )
+    .unwrap();
+    let none = run(&dir.join("unsat"), &unsat, &[]);
+    assert!(none.contains("UNSATISFIABLE"), "{none}");
+}
