@@ -8,7 +8,7 @@
 use super::interrupt::Interrupt;
 use super::{FznArgs, MinizincInstallArgs};
 use crate::diag::{Diag, Diags, exit};
-use crate::engine::search::{Limits, Next};
+use crate::engine::search::{Limits, MemoryLimit, Next};
 use crate::engine::stats::peak_memory;
 use crate::flatzinc::{self, output};
 use crate::model::{Restarts, VarSelect};
@@ -89,6 +89,7 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
             .map(|ms| Duration::from_millis(ms).saturating_sub(started.elapsed())),
         stop: Some(Arc::clone(&interrupt.stop)),
         nodes: args.node_limit,
+        memory: args.memory_limit.map(MemoryLimit::new),
         ..Limits::default()
     };
     if args.verbose {

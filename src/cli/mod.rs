@@ -112,6 +112,10 @@ pub(crate) struct FznArgs {
     /// must not depend on the machine's speed).
     #[arg(long, value_name = "N")]
     pub(crate) node_limit: Option<u64>,
+    /// The most memory lowering and the search may take, such as 512M or 8G:
+    /// past it the run stops as -t stops it.
+    #[arg(long, value_name = "SIZE", value_parser = crate::memory::parse_size)]
+    pub(crate) memory_limit: Option<u64>,
     #[command(flatten)]
     pub(crate) strategy: StrategyArgs,
 }

@@ -211,7 +211,11 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
             .output()
             .expect("run python3");
         let said = String::from_utf8_lossy(&r.stdout).into_owned();
-        assert!(r.status.success(), "{said}{}", String::from_utf8_lossy(&r.stderr));
+        assert!(
+            r.status.success(),
+            "{said}{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
         String::from_utf8_lossy(&r.stdout).into_owned()
     };
     let parts = dir.join("queens");

@@ -475,6 +475,59 @@ fn protocol_of_a_small_satisfaction_model() {
     );
 }
 
+/// `--memory-limit` ends a run as `-t` does (`=====UNKNOWN=====`, exit 0)
+/// when lowering or the search crosses it; the same model under a limit it
+/// fits is solved. Through MiniZinc too: the solver configuration declares
+/// the flag, so `minizinc --solver cspi --memory-limit 1K` hands it on.
+#[test]
+fn the_memory_limit_ends_a_run_as_the_time_limit_does() {
+    // Nine pigeons, eight holes, pairwise different: thousands of nodes
+    // (the limit is asked every 16) to show that there is no solution.
+    let mut text = String::new();
+    for i in 1..=9 {
+        text += &format!("var 1..8: x{i} :: output_var;\n");
+    }
+    for i in 1..=9 {
+        for j in i + 1..=9 {
+            text += &format!("constraint int_ne(x{i}, x{j});\n");
+        }
+    }
+    text += "solve satisfy;\n";
+    let (code, out, err) = fzn(&text, &["--memory-limit", "1K"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "=====UNKNOWN=====\n", "{err}");
+    let (code, out, err) = fzn(&text, &["--memory-limit", "1G"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "=====UNSATISFIABLE=====\n", "{err}");
+    if !have_minizinc() {
+        return;
+    }
+    let dir = scratch("minizinc-memory-limit");
+    let msc = cspi_msc(&dir);
+    let model = dir.join("m.mzn");
+    std::fs::write(
+        &model,
+        "array [1..9] of var 1..8: x;\nconstraint forall (i, j in 1..9 where i < j) (x[i] != x[j]);\nsolve satisfy;\n",
+    )
+    .unwrap();
+    for (limit, says) in [
+        ("1K", "=====UNKNOWN====="),
+        ("1G", "=====UNSATISFIABLE====="),
+    ] {
+        let out = Command::new("minizinc")
+            .args(["--solver", msc.to_str().unwrap(), "--memory-limit", limit])
+            .arg(&model)
+            .output()
+            .expect("run minizinc");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains(says),
+            "{limit}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// A `seq_search` is searched in phases, each with its own choices: the
 /// first solution follows the phases' order and value choices.
 #[test]
