@@ -40,8 +40,8 @@ pub fn suggest(
                 ..Suggestions::default()
             };
         }
-        // The root failed: no solution at all.
-        Err(_) => {
+        // The root failed: no solution at all (`new` never gives Propagated as an error).
+        Err(Root::Failed | Root::Propagated) => {
             return Suggestions {
                 sizes: vec![0; model.vars.len()],
                 ..Suggestions::default()

@@ -3,7 +3,7 @@
 
 use super::BenchArgs;
 use super::interrupt::Interrupt;
-use super::solve::{interrupted_loading, output_exit, stopped_loading};
+use super::solve::{interrupted_loading, load_or_stopped, output_exit};
 use crate::bench::{self, Combo, Plan};
 use crate::diag::{Diags, exit};
 use crate::engine::search::MemoryLimit;
@@ -15,13 +15,11 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 pub(super) fn command(args: &BenchArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let mut options = args.model.load_options()?;
-    options.stop = Some(Arc::clone(&interrupt.stop));
-    let model = match solve::load(&args.model.model, &options) {
-        Ok(model) => Arc::new(model),
-        Err(d) if stopped_loading(&d).is_some() => return Ok(interrupted_loading(interrupt)),
-        Err(d) => return Err(d),
+    let options = args.model.load_options(interrupt)?;
+    let Ok(model) = load_or_stopped(&args.model.model, &options)? else {
+        return Ok(interrupted_loading(interrupt));
     };
+    let model = Arc::new(model);
     let spec = &model.search;
     let vars = or_default(&args.var, spec.var);
     let vals = or_default(&args.val, spec.val);

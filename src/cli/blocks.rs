@@ -23,9 +23,8 @@ const POOL: usize = 12;
 pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let started = Instant::now();
     let deadline = args.time_limit.and_then(|t| started.checked_add(t));
-    let mut load = args.model.load_options()?;
+    let mut load = args.model.load_options(interrupt)?;
     load.deadline = deadline;
-    load.stop = Some(Arc::clone(&interrupt.stop));
     load.as_written = args.check_solutions;
     let parsed = solve::parse(&args.model.model)?;
     let plan = Plan {

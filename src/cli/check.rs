@@ -13,7 +13,7 @@
 use super::CheckArgs;
 use super::diagnostics::report;
 use super::interrupt::Interrupt;
-use super::solve::{interrupted_loading, stopped_loading};
+use super::solve::{interrupted_loading, load_or_stopped};
 use crate::diag::{Diag, Diags, exit};
 use crate::model::{Model, Origin};
 use crate::output::plural;
@@ -25,13 +25,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 pub(super) fn command(args: &CheckArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
-    let mut options = args.model.load_options()?;
-    options.stop = Some(Arc::clone(&interrupt.stop));
+    let options = args.model.load_options(interrupt)?;
     let parsed = solve::parse(&args.model.model)?;
-    let model = match solve::load(&parsed, &options) {
-        Ok(model) => model,
-        Err(d) if stopped_loading(&d).is_some() => return Ok(interrupted_loading(interrupt)),
-        Err(d) => return Err(d),
+    let Ok(model) = load_or_stopped(&parsed, &options)? else {
+        return Ok(interrupted_loading(interrupt));
     };
     let mut spec = model.search.clone();
     args.strategy.apply(&mut spec);

@@ -107,10 +107,9 @@ fn run_all(
     instances: impl Iterator<Item = Instance>,
     interrupt: &Interrupt,
 ) -> Result<i32, Diags> {
-    let mut options = args.model.load_options()?;
+    let mut options = args.model.load_options(interrupt)?;
     let fixed = std::mem::take(&mut options.params);
     options.as_written = args.check_solutions;
-    options.stop = Some(std::sync::Arc::clone(&interrupt.stop));
     let parsed = solve::parse(&args.model.model)?;
     let start = Instant::now();
     let mut runner = Runner::new(args, interrupt);

@@ -4,7 +4,7 @@
 
 use super::ExplainArgs;
 use super::interrupt::Interrupt;
-use super::solve::{output_exit, stopped_loading};
+use super::solve::{load_or_stopped, output_exit};
 use crate::diag::{Diags, Source, exit};
 use crate::engine::search::{Limits, MemoryLimit};
 use crate::explain::{Explanation, explain};
@@ -20,23 +20,21 @@ pub(super) fn command(args: &ExplainArgs, interrupt: &Interrupt) -> Result<i32, 
     let started = Instant::now();
     // Loaded as `cspi solve` loads it (sandbox, `@file` parameters, the
     // memory limit), with the time limit and Ctrl-C heard while it builds.
-    let mut options = args.model.load_options()?;
+    let mut options = args.model.load_options(interrupt)?;
     options.deadline = started.checked_add(args.time_limit);
-    options.stop = Some(Arc::clone(&interrupt.stop));
     let parsed = solve::parse(&args.model.model)?;
     let limits = Limits {
         stop: Some(Arc::clone(&interrupt.stop)),
         memory: args.model.memory_limit.map(MemoryLimit::new),
         ..Limits::default()
     };
-    let (model, answer) = match solve::load(&parsed, &options) {
+    let (model, answer) = match load_or_stopped(&parsed, &options)? {
         Ok(model) => {
             let time = args.time_limit.saturating_sub(started.elapsed());
             let answer = explain(&model, time, &limits);
             (model, answer)
         }
-        Err(d) if stopped_loading(&d).is_some() => (Model::default(), Explanation::Unknown),
-        Err(d) => return Err(d),
+        Err(_) => (Model::default(), Explanation::Unknown),
     };
     let text = match args.format {
         Format::Human => human(&model, &parsed.source, &answer),

@@ -154,8 +154,13 @@ pub(crate) struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// How the model is loaded: its parameters, data, sandbox and bounds.
-    pub(crate) fn load_options(&self) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
+    /// How the model is loaded: its parameters, data, sandbox and bounds,
+    /// and the first Ctrl-C heard while it is built (every command that
+    /// loads a model takes its options here, so none can miss one).
+    pub(crate) fn load_options(
+        &self,
+        interrupt: &Interrupt,
+    ) -> Result<crate::solve::LoadOptions, crate::diag::Diags> {
         let params = solve::model_overrides(self)?;
         let sandbox = match &self.sandbox {
             None => None,
@@ -172,7 +177,7 @@ impl ModelArgs {
             data_files: self.data.clone(),
             memory_limit: Some(self.memory_limit.unwrap_or(crate::memory::DEFAULT_LIMIT)),
             deadline: None,
-            stop: None,
+            stop: Some(std::sync::Arc::clone(&interrupt.stop)),
             as_written: false,
             blocks: Vec::new(),
         })

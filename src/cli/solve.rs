@@ -29,21 +29,29 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         return super::blocks::command(args, interrupt);
     }
     let mut runner = Runner::new(args, interrupt);
-    let mut options = args.model.load_options()?;
+    let mut options = args.model.load_options(interrupt)?;
     // The time limit covers loading too: a model can take long to build.
     options.deadline = args.time_limit.and_then(|t| runner.started.checked_add(t));
-    options.stop = Some(Arc::clone(&interrupt.stop));
     // The checker evaluates the constraints as written: built only when asked.
     options.as_written = args.check_solutions;
-    let model = match solve::load(&args.model.model, &options) {
-        Err(d) => match stopped_loading(&d) {
-            Some(by) => return Ok(runner.stopped_loading(by)),
-            None => return Err(d),
-        },
+    let model = match load_or_stopped(&args.model.model, &options)? {
         Ok(model) => model,
+        Err(by) => return Ok(runner.stopped_loading(by)),
     };
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))
+}
+
+/// The model, or what stopped its building (the time limit, a signal: an
+/// answer, `UNKNOWN`, for the command to give); a model error as an error.
+pub(super) fn load_or_stopped<'a>(
+    source: impl Into<solve::ModelSource<'a>>,
+    options: &solve::LoadOptions,
+) -> Result<Result<Model, StoppedBy>, Diags> {
+    match solve::load(source, options) {
+        Ok(model) => Ok(Ok(model)),
+        Err(d) => stopped_loading(&d).map(Err).ok_or(d),
+    }
 }
 
 /// What stopped a load that ended in `d`, if a limit or a signal did (an
