@@ -121,7 +121,7 @@ fn main() {
             whole.push(t);
             let (mut sum, mut sols, mut n_parts) = (0.0, 0, 0);
             for k in 1..=parts {
-                let (t, s, n) = count(model, *leaf_by_leaf, Some(Part { k, n: parts }));
+                let (t, s, n) = count(model, *leaf_by_leaf, Some(Part::whole(k, parts)));
                 sum += t;
                 sols += s;
                 n_parts += n;

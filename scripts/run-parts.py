@@ -11,6 +11,11 @@ a session) and started again with the same arguments: only the unfinished
 parts run. A line per finished part says its status, CPU seconds and how
 many parts are left; when every part has finished, `cspi merge` prints the
 whole run's result (UNSATISFIABLE only when every part is).
+
+A part too long for one sitting (a proof's parts have a long tail) can be
+split further: `--split K:M` runs part K as M sub-parts (`--part K/N:J/M`),
+each into DIR/part-K.J-of-M.jsonl and resumable alike; `cspi merge` takes
+them in the part's place. A part already finished whole is not split.
 """
 import argparse
 import json
@@ -40,10 +45,10 @@ def finished(path):
     return None
 
 
-def said(out, k):
-    """The first line cspi wrote on stderr for part k, if any, to show with its failure."""
+def said(path):
+    """The first line cspi wrote on stderr for a part (beside its output, .err), if any."""
     try:
-        lines = [l.strip() for l in (out / f"part-{k}.err").read_text().splitlines() if l.strip()]
+        lines = [l.strip() for l in path.with_suffix(".err").read_text().splitlines() if l.strip()]
     except OSError:
         return ""
     # A diagnostic's message is its line marked ×, after its code.
@@ -57,15 +62,38 @@ def main():
     ap.add_argument("--parts", type=int, required=True, help="N, the number of parts")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parts run at once")
     ap.add_argument("--cspi", default=str(ROOT / "target/release/cspi"))
+    ap.add_argument("--split", action="append", default=[], metavar="K:M",
+                    help="run part K as M sub-parts (K/N:J/M); may be given for several parts")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- solve MODEL ARGS...")
     args = ap.parse_args()
+    splits = {}
+    for spec in args.split:
+        try:
+            k, m = (int(x) for x in spec.split(":"))
+        except ValueError:
+            ap.error(f"--split {spec}: give K:M, part K run as M sub-parts")
+        if not (1 <= k <= args.parts and m >= 1):
+            ap.error(f"--split {spec}: K must be a part from 1 to {args.parts} and M at least 1")
+        splits[k] = m
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command or command[0] != "solve":
         ap.error("give the run after --: solve MODEL [ARGS...]")
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
-    todo = [k for k in range(1, args.parts + 1) if finished(out / f"part-{k}.jsonl") is None]
-    done_before = args.parts - len(todo)
+
+    def pieces(k):
+        """What stands for part k: (name, --part value, file) of the whole
+        part, or of its sub-parts when it is split and not finished whole."""
+        whole = (f"{k}/{args.parts}", f"{k}/{args.parts}", out / f"part-{k}.jsonl")
+        if k not in splits or finished(whole[2]) is not None:
+            return [whole]
+        m = splits[k]
+        return [(f"{k}/{args.parts}:{j}/{m}", f"{k}/{args.parts}:{j}/{m}", out / f"part-{k}.{j}-of-{m}.jsonl")
+                for j in range(1, m + 1)]
+
+    every = [p for k in range(1, args.parts + 1) for p in pieces(k)]
+    todo = [p for p in every if finished(p[2]) is None]
+    done_before = args.parts - len({p[1].split(":")[0] for p in todo})
     print(f"{done_before} of {args.parts} parts finished before; {len(todo)} to run, {args.jobs} at a time",
           flush=True)
     running = {}
@@ -73,9 +101,9 @@ def main():
     ran = 0
 
     def stop(*_):
-        for proc, _, _ in running.values():
+        for proc, *_ in running.values():
             proc.terminate()
-        for proc, _, _ in running.values():
+        for proc, *_ in running.values():
             proc.wait()
         print("stopped: the unfinished parts run again next time", flush=True)
         sys.exit(130)
@@ -84,34 +112,34 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     while todo or running:
         while todo and len(running) < args.jobs:
-            k = todo.pop(0)
-            path = out / f"part-{k}.jsonl"
+            name, part, path = todo.pop(0)
             sink = open(path, "w")
-            errors = open(out / f"part-{k}.err", "w")
-            argv = [args.cspi, *command, "--part", f"{k}/{args.parts}", "--format", "json"]
-            running[k] = (subprocess.Popen(argv, stdout=sink, stderr=errors), sink, time.time())
+            err = path.with_suffix(".err")
+            errors = open(err, "w")
+            argv = [args.cspi, *command, "--part", part, "--format", "json"]
+            running[name] = (subprocess.Popen(argv, stdout=sink, stderr=errors), sink, time.time(), path)
             errors.close()
         pid, status, usage = os.wait3(0)
-        k = next((k for k, (p, _, _) in running.items() if p.pid == pid), None)
-        if k is None:
+        name = next((n for n, (p, _, _, _) in running.items() if p.pid == pid), None)
+        if name is None:
             continue
-        proc, sink, began = running.pop(k)
+        proc, sink, began, path = running.pop(name)
         proc.returncode = os.waitstatus_to_exitcode(status)
         sink.close()
         cpu += usage.ru_utime + usage.ru_stime
         ran += 1
-        summary = finished(out / f"part-{k}.jsonl")
-        state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(out, k)})"
+        summary = finished(path)
+        state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
         left = len(todo) + len(running)
-        print(f"part {k}/{args.parts}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
+        print(f"part {name}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
               f"({time.time() - began:.0f} s); {left} left, mean {cpu / ran:.1f} s a part this run",
               flush=True)
-    missing = [k for k in range(1, args.parts + 1) if finished(out / f"part-{k}.jsonl") is None]
+    every = [p for k in range(1, args.parts + 1) for p in pieces(k)]
+    missing = [name for name, _, path in every if finished(path) is None]
     if missing:
         print(f"{len(missing)} parts not finished: {missing[:20]}", flush=True)
         return 1
-    parts = [str(out / f"part-{k}.jsonl") for k in range(1, args.parts + 1)]
-    return subprocess.run([args.cspi, "merge", *parts]).returncode
+    return subprocess.run([args.cspi, "merge", *(str(path) for _, _, path in every)]).returncode
 
 
 if __name__ == "__main__":

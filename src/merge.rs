@@ -106,6 +106,15 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
             "{at}: the summary's part has no index K/N with 1 <= K <= N"
         ));
     }
+    if let Some(sub) = part.get("sub") {
+        let j = sub.get("k").and_then(Value::as_u64).filter(|&j| j >= 1);
+        let m = sub.get("n").and_then(Value::as_u64).filter(|&m| m >= 1);
+        if j.is_none() || m.is_none() || j > m {
+            return Err(format!(
+                "{at}: the summary's sub-part has no index J/M with 1 <= J <= M"
+            ));
+        }
+    }
     if part
         .get("fingerprint")
         .and_then(Value::as_str)
@@ -216,22 +225,47 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
             ));
         }
     }
-    let mut seen: Vec<Option<&PartOutput>> = vec![None; n as usize];
+    let sense = first.summary.get("part").and_then(|p| p.get("sense"));
+    if sense.is_none() {
+        no_duplicates(&parts.iter().collect::<Vec<_>>())?;
+    }
+    // Each K once: a part's output, or its sub-parts' (`K/N:J/M`), which
+    // are combined into it first.
+    let mut by_k: Vec<Vec<&PartOutput>> = vec![Vec::new(); n as usize];
     for p in parts {
         let (k, _) = kn(p);
-        let slot = seen
-            .get_mut((k as usize).wrapping_sub(1))
-            .ok_or_else(|| format!("{}: part {k}/{n} is out of range", p.file))?;
-        if let Some(other) = slot {
-            return Err(format!(
-                "part {k}/{n} appears twice: {} and {}",
-                other.file, p.file
-            ));
+        by_k.get_mut((k as usize).wrapping_sub(1))
+            .ok_or_else(|| format!("{}: part {k}/{n} is out of range", p.file))?
+            .push(p);
+    }
+    let mut combined: Vec<PartOutput> = Vec::new();
+    for (i, group) in by_k.iter().enumerate() {
+        let k = i as u64 + 1;
+        let whole: Vec<&&PartOutput> = group.iter().filter(|p| sub_of(p).is_none()).collect();
+        match (whole.as_slice(), group.len()) {
+            ([_], 1) => {}
+            ([a, b, ..], _) => {
+                return Err(format!(
+                    "part {k}/{n} appears twice: {} and {}",
+                    a.file, b.file
+                ));
+            }
+            ([a], _) => {
+                let b = group
+                    .iter()
+                    .find(|p| sub_of(p).is_some())
+                    .map_or("", |p| &p.file);
+                return Err(format!(
+                    "part {k}/{n} is given whole ({}) and as sub-parts ({b}): give one or the other",
+                    a.file
+                ));
+            }
+            ([], 0) => {}
+            ([], _) => combined.push(sub_parts(group, k, n, &fp(first), sense)?),
         }
-        *slot = Some(p);
     }
     let missing: Vec<String> = (1..=n)
-        .filter(|&k| seen[k as usize - 1].is_none())
+        .filter(|&k| by_k[k as usize - 1].is_empty())
         .map(|k| k.to_string())
         .collect();
     if !missing.is_empty() {
@@ -241,15 +275,100 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
             missing.join(", ")
         ));
     }
-    let ordered: Vec<&PartOutput> = seen.into_iter().flatten().collect();
-    if first
-        .summary
-        .get("part")
-        .is_some_and(|p| p.get("sense").is_none())
-    {
-        no_duplicates(&ordered)?;
-    }
+    let mut combined = combined.iter();
+    let ordered: Vec<&PartOutput> = by_k
+        .iter()
+        .map(|group| match group.as_slice() {
+            [p] if sub_of(p).is_none() => Some(*p),
+            _ => combined.next(),
+        })
+        .collect::<Option<_>>()
+        .ok_or("the sub-parts were not combined")?;
     Ok(combine(&ordered, &fp(first)))
+}
+
+/// A part's sub-part `(J, M)`, if it is one.
+fn sub_of(p: &PartOutput) -> Option<(u64, u64)> {
+    let sub = part_field(p, "sub")?;
+    Some((int(sub.get("k"))?, int(sub.get("n"))?))
+}
+
+/// The sub-parts of part `k` (each J from 1 to M once) combined into the
+/// output part `k` would have given whole.
+fn sub_parts(
+    group: &[&PartOutput],
+    k: u64,
+    n: u64,
+    fingerprint: &str,
+    sense: Option<&Value>,
+) -> Result<PartOutput, String> {
+    let subs: Vec<(u64, u64)> = group.iter().filter_map(|p| sub_of(p)).collect();
+    let m = subs.first().map_or(0, |s| s.1);
+    if let Some((i, _)) = subs.iter().enumerate().find(|(_, s)| s.1 != m) {
+        return Err(format!(
+            "the sub-parts of part {k}/{n} come from different splits: {} is {k}/{n}:{}/{m}, {} is {k}/{n}:{}/{}",
+            group[0].file, subs[0].0, group[i].file, subs[i].0, subs[i].1
+        ));
+    }
+    let mut seen: Vec<Option<&PartOutput>> = vec![None; m as usize];
+    for (p, &(j, _)) in group.iter().zip(&subs) {
+        let slot = &mut seen[j as usize - 1];
+        if let Some(other) = slot {
+            return Err(format!(
+                "part {k}/{n}:{j}/{m} appears twice: {} and {}",
+                other.file, p.file
+            ));
+        }
+        *slot = Some(p);
+    }
+    let missing: Vec<String> = (1..=m)
+        .filter(|&j| seen[j as usize - 1].is_none())
+        .map(|j| format!("{k}/{n}:{j}/{m}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "part{} {} missing: part {k}/{n} would be incomplete",
+            if missing.len() == 1 { " is" } else { "s are" },
+            missing.join(", ")
+        ));
+    }
+    let ordered: Vec<&PartOutput> = seen.into_iter().flatten().collect();
+    let merged = combine(&ordered, fingerprint);
+    let mut part = Map::new();
+    part.insert("k".into(), k.into());
+    part.insert("n".into(), n.into());
+    part.insert("fingerprint".into(), fingerprint.into());
+    if let Some(sense) = sense {
+        part.insert("sense".into(), sense.clone());
+    }
+    let mut summary = Map::new();
+    summary.insert("type".into(), "summary".into());
+    summary.insert("status".into(), merged.status.into());
+    summary.insert("solutions".into(), merged.count.into());
+    if let Some((objective, lex)) = &merged.objective {
+        summary.insert("objective".into(), (*objective).into());
+        if let Some(lex) = lex {
+            summary.insert("objective_lex".into(), lex.clone());
+        }
+    }
+    summary.insert("part".into(), Value::Object(part));
+    let numbers = |m: &Option<IndexMap<String, i64>>| {
+        m.as_ref()
+            .map(|m| Value::Object(m.iter().map(|(k, v)| (k.clone(), (*v).into())).collect()))
+    };
+    if let Some(totals) = numbers(&merged.totals) {
+        summary.insert("totals".into(), totals);
+    }
+    if let Some(stats) = numbers(&merged.stats) {
+        summary.insert("stats".into(), stats);
+    }
+    Ok(PartOutput {
+        file: format!("part {k}/{n} (its {m} sub-parts)"),
+        lines: vec![0; merged.solutions.len()],
+        solutions: merged.solutions,
+        summary,
+        failed: merged.failed,
+    })
 }
 
 fn status_of(p: &PartOutput) -> &str {
@@ -408,6 +527,75 @@ mod tests {
             part(2, 3, "f", "ALL_SOLUTIONS", 1),
         ]);
         assert!(e.err().unwrap().contains("do not belong together"));
+    }
+
+    /// Sub-part `j/m` of part `k/n` (`--part K/N:J/M`).
+    fn sub(k: u64, n: u64, j: u64, m: u64, status: &str, solutions: u64) -> PartOutput {
+        let text = format!(
+            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n},\"sub\":{{\"k\":{j},\"n\":{m}}},\"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{j}}}}}"
+        );
+        read_part(&format!("p{k}.{j}"), &text).unwrap()
+    }
+
+    #[test]
+    fn sub_parts_stand_for_their_part() {
+        let m = merge(&[
+            part(1, 2, "f", "ALL_SOLUTIONS", 5),
+            sub(2, 2, 2, 3, "ALL_SOLUTIONS", 4),
+            sub(2, 2, 1, 3, "UNSATISFIABLE", 0),
+            sub(2, 2, 3, 3, "ALL_SOLUTIONS", 1),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count, m.parts), ("ALL_SOLUTIONS", 10, 2));
+        let stats = m.stats.as_ref().unwrap();
+        assert_eq!((stats["nodes"], stats["max_depth"]), (40, 3), "{stats:?}");
+        // Every sub-part without a solution: the part has none.
+        let m = merge(&[
+            sub(1, 1, 1, 2, "UNSATISFIABLE", 0),
+            sub(1, 1, 2, 2, "UNSATISFIABLE", 0),
+        ])
+        .unwrap();
+        assert_eq!(m.status, "UNSATISFIABLE");
+        // One sub-part stopped: the part, and the whole, are unknown.
+        let m = merge(&[
+            part(1, 2, "f", "UNSATISFIABLE", 0),
+            sub(2, 2, 1, 2, "UNSATISFIABLE", 0),
+            sub(2, 2, 2, 2, "UNKNOWN", 0),
+        ])
+        .unwrap();
+        assert_eq!(m.status, "UNKNOWN");
+    }
+
+    #[test]
+    fn sub_parts_missing_repeated_or_mixed_are_refused() {
+        let err = |parts: &[PartOutput]| merge(parts).err().unwrap_or_default();
+        let e = err(&[
+            part(1, 2, "f", "UNSATISFIABLE", 0),
+            sub(2, 2, 1, 3, "UNSATISFIABLE", 0),
+        ]);
+        assert!(e.contains("parts are 2/2:2/3, 2/2:3/3 missing"), "{e}");
+        let e = err(&[
+            sub(1, 1, 1, 2, "UNSATISFIABLE", 0),
+            sub(1, 1, 1, 2, "UNSATISFIABLE", 0),
+            sub(1, 1, 2, 2, "UNSATISFIABLE", 0),
+        ]);
+        assert!(e.contains("1/1:1/2 appears twice"), "{e}");
+        let e = err(&[
+            sub(1, 1, 1, 2, "UNSATISFIABLE", 0),
+            sub(1, 1, 2, 3, "UNSATISFIABLE", 0),
+        ]);
+        assert!(e.contains("different splits"), "{e}");
+        let e = err(&[
+            part(1, 1, "f", "UNSATISFIABLE", 0),
+            sub(1, 1, 1, 1, "UNSATISFIABLE", 0),
+        ]);
+        assert!(
+            e.contains("given whole (p1) and as sub-parts (p1.1)"),
+            "{e}"
+        );
+        let bad = "{\"type\":\"summary\",\"status\":\"UNKNOWN\",\"solutions\":0,\"part\":{\"k\":1,\"n\":1,\"sub\":{\"k\":3,\"n\":2},\"fingerprint\":\"f\"}}";
+        let e = read_part("p", bad).err().unwrap_or_default();
+        assert!(e.contains("no index J/M"), "{e}");
     }
 
     #[test]

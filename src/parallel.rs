@@ -282,7 +282,9 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     // The whole split is the same in every part, and each part computes
     // it: only the first counts its decisions, so that the parts' statistics
     // add up to one run's (`cspi merge`).
-    let counts_whole = options.part.is_none_or(|p| p.k == 1);
+    let counts_whole = options
+        .part
+        .is_none_or(|p| p.k == 1 && p.sub.is_none_or(|s| s.k == 1));
     match root {
         Root::Stopped => return Split::empty(true, began, engine.stats),
         Root::Failed => {
@@ -331,14 +333,47 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                     stopped = true;
                     Vec::new()
                 });
-            if !counts_whole {
+            // A split stopped by a limit keeps its nodes, so that the run
+            // can say which limit stopped it.
+            if !counts_whole && !stopped {
                 engine.stats = Stats {
                     propagations: engine.stats.propagations,
                     ..before
                 };
             }
             let total = all.len();
-            (part.select(all), total)
+            let mine = part.select(all);
+            match part.sub {
+                Some(sub) if !stopped => {
+                    // Part K's sub-problems split again, and dealt to its
+                    // sub-parts as the whole split is to the parts; only
+                    // sub-part 1 counts this split's decisions.
+                    let before = engine.stats.clone();
+                    let target = SUBPROBLEMS_PER_PART * sub.n;
+                    let all = split::split_from(
+                        &mut engine,
+                        &make,
+                        &primary,
+                        branching,
+                        mine,
+                        target,
+                        &mut budget,
+                    )
+                    .unwrap_or_else(|split::Stopped| {
+                        stopped = true;
+                        Vec::new()
+                    });
+                    if sub.k != 1 && !stopped {
+                        engine.stats = Stats {
+                            propagations: engine.stats.propagations,
+                            ..before
+                        };
+                    }
+                    let total = all.len();
+                    (sub.select(all), total)
+                }
+                _ => (mine, total),
+            }
         }
         None => (vec![Vec::new()], 1),
     };

@@ -9,10 +9,16 @@
 //! to different parts). Its summary carries a fingerprint of the model, its
 //! parameters, the strategy, the kind of run and N: `cspi merge` combines
 //! only parts with the same fingerprint, and needs each K once.
+//!
+//! `--part K/N:J/M` (a part too long to run at once): part K's sub-problems
+//! are split again (`split::split_from`, into at least
+//! [`SUBPROBLEMS_PER_PART`] × M) and dealt round robin to M sub-parts, of
+//! which this process keeps the J-th; they carry the same fingerprint, and
+//! `cspi merge` combines them into part K.
 
 use crate::model::{Model, VarKind, WordList};
 use crate::run::Options;
-pub use crate::run::{Part, PartInfo};
+pub use crate::run::{Part, PartInfo, SubPart};
 use std::fmt::{self, Write};
 use std::sync::Arc;
 

@@ -159,46 +159,103 @@ pub struct ThreadStats {
     pub stats: Stats,
 }
 
-/// The K-th of N parts, `1 <= k <= n`.
+/// The K-th of N parts, `1 <= k <= n`; `K/N:J/M` is the J-th of M parts of
+/// part K, split further (a part too long to run in one sitting).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
+    pub k: usize,
+    pub n: usize,
+    pub sub: Option<SubPart>,
+}
+
+/// The J-th of M parts of a part's sub-problems, `1 <= k <= n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubPart {
     pub k: usize,
     pub n: usize,
 }
 
 impl Part {
-    /// Reads `K/N`.
+    /// The K-th of N parts, whole.
+    pub fn whole(k: usize, n: usize) -> Part {
+        Part { k, n, sub: None }
+    }
+
+    /// Reads `K/N` or `K/N:J/M`.
     pub fn parse(s: &str) -> Result<Part, String> {
-        let (k, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("`{s}` is not K/N (the K-th of N parts, such as 3/64)"))?;
-        let num = |t: &str, what: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("`{t}` is not a {what} in `{s}`"))
+        let (top, sub) = match s.split_once(':') {
+            Some((top, sub)) => (top, Some(sub)),
+            None => (s, None),
         };
-        let (k, n) = (num(k, "part number")?, num(n, "number of parts")?);
-        if n == 0 || n > 1 << 20 {
-            return Err(format!(
-                "the number of parts must be from 1 to 1048576, not {n}"
-            ));
-        }
-        if k == 0 || k > n {
-            return Err(format!(
-                "parts are numbered from 1 to {n}; {k} is not one of them"
-            ));
-        }
-        Ok(Part { k, n })
+        let (k, n) = index(top, s)?;
+        let sub = sub
+            .map(|t| {
+                if t.contains(':') {
+                    return Err(format!(
+                        "`{s}` nests parts twice; one level is allowed (K/N:J/M, the J-th of M parts of part K): split part K into more sub-parts instead"
+                    ));
+                }
+                index(t, s).map(|(k, n)| SubPart { k, n })
+            })
+            .transpose()?;
+        Ok(Part { k, n, sub })
     }
 
     /// This part's sub-problems, from the whole split's.
     pub(crate) fn select(self, all: Vec<Path>) -> Vec<Path> {
-        all.into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % self.n == self.k - 1)
-            .map(|(_, p)| p)
-            .collect()
+        every_nth(all, self.k, self.n)
     }
+}
+
+impl SubPart {
+    /// This sub-part's sub-problems, from its part's split further.
+    pub(crate) fn select(self, all: Vec<Path>) -> Vec<Path> {
+        every_nth(all, self.k, self.n)
+    }
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)?;
+        match self.sub {
+            Some(sub) => write!(f, ":{}/{}", sub.k, sub.n),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads one `K/N` of the part `whole`.
+fn index(t: &str, whole: &str) -> Result<(usize, usize), String> {
+    let (k, n) = t.split_once('/').ok_or_else(|| {
+        format!("`{whole}` is not K/N (the K-th of N parts, such as 3/64) or K/N:J/M")
+    })?;
+    let num = |t: &str, what: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{t}` is not a {what} in `{whole}`"))
+    };
+    let (k, n) = (num(k, "part number")?, num(n, "number of parts")?);
+    if n == 0 || n > 1 << 20 {
+        return Err(format!(
+            "the number of parts must be from 1 to 1048576, not {n}"
+        ));
+    }
+    if k == 0 || k > n {
+        return Err(format!(
+            "parts are numbered from 1 to {n}; {k} is not one of them"
+        ));
+    }
+    Ok((k, n))
+}
+
+/// Sub-problems `k-1, k-1+n, k-1+2n, ...` (round robin: neighbours, often
+/// alike in size, go to different parts).
+fn every_nth(all: Vec<Path>, k: usize, n: usize) -> Vec<Path> {
+    all.into_iter()
+        .enumerate()
+        .filter(|(i, _)| i % n == k - 1)
+        .map(|(_, p)| p)
+        .collect()
 }
 
 /// What a part's summary says of it.
@@ -441,7 +498,26 @@ mod tests {
 
     #[test]
     fn parts_are_read_and_checked() {
-        assert_eq!(Part::parse("3/64"), Ok(Part { k: 3, n: 64 }));
+        assert_eq!(Part::parse("3/64"), Ok(Part::whole(3, 64)));
+        assert_eq!(
+            Part::parse("3/64:2/16"),
+            Ok(Part {
+                k: 3,
+                n: 64,
+                sub: Some(SubPart { k: 2, n: 16 })
+            })
+        );
+        assert_eq!(
+            Part::parse("3/64:2/16").map(|p| p.to_string()),
+            Ok("3/64:2/16".into())
+        );
+        assert!(Part::parse("3/64:0/16").is_err());
+        assert!(Part::parse("3/64:2").is_err());
+        assert!(
+            Part::parse("1/2:1/2:1/2")
+                .unwrap_err()
+                .contains("one level")
+        );
         assert!(Part::parse("0/4").unwrap_err().contains("from 1 to 4"));
         assert!(Part::parse("5/4").is_err());
         assert!(Part::parse("1/0").is_err());
@@ -453,7 +529,7 @@ mod tests {
     fn parts_take_every_nth_sub_problem() {
         let all: Vec<Path> = (0..10).map(|_| Vec::new()).collect();
         let sizes: Vec<usize> = (1..=3)
-            .map(|k| Part { k, n: 3 }.select(all.clone()).len())
+            .map(|k| Part::whole(k, 3).select(all.clone()).len())
             .collect();
         assert_eq!(sizes, [4, 3, 3]);
     }

@@ -80,9 +80,34 @@ pub(crate) fn split(
     target: usize,
     budget: &mut Budget,
 ) -> Result<Vec<Path>, Stopped> {
+    split_from(
+        engine,
+        strategy,
+        primary,
+        branching,
+        vec![Vec::new()],
+        target,
+        budget,
+    )
+}
+
+/// [`split`] of the sub-problems `start` (paths from the current node, in
+/// order) together: rounds split them further, in order, until there are at
+/// least `target`. The sub-problems of one part split again for its
+/// sub-parts (`--part K/N:J/M`): the whole of what it returns is what
+/// `start` covered, in the same order.
+pub(crate) fn split_from(
+    engine: &mut Engine,
+    strategy: &dyn Fn() -> Strategy,
+    primary: &[VarId],
+    branching: Branching,
+    start: Vec<Path>,
+    target: usize,
+    budget: &mut Budget,
+) -> Result<Vec<Path>, Stopped> {
     let root = engine.doms.checkpoint();
     let order = Order::new(&strategy().scope, primary, engine.doms.num_vars());
-    let mut paths: Vec<Path> = vec![Vec::new()];
+    let mut paths: Vec<Path> = start;
     while paths.len() < target {
         let s = strategy();
         let mut splitter = Splitter {

@@ -356,8 +356,8 @@ impl Reporter for Human {
         if let Some(p) = e.part {
             let _ = writeln!(
                 out,
-                "part {}/{}: {} of {} sub-problems (fingerprint {})",
-                p.part.k, p.part.n, p.subproblems, p.total_subproblems, p.fingerprint
+                "part {}: {} of {} sub-problems (fingerprint {})",
+                p.part, p.subproblems, p.total_subproblems, p.fingerprint
             );
         }
         out

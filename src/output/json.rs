@@ -253,10 +253,14 @@ pub(crate) fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u6
         out.push('}');
     }
     if let Some(p) = e.part {
+        let _ = write!(out, ",\"part\":{{\"k\":{},\"n\":{}", p.part.k, p.part.n);
+        if let Some(sub) = p.part.sub {
+            let _ = write!(out, ",\"sub\":{{\"k\":{},\"n\":{}}}", sub.k, sub.n);
+        }
         let _ = write!(
             out,
-            ",\"part\":{{\"k\":{},\"n\":{},\"fingerprint\":\"{}\",\"subproblems\":{},\"of\":{}",
-            p.part.k, p.part.n, p.fingerprint, p.subproblems, p.total_subproblems
+            ",\"fingerprint\":\"{}\",\"subproblems\":{},\"of\":{}",
+            p.fingerprint, p.subproblems, p.total_subproblems
         );
         if let Some(sense) = p.sense {
             let _ = write!(out, ",\"sense\":\"{sense}\"");

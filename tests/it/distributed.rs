@@ -123,6 +123,90 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
     assert_eq!(best["objective"].int(), w["objective"].int());
 }
 
+/// Runs part `k/n` split into `m` sub-parts (`--part K/N:J/M`), each output
+/// in its own file under `dir`.
+fn run_sub_parts(dir: &Path, args: &[&str], k: usize, n: usize, m: usize) -> Vec<PathBuf> {
+    (1..=m)
+        .map(|j| {
+            let part = format!("{k}/{n}:{j}/{m}");
+            let mut a: Vec<&str> = args.to_vec();
+            a.extend(["--part", &part, "--format", "json", "--threads", "1"]);
+            let r = cspi(&a);
+            assert_eq!(r.code, 0, "part {part}: {}", r.stderr);
+            let file = dir.join(format!("part-{k}.{j}-of-{m}.jsonl"));
+            std::fs::write(&file, &r.stdout).unwrap();
+            file
+        })
+        .collect()
+}
+
+/// A part too long to run at once is split into sub-parts (`--part
+/// K/N:J/M`): they cover the part's sub-problems exactly, so the part's
+/// count, solutions and optimum come out of them, and `cspi merge` takes
+/// them in its place: counting, listing every solution and optimising.
+#[test]
+fn sub_parts_merge_into_their_part() {
+    let dir = scratch("distributed-sub-parts");
+    let sum = |files: &[PathBuf]| -> i64 {
+        files
+            .iter()
+            .map(|f| {
+                let text = std::fs::read_to_string(f).unwrap();
+                json::parse(text.lines().last().unwrap()).unwrap()["solutions"].int()
+            })
+            .sum()
+    };
+    let count = ["solve", "models/n-queens.csp", "--param", "n=10", "--count"];
+    let whole = run_parts(&dir, &count, 4);
+    let subs = run_sub_parts(&dir, &count, 3, 4, 5);
+    assert_eq!(sum(&subs), sum(&whole[2..3]));
+    assert!(sum(&whole[2..3]) > 0);
+    let mut files = vec![whole[0].clone(), whole[1].clone(), whole[3].clone()];
+    files.extend(subs.iter().cloned());
+    let s = summary(&merge(&files, true));
+    assert_eq!(
+        (s["solutions"].int(), s["status"].str()),
+        (724, "ALL_SOLUTIONS")
+    );
+    // The sub-parts say which they are.
+    let text = std::fs::read_to_string(&subs[1]).unwrap();
+    let own = json::parse(text.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (own["part"]["sub"]["k"].int(), own["part"]["sub"]["n"].int()),
+        (2, 5)
+    );
+    // Without one of them the part is incomplete, and merge says so.
+    files.pop();
+    let r = merge(&files, false);
+    assert!(
+        r.code == 1 && r.stderr.contains("3/4:5/5 missing"),
+        "{}",
+        r.stderr
+    );
+
+    let all_dir = dir.join("all");
+    std::fs::create_dir_all(&all_dir).unwrap();
+    let all = ["solve", "models/n-queens.csp", "--param", "n=7", "--all"];
+    let mut files = vec![run_parts(&all_dir, &all, 2).remove(0)];
+    files.extend(run_sub_parts(&all_dir, &all, 2, 2, 3));
+    let merged = merge(&files, true);
+    let lines: Vec<&str> = merged.stdout.lines().collect();
+    let got: BTreeSet<&str> = lines[..lines.len() - 1].iter().copied().collect();
+    assert_eq!(got.len(), 40, "{}", merged.stdout);
+    assert_eq!(summary(&merged)["solutions"].int(), 40);
+
+    let best_dir = dir.join("best");
+    std::fs::create_dir_all(&best_dir).unwrap();
+    let best = ["solve", "models/knapsack.csp", "--param", "capacity=100"];
+    let mut files = vec![run_parts(&best_dir, &best, 2).remove(0)];
+    files.extend(run_sub_parts(&best_dir, &best, 2, 2, 4));
+    let s = summary(&merge(&files, true));
+    let w = cspi(&[&best[..], &["--format", "json"]].concat());
+    let w = json::parse(w.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(s["status"].str(), "OPTIMAL");
+    assert_eq!(s["objective"].int(), w["objective"].int());
+}
+
 #[test]
 fn parts_that_do_not_belong_together_are_refused() {
     let dir = scratch("distributed-refused");
@@ -165,7 +249,7 @@ fn parts_that_do_not_belong_together_are_refused() {
     std::fs::write(&plain, r.stdout).unwrap();
     let r = merge(&[plain], false);
     assert!(r.code == 1 && r.stderr.contains("--part"), "{}", r.stderr);
-    for bad in ["0/4", "5/4", "3", "x/2"] {
+    for bad in ["0/4", "5/4", "3", "x/2", "1/4:0/2", "1/4:1/2:1/2"] {
         let r = cspi(&["solve", "models/n-queens.csp", "--part", bad]);
         assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
     }
@@ -194,7 +278,7 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     let _ = std::fs::remove_dir_all(&dir);
     let script = crate::common::root().join("scripts/run-parts.py");
     let queens = crate::common::model("n-queens.csp");
-    let run = |out: &Path, model: &Path, more: &[&str]| {
+    let run_split = |out: &Path, model: &Path, more: &[&str], split: &[&str]| {
         let r = std::process::Command::new("python3")
             .arg(&script)
             .args([
@@ -205,6 +289,7 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
                 "--jobs",
                 "2",
             ])
+            .args(split)
             .args(["--cspi", env!("CARGO_BIN_EXE_cspi"), "--", "solve"])
             .arg(model)
             .args(more)
@@ -218,6 +303,7 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         );
         String::from_utf8_lossy(&r.stdout).into_owned()
     };
+    let run = |out: &Path, model: &Path, more: &[&str]| run_split(out, model, more, &[]);
     let parts = dir.join("queens");
     let first = run(&parts, &queens, &["--param", "n=8", "--count"]);
     assert!(first.starts_with("0 of 4 parts finished before"), "{first}");
@@ -236,8 +322,12 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         "--format",
         "json",
     ]);
+    // Stopped in the split, and it says by what (a part other than the
+    // first once dropped the split's nodes, and blamed the time limit).
     assert!(
-        stopped.stdout.contains("\"status\":\"UNKNOWN\""),
+        stopped
+            .stdout
+            .contains("\"status\":\"UNKNOWN\",\"solutions\":0,\"stopped_by\":\"node limit\""),
         "{}",
         stopped.stdout
     );
@@ -257,4 +347,17 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     .unwrap();
     let none = run(&dir.join("unsat"), &unsat, &[]);
     assert!(none.contains("UNSATISFIABLE"), "{none}");
+    // A part stopped early and split for its next sitting: its sub-parts
+    // run, and merge in its place; a part finished whole is not split.
+    std::fs::write(parts.join("part-2.jsonl"), &stopped.stdout).unwrap();
+    let split = ["--split", "2:3", "--split", "4:2"];
+    let again = run_split(&parts, &queens, &["--param", "n=8", "--count"], &split);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 3 to run"),
+        "{again}"
+    );
+    assert!(again.contains("part 2/4:3/3: ALL_SOLUTIONS"), "{again}");
+    assert!(!again.contains("part 4/4:"), "{again}");
+    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
+    assert!(parts.join("part-2.1-of-3.jsonl").exists());
 }

@@ -272,7 +272,7 @@ fn lexicographic_objectives_prove_the_brute_force_optimum_in_every_mode() {
         let parts: Vec<_> = (1..=n)
             .map(|k| {
                 let options = Options {
-                    part: Some(cspi::part::Part { k, n }),
+                    part: Some(cspi::part::Part::whole(k, n)),
                     ..base.clone()
                 };
                 solve(&model, &options, |_| Next::Continue)

@@ -426,7 +426,7 @@ fn set_models_agree_with_brute_force_in_every_mode() {
         );
         let parts: u64 = (1..=3)
             .map(|k| {
-                let part = Some(cspi::run::Part { k, n: 3 });
+                let part = Some(cspi::run::Part::whole(k, 3));
                 let o = Options {
                     part,
                     ..counting.clone()
