@@ -20,14 +20,19 @@ use std::time::{Duration, Instant};
 
 pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diags> {
     let started = Instant::now();
-    let Some(fzn) = load_in_time(args, started, interrupt) else {
-        // The time limit or a signal came while loading: no answer, a
-        // normal end for MiniZinc, as when they come during the search.
+    let memory = args.memory_limit.map(MemoryLimit::new);
+    let Some(fzn) = load_in_time(args, started, interrupt, memory.as_ref()) else {
+        // The time limit, the memory limit or a signal came while loading:
+        // no answer, a normal end for MiniZinc, as when they come during
+        // the search.
         let mut out = Stdout::new();
         out.write(&format!("{}\n", output::UNKNOWN));
         if args.stats {
+            let peak = peak_memory().map_or(String::new(), |m| {
+                format!("%%%mzn-stat: peakMem={:.2}\n", m as f64 / (1024.0 * 1024.0))
+            });
             out.write(&format!(
-                "%%%mzn-stat: initTime={:.3}\n%%%mzn-stat: solutions=0\n%%%mzn-stat-end\n",
+                "%%%mzn-stat: initTime={:.3}\n%%%mzn-stat: solutions=0\n{peak}%%%mzn-stat-end\n",
                 started.elapsed().as_secs_f64()
             ));
         }
@@ -89,7 +94,7 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
             .map(|ms| Duration::from_millis(ms).saturating_sub(started.elapsed())),
         stop: Some(Arc::clone(&interrupt.stop)),
         nodes: args.node_limit,
-        memory: args.memory_limit.map(MemoryLimit::new),
+        memory,
         ..Limits::default()
     };
     if args.verbose {
@@ -178,14 +183,16 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
 }
 
 /// Loads the FlatZinc file on a thread of its own while this one watches
-/// the clock and the interrupt flag: the parser reads a file in one piece,
-/// and an 85 MB file once ran 22 s past `-t 500`. `None` when the time
-/// limit or a signal came first (the loading thread is left to the end of
-/// the process); a panic while loading is raised again here.
+/// the clock, the heap and the interrupt flag: the parser reads a file in
+/// one piece, and an 85 MB file once ran 22 s past `-t 500`, a 10 MB one
+/// to 406 MB past `--memory-limit 30M`. `None` when a limit or a signal
+/// came first (the loading thread is left to the end of the process); a
+/// panic while loading is raised again here.
 fn load_in_time(
     args: &FznArgs,
     started: Instant,
     interrupt: &Interrupt,
+    memory: Option<&MemoryLimit>,
 ) -> Option<Result<flatzinc::FznModel, Diags>> {
     use std::sync::mpsc::{RecvTimeoutError, channel};
     let (tx, rx) = channel();
@@ -210,7 +217,10 @@ fn load_in_time(
                 Ok(()) => unreachable!("the loader sends before it ends"),
             },
             Err(RecvTimeoutError::Timeout) => {
-                if interrupt.stopped() || deadline.is_some_and(|d| Instant::now() >= d) {
+                if interrupt.stopped()
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+                    || crate::engine::search::over_memory(memory)
+                {
                     return None;
                 }
             }

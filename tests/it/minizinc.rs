@@ -499,6 +499,26 @@ fn the_memory_limit_ends_a_run_as_the_time_limit_does() {
     let (code, out, err) = fzn(&text, &["--memory-limit", "1G"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "=====UNSATISFIABLE=====\n", "{err}");
+    // A file whose reading alone takes some 200 MB (100,000 variables in a
+    // chain of `int_ne`): the limit stops the reading, not only what comes
+    // after it (the peak was 406 MB at `--memory-limit 30M` for twice this).
+    let mut big = String::new();
+    for i in 0..100_000 {
+        big += &format!("var 1..8: x{i};\n");
+    }
+    for i in 1..100_000 {
+        big += &format!("constraint int_ne(x{}, x{i});\n", i - 1);
+    }
+    big += "solve satisfy;\n";
+    let (code, out, err) = fzn(&big, &["--memory-limit", "20M", "-s"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("=====UNKNOWN=====\n"), "{out}{err}");
+    let peak: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("%%%mzn-stat: peakMem="))
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("no peakMem in {out}"));
+    assert!(peak < 80.0, "{peak} MB at --memory-limit 20M\n{out}");
     if !have_minizinc() {
         return;
     }
