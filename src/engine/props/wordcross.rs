@@ -519,17 +519,38 @@ impl WordCross {
         // by letter, one residue test per candidate and a scan of the range
         // per letter newly dead (as many as last time, we guess).
         if size as usize + range <= candidates.max(self.dead[s] as usize * range) {
-            let found = &mut self.found;
-            found.clear();
-            found.resize(live.len(), 0);
-            for_each_bit(bits, lo, hi, |i| {
-                let k = idx.letter_of[i];
-                if k != NONE {
-                    found[k as usize / 64] |= 1 << (k % 64);
+            if let [want] = live.as_mut_slice() {
+                // At most 64 letters (an alphabet): the pass ends as soon as
+                // every candidate has been seen, as in a revise where no
+                // letter dies.
+                let mut found = 0u64;
+                for (w, &word) in bits.iter().enumerate().take(hi + 1).skip(lo) {
+                    let mut word = word;
+                    while word != 0 {
+                        let k = idx.letter_of[w * 64 + word.trailing_zeros() as usize];
+                        word &= word - 1;
+                        if k != NONE {
+                            found |= 1 << (k % 64);
+                        }
+                    }
+                    if found & *want == *want {
+                        break;
+                    }
                 }
-            });
-            for (l, f) in live.iter_mut().zip(found.iter()) {
-                *l &= f;
+                *want &= found;
+            } else {
+                let found = &mut self.found;
+                found.clear();
+                found.resize(live.len(), 0);
+                for_each_bit(bits, lo, hi, |i| {
+                    let k = idx.letter_of[i];
+                    if k != NONE {
+                        found[k as usize / 64] |= 1 << (k % 64);
+                    }
+                });
+                for (l, f) in live.iter_mut().zip(found.iter()) {
+                    *l &= f;
+                }
             }
         } else {
             let residue = &mut self.residue[s];
