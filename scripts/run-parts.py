@@ -15,7 +15,9 @@ whole run's result (UNSATISFIABLE only when every part is).
 A part too long for one sitting (a proof's parts have a long tail) can be
 split further: `--split K:M` runs part K as M sub-parts (`--part K/N:J/M`),
 each into DIR/part-K.J-of-M.jsonl and resumable alike; `cspi merge` takes
-them in the part's place. A part already finished whole is not split.
+them in the part's place. `--split K:J:L` splits sub-part J of part K (split
+by another `--split K:M`) into L more (`--part K/N:J/M:I/L`), and so on. A
+part or sub-part already finished whole is not split.
 """
 import argparse
 import json
@@ -63,36 +65,43 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parts run at once")
     ap.add_argument("--cspi", default=str(ROOT / "target/release/cspi"))
     ap.add_argument("--split", action="append", default=[], metavar="K:M",
-                    help="run part K as M sub-parts (K/N:J/M); may be given for several parts")
+                    help="run part K as M sub-parts (K/N:J/M); K:J:L runs sub-part J of part K as L "
+                         "more, and so on; may be given for several parts")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- solve MODEL ARGS...")
     args = ap.parse_args()
     splits = {}
-    for spec in args.split:
+    for spec in sorted(args.split, key=lambda t: t.count(":")):
         try:
-            k, m = (int(x) for x in spec.split(":"))
+            *piece, m = (int(x) for x in spec.split(":"))
         except ValueError:
-            ap.error(f"--split {spec}: give K:M, part K run as M sub-parts")
-        if not (1 <= k <= args.parts and m >= 1):
+            ap.error(f"--split {spec}: give K:M, part K run as M sub-parts (or K:J:L, and so on)")
+        piece = tuple(piece)
+        if not piece or not (1 <= piece[0] <= args.parts) or m < 1:
             ap.error(f"--split {spec}: K must be a part from 1 to {args.parts} and M at least 1")
-        splits[k] = m
+        if len(piece) > 1 and not (piece[:-1] in splits and 1 <= piece[-1] <= splits[piece[:-1]]):
+            ap.error(f"--split {spec}: split {':'.join(map(str, piece[:-1]))} first, "
+                     f"into at least {piece[-1]} sub-parts")
+        splits[piece] = m
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command or command[0] != "solve":
         ap.error("give the run after --: solve MODEL [ARGS...]")
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
 
-    def pieces(k):
-        """What stands for part k: (name, --part value, file) of the whole
-        part, or of its sub-parts when it is split and not finished whole."""
-        whole = (f"{k}/{args.parts}", f"{k}/{args.parts}", out / f"part-{k}.jsonl")
-        if k not in splits or finished(whole[2]) is not None:
-            return [whole]
-        m = splits[k]
-        return [(f"{k}/{args.parts}:{j}/{m}", f"{k}/{args.parts}:{j}/{m}", out / f"part-{k}.{j}-of-{m}.jsonl")
-                for j in range(1, m + 1)]
+    def pieces(piece, part, stem):
+        """What stands for a part or sub-part: (name, --part value, file) of
+        it whole, or of its sub-parts when it is split and not finished whole."""
+        path = out / f"{stem}.jsonl"
+        if piece not in splits or finished(path) is not None:
+            return [(part, part, path)]
+        m = splits[piece]
+        return [p for j in range(1, m + 1)
+                for p in pieces(piece + (j,), f"{part}:{j}/{m}", f"{stem}.{j}-of-{m}")]
 
-    every = [p for k in range(1, args.parts + 1) for p in pieces(k)]
-    todo = [p for p in every if finished(p[2]) is None]
+    def every():
+        return [p for k in range(1, args.parts + 1) for p in pieces((k,), f"{k}/{args.parts}", f"part-{k}")]
+
+    todo = [p for p in every() if finished(p[2]) is None]
     done_before = args.parts - len({p[1].split(":")[0] for p in todo})
     print(f"{done_before} of {args.parts} parts finished before; {len(todo)} to run, {args.jobs} at a time",
           flush=True)
@@ -134,12 +143,11 @@ def main():
         print(f"part {name}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
               f"({time.time() - began:.0f} s); {left} left, mean {cpu / ran:.1f} s a part this run",
               flush=True)
-    every = [p for k in range(1, args.parts + 1) for p in pieces(k)]
-    missing = [name for name, _, path in every if finished(path) is None]
+    missing = [name for name, _, path in every() if finished(path) is None]
     if missing:
         print(f"{len(missing)} parts not finished: {missing[:20]}", flush=True)
         return 1
-    return subprocess.run([args.cspi, "merge", *(str(path) for _, _, path in every)]).returncode
+    return subprocess.run([args.cspi, "merge", *(str(path) for _, _, path in every())]).returncode
 
 
 if __name__ == "__main__":

@@ -106,14 +106,16 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
             "{at}: the summary's part has no index K/N with 1 <= K <= N"
         ));
     }
-    if let Some(sub) = part.get("sub") {
-        let j = sub.get("k").and_then(Value::as_u64).filter(|&j| j >= 1);
-        let m = sub.get("n").and_then(Value::as_u64).filter(|&m| m >= 1);
+    let mut sub = part.get("sub");
+    while let Some(level) = sub {
+        let j = level.get("k").and_then(Value::as_u64).filter(|&j| j >= 1);
+        let m = level.get("n").and_then(Value::as_u64).filter(|&m| m >= 1);
         if j.is_none() || m.is_none() || j > m {
             return Err(format!(
                 "{at}: the summary's sub-part has no index J/M with 1 <= J <= M"
             ));
         }
+        sub = level.get("sub");
     }
     if part
         .get("fingerprint")
@@ -229,8 +231,8 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
     if sense.is_none() {
         no_duplicates(&parts.iter().collect::<Vec<_>>())?;
     }
-    // Each K once: a part's output, or its sub-parts' (`K/N:J/M`), which
-    // are combined into it first.
+    // Each K once: a part's output, or its sub-parts' (`K/N:J/M`, and
+    // deeper), which are combined into it first.
     let mut by_k: Vec<Vec<&PartOutput>> = vec![Vec::new(); n as usize];
     for p in parts {
         let (k, _) = kn(p);
@@ -238,30 +240,16 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
             .ok_or_else(|| format!("{}: part {k}/{n} is out of range", p.file))?
             .push(p);
     }
-    let mut combined: Vec<PartOutput> = Vec::new();
+    let whole = Whole {
+        n,
+        fingerprint: fp(first),
+        sense,
+    };
+    let mut pieces = Vec::new();
     for (i, group) in by_k.iter().enumerate() {
-        let k = i as u64 + 1;
-        let whole: Vec<&&PartOutput> = group.iter().filter(|p| sub_of(p).is_none()).collect();
-        match (whole.as_slice(), group.len()) {
-            ([_], 1) => {}
-            ([a, b, ..], _) => {
-                return Err(format!(
-                    "part {k}/{n} appears twice: {} and {}",
-                    a.file, b.file
-                ));
-            }
-            ([a], _) => {
-                let b = group
-                    .iter()
-                    .find(|p| sub_of(p).is_some())
-                    .map_or("", |p| &p.file);
-                return Err(format!(
-                    "part {k}/{n} is given whole ({}) and as sub-parts ({b}): give one or the other",
-                    a.file
-                ));
-            }
-            ([], 0) => {}
-            ([], _) => combined.push(sub_parts(group, k, n, &fp(first), sense)?),
+        if !group.is_empty() {
+            let k = i as u64 + 1;
+            pieces.push(piece(group, 0, k, &format!("{k}/{n}"), &whole)?);
         }
     }
     let missing: Vec<String> = (1..=n)
@@ -275,70 +263,112 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
             missing.join(", ")
         ));
     }
-    let mut combined = combined.iter();
-    let ordered: Vec<&PartOutput> = by_k
-        .iter()
-        .map(|group| match group.as_slice() {
-            [p] if sub_of(p).is_none() => Some(*p),
-            _ => combined.next(),
-        })
-        .collect::<Option<_>>()
-        .ok_or("the sub-parts were not combined")?;
-    Ok(combine(&ordered, &fp(first)))
+    let ordered: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
+    Ok(combine(&ordered, &whole.fingerprint))
 }
 
-/// A part's sub-part `(J, M)`, if it is one.
-fn sub_of(p: &PartOutput) -> Option<(u64, u64)> {
-    let sub = part_field(p, "sub")?;
-    Some((int(sub.get("k"))?, int(sub.get("n"))?))
-}
-
-/// The sub-parts of part `k` (each J from 1 to M once) combined into the
-/// output part `k` would have given whole.
-fn sub_parts(
-    group: &[&PartOutput],
-    k: u64,
+/// What the pieces of one split share: N, the fingerprint, the sense.
+struct Whole<'a> {
     n: u64,
-    fingerprint: &str,
-    sense: Option<&Value>,
-) -> Result<PartOutput, String> {
-    let subs: Vec<(u64, u64)> = group.iter().filter_map(|p| sub_of(p)).collect();
-    let m = subs.first().map_or(0, |s| s.1);
-    if let Some((i, _)) = subs.iter().enumerate().find(|(_, s)| s.1 != m) {
-        return Err(format!(
-            "the sub-parts of part {k}/{n} come from different splits: {} is {k}/{n}:{}/{m}, {} is {k}/{n}:{}/{}",
-            group[0].file, subs[0].0, group[i].file, subs[i].0, subs[i].1
-        ));
+    fingerprint: String,
+    sense: Option<&'a Value>,
+}
+
+/// What stands for a part or sub-part in the merge: its own output, or
+/// its sub-parts' combined.
+enum Piece<'a> {
+    Own(&'a PartOutput),
+    Combined(Box<PartOutput>),
+}
+
+impl Piece<'_> {
+    fn output(&self) -> &PartOutput {
+        match self {
+            Piece::Own(p) => p,
+            Piece::Combined(p) => p,
+        }
     }
-    let mut seen: Vec<Option<&PartOutput>> = vec![None; m as usize];
-    for (p, &(j, _)) in group.iter().zip(&subs) {
-        let slot = &mut seen[j as usize - 1];
-        if let Some(other) = slot {
+}
+
+/// A part's sub-part at each level, `(J, M)`, outermost first.
+fn subs_of(p: &PartOutput) -> Vec<(u64, u64)> {
+    let mut subs = Vec::new();
+    let mut at = part_field(p, "sub");
+    while let Some(level) = at {
+        match (int(level.get("k")), int(level.get("n"))) {
+            (Some(j), Some(m)) => subs.push((j, m)),
+            _ => break,
+        }
+        at = level.get("sub");
+    }
+    subs
+}
+
+/// The outputs of the piece `name` of part `k` (`depth` levels of sub-parts
+/// below the part) as one: its own output, or its sub-parts' (each J from
+/// 1 to M once, all with one M), combined as its own would read.
+fn piece<'a>(
+    group: &[&'a PartOutput],
+    depth: usize,
+    k: u64,
+    name: &str,
+    whole: &Whole,
+) -> Result<Piece<'a>, String> {
+    let (own, split): (Vec<&PartOutput>, Vec<&PartOutput>) =
+        group.iter().partition(|p| subs_of(p).len() == depth);
+    match (own.as_slice(), split.first()) {
+        ([p], None) => return Ok(Piece::Own(p)),
+        ([a, b, ..], _) => {
             return Err(format!(
-                "part {k}/{n}:{j}/{m} appears twice: {} and {}",
-                other.file, p.file
+                "part {name} appears twice: {} and {}",
+                a.file, b.file
             ));
         }
-        *slot = Some(p);
+        ([a], Some(b)) => {
+            return Err(format!(
+                "part {name} is given whole ({}) and as sub-parts ({}): give one or the other",
+                a.file, b.file
+            ));
+        }
+        ([], None) => return Err(format!("part {name} is missing")),
+        ([], Some(_)) => {}
+    }
+    let level = |p: &PartOutput| subs_of(p)[depth];
+    let m = level(split[0]).1;
+    if let Some(other) = split.iter().find(|p| level(p).1 != m) {
+        let (j1, (j2, m2)) = (level(split[0]).0, level(other));
+        return Err(format!(
+            "the sub-parts of part {name} come from different splits: {} is {name}:{j1}/{m}, {} is {name}:{j2}/{m2}",
+            split[0].file, other.file
+        ));
+    }
+    let mut by_j: Vec<Vec<&PartOutput>> = vec![Vec::new(); m as usize];
+    for p in &split {
+        by_j[level(p).0 as usize - 1].push(p);
     }
     let missing: Vec<String> = (1..=m)
-        .filter(|&j| seen[j as usize - 1].is_none())
-        .map(|j| format!("{k}/{n}:{j}/{m}"))
+        .filter(|&j| by_j[j as usize - 1].is_empty())
+        .map(|j| format!("{name}:{j}/{m}"))
         .collect();
     if !missing.is_empty() {
         return Err(format!(
-            "part{} {} missing: part {k}/{n} would be incomplete",
+            "part{} {} missing: part {name} would be incomplete",
             if missing.len() == 1 { " is" } else { "s are" },
             missing.join(", ")
         ));
     }
-    let ordered: Vec<&PartOutput> = seen.into_iter().flatten().collect();
-    let merged = combine(&ordered, fingerprint);
+    let pieces = by_j
+        .iter()
+        .enumerate()
+        .map(|(j, g)| piece(g, depth + 1, k, &format!("{name}:{}/{m}", j + 1), whole))
+        .collect::<Result<Vec<_>, _>>()?;
+    let outputs: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
+    let merged = combine(&outputs, &whole.fingerprint);
     let mut part = Map::new();
     part.insert("k".into(), k.into());
-    part.insert("n".into(), n.into());
-    part.insert("fingerprint".into(), fingerprint.into());
-    if let Some(sense) = sense {
+    part.insert("n".into(), whole.n.into());
+    part.insert("fingerprint".into(), whole.fingerprint.clone().into());
+    if let Some(sense) = whole.sense {
         part.insert("sense".into(), sense.clone());
     }
     let mut summary = Map::new();
@@ -362,13 +392,13 @@ fn sub_parts(
     if let Some(stats) = numbers(&merged.stats) {
         summary.insert("stats".into(), stats);
     }
-    Ok(PartOutput {
-        file: format!("part {k}/{n} (its {m} sub-parts)"),
+    Ok(Piece::Combined(Box::new(PartOutput {
+        file: format!("part {name} (its {m} sub-parts)"),
         lines: vec![0; merged.solutions.len()],
         solutions: merged.solutions,
         summary,
         failed: merged.failed,
-    })
+    })))
 }
 
 fn status_of(p: &PartOutput) -> &str {
@@ -564,6 +594,50 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(m.status, "UNKNOWN");
+    }
+
+    /// Part `k/n`'s sub-part `chain` (outermost first), nested as cspi
+    /// writes it.
+    fn nested(k: u64, n: u64, chain: &[(u64, u64)], status: &str, solutions: u64) -> PartOutput {
+        let subs: String = chain
+            .iter()
+            .map(|(j, m)| format!(",\"sub\":{{\"k\":{j},\"n\":{m}"))
+            .collect();
+        let text = format!(
+            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n}{subs}{}, \"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10}}}}",
+            "}".repeat(chain.len())
+        );
+        read_part(&format!("p{k}{chain:?}"), &text).unwrap()
+    }
+
+    #[test]
+    fn sub_parts_nest() {
+        let deep = |j, status, count| nested(1, 1, &[(2, 2), (j, 3)], status, count);
+        let m = merge(&[
+            nested(1, 1, &[(1, 2)], "ALL_SOLUTIONS", 2),
+            deep(3, "ALL_SOLUTIONS", 5),
+            deep(1, "UNSATISFIABLE", 0),
+            deep(2, "ALL_SOLUTIONS", 1),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count, m.parts), ("ALL_SOLUTIONS", 8, 1));
+        assert_eq!(m.stats.as_ref().unwrap()["nodes"], 40);
+        let e = merge(&[
+            nested(1, 1, &[(1, 2)], "ALL_SOLUTIONS", 2),
+            deep(1, "UNSATISFIABLE", 0),
+            deep(2, "ALL_SOLUTIONS", 1),
+        ])
+        .err()
+        .unwrap_or_default();
+        assert!(e.contains("part is 1/1:2/2:3/3 missing"), "{e}");
+        let e = merge(&[
+            nested(1, 1, &[(1, 2)], "ALL_SOLUTIONS", 2),
+            nested(1, 1, &[(2, 2)], "ALL_SOLUTIONS", 2),
+            deep(1, "UNSATISFIABLE", 0),
+        ])
+        .err()
+        .unwrap_or_default();
+        assert!(e.contains("part 1/1:2/2 is given whole"), "{e}");
     }
 
     #[test]

@@ -284,7 +284,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
     // add up to one run's (`cspi merge`).
     let counts_whole = options
         .part
-        .is_none_or(|p| p.k == 1 && p.sub.is_none_or(|s| s.k == 1));
+        .is_none_or(|p| p.k == 1 && p.subs().iter().all(|s| s.k == 1));
     match root {
         Root::Stopped => return Split::empty(true, began, engine.stats),
         Root::Failed => {
@@ -342,38 +342,42 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                 };
             }
             let total = all.len();
-            let mine = part.select(all);
-            match part.sub {
-                Some(sub) if !stopped => {
-                    // Part K's sub-problems split again, and dealt to its
-                    // sub-parts as the whole split is to the parts; only
-                    // sub-part 1 counts this split's decisions.
-                    let before = engine.stats.clone();
-                    let target = SUBPROBLEMS_PER_PART * sub.n;
-                    let all = split::split_from(
-                        &mut engine,
-                        &make,
-                        &primary,
-                        branching,
-                        mine,
-                        target,
-                        &mut budget,
-                    )
-                    .unwrap_or_else(|split::Stopped| {
-                        stopped = true;
-                        Vec::new()
-                    });
-                    if sub.k != 1 && !stopped {
-                        engine.stats = Stats {
-                            propagations: engine.stats.propagations,
-                            ..before
-                        };
-                    }
-                    let total = all.len();
-                    (sub.select(all), total)
+            let mut mine = (part.select(all), total);
+            // Each level of sub-parts splits the sub-problems of the level
+            // above again and deals them out as the whole split is to the
+            // parts; a level's split decisions count only in its sub-part
+            // 1 (and every sub-part 1 below it), so that the pieces' work
+            // adds up to the part's.
+            let subs = part.subs();
+            for (level, sub) in subs.iter().enumerate() {
+                if stopped {
+                    break;
                 }
-                _ => (mine, total),
+                let before = engine.stats.clone();
+                let target = SUBPROBLEMS_PER_PART * sub.n;
+                let all = split::split_from(
+                    &mut engine,
+                    &make,
+                    &primary,
+                    branching,
+                    mine.0,
+                    target,
+                    &mut budget,
+                )
+                .unwrap_or_else(|split::Stopped| {
+                    stopped = true;
+                    Vec::new()
+                });
+                if !stopped && subs[level..].iter().any(|s| s.k != 1) {
+                    engine.stats = Stats {
+                        propagations: engine.stats.propagations,
+                        ..before
+                    };
+                }
+                let total = all.len();
+                mine = (sub.select(all), total);
             }
+            mine
         }
         None => (vec![Vec::new()], 1),
     };

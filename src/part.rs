@@ -13,12 +13,13 @@
 //! `--part K/N:J/M` (a part too long to run at once): part K's sub-problems
 //! are split again (`split::split_from`, into at least
 //! [`SUBPROBLEMS_PER_PART`] × M) and dealt round robin to M sub-parts, of
-//! which this process keeps the J-th; they carry the same fingerprint, and
-//! `cspi merge` combines them into part K.
+//! which this process keeps the J-th; `K/N:J/M:I/L` splits that sub-part's
+//! again, and so on ([`MAX_NEST`] levels). They carry the same fingerprint,
+//! and `cspi merge` combines the sub-parts of each level into their part.
 
 use crate::model::{Model, VarKind, WordList};
 use crate::run::Options;
-pub use crate::run::{Part, PartInfo, SubPart};
+pub use crate::run::{MAX_NEST, Part, PartInfo, SubPart};
 use std::fmt::{self, Write};
 use std::sync::Arc;
 

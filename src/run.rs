@@ -159,17 +159,23 @@ pub struct ThreadStats {
     pub stats: Stats,
 }
 
+/// How deep sub-parts nest (`K/N:J/M:I/L...`).
+pub const MAX_NEST: usize = 4;
+
 /// The K-th of N parts, `1 <= k <= n`; `K/N:J/M` is the J-th of M parts of
-/// part K, split further (a part too long to run in one sitting).
+/// part K, split further (a part too long to run in one sitting), and so on
+/// down to [`MAX_NEST`] levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Part {
     pub k: usize,
     pub n: usize,
-    pub sub: Option<SubPart>,
+    /// The sub-part at each level, outermost first: `subs[..depth]`.
+    subs: [SubPart; MAX_NEST],
+    depth: usize,
 }
 
-/// The J-th of M parts of a part's sub-problems, `1 <= k <= n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The J-th of M parts of a (sub-)part's sub-problems, `1 <= k <= n`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubPart {
     pub k: usize,
     pub n: usize,
@@ -178,27 +184,45 @@ pub struct SubPart {
 impl Part {
     /// The K-th of N parts, whole.
     pub fn whole(k: usize, n: usize) -> Part {
-        Part { k, n, sub: None }
+        Part {
+            k,
+            n,
+            subs: [SubPart::default(); MAX_NEST],
+            depth: 0,
+        }
     }
 
-    /// Reads `K/N` or `K/N:J/M`.
+    /// This part's (or sub-part's) sub-part `sub`, one level down.
+    pub fn within(mut self, sub: SubPart) -> Result<Part, String> {
+        if self.depth == MAX_NEST {
+            return Err(format!(
+                "sub-parts nest at most {MAX_NEST} deep: split a part into more sub-parts instead"
+            ));
+        }
+        if sub.k == 0 || sub.k > sub.n {
+            return Err(format!(
+                "sub-parts are numbered from 1 to {}; {} is not one of them",
+                sub.n, sub.k
+            ));
+        }
+        self.subs[self.depth] = sub;
+        self.depth += 1;
+        Ok(self)
+    }
+
+    /// The sub-part at each level, outermost first (none for a whole part).
+    pub fn subs(&self) -> &[SubPart] {
+        &self.subs[..self.depth]
+    }
+
+    /// Reads `K/N`, `K/N:J/M`, `K/N:J/M:I/L`, ...
     pub fn parse(s: &str) -> Result<Part, String> {
-        let (top, sub) = match s.split_once(':') {
-            Some((top, sub)) => (top, Some(sub)),
-            None => (s, None),
-        };
-        let (k, n) = index(top, s)?;
-        let sub = sub
-            .map(|t| {
-                if t.contains(':') {
-                    return Err(format!(
-                        "`{s}` nests parts twice; one level is allowed (K/N:J/M, the J-th of M parts of part K): split part K into more sub-parts instead"
-                    ));
-                }
-                index(t, s).map(|(k, n)| SubPart { k, n })
-            })
-            .transpose()?;
-        Ok(Part { k, n, sub })
+        let mut levels = s.split(':');
+        let (k, n) = index(levels.next().unwrap_or(""), s)?;
+        levels.try_fold(Part::whole(k, n), |part, t| {
+            let (k, n) = index(t, s)?;
+            part.within(SubPart { k, n })
+        })
     }
 
     /// This part's sub-problems, from the whole split's.
@@ -217,10 +241,9 @@ impl SubPart {
 impl std::fmt::Display for Part {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.k, self.n)?;
-        match self.sub {
-            Some(sub) => write!(f, ":{}/{}", sub.k, sub.n),
-            None => Ok(()),
-        }
+        self.subs()
+            .iter()
+            .try_for_each(|sub| write!(f, ":{}/{}", sub.k, sub.n))
     }
 }
 
@@ -501,23 +524,23 @@ mod tests {
         assert_eq!(Part::parse("3/64"), Ok(Part::whole(3, 64)));
         assert_eq!(
             Part::parse("3/64:2/16"),
-            Ok(Part {
-                k: 3,
-                n: 64,
-                sub: Some(SubPart { k: 2, n: 16 })
-            })
+            Part::whole(3, 64).within(SubPart { k: 2, n: 16 })
         );
         assert_eq!(
             Part::parse("3/64:2/16").map(|p| p.to_string()),
             Ok("3/64:2/16".into())
         );
+        let deep = Part::parse("3/64:2/16:5/8").unwrap();
+        assert_eq!(
+            deep.subs(),
+            [SubPart { k: 2, n: 16 }, SubPart { k: 5, n: 8 }]
+        );
+        assert_eq!(deep.to_string(), "3/64:2/16:5/8");
         assert!(Part::parse("3/64:0/16").is_err());
         assert!(Part::parse("3/64:2").is_err());
-        assert!(
-            Part::parse("1/2:1/2:1/2")
-                .unwrap_err()
-                .contains("one level")
-        );
+        assert!(Part::parse("1/2:1/2:1/2:1/2:1/2").is_ok());
+        let too_deep = Part::parse("1/2:1/2:1/2:1/2:1/2:1/2");
+        assert!(too_deep.unwrap_err().contains("at most 4 deep"));
         assert!(Part::parse("0/4").unwrap_err().contains("from 1 to 4"));
         assert!(Part::parse("5/4").is_err());
         assert!(Part::parse("1/0").is_err());

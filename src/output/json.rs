@@ -254,9 +254,12 @@ pub(crate) fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u6
     }
     if let Some(p) = e.part {
         let _ = write!(out, ",\"part\":{{\"k\":{},\"n\":{}", p.part.k, p.part.n);
-        if let Some(sub) = p.part.sub {
-            let _ = write!(out, ",\"sub\":{{\"k\":{},\"n\":{}}}", sub.k, sub.n);
+        // Sub-parts nest as objects: `"sub":{"k":J,"n":M,"sub":{...}}`.
+        let subs = p.part.subs();
+        for sub in subs {
+            let _ = write!(out, ",\"sub\":{{\"k\":{},\"n\":{}", sub.k, sub.n);
         }
+        out.push_str(&"}".repeat(subs.len()));
         let _ = write!(
             out,
             ",\"fingerprint\":\"{}\",\"subproblems\":{},\"of\":{}",

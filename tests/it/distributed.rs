@@ -175,6 +175,28 @@ fn sub_parts_merge_into_their_part() {
         (own["part"]["sub"]["k"].int(), own["part"]["sub"]["n"].int()),
         (2, 5)
     );
+    // A sub-part split again (`3/4:1/5:J/2`) stands for it.
+    let deeper: Vec<PathBuf> = (1..=2)
+        .map(|j| {
+            let part = format!("3/4:1/5:{j}/2");
+            let r = cspi(
+                &[
+                    &count[..],
+                    &["--part", &part, "--format", "json", "--threads", "1"],
+                ]
+                .concat(),
+            );
+            assert_eq!(r.code, 0, "{part}: {}", r.stderr);
+            let file = dir.join(format!("part-3.1-of-5.{j}-of-2.jsonl"));
+            std::fs::write(&file, &r.stdout).unwrap();
+            file
+        })
+        .collect();
+    assert_eq!(sum(&deeper), sum(&subs[0..1]));
+    let mut nested: Vec<PathBuf> = files.iter().filter(|f| **f != subs[0]).cloned().collect();
+    nested.extend(deeper);
+    let s = summary(&merge(&nested, true));
+    assert_eq!(s["solutions"].int(), 724);
     // Without one of them the part is incomplete, and merge says so.
     files.pop();
     let r = merge(&files, false);
@@ -249,7 +271,15 @@ fn parts_that_do_not_belong_together_are_refused() {
     std::fs::write(&plain, r.stdout).unwrap();
     let r = merge(&[plain], false);
     assert!(r.code == 1 && r.stderr.contains("--part"), "{}", r.stderr);
-    for bad in ["0/4", "5/4", "3", "x/2", "1/4:0/2", "1/4:1/2:1/2"] {
+    for bad in [
+        "0/4",
+        "5/4",
+        "3",
+        "x/2",
+        "1/4:0/2",
+        "1/4:3/2",
+        "1/4:1/2:1/2:1/2:1/2:1/2",
+    ] {
         let r = cspi(&["solve", "models/n-queens.csp", "--part", bad]);
         assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
     }
@@ -350,14 +380,19 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     // A part stopped early and split for its next sitting: its sub-parts
     // run, and merge in its place; a part finished whole is not split.
     std::fs::write(parts.join("part-2.jsonl"), &stopped.stdout).unwrap();
-    let split = ["--split", "2:3", "--split", "4:2"];
+    // Its first sub-part split again (`--split 2:1:2`, `--part 2/4:1/3:I/2`).
+    let split = ["--split", "2:3", "--split", "4:2", "--split", "2:1:2"];
     let again = run_split(&parts, &queens, &["--param", "n=8", "--count"], &split);
     assert!(
-        again.starts_with("3 of 4 parts finished before; 3 to run"),
+        again.starts_with("3 of 4 parts finished before; 4 to run"),
         "{again}"
     );
     assert!(again.contains("part 2/4:3/3: ALL_SOLUTIONS"), "{again}");
-    assert!(!again.contains("part 4/4:"), "{again}");
+    assert!(again.contains("part 2/4:1/3:2/2: ALL_SOLUTIONS"), "{again}");
+    assert!(
+        !again.contains("part 2/4:1/3: ") && !again.contains("part 4/4:"),
+        "{again}"
+    );
     assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
-    assert!(parts.join("part-2.1-of-3.jsonl").exists());
+    assert!(parts.join("part-2.1-of-3.2-of-2.jsonl").exists());
 }

@@ -117,21 +117,25 @@ fn the_work_is_the_same_whatever_the_threads_or_parts() {
                     sum = (sum.0 + t.0, sum.1 + t.1, sum.2 + t.2, sum.3 + t.3);
                 }
                 assert_eq!(sum, one, "n={n}, {parts} parts");
-                // Each part split again into 1 to 3 sub-parts (`K/N:J/M`).
+                // Each part split again into 1 to 3 sub-parts (`K/N:J/M`),
+                // and the first of them into 2 more (`K/N:1/M:I/2`).
                 let mut sum = (0, 0, 0, 0);
                 for k in 1..=parts {
                     let m = k % 3 + 1;
                     for j in 1..=m {
-                        let sub = Some(cspi::part::SubPart { k: j, n: m });
-                        let s = run(
-                            1,
-                            Some(cspi::part::Part {
-                                sub,
-                                ..cspi::part::Part::whole(k, parts)
-                            }),
-                        );
-                        let t = tree(&s.stats);
-                        sum = (sum.0 + t.0, sum.1 + t.1, sum.2 + t.2, sum.3 + t.3);
+                        let sub = cspi::part::SubPart { k: j, n: m };
+                        let part = cspi::part::Part::whole(k, parts).within(sub).unwrap();
+                        let pieces: Vec<cspi::part::Part> = if j == 1 {
+                            (1..=2)
+                                .map(|i| part.within(cspi::part::SubPart { k: i, n: 2 }).unwrap())
+                                .collect()
+                        } else {
+                            vec![part]
+                        };
+                        for piece in pieces {
+                            let t = tree(&run(1, Some(piece)).stats);
+                            sum = (sum.0 + t.0, sum.1 + t.1, sum.2 + t.2, sum.3 + t.3);
+                        }
                     }
                 }
                 assert_eq!(sum, one, "n={n}, {parts} parts, split again");
