@@ -252,19 +252,26 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
             pieces.push(piece(group, 0, k, &format!("{k}/{n}"), &whole)?);
         }
     }
-    let missing: Vec<String> = (1..=n)
-        .filter(|&k| by_k[k as usize - 1].is_empty())
-        .map(|k| k.to_string())
-        .collect();
-    if !missing.is_empty() {
+    if let Some(missing) = missing(&by_k, |k| k.to_string()) {
         return Err(format!(
-            "part{} {} of {n} missing: the merged result would be incomplete",
-            if missing.len() == 1 { " is" } else { "s are" },
-            missing.join(", ")
+            "{missing} of {n} missing: the merged result would be incomplete"
         ));
     }
     let ordered: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
     Ok(combine(&ordered, &whole.fingerprint))
+}
+
+/// The groups with no output, by their number from 1 (`name`): "part is
+/// 3" or "parts are 2, 3"; `None` when every group has one.
+fn missing(groups: &[Vec<&PartOutput>], name: impl Fn(usize) -> String) -> Option<String> {
+    let names: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .filter(|(_, g)| g.is_empty())
+        .map(|(i, _)| name(i + 1))
+        .collect();
+    let plural = if names.len() == 1 { " is" } else { "s are" };
+    (!names.is_empty()).then(|| format!("part{plural} {}", names.join(", ")))
 }
 
 /// What the pieces of one split share: N, the fingerprint, the sense.
@@ -346,15 +353,9 @@ fn piece<'a>(
     for p in &split {
         by_j[level(p).0 as usize - 1].push(p);
     }
-    let missing: Vec<String> = (1..=m)
-        .filter(|&j| by_j[j as usize - 1].is_empty())
-        .map(|j| format!("{name}:{j}/{m}"))
-        .collect();
-    if !missing.is_empty() {
+    if let Some(missing) = missing(&by_j, |j| format!("{name}:{j}/{m}")) {
         return Err(format!(
-            "part{} {} missing: part {name} would be incomplete",
-            if missing.len() == 1 { " is" } else { "s are" },
-            missing.join(", ")
+            "{missing} missing: part {name} would be incomplete"
         ));
     }
     let pieces = by_j
@@ -561,10 +562,7 @@ mod tests {
 
     /// Sub-part `j/m` of part `k/n` (`--part K/N:J/M`).
     fn sub(k: u64, n: u64, j: u64, m: u64, status: &str, solutions: u64) -> PartOutput {
-        let text = format!(
-            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n},\"sub\":{{\"k\":{j},\"n\":{m}}},\"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{j}}}}}"
-        );
-        read_part(&format!("p{k}.{j}"), &text).unwrap()
+        nested(k, n, &[(j, m)], status, solutions)
     }
 
     #[test]
@@ -604,10 +602,12 @@ mod tests {
             .map(|(j, m)| format!(",\"sub\":{{\"k\":{j},\"n\":{m}"))
             .collect();
         let text = format!(
-            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n}{subs}{}, \"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10}}}}",
-            "}".repeat(chain.len())
+            "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n}{subs}{}, \"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{}}}}}",
+            "}".repeat(chain.len()),
+            chain.last().map_or(k, |c| c.0)
         );
-        read_part(&format!("p{k}{chain:?}"), &text).unwrap()
+        let name: String = chain.iter().map(|(j, _)| format!(".{j}")).collect();
+        read_part(&format!("p{k}{name}"), &text).unwrap()
     }
 
     #[test]

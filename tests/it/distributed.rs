@@ -8,21 +8,24 @@ use crate::common::{Run, cspi, scratch, shared_data};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Runs the 8 parts of `args` (a `cspi solve` command line) as separate
+/// Runs the `n` parts of `args` (a `cspi solve` command line) as separate
 /// processes, each output in its own file under `dir`.
 fn run_parts(dir: &Path, args: &[&str], n: usize) -> Vec<PathBuf> {
     (1..=n)
-        .map(|k| {
-            let part = format!("{k}/{n}");
-            let mut a: Vec<&str> = args.to_vec();
-            a.extend(["--part", &part, "--format", "json", "--threads", "1"]);
-            let r = cspi(&a);
-            assert_eq!(r.code, 0, "part {part}: {}", r.stderr);
-            let file = dir.join(format!("part-{k}.jsonl"));
-            std::fs::write(&file, &r.stdout).unwrap();
-            file
-        })
+        .map(|k| run_piece(dir, args, &format!("{k}/{n}")))
         .collect()
+}
+
+/// Runs the part or sub-part `part` (`K/N`, `K/N:J/M`, ...) of `args`, its
+/// output into a file of `dir` named after it.
+fn run_piece(dir: &Path, args: &[&str], part: &str) -> PathBuf {
+    let mut a: Vec<&str> = args.to_vec();
+    a.extend(["--part", part, "--format", "json", "--threads", "1"]);
+    let r = cspi(&a);
+    assert_eq!(r.code, 0, "part {part}: {}", r.stderr);
+    let file = dir.join(format!("part-{}.jsonl", part.replace(['/', ':'], "_")));
+    std::fs::write(&file, &r.stdout).unwrap();
+    file
 }
 
 fn merge(files: &[PathBuf], json_out: bool) -> Run {
@@ -127,16 +130,7 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
 /// in its own file under `dir`.
 fn run_sub_parts(dir: &Path, args: &[&str], k: usize, n: usize, m: usize) -> Vec<PathBuf> {
     (1..=m)
-        .map(|j| {
-            let part = format!("{k}/{n}:{j}/{m}");
-            let mut a: Vec<&str> = args.to_vec();
-            a.extend(["--part", &part, "--format", "json", "--threads", "1"]);
-            let r = cspi(&a);
-            assert_eq!(r.code, 0, "part {part}: {}", r.stderr);
-            let file = dir.join(format!("part-{k}.{j}-of-{m}.jsonl"));
-            std::fs::write(&file, &r.stdout).unwrap();
-            file
-        })
+        .map(|j| run_piece(dir, args, &format!("{k}/{n}:{j}/{m}")))
         .collect()
 }
 
@@ -177,20 +171,7 @@ fn sub_parts_merge_into_their_part() {
     );
     // A sub-part split again (`3/4:1/5:J/2`) stands for it.
     let deeper: Vec<PathBuf> = (1..=2)
-        .map(|j| {
-            let part = format!("3/4:1/5:{j}/2");
-            let r = cspi(
-                &[
-                    &count[..],
-                    &["--part", &part, "--format", "json", "--threads", "1"],
-                ]
-                .concat(),
-            );
-            assert_eq!(r.code, 0, "{part}: {}", r.stderr);
-            let file = dir.join(format!("part-3.1-of-5.{j}-of-2.jsonl"));
-            std::fs::write(&file, &r.stdout).unwrap();
-            file
-        })
+        .map(|j| run_piece(&dir, &count, &format!("3/4:1/5:{j}/2")))
         .collect();
     assert_eq!(sum(&deeper), sum(&subs[0..1]));
     let mut nested: Vec<PathBuf> = files.iter().filter(|f| **f != subs[0]).cloned().collect();
