@@ -913,6 +913,69 @@ mod tests {
         );
     }
 
+    /// `find_live` finds exactly the letters left in a domain by either of
+    /// its passes, word by word (which ends once every candidate is seen)
+    /// and letter by letter, on a domain over several bitset words that
+    /// shrinks step by step as down a branch.
+    #[test]
+    fn live_letters_are_exact_by_either_pass() {
+        let mut seed = 7u64;
+        let mut next = move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for trial in 0..40 {
+            // 3-letter words over 6 letters: some 170 of them, three bitset words.
+            let mut words: Vec<String> = (0..300)
+                .map(|_| (0..3).map(|_| (b'a' + next(6) as u8) as char).collect())
+                .collect();
+            words.sort();
+            words.dedup();
+            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+            let l = list(&refs);
+            let n = l.words.len() as i64;
+            let mut d = Domains::default();
+            let a = d.add_var(&(0..n).collect::<Vec<_>>());
+            let b = d.add_var(&(0..n).collect::<Vec<_>>());
+            let mut cache = IndexCache::new();
+            let ia = LetterIndex::shared(&mut cache, &l, 0, &d, a).unwrap();
+            let ib = LetterIndex::shared(&mut cache, &l, 1, &d, b).unwrap();
+            let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
+            for step in 0..12 {
+                // Keep each word with probability 3/4, or 1/4 late on.
+                let odds = if step < 6 { 4 } else { 3 };
+                let keep: Vec<i64> = d.values(a).filter(|_| next(odds) != 0).collect();
+                if keep.is_empty() {
+                    break;
+                }
+                let mut mask = vec![0u64; d.bits(a).len()];
+                for &x in &keep {
+                    mask[x as usize / 64] |= 1 << (x % 64);
+                }
+                d.intersect(a, &mask).unwrap();
+                let idx = Arc::clone(&p.c.idx[0]);
+                let mut brute = 0u64;
+                for x in d.values(a) {
+                    brute |= 1 << idx.letter_of(x).unwrap();
+                }
+                for by_words in [true, false] {
+                    // Forget what is known, so that the pass finds it all.
+                    let known = p.known_dead[0];
+                    d.trail.set_word(known, 0, 0);
+                    d.trail.set_int(p.exact_at[0], 0);
+                    p.dead[0] = if by_words { 1 << 20 } else { 0 };
+                    p.find_live(&mut d, 0);
+                    assert_eq!(
+                        p.live[0][0], brute,
+                        "trial {trial}, step {step}, word by word: {by_words}"
+                    );
+                }
+            }
+        }
+    }
+
     /// Random dives into a triangle of crossings over a random list, with
     /// backtracking: after every decision and after every restore, the
     /// domains are exactly the pairwise arc-consistent fixpoint computed by
