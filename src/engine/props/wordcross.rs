@@ -723,6 +723,32 @@ mod tests {
         })
     }
 
+    /// A seeded generator of numbers below `n` (a linear congruence).
+    fn lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        }
+    }
+
+    /// Up to `count` distinct random 3-letter words over the first
+    /// `letters` letters, sorted.
+    fn random_list(next: &mut impl FnMut(u64) -> u64, count: usize, letters: u64) -> Arc<WordList> {
+        let mut words: Vec<String> = (0..count)
+            .map(|_| {
+                (0..3)
+                    .map(|_| (b'a' + next(letters) as u8) as char)
+                    .collect()
+            })
+            .collect();
+        words.sort();
+        words.dedup();
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        list(&refs)
+    }
+
     /// Brute force: the arc-consistent domains of `a[i] == b[j]`.
     fn brute(la: &WordList, i: usize, lb: &WordList, j: usize) -> (Vec<i64>, Vec<i64>) {
         let ch = |w: &str, p: usize| w.chars().nth(p);
@@ -919,22 +945,10 @@ mod tests {
     /// shrinks step by step as down a branch.
     #[test]
     fn live_letters_are_exact_by_either_pass() {
-        let mut seed = 7u64;
-        let mut next = move |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = lcg(7);
         for trial in 0..40 {
-            // 3-letter words over 6 letters: some 170 of them, three bitset words.
-            let mut words: Vec<String> = (0..300)
-                .map(|_| (0..3).map(|_| (b'a' + next(6) as u8) as char).collect())
-                .collect();
-            words.sort();
-            words.dedup();
-            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-            let l = list(&refs);
+            // Some 170 words, three bitset words.
+            let l = random_list(&mut next, 300, 6);
             let n = l.words.len() as i64;
             let mut d = Domains::default();
             let a = d.add_var(&(0..n).collect::<Vec<_>>());
@@ -944,7 +958,7 @@ mod tests {
             let ib = LetterIndex::shared(&mut cache, &l, 1, &d, b).unwrap();
             let mut p = WordCross::new(&Crossing::new(a, ia, b, ib), &mut d);
             for step in 0..12 {
-                // Keep each word with probability 3/4, or 1/4 late on.
+                // Keep each word with probability 3/4, then 2/3.
                 let odds = if step < 6 { 4 } else { 3 };
                 let keep: Vec<i64> = d.values(a).filter(|_| next(odds) != 0).collect();
                 if keep.is_empty() {
@@ -986,22 +1000,9 @@ mod tests {
     #[test]
     fn dives_and_restores_stay_at_the_brute_fixpoint() {
         use crate::engine::harness::Harness;
-        let mut seed = 11u64;
-        let mut next = move |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut next = lcg(11);
         for trial in 0..30 {
-            // 3-letter words over 5 letters, as many as 90 of them.
-            let mut words: Vec<String> = (0..90)
-                .map(|_| (0..3).map(|_| (b'a' + next(5) as u8) as char).collect())
-                .collect();
-            words.sort();
-            words.dedup();
-            let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-            let l = list(&refs);
+            let l = random_list(&mut next, 90, 5);
             let n = l.words.len() as i64;
             let mut h = Harness::new();
             let vars: Vec<VarId> = (0..3).map(|_| h.range(0, n - 1)).collect();
