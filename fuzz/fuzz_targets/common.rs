@@ -33,6 +33,11 @@ pub fn solve_checked(model: Model) {
         check: true,
         limits: Limits {
             nodes: Some(2_000),
+            // Heavy nodes (LCV tries each value through each propagator of a
+            // large model) take milliseconds each under the coverage build: the
+            // wall-time bound keeps a slow but finite input under the 10 s hang
+            // limit, while a hang inside one node still trips it.
+            time: Some(std::time::Duration::from_secs(5)),
             solutions: Some(20),
             ..Limits::default()
         },

@@ -36,6 +36,11 @@ fuzz_target!(|data: &[u8]| {
     let model = Arc::new(fzn.model);
     let limits = Limits {
         nodes: Some(2_000),
+        // Heavy nodes (LCV tries each value through each propagator of a
+        // large model) take milliseconds each under the coverage build: the
+        // wall-time bound keeps a slow but finite input under the 10 s hang
+        // limit, while a hang inside one node still trips it.
+        time: Some(std::time::Duration::from_secs(3)),
         solutions: Some(20),
         ..Limits::default()
     };

@@ -44,6 +44,11 @@ fuzz_target!(|data: &[u8]| {
     let model = Arc::new(model);
     let limits = Limits {
         nodes: Some(2_000),
+        // Heavy nodes (LCV tries each value through each propagator of a
+        // large model) take milliseconds each under the coverage build: the
+        // wall-time bound keeps a slow but finite input under the 10 s hang
+        // limit, while a hang inside one node still trips it.
+        time: Some(std::time::Duration::from_secs(3)),
         solutions: Some(50),
         ..Limits::default()
     };
@@ -70,8 +75,20 @@ fuzz_target!(|data: &[u8]| {
         drawn.search.val = ValSelect::Min;
     }
 
+    // CSPI_FUZZ_VERBOSE=1 on a replay says which search each solve drew and what it cost.
+    let verbose = std::env::var_os("CSPI_FUZZ_VERBOSE").is_some();
     for options in [own, drawn] {
+        let start = std::time::Instant::now();
         let summary = solve(&model, &options, |_| Next::Continue);
+        if verbose {
+            eprintln!(
+                "{:?}, counting {}: {} nodes in {:?}",
+                options.search,
+                options.count_only,
+                summary.stats.nodes,
+                start.elapsed()
+            );
+        }
         assert!(
             summary.rejected.is_empty(),
             "checker rejected a solution: {:?}",
