@@ -41,7 +41,12 @@ pub(crate) fn fingerprint(model: &Model, options: &Options, n: usize) -> String 
 }
 
 fn describe(h: &mut Fnv, model: &Model, options: &Options, n: usize) -> fmt::Result {
-    write!(h, "cspi {}|parts {n}|", env!("CARGO_PKG_VERSION"))?;
+    write!(
+        h,
+        "cspi {}|split {}|parts {n}|",
+        env!("CARGO_PKG_VERSION"),
+        crate::engine::split::VERSION
+    )?;
     // The slots of one length share one list: it is written out the first
     // time and named by its number after (a crossword of 375,000 slots
     // once spent 40 s writing the same list again and again).

@@ -17,7 +17,10 @@
 //! sub-problems in order, one level each, until there are at least `target`
 //! (EPS asks for 30 or more per worker, so that their uneven sizes even
 //! out): the last round stops splitting once the target is reached, so the
-//! count overshoots by at most one node's children. Left children are not
+//! count overshoots by at most one node's children. A node stops taking
+//! values at the target, its rest one more child, only when more than 8
+//! times the target values are left: a narrower rest would hold most of
+//! the tree in one sub-problem. Left children are not
 //! propagated when they are made, only right branches are (the variable is
 //! chosen again after them): a child that fails is dropped when the next
 //! round reaches it, or fails at once where it is replayed.
@@ -49,6 +52,17 @@ use rand::SeedableRng;
 /// The decisions leading from the root to a sub-problem.
 pub(crate) type Path = Vec<Decision>;
 
+/// Which split this is: the same model and search split differently under
+/// another version, so parts made by builds of different versions must not
+/// merge (`part.rs` puts it in their fingerprint). 2: the value loop goes
+/// on past the target ([`ENUMERATED_PER_TARGET`]).
+pub(crate) const VERSION: u32 = 2;
+
+/// A node whose variable has at most this many times the target values
+/// left when the target is reached gives each of them a child
+/// ([`Splitter::enumerates`]); a wider one keeps them in one rest child.
+const ENUMERATED_PER_TARGET: usize = 8;
+
 /// How the split branches: as the search that solves the sub-problems will.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Branching {
@@ -69,9 +83,10 @@ pub(crate) struct Stopped;
 /// at least `target` sub-problems where the tree allows, each a path of
 /// decisions from this node. `strategy` makes a fresh strategy for each
 /// round, so that the split depends only on the model and the strategy.
-/// The domains are as before when it returns. A node gives at most the
-/// children the target still needs (and one more, the rest of it), however
-/// wide its variable's domain; the budget is read at every child.
+/// The domains are as before when it returns. A node gives the children
+/// the target still needs and one more, the rest of it, however wide its
+/// variable's domain, or a child for each value when few are left
+/// ([`Splitter::enumerates`]); the budget is read at every child.
 pub(crate) fn split(
     engine: &mut Engine,
     strategy: &dyn Fn() -> Strategy,
@@ -240,9 +255,14 @@ impl Splitter<'_> {
         if self.branching == Branching::AllValues && self.engine.doms.is_bitset(x) {
             // Counted as the component counter counts its branches: a node
             // each, a backtrack for each value after the first. Only the
-            // values the target needs: the others are one more child,
-            // `x > v` after the last value taken.
-            let room = self.room();
+            // values the target needs, unless few enough are left to take
+            // them all: the others are one more child, `x > v` after the
+            // last value taken.
+            let size = self.engine.doms.size(x);
+            let room = match self.room() {
+                room if self.enumerates(size.saturating_sub(room as u64)) => size as usize,
+                room => room,
+            };
             let values: Vec<i64> = self.engine.doms.values(x).take(room + 1).collect();
             let cut = values.len() > room;
             for (i, &v) in values.iter().take(room.max(1)).enumerate() {
@@ -292,9 +312,12 @@ impl Splitter<'_> {
                 break;
             }
             // The rest of the node is one child when the heuristic turns
-            // to another variable, or when the target is reached (a domain
-            // of 10^8 values once made 10^8 children).
-            if self.select() != Some(x) || self.room() == 0 {
+            // to another variable, or when the target is reached and more
+            // values are left than the split enumerates (a domain of 10^8
+            // values once made 10^8 children).
+            if self.select() != Some(x)
+                || (self.room() == 0 && !self.enumerates(self.engine.doms.size(x)))
+            {
                 let d = &self.engine.doms;
                 let rest = match d.value(x) {
                     Some(v) => {
@@ -318,6 +341,17 @@ impl Splitter<'_> {
     /// How many more children the target wants from this node.
     fn room(&self) -> usize {
         self.target.saturating_sub(self.out.len() + self.later)
+    }
+
+    /// Whether a node's value loop goes on to its last value although the
+    /// target is reached with `left` values still to take: when at most
+    /// [`ENUMERATED_PER_TARGET`] times the target are. Cut short, the rest of the node is one
+    /// child holding all those values, often most of the tree: a crossword
+    /// proof's first slot kept all but 2,048 of its words in one of 2,049
+    /// sub-problems, and splitting that part again peeled off a few more
+    /// words at each level, never spreading it.
+    fn enumerates(&self, left: u64) -> bool {
+        left <= (ENUMERATED_PER_TARGET * self.target) as u64
     }
 
     /// Stopped by the time or node limit or the stop flag.
@@ -494,6 +528,31 @@ mod tests {
                         union, all,
                         "{var:?} {val:?} scoped {scoped}: the sub-problems cover the solutions"
                     );
+                }
+            }
+        }
+    }
+
+    /// Past the target, a node's value loop goes on to the last value when
+    /// at most 8 times the target values are left, so that no child holds
+    /// the rest of a wide domain; a wider one keeps its rest in one child.
+    #[test]
+    fn a_narrow_node_gives_every_value_a_child() {
+        for (size, target, children) in [(6, 2, 6), (36, 4, 36), (37, 4, 5), (100, 4, 5)] {
+            for branching in [Branching::Binary, Branching::AllValues] {
+                let mut h = Harness::new();
+                let x = h.range(1, size);
+                let make = || strategy(VarSelect::Input, ValSelect::Min, &[]);
+                let budget = &mut Budget::new(Default::default());
+                let paths = split(&mut h.engine, &make, &[x], branching, target, budget).unwrap();
+                let what = format!("{size} values, target {target}, {branching:?}: {paths:?}");
+                assert_eq!(paths.len(), children, "{what}");
+                let assigned = |p: &Path| matches!(p.last(), Some(d) if !d.right && matches!(d.branch, Branch::Assign(_)));
+                let singles = paths.iter().filter(|p| assigned(p)).count();
+                if children == size as usize {
+                    assert_eq!(singles, children, "{what}");
+                } else {
+                    assert_eq!(singles, children - 1, "{what}: one rest child");
                 }
             }
         }
