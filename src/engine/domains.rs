@@ -402,7 +402,8 @@ impl Domains {
                 self.trail.set_word(l.words, w, new);
             }
         }
-        // Most revisions remove nothing: no call then.
+        // Most revisions remove nothing: no call then (a read-only pass
+        // before the writes, to tell it sooner, measured no faster).
         if removed == 0 {
             return Ok(false);
         }
@@ -817,6 +818,38 @@ mod tests {
         assert!(d.remove(x, 64).is_err());
         d.restore(cp);
         assert_eq!(vals(&d, x), vec![-3, -1, 0, 5, 64, 70, 200]);
+    }
+
+    /// `intersect` keeps the values whose bits the mask sets, reads a mask
+    /// shorter than the domain as clear beyond its end, and says whether
+    /// anything went.
+    #[test]
+    fn intersect_keeps_the_masked_values() {
+        let mut d = Domains::default();
+        let all: Vec<i64> = (10..210).collect();
+        let x = d.add_var(&all);
+        let cp = d.checkpoint();
+        assert!(d.set_min(x, 70).unwrap());
+        let superset = [!0u64; 4];
+        assert!(!d.intersect(x, &superset).unwrap(), "nothing to remove");
+        assert_eq!((d.size(x), d.min(x), d.max(x)), (140, 70, 209));
+        // Bits are values from 10 on: bit 70 is 80; a two-word mask clears
+        // every value from 138 on.
+        let mut mask = [!0u64; 2];
+        mask[1] &= !(1 << (70 - 64));
+        assert!(d.intersect(x, &mask).unwrap());
+        let left: Vec<i64> = (70..138).filter(|&v| v != 80).collect();
+        assert_eq!(vals(&d, x), left);
+        assert_eq!((d.size(x), d.min(x), d.max(x)), (67, 70, 137));
+        assert!(!d.intersect(x, &mask).unwrap(), "the same mask again");
+        assert!(d.intersect(x, &[!0u64]).unwrap(), "values from 74 on go");
+        assert_eq!(vals(&d, x), vec![70, 71, 72, 73]);
+        assert!(
+            d.intersect(x, &[]).is_err(),
+            "an empty mask empties the domain"
+        );
+        d.restore(cp);
+        assert_eq!(vals(&d, x), all);
     }
 
     #[test]
