@@ -18,9 +18,9 @@
 //! (EPS asks for 30 or more per worker, so that their uneven sizes even
 //! out): the last round stops splitting once the target is reached, so the
 //! count overshoots by at most one node's children. A node stops taking
-//! values at the target, its rest one more child, only when more than 8
-//! times the target values are left: a narrower rest would hold most of
-//! the tree in one sub-problem. Left children are not
+//! values at the target, its rest one more child, only when at most 8 or
+//! more than 8 times the target values are left: a rest of hundreds of
+//! values would hold most of the tree in one sub-problem. Left children are not
 //! propagated when they are made, only right branches are (the variable is
 //! chosen again after them): a child that fails is dropped when the next
 //! round reaches it, or fails at once where it is replayed.
@@ -54,13 +54,15 @@ pub(crate) type Path = Vec<Decision>;
 
 /// Which split this is: the same model and search split differently under
 /// another version, so parts made by builds of different versions must not
-/// merge (`part.rs` puts it in their fingerprint). 2: the value loop goes
-/// on past the target ([`ENUMERATED_PER_TARGET`]).
-pub(crate) const VERSION: u32 = 2;
+/// merge (`part.rs` puts it in their fingerprint). 2: the value loop went on
+/// past the target when at most 8 times the target values were left; 3:
+/// when more than 8 as well ([`Splitter::enumerates`]).
+pub(crate) const VERSION: u32 = 3;
 
-/// A node whose variable has at most this many times the target values
-/// left when the target is reached gives each of them a child
-/// ([`Splitter::enumerates`]); a wider one keeps them in one rest child.
+/// A node whose variable has more than this many values left, and at most
+/// this many times the target, when the target is reached gives each of
+/// them a child ([`Splitter::enumerates`]); a narrower or a wider one keeps
+/// them in one rest child.
 const ENUMERATED_PER_TARGET: usize = 8;
 
 /// How the split branches: as the search that solves the sub-problems will.
@@ -286,6 +288,9 @@ impl Splitter<'_> {
             return Ok(());
         }
         let start = path.len();
+        // Whether the loop goes on to the last value: decided once, as the
+        // target is reached.
+        let mut to_the_end = false;
         loop {
             let branch = decide(self.val.as_mut(), self.engine, x, &mut self.rng);
             let dec = Decision {
@@ -312,12 +317,14 @@ impl Splitter<'_> {
                 break;
             }
             // The rest of the node is one child when the heuristic turns
-            // to another variable, or when the target is reached and more
-            // values are left than the split enumerates (a domain of 10^8
-            // values once made 10^8 children).
-            if self.select() != Some(x)
-                || (self.room() == 0 && !self.enumerates(self.engine.doms.size(x)))
-            {
+            // to another variable, or when the target is reached and the
+            // values left are not to be enumerated (a domain of 10^8 values
+            // once made 10^8 children).
+            let full = self.room() == 0;
+            if full && !to_the_end {
+                to_the_end = self.enumerates(self.engine.doms.size(x));
+            }
+            if self.select() != Some(x) || (full && !to_the_end) {
                 let d = &self.engine.doms;
                 let rest = match d.value(x) {
                     Some(v) => {
@@ -344,14 +351,17 @@ impl Splitter<'_> {
     }
 
     /// Whether a node's value loop goes on to its last value although the
-    /// target is reached with `left` values still to take: when at most
-    /// [`ENUMERATED_PER_TARGET`] times the target are. Cut short, the rest of the node is one
-    /// child holding all those values, often most of the tree: a crossword
-    /// proof's first slot kept all but 2,048 of its words in one of 2,049
-    /// sub-problems, and splitting that part again peeled off a few more
-    /// words at each level, never spreading it.
+    /// target is reached with `left` values still to take: when more than
+    /// [`ENUMERATED_PER_TARGET`] are, and at most that many times the
+    /// target. Cut short, the rest of the node is one child holding all
+    /// those values, often most of the tree: a crossword proof's first slot
+    /// kept all but 2,048 of its words in one of 2,049 sub-problems, and
+    /// splitting that part again peeled off a few more words at each level,
+    /// never spreading it. A rest of a few values weighs no more than a few
+    /// children, and enumerating it cost magic-square counts 3 %.
     fn enumerates(&self, left: u64) -> bool {
-        left <= (ENUMERATED_PER_TARGET * self.target) as u64
+        let most = ENUMERATED_PER_TARGET as u64;
+        left > most && left <= most * self.target as u64
     }
 
     /// Stopped by the time or node limit or the stop flag.
@@ -534,11 +544,14 @@ mod tests {
     }
 
     /// Past the target, a node's value loop goes on to the last value when
-    /// at most 8 times the target values are left, so that no child holds
-    /// the rest of a wide domain; a wider one keeps its rest in one child.
+    /// more than 8 and at most 8 times the target values are left, so that
+    /// no child holds the rest of a domain of hundreds of values; a rest of
+    /// a few values, or of a far wider domain, stays one child.
     #[test]
     fn a_narrow_node_gives_every_value_a_child() {
-        for (size, target, children) in [(6, 2, 6), (36, 4, 36), (37, 4, 5), (100, 4, 5)] {
+        for (size, target, children) in
+            [(6, 2, 3), (12, 2, 12), (36, 4, 36), (37, 4, 5), (100, 4, 5)]
+        {
             for branching in [Branching::Binary, Branching::AllValues] {
                 let mut h = Harness::new();
                 let x = h.range(1, size);
