@@ -140,8 +140,10 @@ def main():
         summary = finished(path)
         state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
         left = len(todo) + len(running)
+        mean = cpu / ran
         print(f"part {name}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
-              f"({time.time() - began:.0f} s); {left} left, mean {cpu / ran:.1f} s a part this run",
+              f"({time.time() - began:.0f} s); {left} left, mean {mean:.1f} s a part this run"
+              f" (about {left * mean / 3600:.1f} h of CPU to go)",
               flush=True)
     missing = [name for name, _, path in every() if finished(path) is None]
     if missing:
