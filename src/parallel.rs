@@ -480,7 +480,10 @@ fn worker(
     let crossings = Arc::new(posted.crossings);
     let mut report = ThreadStats::default();
     if root != Root::Propagated {
-        report.stats = engine.stats;
+        report.stats = std::mem::take(&mut engine.stats);
+        if options.ends_the_process {
+            std::mem::forget(engine);
+        }
         return report;
     }
     let root = engine.doms.checkpoint();
@@ -582,7 +585,11 @@ fn worker(
             Outcome::Interrupted => shared.halt.store(true, Ordering::Relaxed),
         }
     }
-    report.stats = engine.stats;
+    report.stats = std::mem::take(&mut engine.stats);
+    if options.ends_the_process {
+        std::mem::forget(engine);
+        std::mem::forget(counter);
+    }
     report
 }
 

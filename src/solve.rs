@@ -215,6 +215,8 @@ fn probe(
 ) -> Option<Summary> {
     let mut o = options.clone();
     o.threads = 1;
+    // The threads may take over: the probe's engine is freed.
+    o.ends_the_process = false;
     let user = (options.limits.time, options.limits.nodes);
     o.limits.time = Some(user.0.map_or(budget.time, |t| t.min(budget.time)));
     o.limits.nodes = Some(user.1.map_or(budget.nodes, |n| n.min(budget.nodes)));
@@ -310,12 +312,19 @@ fn one_thread(
         trace = search.decisions().to_vec();
         tree = search.take_tree();
         lns_iterations = search.lns_iterations();
+        if options.ends_the_process {
+            // With the crossings of a crossword (freed with it otherwise).
+            std::mem::forget(search);
+        }
         outcome
     } else {
         engine.stats.failures += 1;
         Outcome::Exhausted
     };
-    let mut stats = engine.stats;
+    let mut stats = std::mem::take(&mut engine.stats);
+    if options.ends_the_process {
+        std::mem::forget(engine);
+    }
     if goal.is_some() {
         // Solutions that did not improve the objective were not reported.
         stats.solutions = reception.reported;

@@ -55,6 +55,8 @@ pub(super) fn solve(
     let mut current = Arc::clone(model);
     let mut o = options.clone();
     o.limits.solutions = if optimising { None } else { Some(1) };
+    // One run after another: each frees its engine.
+    o.ends_the_process = false;
     let mut stats = Stats::default();
     let mut found = 0u64;
     loop {

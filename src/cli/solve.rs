@@ -38,6 +38,7 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
         Ok(model) => model,
         Err(by) => return Ok(runner.stopped_loading(by)),
     };
+    runner.only = true;
     let end = runner.run(model)?;
     Ok(runner.exit_code(end.rejected))
 }
@@ -115,6 +116,9 @@ pub(super) struct Runner<'a> {
     /// When this run (or instance) started: `--time-limit` counts from here,
     /// loading included.
     pub(crate) started: Instant,
+    /// This run is the process's only one: what it built is not freed at
+    /// its end ([`Options::ends_the_process`]), as the process exits next.
+    pub(crate) only: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -125,6 +129,7 @@ impl<'a> Runner<'a> {
             reporter: args.format.reporter(),
             out: Stdout::new(),
             started: Instant::now(),
+            only: false,
         }
     }
 
@@ -235,6 +240,7 @@ impl<'a> Runner<'a> {
             // has not finished in a moment.
             probe: (args.threads.is_none() && args.tree.is_none()).then_some(solve::Probe::DEFAULT),
             tree: args.tree.as_ref().map(|_| TREE_CAP),
+            ends_the_process: self.only,
             ..Options::default()
         };
         args.strategy.apply(&mut options.search);
@@ -419,10 +425,15 @@ impl<'a> Runner<'a> {
             }
         }
         report_rejected(&summary.rejected);
-        Ok(Ended {
+        let ended = Ended {
             status: summary.status,
             rejected: !summary.rejected.is_empty(),
-        })
+        };
+        if self.only {
+            // The process exits next: not freeing the model saves its time.
+            std::mem::forget(model);
+        }
+        Ok(ended)
     }
 
     /// The exit code once the work is done: a lost output first, then a bug,
