@@ -37,7 +37,7 @@ pub fn solve_checked(model: Model) {
             // large model) take milliseconds each under the coverage build: the
             // wall-time bound keeps a slow but finite input under the 10 s hang
             // limit, while a hang inside one node still trips it.
-            time: Some(std::time::Duration::from_secs(5)),
+            time: Some(std::time::Duration::from_secs(4)),
             solutions: Some(20),
             ..Limits::default()
         },

@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
         // large model) take milliseconds each under the coverage build: the
         // wall-time bound keeps a slow but finite input under the 10 s hang
         // limit, while a hang inside one node still trips it.
-        time: Some(std::time::Duration::from_secs(3)),
+        time: Some(std::time::Duration::from_secs(2)),
         solutions: Some(20),
         ..Limits::default()
     };
