@@ -80,6 +80,8 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
         search: model.search.clone(),
         check: args.check_solutions,
         threads,
+        // The process exits after this one run: its engines are not freed.
+        ends_the_process: true,
         ..Options::default()
     };
     args.strategy.apply(&mut options.search);
@@ -167,6 +169,8 @@ pub(super) fn command(args: &FznArgs, interrupt: &Interrupt) -> Result<i32, Diag
         text.push_str("%%%mzn-stat-end\n");
         out.write(&text);
     }
+    // Nor the model, which the process's exit frees at once.
+    std::mem::forget(model);
     if let Some(first) = summary.rejected.first() {
         eprint(&format!(
             "error: the independent checker rejected {} solution(s); this is a bug in cspi, please report it\n  first: {first}\n",
