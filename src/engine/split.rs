@@ -261,10 +261,10 @@ impl Splitter<'_> {
             // them all: the others are one more child, `x > v` after the
             // last value taken.
             let size = self.engine.doms.size(x);
-            let room = match self.room() {
-                room if self.enumerates(size.saturating_sub(room as u64)) => size as usize,
-                room => room,
-            };
+            let mut room = self.room();
+            if self.enumerates(size.saturating_sub(room as u64)) {
+                room = size as usize;
+            }
             let values: Vec<i64> = self.engine.doms.values(x).take(room + 1).collect();
             let cut = values.len() > room;
             for (i, &v) in values.iter().take(room.max(1)).enumerate() {
