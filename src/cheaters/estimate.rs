@@ -7,7 +7,7 @@
 //! it ignores how the letters of one word hang together, so it ranks grids
 //! and proves nothing. On themeless15 (benches/crossword-grids) the two-pair
 //! block sets it ranks first each fill in under 2 s where the grid as drawn
-//! fills in no run (docs/crossword.md, "How likely is a fill").
+//! fills in no run (docs/crossword-measured.md, "How likely is a fill").
 
 use crate::model::{CrosswordLayout, Model, VarKind, WordList};
 use std::collections::HashMap;

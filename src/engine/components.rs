@@ -603,7 +603,7 @@ impl Components {
     /// branching) sooner: below a suggestion on a 15×15 grid with a 7×7
     /// corner open, the search's dom/wdeg kept branching on a word that
     /// fails often inside the same large component (2.4 to 5 times the
-    /// nodes' time on some slots, see docs/crossword.md).
+    /// nodes' time on some slots, see docs/crossword-measured.md).
     fn most_crossed(
         &self,
         engine: &Engine,

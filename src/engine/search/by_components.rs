@@ -1,5 +1,5 @@
 //! First-solution search by components (`search ..., components on`;
-//! docs/crossword.md, "Search by components").
+//! docs/crossword-measured.md, "Search by components").
 //!
 //! At a node (propagated to a fixpoint under `ac`), two open variables are
 //! linked when a propagator has both open, all-different excepted (a

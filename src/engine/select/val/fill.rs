@@ -23,7 +23,7 @@
 //! generator): with restarts, each run then tries other words as well as
 //! other variables, where a fixed order meets the same dead end after every
 //! restart. Rating by the tightest crossing instead of the sum was tried and
-//! was worse (docs/crossword.md).
+//! was worse (docs/crossword-measured.md).
 
 use super::score::Score;
 use super::{Branch, Rng, ValSelector};
