@@ -489,7 +489,9 @@ const MAX_IPUZ_BYTES: usize = 4 << 20;
 /// Reads an `.ipuz` crossword (the open JSON format): `dimensions`, the
 /// `puzzle` grid (`#` or the puzzle's `block` a block, `null` an omitted
 /// cell, read as a block; anything else an open cell) and, when present,
-/// the `solution` grid's letters as given letters (a partly filled grid).
+/// the `solution` grid's letters as given letters (a partly filled grid),
+/// or a puzzle cell's prefilled `value`. A rebus or a symbol is an error at
+/// its cell: one letter a cell.
 ///
 /// It is read with our own JSON parser (`json.rs`), which asks `go_on`
 /// every few thousand values, so the time limit, Ctrl-C and
@@ -592,45 +594,85 @@ pub(crate) fn parse_ipuz(src: &Source, go_on: GoOn) -> Result<Geometry, Error> {
         )
     })?;
     let solution = rows("solution")?;
-    // A cell may be written as itself or as {"cell": .., "style": ..}.
+    // A cell may be written as itself or as {"cell": .., "style": ..}; a
+    // solution's value as itself or as {"value": ..}.
     fn plain(c: &Node) -> &Node {
-        c.member("cell").unwrap_or(c)
+        c.member("cell").or_else(|| c.member("value")).unwrap_or(c)
     }
     let is_block = |c: &Node| matches!(c.kind, Kind::Null) || c.as_str() == Some(block);
+    // What the puzzle writes for an empty cell (`empty`, 0 by default).
+    let empty = match doc.member("empty").map(|e| &e.kind) {
+        Some(Kind::Str(t)) => t.clone(),
+        Some(Kind::Int(n)) => n.to_string(),
+        _ => "0".to_string(),
+    };
+    // The letter a cell is given: its solution, else the puzzle's prefilled
+    // `value`. Nothing (null, "", the `empty` text, a number) leaves it open;
+    // one letter is given; anything else, a rebus (`ONE`) or a symbol, is
+    // refused: a cell holds one letter here, and filling over it would
+    // silently drop it.
+    let letter_of = |n: &Node, y: usize, x: usize| -> Result<Option<char>, Error> {
+        let t = match &n.kind {
+            Kind::Str(t) => t.trim(),
+            _ => return Ok(None),
+        };
+        if t.is_empty() || t == empty {
+            return Ok(None);
+        }
+        let mut cs = t.chars();
+        let c = match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_alphabetic() => c,
+            _ => {
+                let what = if t.chars().count() > 1 && t.chars().all(char::is_alphabetic) {
+                    "a rebus (several letters in one cell)"
+                } else {
+                    "not a letter"
+                };
+                return Err(bad(
+                    format!(
+                        "row {}, column {} of `{}` holds `{t}`, {what}",
+                        y + 1,
+                        x + 1,
+                        src.name
+                    ),
+                    n.span,
+                    "this cell",
+                )
+                .help("cspi fills one letter a cell: write one letter, or null to leave the cell open"));
+            }
+        };
+        fold_letter(c).map(Some).ok_or_else(|| {
+            bad(
+                format!(
+                    "row {}, column {} of `{}` has {}",
+                    y + 1,
+                    x + 1,
+                    src.name,
+                    unfoldable(c)
+                ),
+                n.span,
+                "this letter",
+            )
+        })
+    };
     let mut open = Vec::with_capacity(width * height);
     let mut given = Vec::with_capacity(width * height);
     for y in 0..height {
         for x in 0..width {
-            let cell = plain(&puzzle[y][x]);
+            let cell = &puzzle[y][x];
             let sol = solution.as_ref().map(|s| plain(&s[y][x]));
-            let blocked = is_block(cell) || sol.is_some_and(|s| s.as_str() == Some(block));
+            let blocked = is_block(plain(cell)) || sol.is_some_and(|s| s.as_str() == Some(block));
             open.push(!blocked);
-            let letter = sol
-                .filter(|_| !blocked)
-                .and_then(|s| Some((s, s.as_str()?)))
-                .and_then(|(s, t)| {
-                    let mut cs = t.chars();
-                    match (cs.next(), cs.next()) {
-                        (Some(c), None) if c.is_alphabetic() => Some((s, c)),
-                        _ => None,
-                    }
-                });
-            given.push(match letter {
-                None => None,
-                Some((s, c)) => Some(fold_letter(c).ok_or_else(|| {
-                    bad(
-                        format!(
-                            "row {}, column {} of `{}` has {}",
-                            y + 1,
-                            x + 1,
-                            src.name,
-                            unfoldable(c)
-                        ),
-                        s.span,
-                        "this letter",
-                    )
-                })?),
-            });
+            let mut letter = None;
+            if !blocked {
+                if let Some(s) = sol {
+                    letter = letter_of(s, y, x)?;
+                }
+                if let (None, Some(v)) = (letter, cell.member("value")) {
+                    letter = letter_of(v, y, x)?;
+                }
+            }
+            given.push(letter);
         }
     }
     let geo = Geometry {
@@ -789,6 +831,46 @@ mod tests {
         assert_eq!(&text[err.labels[0].0.start..err.labels[0].0.end], "\"İ\"");
         let err = ipuz("[1]").err().unwrap();
         assert!(err.message.contains("not a JSON object"), "{}", err.message);
+    }
+
+    /// A solution's value may be an object, a puzzle cell may be prefilled,
+    /// and the file's `empty` text, "" and null leave a cell open.
+    #[test]
+    fn ipuz_given_letters_in_every_form() {
+        let text = r##"{"dimensions":{"width":3,"height":2},"empty":"-",
+            "puzzle":[[1,{"cell":2,"value":"A"},3],[{"cell":4,"value":"-"},0,0]],
+            "solution":[[{"value":"C"},null,"-"],[" ","",{"value":"e"}]]}"##;
+        let g = ipuz(text).unwrap();
+        assert_eq!(g.open, vec![true; 6]);
+        assert_eq!(
+            g.given,
+            vec![Some('c'), Some('a'), None, None, None, Some('e')]
+        );
+    }
+
+    /// A rebus or a symbol is refused at its cell, not filled over: a fill
+    /// would silently drop it.
+    #[test]
+    fn ipuz_rebus_and_symbols_are_refused_at_their_cell() {
+        let cell = |value: &str| {
+            let text = format!(
+                r#"{{"dimensions":{{"width":2,"height":1}},"puzzle":[[1,0]],"solution":[["A",{value}]]}}"#
+            );
+            let err = ipuz(&text).err().unwrap();
+            let at = &text[err.labels[0].0.start..err.labels[0].0.end];
+            (err.message, at.to_string())
+        };
+        let (message, at) = cell(r#""ONE""#);
+        assert!(
+            message.contains("row 1, column 2") && message.contains("rebus"),
+            "{message}"
+        );
+        assert_eq!(at, r#""ONE""#);
+        let (message, at) = cell(r#"{"value":"7"}"#);
+        assert!(message.contains("not a letter"), "{message}");
+        assert_eq!(at, r#""7""#);
+        let (message, _) = cell(r#""?""#);
+        assert!(message.contains("`?`, not a letter"), "{message}");
     }
 
     /// A large file asks the caller's check as it is read, and stops when
