@@ -481,6 +481,90 @@ mod tests {
         assert_eq!(pick(&mut s), x, "in every failing constraint");
     }
 
+    /// dom/wdeg: size over the summed weights of the constraints that
+    /// still link another open variable, each weight one more than its
+    /// failures (the linears are 0: x + y, 1: x + z, 2: z - x).
+    #[test]
+    fn dom_wdeg_weighs_the_failing_constraints() {
+        let (h, [x, y, z]) = setup();
+        let order = Order::new(&[], &[x, y, z], 3);
+        let mut rng = Rng::seed_from_u64(0);
+        let mut s = build(VarSelect::DomWdeg);
+        let mut pick = |s: &mut VarSelector, open: Open| {
+            s.pick(&h.engine, open, &order, 0, &mut rng).unwrap().var
+        };
+        // x 5/3, y 3/1, z 3/2.
+        assert_eq!(pick(&mut s, Open::Unfixed), z, "no failure yet: dom/deg");
+        for _ in 0..4 {
+            s.on_failure(&h.engine, 0);
+        }
+        // x 5/7, y 3/5, z 3/2.
+        assert_eq!(pick(&mut s, Open::Unfixed), y);
+        // With y decided, x + y links no other open variable: x 5/2, z 3/2.
+        let mut decided = vec![false; 3];
+        decided[y] = true;
+        assert_eq!(pick(&mut s, Open::Undecided(&decided)), z);
+        for _ in 0..10 {
+            s.on_failure(&h.engine, 1);
+        }
+        // x 5/17, y 3/5, z 3/12.
+        assert_eq!(pick(&mut s, Open::Unfixed), z);
+        s.on_failure(&h.engine, 2);
+        s.on_failure(&h.engine, 2);
+        // x 5/19, y 3/5, z 3/14: the weights add up on z too.
+        assert_eq!(pick(&mut s, Open::Unfixed), z);
+        for _ in 0..10 {
+            s.on_failure(&h.engine, 0);
+        }
+        // x 5/29, y 3/15, z 3/14: x at last.
+        assert_eq!(pick(&mut s, Open::Unfixed), x);
+    }
+
+    /// Smallest minimum first, ties to the smallest maximum.
+    #[test]
+    fn smallest_takes_the_earliest_start_then_the_earliest_latest_start() {
+        let mut h = Harness::new();
+        let (a, b, c) = (h.range(3, 9), h.range(2, 8), h.range(2, 4));
+        assert_eq!(pick(VarSelect::Smallest, &h, &[a, b, c]), c);
+        assert_eq!(pick(VarSelect::Smallest, &h, &[a, b]), b);
+        let d = h.range(-7, 100);
+        assert_eq!(
+            pick(VarSelect::Smallest, &h, &[a, b, c, d]),
+            d,
+            "negative minimum"
+        );
+    }
+
+    /// Random: only open variables, the same one for the same seed, and
+    /// each of them for some seed.
+    #[test]
+    fn random_picks_any_open_variable_by_its_seed() {
+        let (h, [x, y, z]) = setup();
+        let order = Order::new(&[], &[x, y, z], 3);
+        let mut decided = vec![false; 3];
+        decided[x] = true;
+        let mut seen = [false; 3];
+        for seed in 0..64 {
+            let draw = || {
+                build(VarSelect::Random)
+                    .pick(
+                        &h.engine,
+                        Open::Undecided(&decided),
+                        &order,
+                        0,
+                        &mut Rng::seed_from_u64(seed),
+                    )
+                    .unwrap()
+                    .var
+            };
+            let v = draw();
+            assert_ne!(v, x, "seed {seed} picked a decided variable");
+            assert_eq!(draw(), v, "seed {seed} is not reproducible");
+            seen[v] = true;
+        }
+        assert_eq!(seen, [false, true, true]);
+    }
+
     #[test]
     fn only_learning_or_random_selectors_vary() {
         assert!(!build(VarSelect::MrvDegree).varies());
