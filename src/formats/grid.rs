@@ -607,7 +607,7 @@ pub(crate) fn parse_ipuz(src: &Source, go_on: GoOn) -> Result<Geometry, Error> {
         _ => "0".to_string(),
     };
     // The letter a cell is given: its solution, else the puzzle's prefilled
-    // `value`. Nothing (null, "", the `empty` text, a number) leaves it open;
+    // `value`. Nothing (null, "", ".", the `empty` text, a number) leaves it open;
     // one letter is given; anything else, a rebus (`ONE`) or a symbol, is
     // refused: a cell holds one letter here, and filling over it would
     // silently drop it.
@@ -616,7 +616,8 @@ pub(crate) fn parse_ipuz(src: &Source, go_on: GoOn) -> Result<Geometry, Error> {
             Kind::Str(t) => t.trim(),
             _ => return Ok(None),
         };
-        if t.is_empty() || t == empty {
+        // `.` too: the picture grids' empty cell, never a letter.
+        if t.is_empty() || t == empty || t == "." {
             return Ok(None);
         }
         let mut cs = t.chars();
@@ -834,12 +835,12 @@ mod tests {
     }
 
     /// A solution's value may be an object, a puzzle cell may be prefilled,
-    /// and the file's `empty` text, "" and null leave a cell open.
+    /// and the file's `empty` text, " ", "." and "" leave a cell open.
     #[test]
     fn ipuz_given_letters_in_every_form() {
         let text = r##"{"dimensions":{"width":3,"height":2},"empty":"-",
             "puzzle":[[1,{"cell":2,"value":"A"},3],[{"cell":4,"value":"-"},0,0]],
-            "solution":[[{"value":"C"},null,"-"],[" ","",{"value":"e"}]]}"##;
+            "solution":[[{"value":"C"}," ","-"],[".","",{"value":"e"}]]}"##;
         let g = ipuz(text).unwrap();
         assert_eq!(g.open, vec![true; 6]);
         assert_eq!(

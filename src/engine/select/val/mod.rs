@@ -107,13 +107,21 @@ mod tests {
         let y = h.range(0, 8);
         h.post(Linear::new(vec![(-1, x), (-1, y)], 10, LinOp::Le));
         assert_eq!(decide(ValSelect::Lcv, &mut h, x), Branch::Assign(9));
-        assert_eq!(h.values(x), vec![2, 3, 5, 9], "trying values changes no domain");
+        assert_eq!(
+            h.values(x),
+            vec![2, 3, 5, 9],
+            "trying values changes no domain"
+        );
         assert_eq!(h.values(y), (1..=8).collect::<Vec<_>>());
         let mut h = Harness::new();
         let x = h.var(&[4, 6]);
         let y = h.range(0, 3);
         h.post(Linear::new(vec![(1, x), (1, y)], -20, LinOp::Le));
-        assert_eq!(decide(ValSelect::Lcv, &mut h, x), Branch::Assign(4), "a tie");
+        assert_eq!(
+            decide(ValSelect::Lcv, &mut h, x),
+            Branch::Assign(4),
+            "a tie"
+        );
     }
 
     #[test]
