@@ -9,8 +9,11 @@ DIR/part-K.jsonl (its stderr into DIR/part-K.err). A part whose file holds a fin
 UNKNOWN) is not run again, so the command can be stopped (Ctrl-C, the end of
 a session) and started again with the same arguments: only the unfinished
 parts run. A line per finished part says its status, CPU seconds and how
-many parts are left; when every part has finished, `cspi merge` prints the
-whole run's result (UNSATISFIABLE only when every part is).
+many parts are left, with an estimate of the CPU still to go from the mean
+of every part timed so far, in this sitting or an earlier one (each
+finished part's CPU seconds are kept beside its output, DIR/part-K.cpu);
+when every part has finished, `cspi merge` prints the whole run's result
+(UNSATISFIABLE only when every part is).
 
 A part too long for one sitting (a proof's parts have a long tail) can be
 split further: `--split K:M` runs part K as M sub-parts (`--part K/N:J/M`),
@@ -45,6 +48,14 @@ def finished(path):
         if record.get("type") == "summary":
             return record if record.get("status") != "UNKNOWN" else None
     return None
+
+
+def cpu_of(path):
+    """The CPU seconds kept for a finished part (its .cpu file), or None."""
+    try:
+        return float(path.with_suffix(".cpu").read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def said(path):
@@ -106,8 +117,11 @@ def main():
     print(f"{done_before} of {args.parts} parts finished before; {len(todo)} to run, {args.jobs} at a time",
           flush=True)
     running = {}
-    cpu = 0.0
-    ran = 0
+    # The CPU of every part timed (finished here or in an earlier sitting):
+    # the estimate of what is left. A sitting's own parts alone mislead when
+    # it has finished only one or two of a long tail.
+    timed = [t for _, _, path in every() if finished(path) is not None
+             for t in [cpu_of(path)] if t is not None]
 
     def stop(*_):
         for proc, *_ in running.values():
@@ -135,16 +149,19 @@ def main():
         proc, sink, began, path = running.pop(name)
         proc.returncode = os.waitstatus_to_exitcode(status)
         sink.close()
-        cpu += usage.ru_utime + usage.ru_stime
-        ran += 1
+        used = usage.ru_utime + usage.ru_stime
         summary = finished(path)
+        if summary:
+            path.with_suffix(".cpu").write_text(f"{used:.1f}\n")
+            timed.append(used)
         state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
         left = len(todo) + len(running)
-        mean = cpu / ran
-        print(f"part {name}: {state}, {usage.ru_utime + usage.ru_stime:.1f} s of CPU "
-              f"({time.time() - began:.0f} s); {left} left, mean {mean:.1f} s a part this run"
-              f" (about {left * mean / 3600:.1f} h of CPU to go)",
-              flush=True)
+        line = f"part {name}: {state}, {used:.1f} s of CPU ({time.time() - began:.0f} s); {left} left"
+        if timed:
+            mean = sum(timed) / len(timed)
+            line += (f", mean {mean:.1f} s a part over the {len(timed)} timed"
+                     f" (about {left * mean / 3600:.1f} h of CPU to go)")
+        print(line, flush=True)
     missing = [name for name, _, path in every() if finished(path) is None]
     if missing:
         print(f"{len(missing)} parts not finished: {missing[:20]}", flush=True)

@@ -319,6 +319,12 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     let first = run(&parts, &queens, &["--param", "n=8", "--count"]);
     assert!(first.starts_with("0 of 4 parts finished before"), "{first}");
     assert!(first.contains("92 solutions (ALL_SOLUTIONS)"), "{first}");
+    // Each finished part's CPU is kept, for the estimate of later sittings.
+    for k in 1..=4 {
+        let cpu = std::fs::read_to_string(parts.join(format!("part-{k}.cpu"))).unwrap();
+        assert!(cpu.trim().parse::<f64>().is_ok_and(|t| t >= 0.0), "{cpu}");
+    }
+    assert!(first.contains("over the 4 timed"), "{first}");
     // Part 3 as a run stopped by its node limit leaves it: it runs again, alone.
     let stopped = cspi(&[
         "solve",
@@ -349,6 +355,11 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         "{again}"
     );
     assert!(again.contains("part 3/4: ALL_SOLUTIONS"), "{again}");
+    // The estimate counts the parts timed in the sitting before too.
+    assert!(
+        again.contains("mean") && again.contains("over the 4 timed"),
+        "{again}"
+    );
     assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
     let unsat = dir.join("unsat.csp");
     std::fs::write(
