@@ -453,19 +453,20 @@ mod tests {
         assert_eq!(p.map(|p| p.var), Some(y), "then the rest");
     }
 
+    /// What a selector with state (weights, activities) picks now.
+    fn pick_now(s: &mut VarSelector, h: &Harness, order: &Order, open: Open) -> VarId {
+        let mut rng = Rng::seed_from_u64(0);
+        s.pick(&h.engine, open, order, 0, &mut rng).unwrap().var
+    }
+
     /// Activity: first-fail until a conflict, then the variables of the
     /// latest conflicts (with learning) or failing constraints (without).
     #[test]
     fn activity_follows_the_conflicts() {
         let (h, [x, y, z]) = setup();
         let order = Order::new(&[], &[x, y, z], 3);
-        let mut rng = Rng::seed_from_u64(0);
         let mut s = build(VarSelect::Activity);
-        let mut pick = |s: &mut VarSelector| {
-            s.pick(&h.engine, Open::Unfixed, &order, 0, &mut rng)
-                .unwrap()
-                .var
-        };
+        let pick = |s: &mut VarSelector| pick_now(s, &h, &order, Open::Unfixed);
         assert_eq!(pick(&mut s), y, "no conflict yet: first-fail");
         s.on_conflict(&[z]);
         assert_eq!(pick(&mut s), z);
@@ -488,11 +489,8 @@ mod tests {
     fn dom_wdeg_weighs_the_failing_constraints() {
         let (h, [x, y, z]) = setup();
         let order = Order::new(&[], &[x, y, z], 3);
-        let mut rng = Rng::seed_from_u64(0);
         let mut s = build(VarSelect::DomWdeg);
-        let mut pick = |s: &mut VarSelector, open: Open| {
-            s.pick(&h.engine, open, &order, 0, &mut rng).unwrap().var
-        };
+        let pick = |s: &mut VarSelector, open: Open| pick_now(s, &h, &order, open);
         // x 5/3, y 3/1, z 3/2.
         assert_eq!(pick(&mut s, Open::Unfixed), z, "no failure yet: dom/deg");
         for _ in 0..4 {
