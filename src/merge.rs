@@ -7,7 +7,8 @@
 //! Parts belong together only when they carry the same fingerprint (the
 //! model, its parameters, the strategy, the kind of run and N), and each K
 //! from 1 to N must come exactly once: anything else is refused, naming the
-//! files.
+//! files. A partial merge (`--partial`, while a split goes on) lets parts be
+//! missing and claims for the whole only what the parts given prove.
 
 use crate::run::Merged;
 use indexmap::IndexMap;
@@ -24,6 +25,15 @@ pub(crate) struct PartOutput {
     /// Where the part's search of a crossword failed, when a limit stopped
     /// it before a fill (its `failed` record).
     pub failed: Option<crate::run::FailedMap>,
+}
+
+/// Whether a part's output has no summary record yet: the part is still
+/// running (or was stopped hard), so a partial merge leaves it out.
+pub(crate) fn unfinished(text: &str) -> bool {
+    !text.lines().any(|line| {
+        serde_json::from_str::<Value>(line)
+            .is_ok_and(|v| v.get("type").and_then(Value::as_str) == Some("summary"))
+    })
 }
 
 /// Reads one part's JSON Lines: each line must be a JSON object; exactly
@@ -197,8 +207,14 @@ fn int(v: Option<&Value>) -> Option<u64> {
     v.and_then(Value::as_u64)
 }
 
-/// Checks that the parts belong together and combines them.
-pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
+/// Checks that the parts belong together and combines them. With
+/// `partial`, parts and sub-parts may be missing: each stands as a part
+/// stopped before it found anything (`UNKNOWN`, no solution), so that what
+/// the others found holds for the whole (a solution, a count as a lower
+/// bound, a best objective not proved) and nothing is claimed that needs
+/// every part (`UNSATISFIABLE`, `ALL_SOLUTIONS`, `OPTIMAL`); the result
+/// names them (`Merged::missing`).
+pub(crate) fn merge(parts: &[PartOutput], partial: bool) -> Result<Merged, String> {
     let first = parts.first().ok_or("no parts to merge")?;
     let print = |p: &PartOutput| p.file.clone();
     let fp = |p: &PartOutput| {
@@ -244,34 +260,93 @@ pub(crate) fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
         n,
         fingerprint: fp(first),
         sense,
+        partial,
     };
+    let gaps = missing(&by_k, |k| k.to_string());
+    let mut absent = Vec::new();
     let mut pieces = Vec::new();
     for (i, group) in by_k.iter().enumerate() {
-        if !group.is_empty() {
-            let k = i as u64 + 1;
-            pieces.push(piece(group, 0, k, &format!("{k}/{n}"), &whole)?);
+        let k = i as u64 + 1;
+        let name = format!("{k}/{n}");
+        if group.is_empty() {
+            pieces.push(Piece::Combined(Box::new(missing_part(&name))));
+        } else {
+            pieces.push(piece(group, 0, k, &name, &whole, &mut absent)?);
         }
     }
-    if let Some(missing) = missing(&by_k, |k| k.to_string()) {
-        return Err(format!(
-            "{missing} of {n} missing: the merged result would be incomplete"
-        ));
+    if let Some(gaps) = gaps {
+        if !partial {
+            return Err(format!(
+                "{} of {n} missing: the merged result would be incomplete",
+                gaps.text()
+            ));
+        }
+        // The parts missing first, then the sub-parts of the parts given.
+        absent.splice(0..0, gaps.runs);
     }
     let ordered: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
-    Ok(combine(&ordered, &whole.fingerprint))
+    let mut merged = combine(&ordered, &whole.fingerprint);
+    merged.parts = by_k.iter().filter(|g| !g.is_empty()).count();
+    merged.of = n;
+    merged.missing = absent;
+    Ok(merged)
 }
 
-/// The groups with no output, by their number from 1 (`name`): "part is
-/// 3" or "parts are 2, 3"; `None` when every group has one.
-fn missing(groups: &[Vec<&PartOutput>], name: impl Fn(usize) -> String) -> Option<String> {
-    let names: Vec<String> = groups
-        .iter()
-        .enumerate()
-        .filter(|(_, g)| g.is_empty())
-        .map(|(i, _)| name(i + 1))
+/// The groups of a split with no output: their names, runs of three or
+/// more consecutive ones as `first to last`.
+struct Missing {
+    runs: Vec<String>,
+    count: usize,
+}
+
+impl Missing {
+    /// "part is 3", "parts are 2, 3" or "parts are 3 to 256".
+    fn text(&self) -> String {
+        let plural = if self.count == 1 { " is" } else { "s are" };
+        format!("part{plural} {}", self.runs.join(", "))
+    }
+}
+
+/// The groups with no output, by their number from 1 (`name`); `None` when
+/// every group has one.
+fn missing(groups: &[Vec<&PartOutput>], name: impl Fn(usize) -> String) -> Option<Missing> {
+    let empty: Vec<usize> = (1..=groups.len())
+        .filter(|&i| groups[i - 1].is_empty())
         .collect();
-    let plural = if names.len() == 1 { " is" } else { "s are" };
-    (!names.is_empty()).then(|| format!("part{plural} {}", names.join(", ")))
+    let mut runs = Vec::new();
+    let mut at = 0;
+    while at < empty.len() {
+        let mut end = at;
+        while end + 1 < empty.len() && empty[end + 1] == empty[end] + 1 {
+            end += 1;
+        }
+        if end - at >= 2 {
+            runs.push(format!("{} to {}", name(empty[at]), name(empty[end])));
+        } else {
+            runs.extend((at..=end).map(|i| name(empty[i])));
+        }
+        at = end + 1;
+    }
+    (!empty.is_empty()).then_some(Missing {
+        runs,
+        count: empty.len(),
+    })
+}
+
+/// What stands for a part or sub-part missing from a partial merge: a part
+/// stopped before it found anything.
+fn missing_part(name: &str) -> PartOutput {
+    let mut summary = Map::new();
+    summary.insert("type".into(), "summary".into());
+    summary.insert("status".into(), "UNKNOWN".into());
+    summary.insert("solutions".into(), 0.into());
+    PartOutput {
+        file: format!("part {name} (missing)"),
+        solutions: Vec::new(),
+        lines: Vec::new(),
+        summary,
+        failed: None,
+    }
 }
 
 /// What the pieces of one split share: N, the fingerprint, the sense.
@@ -279,6 +354,8 @@ struct Whole<'a> {
     n: u64,
     fingerprint: String,
     sense: Option<&'a Value>,
+    /// Missing parts and sub-parts are allowed ([`merge`]).
+    partial: bool,
 }
 
 /// What stands for a part or sub-part in the merge: its own output, or
@@ -320,6 +397,7 @@ fn piece<'a>(
     k: u64,
     name: &str,
     whole: &Whole,
+    absent: &mut Vec<String>,
 ) -> Result<Piece<'a>, String> {
     let (own, split): (Vec<&PartOutput>, Vec<&PartOutput>) =
         group.iter().partition(|p| subs_of(p).len() == depth);
@@ -353,16 +431,24 @@ fn piece<'a>(
     for p in &split {
         by_j[level(p).0 as usize - 1].push(p);
     }
-    if let Some(missing) = missing(&by_j, |j| format!("{name}:{j}/{m}")) {
-        return Err(format!(
-            "{missing} missing: part {name} would be incomplete"
-        ));
+    if let Some(gaps) = missing(&by_j, |j| format!("{name}:{j}/{m}")) {
+        if !whole.partial {
+            return Err(format!(
+                "{} missing: part {name} would be incomplete",
+                gaps.text()
+            ));
+        }
+        absent.extend(gaps.runs);
     }
-    let pieces = by_j
-        .iter()
-        .enumerate()
-        .map(|(j, g)| piece(g, depth + 1, k, &format!("{name}:{}/{m}", j + 1), whole))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut pieces = Vec::new();
+    for (j, g) in by_j.iter().enumerate() {
+        let sub = format!("{name}:{}/{m}", j + 1);
+        pieces.push(if g.is_empty() {
+            Piece::Combined(Box::new(missing_part(&sub)))
+        } else {
+            piece(g, depth + 1, k, &sub, whole, absent)?
+        });
+    }
     let outputs: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
     let merged = combine(&outputs, &whole.fingerprint);
     let mut part = Map::new();
@@ -449,10 +535,11 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
                 "UNSATISFIABLE"
             } else if exhausted {
                 "ALL_SOLUTIONS"
-            } else if statuses.contains(&"UNKNOWN") {
-                "UNKNOWN"
-            } else {
+            } else if statuses.contains(&"SATISFIABLE") || !statuses.contains(&"UNKNOWN") {
+                // A part stopped at its solution limit: so would the whole.
                 "SATISFIABLE"
+            } else {
+                "UNKNOWN"
             };
             let sols: Vec<String> = parts.iter().flat_map(|p| p.solutions.clone()).collect();
             (sols, None, status)
@@ -469,6 +556,8 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
         count: solutions_field,
         objective,
         parts: parts.len(),
+        of: parts.len() as u64,
+        missing: Vec::new(),
         fingerprint: fingerprint.to_string(),
         totals: sum_objects(parts, "totals", &[]),
         stats: sum_objects(parts, "stats", &["max_depth", "peak_memory_kb"]),
@@ -485,7 +574,8 @@ fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
 /// for `maxed` keys): statistics in their usual order (`Stats::fields`),
 /// other keys after them.
 fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<IndexMap<String, i64>> {
-    let first = parts.first()?.summary.get(key)?.as_object()?;
+    // The first part that has the object: a missing part's stand-in has none.
+    let first = parts.iter().find_map(|p| p.summary.get(key)?.as_object())?;
     let known = crate::engine::stats::Stats {
         peak_memory: Some(0),
         ..Default::default()
@@ -520,6 +610,11 @@ fn sum_objects(parts: &[&PartOutput], key: &str, maxed: &[&str]) -> Option<Index
 mod tests {
     use super::*;
 
+    /// A whole merge: every part must be there.
+    fn merge(parts: &[PartOutput]) -> Result<Merged, String> {
+        super::merge(parts, false)
+    }
+
     fn part(k: u64, n: u64, fp: &str, status: &str, solutions: u64) -> PartOutput {
         let text = format!(
             "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n},\"fingerprint\":\"{fp}\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{k}}}}}"
@@ -553,6 +648,8 @@ mod tests {
         assert!(e.err().unwrap().contains("appears twice"));
         let e = merge(&[part(1, 3, "f", "ALL_SOLUTIONS", 1)]);
         assert!(e.err().unwrap().contains("parts are 2, 3 of 3 missing"));
+        let e = merge(&[part(2, 9, "f", "ALL_SOLUTIONS", 1)]).err().unwrap();
+        assert!(e.contains("parts are 1, 3 to 9 of 9 missing"), "{e}");
         let e = merge(&[
             part(1, 2, "f", "ALL_SOLUTIONS", 1),
             part(2, 3, "f", "ALL_SOLUTIONS", 1),
@@ -670,6 +767,98 @@ mod tests {
         let bad = "{\"type\":\"summary\",\"status\":\"UNKNOWN\",\"solutions\":0,\"part\":{\"k\":1,\"n\":1,\"sub\":{\"k\":3,\"n\":2},\"fingerprint\":\"f\"}}";
         let e = read_part("p", bad).err().unwrap_or_default();
         assert!(e.contains("no index J/M"), "{e}");
+    }
+
+    /// An optimising part: its status, and its best objective if any.
+    fn best(k: u64, n: u64, status: &str, objective: Option<i64>) -> PartOutput {
+        let (record, solutions, objective) = match objective {
+            Some(o) => (
+                format!("{{\"type\":\"solution\",\"values\":{{\"x\":{o}}}}}\n"),
+                1,
+                format!(",\"objective\":{o}"),
+            ),
+            None => (String::new(), 0, String::new()),
+        };
+        let text = format!(
+            "{record}{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions}{objective},\"part\":{{\"k\":{k},\"n\":{n},\"fingerprint\":\"f\",\"sense\":\"minimize\"}}}}"
+        );
+        read_part(&format!("p{k}"), &text).unwrap()
+    }
+
+    /// A partial merge claims only what the parts given prove for the
+    /// whole: a solution, a count as a lower bound, a best objective; never
+    /// that there is none, that all were found, or that the best is optimal.
+    #[test]
+    fn a_partial_merge_claims_only_what_the_parts_given_prove() {
+        let partial = |parts: &[PartOutput]| super::merge(parts, true).unwrap();
+        let m = partial(&[
+            part(1, 7, "f", "UNSATISFIABLE", 0),
+            part(5, 7, "f", "UNSATISFIABLE", 0),
+        ]);
+        assert_eq!((m.status, m.count, m.parts, m.of), ("UNKNOWN", 0, 2, 7));
+        assert_eq!(m.missing, ["2 to 4", "6", "7"]);
+        assert_eq!(m.stats.as_ref().unwrap()["nodes"], 20, "the parts' own");
+        let m = partial(&[
+            part(2, 3, "f", "ALL_SOLUTIONS", 4),
+            part(3, 3, "f", "UNSATISFIABLE", 0),
+        ]);
+        assert_eq!((m.status, m.count), ("UNKNOWN", 4), "a count so far");
+        let m = partial(&[part(2, 3, "f", "SATISFIABLE", 1)]);
+        assert_eq!(m.status, "SATISFIABLE", "a solution holds for the whole");
+        let m = partial(&[
+            best(1, 3, "OPTIMAL", Some(9)),
+            best(2, 3, "OPTIMAL", Some(4)),
+        ]);
+        assert_eq!((m.status, m.objective), ("SATISFIABLE", Some((4, None))));
+        let m = partial(&[best(1, 2, "UNSATISFIABLE", None)]);
+        assert_eq!(
+            (m.status, m.missing.as_slice()),
+            ("UNKNOWN", &["2".to_string()][..])
+        );
+        // Every part there: the same as a whole merge.
+        let m = partial(&[
+            best(1, 2, "OPTIMAL", Some(9)),
+            best(2, 2, "UNSATISFIABLE", None),
+        ]);
+        assert_eq!((m.status, m.missing.len()), ("OPTIMAL", 0));
+        // A missing sub-part is named, and its part is incomplete.
+        let m = partial(&[
+            part(1, 2, "f", "UNSATISFIABLE", 0),
+            sub(2, 2, 1, 3, "UNSATISFIABLE", 0),
+        ]);
+        assert_eq!((m.status, m.parts), ("UNKNOWN", 2));
+        assert_eq!(m.missing, ["2/2:2/3", "2/2:3/3"]);
+        // Parts that do not belong together are refused all the same.
+        let e = super::merge(
+            &[
+                part(1, 3, "f", "UNSATISFIABLE", 0),
+                part(2, 3, "g", "UNSATISFIABLE", 0),
+            ],
+            true,
+        );
+        assert!(e.err().unwrap().contains("do not belong together"));
+        // A file with no summary yet is a part still running.
+        assert!(unfinished(
+            "{\"type\":\"solution\",\"values\":{}}\n{\"type\":\"sum"
+        ));
+        assert!(!unfinished(&listing(1, 2, &[], Some(0), 0)));
+    }
+
+    /// A part that reached its solution limit makes the whole satisfiable,
+    /// whatever a part a limit stopped says.
+    #[test]
+    fn a_part_at_its_solution_limit_makes_the_whole_satisfiable() {
+        let m = merge(&[
+            part(1, 2, "f", "UNKNOWN", 0),
+            part(2, 2, "f", "SATISFIABLE", 1),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count), ("SATISFIABLE", 1));
+        let m = merge(&[
+            part(1, 2, "f", "UNKNOWN", 0),
+            part(2, 2, "f", "UNSATISFIABLE", 0),
+        ]);
+        assert_eq!(m.unwrap().status, "UNKNOWN");
     }
 
     #[test]

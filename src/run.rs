@@ -329,7 +329,12 @@ pub(crate) struct Merged {
     /// The best objective, with a lexicographic objective's components as
     /// the best part gave them (`objective_lex`).
     pub objective: Option<(i64, Option<serde_json::Value>)>,
+    /// The parts merged, of how many (N).
     pub parts: usize,
+    pub of: u64,
+    /// A partial merge's missing parts and sub-parts, runs of them as
+    /// `first to last` (`merge::merge`); empty when every part is there.
+    pub missing: Vec<String>,
     /// The fingerprint the parts share.
     pub fingerprint: String,
     /// The parts' `totals` and `stats` summed field by field (the deepest

@@ -18,12 +18,21 @@ pub(super) fn command(args: &MergeArgs) -> Result<i32, Diags> {
                 "give the files written by `cspi solve ... --part K/N --format json`",
             )
         })?;
+        if args.partial && merge::unfinished(&text) {
+            let d = Diag::new(
+                "cspi::merge",
+                format!("`{shown}` has no summary yet: left out of the partial merge"),
+            )
+            .help("a part still running writes its summary when it ends");
+            super::diagnostics::report(&Diags::from(d.warning()));
+            continue;
+        }
         parts.push(
             merge::read_part(&shown, &text)
                 .map_err(|m| fail(m, "each file must hold one part's `--format json` output"))?,
         );
     }
-    let merged = merge::merge(&parts).map_err(|m| {
+    let merged = merge::merge(&parts, args.partial).map_err(|m| {
         fail(
             m,
             "merge the N outputs of one split: the same model, parameters and flags, --part 1/N to N/N",

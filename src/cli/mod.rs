@@ -359,6 +359,12 @@ pub(crate) struct MergeArgs {
     /// The parts' JSON Lines outputs (`solve ... --part K/N --format json`), one file each.
     #[arg(required = true, value_name = "PART")]
     pub(crate) parts: Vec<PathBuf>,
+    /// Merge although parts are missing, as a split goes on: a solution found
+    /// holds for the whole, a count is a lower bound and a best objective is
+    /// not proved; UNSATISFIABLE, OPTIMAL and all solutions need every part.
+    /// Names the parts missing.
+    #[arg(long)]
+    pub(crate) partial: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub(crate) format: Format,

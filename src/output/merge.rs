@@ -24,7 +24,16 @@ pub(crate) fn human(m: &Merged) -> String {
         ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
         (s, None) => format!("{} ({s})", super::count_text(m.count)),
     };
-    let mut out = format!("{head}\nmerged {} parts\n", m.parts);
+    let mut out = if m.missing.is_empty() {
+        format!("{head}\nmerged {} parts\n", m.parts)
+    } else {
+        format!(
+            "{head}\nmerged {} of {} parts; missing: {}\n",
+            m.parts,
+            m.of,
+            m.missing.join(", ")
+        )
+    };
     if let Some(map) = &m.failed {
         out += &map.text(5);
     }
@@ -46,6 +55,9 @@ struct Summary<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     objective_lex: Option<&'a Value>,
     parts: usize,
+    /// A partial merge's missing parts (`merge --partial`).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    missing: &'a [String],
     fingerprint: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     totals: Option<&'a IndexMap<String, i64>>,
@@ -63,6 +75,7 @@ pub(crate) fn json(m: &Merged) -> String {
         objective: m.objective.as_ref().map(|(o, _)| *o),
         objective_lex: m.objective.as_ref().and_then(|(_, lex)| lex.as_ref()),
         parts: m.parts,
+        missing: &m.missing,
         fingerprint: &m.fingerprint,
         totals: m.totals.as_ref(),
         stats: m.stats.as_ref(),
@@ -84,6 +97,8 @@ mod tests {
             count,
             objective,
             parts: 3,
+            of: 3,
+            missing: Vec::new(),
             fingerprint: "f00d".to_string(),
             totals: None,
             failed: None,

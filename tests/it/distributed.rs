@@ -93,6 +93,66 @@ fn eight_parts_of_a_crossword_merge_into_its_count() {
     assert_eq!(summary(&merge(&files, true))["solutions"].int(), 20593);
 }
 
+/// `merge --partial` while a split goes on: the parts that ended, their
+/// count as the count so far, the rest named; a part still running (no
+/// summary yet) left out with a warning. Without `--partial` the same files
+/// are refused.
+#[test]
+fn a_partial_merge_reports_the_split_so_far() {
+    let dir = scratch("distributed-partial");
+    let base = ["solve", "models/n-queens.csp", "--param", "n=10", "--count"];
+    let ended: Vec<PathBuf> = ["1/8", "2/8", "5/8"]
+        .iter()
+        .map(|k| run_piece(&dir, &base, k))
+        .collect();
+    let count_of = |f: &PathBuf| {
+        let text = std::fs::read_to_string(f).unwrap();
+        json::parse(text.lines().last().unwrap()).unwrap()["solutions"].int()
+    };
+    let so_far: i64 = ended.iter().map(count_of).sum();
+    assert!(so_far > 0 && so_far < 724);
+    let running = dir.join("part-3_8.jsonl");
+    std::fs::write(&running, "").unwrap();
+    let mut files = ended.clone();
+    files.push(running.clone());
+    let partial = |json_out: bool| {
+        let mut a = vec!["merge".to_string(), "--partial".to_string()];
+        a.extend(files.iter().map(|f| f.display().to_string()));
+        if json_out {
+            a.extend(["--format".into(), "json".into()]);
+        }
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        cspi(&refs)
+    };
+    let r = partial(true);
+    let s = summary(&r);
+    assert_eq!(s["status"].str(), "UNKNOWN");
+    assert_eq!(s["solutions"].int(), so_far);
+    assert_eq!(s["parts"].int(), 3);
+    assert_eq!(s["missing"], serde_json::json!(["3", "4", "6 to 8"]));
+    assert!(
+        r.stderr.contains("part-3_8.jsonl` has no summary yet"),
+        "{}",
+        r.stderr
+    );
+    let human = partial(false);
+    assert_eq!(human.code, 0, "{}", human.stderr);
+    assert!(
+        human
+            .stdout
+            .contains("merged 3 of 8 parts; missing: 3, 4, 6 to 8"),
+        "{}",
+        human.stdout
+    );
+    let whole = merge(&ended, false);
+    assert_ne!(whole.code, 0);
+    assert!(
+        whole.stderr.contains("parts are 3, 4, 6 to 8 of 8 missing"),
+        "{}",
+        whole.stderr
+    );
+}
+
 #[test]
 fn parts_of_every_solution_merge_into_the_whole_set() {
     let dir = scratch("distributed-all");
