@@ -10,7 +10,7 @@
 //! files. A partial merge (`--partial`, while a split goes on) lets parts be
 //! missing and claims for the whole only what the parts given prove.
 
-use crate::run::Merged;
+use crate::run::{MAX_NEST, MAX_PARTS, Merged};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
@@ -109,21 +109,29 @@ pub(crate) fn read_part(file: &str, text: &str) -> Result<PartOutput, String> {
         ));
     };
     let at = format!("{file}:{summary_line}");
-    let k = part.get("k").and_then(Value::as_u64).filter(|&k| k >= 1);
-    let n = part.get("n").and_then(Value::as_u64).filter(|&n| n >= 1);
+    // The bounds `--part` takes: a merge makes a slot for each of N parts.
+    let count = |v: Option<&Value>| {
+        v.and_then(Value::as_u64)
+            .filter(|&x| (1..=MAX_PARTS as u64).contains(&x))
+    };
+    let (k, n) = (count(part.get("k")), count(part.get("n")));
     if k.is_none() || n.is_none() || k > n {
         return Err(format!(
-            "{at}: the summary's part has no index K/N with 1 <= K <= N"
+            "{at}: the summary's part has no index K/N with 1 <= K <= N <= {MAX_PARTS}"
         ));
     }
     let mut sub = part.get("sub");
+    let mut depth = 0;
     while let Some(level) = sub {
-        let j = level.get("k").and_then(Value::as_u64).filter(|&j| j >= 1);
-        let m = level.get("n").and_then(Value::as_u64).filter(|&m| m >= 1);
+        let (j, m) = (count(level.get("k")), count(level.get("n")));
         if j.is_none() || m.is_none() || j > m {
             return Err(format!(
-                "{at}: the summary's sub-part has no index J/M with 1 <= J <= M"
+                "{at}: the summary's sub-part has no index J/M with 1 <= J <= M <= {MAX_PARTS}"
             ));
+        }
+        depth += 1;
+        if depth > MAX_NEST {
+            return Err(format!("{at}: sub-parts nest more than {MAX_NEST} deep"));
         }
         sub = level.get("sub");
     }
@@ -268,9 +276,7 @@ pub(crate) fn merge(parts: &[PartOutput], partial: bool) -> Result<Merged, Strin
     for (i, group) in by_k.iter().enumerate() {
         let k = i as u64 + 1;
         let name = format!("{k}/{n}");
-        if group.is_empty() {
-            pieces.push(Piece::Combined(Box::new(missing_part(&name))));
-        } else {
+        if !group.is_empty() {
             pieces.push(piece(group, 0, k, &name, &whole, &mut absent)?);
         }
     }
@@ -285,7 +291,7 @@ pub(crate) fn merge(parts: &[PartOutput], partial: bool) -> Result<Merged, Strin
         absent.splice(0..0, gaps.runs);
     }
     let ordered: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
-    let mut merged = combine(&ordered, &whole.fingerprint);
+    let mut merged = combine(&ordered, &whole.fingerprint, absent.is_empty());
     merged.parts = by_k.iter().filter(|g| !g.is_empty()).count();
     merged.of = n;
     merged.missing = absent;
@@ -331,22 +337,6 @@ fn missing(groups: &[Vec<&PartOutput>], name: impl Fn(usize) -> String) -> Optio
         runs,
         count: empty.len(),
     })
-}
-
-/// What stands for a part or sub-part missing from a partial merge: a part
-/// stopped before it found anything.
-fn missing_part(name: &str) -> PartOutput {
-    let mut summary = Map::new();
-    summary.insert("type".into(), "summary".into());
-    summary.insert("status".into(), "UNKNOWN".into());
-    summary.insert("solutions".into(), 0.into());
-    PartOutput {
-        file: format!("part {name} (missing)"),
-        solutions: Vec::new(),
-        lines: Vec::new(),
-        summary,
-        failed: None,
-    }
 }
 
 /// What the pieces of one split share: N, the fingerprint, the sense.
@@ -440,17 +430,16 @@ fn piece<'a>(
         }
         absent.extend(gaps.runs);
     }
+    let complete = by_j.iter().all(|g| !g.is_empty());
     let mut pieces = Vec::new();
     for (j, g) in by_j.iter().enumerate() {
-        let sub = format!("{name}:{}/{m}", j + 1);
-        pieces.push(if g.is_empty() {
-            Piece::Combined(Box::new(missing_part(&sub)))
-        } else {
-            piece(g, depth + 1, k, &sub, whole, absent)?
-        });
+        if !g.is_empty() {
+            let sub = format!("{name}:{}/{m}", j + 1);
+            pieces.push(piece(g, depth + 1, k, &sub, whole, absent)?);
+        }
     }
     let outputs: Vec<&PartOutput> = pieces.iter().map(Piece::output).collect();
-    let merged = combine(&outputs, &whole.fingerprint);
+    let merged = combine(&outputs, &whole.fingerprint, complete);
     let mut part = Map::new();
     part.insert("k".into(), k.into());
     part.insert("n".into(), whole.n.into());
@@ -495,12 +484,17 @@ fn status_of(p: &PartOutput) -> &str {
         .unwrap_or("UNKNOWN")
 }
 
-/// Combines parts already checked to belong together, in part order.
-fn combine(parts: &[&PartOutput], fingerprint: &str) -> Merged {
+/// Combines parts already checked to belong together, in part order; with
+/// some missing (`complete` false, a partial merge), as if they were there
+/// and a limit had stopped them before they found anything.
+fn combine(parts: &[&PartOutput], fingerprint: &str, complete: bool) -> Merged {
     let sense = parts
         .iter()
         .find_map(|p| part_field(p, "sense").and_then(Value::as_str));
-    let statuses: Vec<&str> = parts.iter().map(|p| status_of(p)).collect();
+    let mut statuses: Vec<&str> = parts.iter().map(|p| status_of(p)).collect();
+    if !complete {
+        statuses.push("UNKNOWN");
+    }
     let all = |f: &dyn Fn(&str) -> bool| statuses.iter().all(|s| f(s));
     let exhausted = all(&|s| matches!(s, "ALL_SOLUTIONS" | "UNSATISFIABLE" | "OPTIMAL"));
     let count: u64 = parts
@@ -842,6 +836,126 @@ mod tests {
             "{\"type\":\"solution\",\"values\":{}}\n{\"type\":\"sum"
         ));
         assert!(!unfinished(&listing(1, 2, &[], Some(0), 0)));
+    }
+
+    /// A summary may not claim more parts than a split makes, nor nest
+    /// deeper: the merge makes a slot for each part (a file claiming 10^12
+    /// parts aborted it, asking for 24 TB).
+    #[test]
+    fn a_part_index_past_the_bounds_of_a_split_is_refused() {
+        let summary = |part: &str| {
+            format!(
+                "{{\"type\":\"summary\",\"status\":\"UNKNOWN\",\"solutions\":0,\"part\":{{{part},\"fingerprint\":\"f\"}}}}"
+            )
+        };
+        let e = read_part("p", &summary("\"k\":1,\"n\":1000000000000"))
+            .err()
+            .unwrap();
+        assert!(
+            e.contains("no index K/N with 1 <= K <= N <= 1048576"),
+            "{e}"
+        );
+        assert!(read_part("p", &summary("\"k\":1,\"n\":1048576")).is_ok());
+        let e = read_part(
+            "p",
+            &summary("\"k\":1,\"n\":2,\"sub\":{\"k\":1,\"n\":1048577}"),
+        );
+        assert!(e.err().unwrap().contains("no index J/M"));
+        let deep = |levels: usize| {
+            let subs = "\"sub\":{\"k\":1,\"n\":2,".repeat(levels);
+            summary(&format!(
+                "\"k\":1,\"n\":2,{subs}\"x\":0{}",
+                "}".repeat(levels)
+            ))
+        };
+        assert!(read_part("p", &deep(MAX_NEST)).is_ok());
+        let e = read_part("p", &deep(MAX_NEST + 1)).err().unwrap();
+        assert!(e.contains("nest more than 4 deep"), "{e}");
+    }
+
+    /// A piece of a generated split: absent, one output (status, count), or
+    /// split into sub-parts.
+    #[derive(Clone, Debug)]
+    enum Gen {
+        Absent,
+        Own(&'static str, u64),
+        Subs(Vec<Gen>),
+    }
+
+    fn gen_piece(depth: u32) -> impl proptest::strategy::Strategy<Value = Gen> {
+        use proptest::prelude::*;
+        let own = prop_oneof![
+            Just(Gen::Own("UNSATISFIABLE", 0)),
+            (1u64..4).prop_map(|c| Gen::Own("ALL_SOLUTIONS", c)),
+            (0u64..3).prop_map(|c| Gen::Own("UNKNOWN", c)),
+            Just(Gen::Own("SATISFIABLE", 1)),
+        ];
+        let leaf = prop_oneof![1 => Just(Gen::Absent), 4 => own];
+        leaf.prop_recursive(depth, 12, 3, |inner| {
+            proptest::collection::vec(inner, 1..4).prop_map(Gen::Subs)
+        })
+    }
+
+    /// The outputs of piece `g` of part `k/n` below the sub-parts `chain`;
+    /// `stopped` writes an absent piece as a part a limit stopped at once.
+    fn outputs(g: &Gen, k: u64, n: u64, chain: &[(u64, u64)], stopped: bool) -> Vec<PartOutput> {
+        match g {
+            Gen::Absent if stopped => vec![nested(k, n, chain, "UNKNOWN", 0)],
+            Gen::Absent => Vec::new(),
+            Gen::Own(status, count) => vec![nested(k, n, chain, status, *count)],
+            Gen::Subs(subs) => (1..=subs.len() as u64)
+                .flat_map(|j| {
+                    let deeper = [chain, &[(j, subs.len() as u64)]].concat();
+                    outputs(&subs[j as usize - 1], k, n, &deeper, stopped)
+                })
+                .collect(),
+        }
+    }
+
+    fn absent_pieces(g: &Gen) -> usize {
+        match g {
+            Gen::Absent => 1,
+            Gen::Own(..) => 0,
+            Gen::Subs(subs) => subs.iter().map(absent_pieces).sum(),
+        }
+    }
+
+    proptest::proptest! {
+        /// A partial merge is the whole merge of the same split with each
+        /// missing piece there as a part a limit stopped before it found
+        /// anything; with nothing missing it is the whole merge itself.
+        #[test]
+        fn a_partial_merge_is_the_merge_with_the_missing_pieces_stopped(
+            split in proptest::collection::vec(gen_piece(2), 1..5)
+        ) {
+            let n = split.len() as u64;
+            let of = |stopped: bool| -> Vec<PartOutput> {
+                (1..=n).flat_map(|k| outputs(&split[k as usize - 1], k, n, &[], stopped)).collect()
+            };
+            let given = of(false);
+            proptest::prop_assume!(!given.is_empty());
+            let partial = super::merge(&given, true).unwrap();
+            let reference = merge(&of(true)).unwrap();
+            proptest::prop_assert_eq!(
+                (partial.status, partial.count),
+                (reference.status, reference.count)
+            );
+            let absent: usize = split.iter().map(absent_pieces).sum();
+            proptest::prop_assert_eq!(partial.missing.is_empty(), absent == 0);
+            match merge(&given) {
+                Ok(whole) => {
+                    proptest::prop_assert_eq!(absent, 0);
+                    proptest::prop_assert_eq!((whole.status, whole.count), (partial.status, partial.count));
+                }
+                Err(e) => {
+                    proptest::prop_assert!(absent > 0, "{}", e);
+                    proptest::prop_assert!(e.contains("missing"), "{}", e);
+                    proptest::prop_assert!(
+                        !matches!(partial.status, "UNSATISFIABLE" | "ALL_SOLUTIONS" | "OPTIMAL")
+                    );
+                }
+            }
+        }
     }
 
     /// A part that reached its solution limit makes the whole satisfiable,

@@ -167,6 +167,10 @@ pub struct ThreadStats {
 /// How deep sub-parts nest (`K/N:J/M:I/L...`).
 pub const MAX_NEST: usize = 4;
 
+/// The most parts (N) of a split, or sub-parts (M) of a part: a split
+/// holds every sub-problem's path at once (docs/distributed.md).
+pub const MAX_PARTS: usize = 1 << 20;
+
 /// The K-th of N parts, `1 <= k <= n`; `K/N:J/M` is the J-th of M parts of
 /// part K, split further (a part too long to run in one sitting), and so on
 /// down to [`MAX_NEST`] levels.
@@ -263,9 +267,9 @@ fn index(t: &str, whole: &str) -> Result<(usize, usize), String> {
             .map_err(|_| format!("`{t}` is not a {what} in `{whole}`"))
     };
     let (k, n) = (num(k, "part number")?, num(n, "number of parts")?);
-    if n == 0 || n > 1 << 20 {
+    if n == 0 || n > MAX_PARTS {
         return Err(format!(
-            "the number of parts must be from 1 to 1048576, not {n}"
+            "the number of parts must be from 1 to {MAX_PARTS}, not {n}"
         ));
     }
     if k == 0 || k > n {
