@@ -39,7 +39,7 @@ use crate::engine::components::Components;
 use crate::engine::learn::exchange::Exchange;
 use crate::engine::search::lns::Lns;
 use crate::engine::search::{Limits, Next, Outcome, Search, counts_by_components};
-use crate::engine::split::{self, Branching, Path};
+use crate::engine::split::{self, Branching, Path, SubProblems};
 use crate::engine::stats::Stats;
 use crate::lower::{Root, lower_and_propagate};
 use crate::model::search::LnsKind;
@@ -331,7 +331,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
             let all = split::split(&mut engine, &make, &primary, branching, target, &mut budget)
                 .unwrap_or_else(|split::Stopped| {
                     stopped = true;
-                    Vec::new()
+                    SubProblems::from_paths(Vec::new())
                 });
             // A split stopped by a limit keeps its nodes, so that the run
             // can say which limit stopped it.
@@ -342,7 +342,8 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                 };
             }
             let total = all.len();
-            let mut mine = (part.select(all), total);
+            let mut mine = (part.select(&all), total);
+            drop(all);
             // Each level of sub-parts splits the sub-problems of the level
             // above again and deals them out as the whole split is to the
             // parts; a level's split decisions count only in its sub-part
@@ -366,7 +367,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                 )
                 .unwrap_or_else(|split::Stopped| {
                     stopped = true;
-                    Vec::new()
+                    SubProblems::from_paths(Vec::new())
                 });
                 if !stopped && subs[level..].iter().any(|s| s.k != 1) {
                     engine.stats = Stats {
@@ -375,7 +376,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                     };
                 }
                 let total = all.len();
-                mine = (sub.select(all), total);
+                mine = (sub.select(&all), total);
             }
             mine
         }
@@ -393,6 +394,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
             }
             match split::split(&mut engine, &make, &primary, branching, each, &mut budget) {
                 Ok(below) => {
+                    let below = below.into_paths();
                     refined.extend(below.iter().map(|b| [path.as_slice(), b].concat()));
                 }
                 Err(split::Stopped) => {

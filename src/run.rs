@@ -8,7 +8,7 @@ use crate::engine::search::Outcome;
 pub use crate::engine::search::{Limits, MemoryLimit};
 /// The engine's types a summary holds: the first decisions (`Summary::trace`) and the statistics.
 pub use crate::engine::select::{Branch, Decision};
-use crate::engine::split::Path;
+use crate::engine::split::{Path, SubProblems};
 pub use crate::engine::stats::{Improvement, Stats};
 use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use indexmap::IndexMap;
@@ -235,15 +235,15 @@ impl Part {
     }
 
     /// This part's sub-problems, from the whole split's.
-    pub(crate) fn select(self, all: Vec<Path>) -> Vec<Path> {
-        every_nth(all, self.k, self.n)
+    pub(crate) fn select(self, all: &SubProblems) -> Vec<Path> {
+        all.every_nth(self.k, self.n)
     }
 }
 
 impl SubPart {
     /// This sub-part's sub-problems, from its part's split further.
-    pub(crate) fn select(self, all: Vec<Path>) -> Vec<Path> {
-        every_nth(all, self.k, self.n)
+    pub(crate) fn select(self, all: &SubProblems) -> Vec<Path> {
+        all.every_nth(self.k, self.n)
     }
 }
 
@@ -278,16 +278,6 @@ fn index(t: &str, whole: &str) -> Result<(usize, usize), String> {
         ));
     }
     Ok((k, n))
-}
-
-/// Sub-problems `k-1, k-1+n, k-1+2n, ...` (round robin: neighbours, often
-/// alike in size, go to different parts).
-fn every_nth(all: Vec<Path>, k: usize, n: usize) -> Vec<Path> {
-    all.into_iter()
-        .enumerate()
-        .filter(|(i, _)| i % n == k - 1)
-        .map(|(_, p)| p)
-        .collect()
 }
 
 /// What a part's summary says of it.
@@ -564,10 +554,25 @@ mod tests {
 
     #[test]
     fn parts_take_every_nth_sub_problem() {
-        let all: Vec<Path> = (0..10).map(|_| Vec::new()).collect();
-        let sizes: Vec<usize> = (1..=3)
-            .map(|k| Part::whole(k, 3).select(all.clone()).len())
-            .collect();
-        assert_eq!(sizes, [4, 3, 3]);
+        let decision = |v| Decision {
+            var: 0,
+            branch: Branch::Assign(v),
+            right: false,
+        };
+        let all: Vec<Path> = (0..10).map(|v| vec![decision(v)]).collect();
+        let tree = SubProblems::from_paths(all);
+        let firsts = |k| -> Vec<i64> {
+            let paths = Part::whole(k, 3).select(&tree);
+            paths
+                .iter()
+                .map(|p| match p[0].branch {
+                    Branch::Assign(v) => v,
+                    Branch::AtMost(v) => -v,
+                })
+                .collect()
+        };
+        assert_eq!(firsts(1), [0, 3, 6, 9]);
+        assert_eq!(firsts(2), [1, 4, 7]);
+        assert_eq!(firsts(3), [2, 5, 8]);
     }
 }
