@@ -274,10 +274,16 @@ pub(crate) fn merge(parts: &[PartOutput], partial: bool) -> Result<Merged, Strin
     let mut absent = Vec::new();
     let mut pieces = Vec::new();
     for (i, group) in by_k.iter().enumerate() {
-        let k = i as u64 + 1;
-        let name = format!("{k}/{n}");
         if !group.is_empty() {
-            pieces.push(piece(group, 0, k, &name, &whole, &mut absent)?);
+            let k = i as u64 + 1;
+            pieces.push(piece(
+                group,
+                0,
+                k,
+                &format!("{k}/{n}"),
+                &whole,
+                &mut absent,
+            )?);
         }
     }
     if let Some(gaps) = gaps {
