@@ -263,12 +263,15 @@ impl Builder {
                 )
                 .label(d.span, "declared here"));
             }
-            let items = (1..=n)
-                .map(|i| {
-                    let dom = domain.clone();
-                    self.fresh(format!("{}[{i}]", d.name), dom, bool, false, d.span)
-                })
-                .collect();
+            // Grown as the variables are made, not reserved from the length
+            // the file claims: `array [1..10^12]` asked for 32 TB at once and
+            // aborted, where growing lets the loader's watch of the heap
+            // (`--memory-limit`) stop it.
+            let mut items = Vec::new();
+            for i in 1..=n {
+                let dom = domain.clone();
+                items.push(self.fresh(format!("{}[{i}]", d.name), dom, bool, false, d.span));
+            }
             return Ok(Val::Array(items));
         }
         if let Some(e) = &d.value {

@@ -519,6 +519,11 @@ fn the_memory_limit_ends_a_run_as_the_time_limit_does() {
         .and_then(|m| m.parse().ok())
         .unwrap_or_else(|| panic!("no peakMem in {out}"));
     assert!(peak < 80.0, "{peak} MB at --memory-limit 20M\n{out}");
+    // An array of 10^12 fresh variables: the limit stops it as it grows
+    // (it once asked for 32 TB at once, and the process aborted).
+    let huge = "array [1..1000000000000] of var 1..3: x :: output_array([1..1000000000000]);\nsolve satisfy;\n";
+    let (code, out, err) = fzn(huge, &["--memory-limit", "50M"]);
+    assert_eq!((code, out.as_str()), (0, "=====UNKNOWN=====\n"), "{err}");
     if !have_minizinc() {
         return;
     }
