@@ -22,6 +22,13 @@ pub(crate) fn human(m: &Merged) -> String {
         ("OPTIMAL", Some(o)) => format!("OPTIMAL: objective {o}"),
         (s, Some(o)) => format!("{s}: best objective {o} (optimality not proved)"),
         ("UNSATISFIABLE", None) => "UNSATISFIABLE".to_string(),
+        // A partial merge: what the parts there found, so far.
+        ("UNKNOWN", None) if !m.missing.is_empty() && m.count == 0 => {
+            "UNKNOWN: no solution in the parts merged so far".to_string()
+        }
+        ("UNKNOWN", None) if !m.missing.is_empty() => {
+            format!("{} so far (UNKNOWN)", super::count_text(m.count))
+        }
         (s, None) => format!("{} ({s})", super::count_text(m.count)),
     };
     let mut out = if m.missing.is_empty() {
@@ -124,6 +131,17 @@ mod tests {
             r#"{"type":"summary","status":"OPTIMAL","solutions":1,"objective":3,"objective_lex":[3,-5],"parts":3,"fingerprint":"f00d","totals":{"cost":7},"stats":{"nodes":30,"failures":4,"max_depth":2}}"#
         );
         assert_eq!(human(&m), "OPTIMAL: objective lex(3, -5)\nmerged 3 parts\n");
+        // A partial merge says how far it got.
+        let mut m = merged(None, 0);
+        (m.status, m.parts, m.of) = ("UNKNOWN", 2, 9);
+        m.missing = vec!["2".into(), "4 to 9".into()];
+        assert_eq!(
+            human(&m),
+            "UNKNOWN: no solution in the parts merged so far\nmerged 2 of 9 parts; missing: 2, 4 to 9\n"
+        );
+        assert!(json(&m).contains(r#","parts":2,"missing":["2","4 to 9"],"#));
+        m.count = 5;
+        assert!(human(&m).starts_with("5 solutions so far (UNKNOWN)\n"));
         let m = merged(None, crate::engine::stats::SATURATED);
         assert!(json(&m).contains(r#","solutions_at_least":true,"#));
     }
