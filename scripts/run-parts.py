@@ -13,7 +13,11 @@ many parts are left, with an estimate of the CPU still to go from the mean
 of every part timed so far, in this sitting or an earlier one (each
 finished part's CPU seconds are kept beside its output, DIR/part-K.cpu);
 when every part has finished, `cspi merge` prints the whole run's result
-(UNSATISFIABLE only when every part is).
+(UNSATISFIABLE only when every part is). A search for a solution (not a
+count, not optimising) is answered by the first part that finds one: the
+parts still running are stopped, none is started, and `cspi merge
+--partial` prints that solution with the parts merged; a later sitting
+finds the answer and runs nothing.
 
 A part too long for one sitting (a proof's parts have a long tail) can be
 split further: `--split K:M` runs part K as M sub-parts (`--part K/N:J/M`),
@@ -48,6 +52,13 @@ def finished(path):
         if record.get("type") == "summary":
             return record if record.get("status") != "UNKNOWN" else None
     return None
+
+
+def answers(summary):
+    """Whether a finished part answers the whole run: a search for one
+    solution (or -n K) that found it, not optimising (a best solution a
+    limit stopped is not the end)."""
+    return summary.get("status") == "SATISFIABLE" and "sense" not in summary.get("part", {})
 
 
 def cpu_of(path):
@@ -112,6 +123,15 @@ def main():
     def every():
         return [p for k in range(1, args.parts + 1) for p in pieces((k,), f"{k}/{args.parts}", f"part-{k}")]
 
+    def merge_found():
+        """`cspi merge --partial` over the parts finished: the solution found."""
+        done = [str(path) for _, _, path in every() if finished(path) is not None]
+        return subprocess.run([args.cspi, "merge", "--partial", *done]).returncode
+
+    found = [name for name, _, path in every() if (s := finished(path)) and answers(s)]
+    if found:
+        print(f"part {found[0]} found a solution before: the run is answered", flush=True)
+        return merge_found()
     todo = [p for p in every() if finished(p[2]) is None]
     done_before = args.parts - len({p[1].split(":")[0] for p in todo})
     print(f"{done_before} of {args.parts} parts finished before; {len(todo)} to run, {args.jobs} at a time",
@@ -162,6 +182,14 @@ def main():
             line += (f", mean {mean:.1f} s a part over the {len(timed)} timed"
                      f" (about {left * mean / 3600:.1f} h of CPU to go)")
         print(line, flush=True)
+        if summary and answers(summary):
+            for proc, *_ in running.values():
+                proc.terminate()
+            for proc, *_ in running.values():
+                proc.wait()
+            print(f"part {name} found a solution: the run is answered, the other parts stopped",
+                  flush=True)
+            return merge_found()
     missing = [name for name, _, path in every() if finished(path) is None]
     if missing:
         print(f"{len(missing)} parts not finished: {missing[:20]}", flush=True)

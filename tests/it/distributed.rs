@@ -429,6 +429,27 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     .unwrap();
     let none = run(&dir.join("unsat"), &unsat, &[]);
     assert!(none.contains("UNSATISFIABLE"), "{none}");
+    // A search for one solution is answered by the first part that finds
+    // one: the rest are stopped or never started, and the partial merge
+    // gives the solution; a later sitting runs nothing.
+    let one = dir.join("one");
+    let found = run(&one, &queens, &["--param", "n=8"]);
+    assert!(
+        found.contains("found a solution: the run is answered"),
+        "{found}"
+    );
+    assert!(
+        found.contains("1 solution (SATISFIABLE)") || found.contains("2 solutions (SATISFIABLE)"),
+        "{found}"
+    );
+    assert!(found.contains("of 4 parts; missing: "), "{found}");
+    assert!(!one.join("part-4.jsonl").exists(), "{found}");
+    let again = run(&one, &queens, &["--param", "n=8"]);
+    assert!(
+        again.contains("found a solution before: the run is answered"),
+        "{again}"
+    );
+    assert!(again.contains("(SATISFIABLE)"), "{again}");
     // A part stopped early and split for its next sitting: its sub-parts
     // run, and merge in its place; a part finished whole is not split.
     std::fs::write(parts.join("part-2.jsonl"), &stopped.stdout).unwrap();
