@@ -143,11 +143,14 @@ def main():
     timed = [t for _, _, path in every() if finished(path) is not None
              for t in [cpu_of(path)] if t is not None]
 
-    def stop(*_):
+    def stop_running():
         for proc, *_ in running.values():
             proc.terminate()
         for proc, *_ in running.values():
             proc.wait()
+
+    def stop(*_):
+        stop_running()
         print("stopped: the unfinished parts run again next time", flush=True)
         sys.exit(130)
 
@@ -183,10 +186,7 @@ def main():
                      f" (about {left * mean / 3600:.1f} h of CPU to go)")
         print(line, flush=True)
         if summary and answers(summary):
-            for proc, *_ in running.values():
-                proc.terminate()
-            for proc, *_ in running.values():
-                proc.wait()
+            stop_running()
             print(f"part {name} found a solution: the run is answered, the other parts stopped",
                   flush=True)
             return merge_found()
