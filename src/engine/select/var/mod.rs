@@ -30,6 +30,13 @@ pub(crate) struct Node<'a> {
 pub(crate) trait Evaluator {
     fn score(&mut self, node: &Node, v: VarId, rng: &mut Rng) -> u128;
 
+    /// A cheap bound no higher than [`Self::score`] of `v` at any node:
+    /// a candidate whose bound already loses to the best is not scored.
+    /// `None` when the evaluator has none.
+    fn lower_bound(&mut self, _engine: &Engine, _v: VarId) -> Option<u128> {
+        None
+    }
+
     /// A propagator failed (dom/wdeg learns from it).
     fn on_failure(&mut self, _engine: &Engine, _p: PropId) {}
 
@@ -295,6 +302,26 @@ impl VarSelector {
         }
     }
 
+    /// Whether candidate `v` cannot displace the best so far, `b`, by the
+    /// first evaluator's bound alone: the bound is above `b`'s score, or
+    /// equal to it where a tie keeps `b` (one evaluator, ties by input
+    /// order). Skipping such a candidate picks what scoring it would.
+    fn loses_by_bound(&mut self, node: &Node, b: VarId, v: VarId, rng: &mut Rng) -> bool {
+        let one_level = self.chain.len() == 1 && !self.random_ties;
+        let Some(first) = self.chain.first_mut() else {
+            return false;
+        };
+        let Some(bound) = first.lower_bound(node.engine, v) else {
+            return false;
+        };
+        if self.best.is_empty() {
+            let s = first.score(node, b, rng);
+            self.best.push(s);
+        }
+        let best = self.best[0];
+        bound > best || (bound == best && one_level)
+    }
+
     /// The best of the open `candidates` by the evaluator chain.
     fn chain_best(&mut self, node: &Node, candidates: &[VarId], rng: &mut Rng) -> Option<VarId> {
         use rand::RngExt;
@@ -311,6 +338,9 @@ impl VarSelector {
                 ties = 0;
                 continue;
             };
+            if self.loses_by_bound(node, b, v, rng) {
+                continue;
+            }
             // Compare level by level, computing scores only as far as needed.
             scores.clear();
             let mut order = std::cmp::Ordering::Equal;
