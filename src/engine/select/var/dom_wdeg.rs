@@ -158,7 +158,7 @@ mod tests {
             let mut h = Harness::new();
             let n = rng.random_range(2..12usize);
             let vars: Vec<VarId> = (0..n).map(|_| h.range(0, rng.random_range(1..6))).collect();
-            let mut post = |h: &mut Harness, rng: &mut Rng| {
+            let post = |h: &mut Harness, rng: &mut Rng| {
                 let a = vars[rng.random_range(0..n)];
                 let b = vars[rng.random_range(0..n)];
                 h.post(Linear::new(vec![(1, a), (1, b)], -100, LinOp::Le));
