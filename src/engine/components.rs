@@ -954,7 +954,8 @@ mod tests {
         let free = h.range(1, 5);
         let block: Vec<VarId> = [x].iter().chain(&a).copied().collect();
         let terms = block.iter().map(|&v| (v, 0)).collect();
-        h.post(AllDifferent::new(terms, true, &h.engine.doms));
+        let p = AllDifferent::new(terms, true, &mut h.engine.doms);
+        h.post(p);
         let vars: Vec<VarId> = block.iter().chain([&free]).copied().collect();
         let mut c = Components::new(&h.engine);
         assert_eq!(
@@ -989,7 +990,8 @@ mod tests {
                 x.push(h.var(&[2, 5]));
             }
             let terms = x.iter().map(|&v| (v, 0)).collect();
-            h.post(AllDifferent::new(terms, true, &h.engine.doms));
+            let p = AllDifferent::new(terms, true, &mut h.engine.doms);
+            h.post(p);
             let mut c = Components::new(&h.engine);
             let comps = c.split(&h.engine, &Crossings::default(), &x);
             let sizes: Vec<usize> = comps.iter().map(|c| c.vars.len()).collect();
@@ -1008,7 +1010,8 @@ mod tests {
             let mut h = Harness::new();
             let x: Vec<VarId> = (0..4).map(|_| h.range(0, 5)).collect();
             let plain = x.iter().map(|&v| (v, 0)).collect();
-            h.post(AllDifferent::new(plain, true, &h.engine.doms));
+            let p = AllDifferent::new(plain, true, &mut h.engine.doms);
+            h.post(p);
             if cover > 0 {
                 // Over all four (cover 1), or over the first three only.
                 let k = if cover == 1 { 4 } else { 3 };
@@ -1017,7 +1020,8 @@ mod tests {
                     .enumerate()
                     .map(|(i, &v)| (v, i as i64))
                     .collect();
-                h.post(AllDifferent::new(shifted, true, &h.engine.doms));
+                let p = AllDifferent::new(shifted, true, &mut h.engine.doms);
+                h.post(p);
             }
             let splits = splitting_distinct(&h.engine, &PropFacts::new(&h.engine).props_of);
             assert_eq!(splits[0], cover != 1, "cover {cover}");
@@ -1084,13 +1088,11 @@ mod tests {
             let mut h = Harness::new();
             let x: Vec<VarId> = doms.iter().map(|d| h.var(d)).collect();
             let terms = |pos: &[usize]| pos.iter().map(|&p| (x[p], 0)).collect::<Vec<_>>();
-            let mut ok = h
-                .try_post(AllDifferent::new(terms(&first), true, &h.engine.doms))
-                .is_ok();
+            let p = AllDifferent::new(terms(&first), true, &mut h.engine.doms);
+            let mut ok = h.try_post(p).is_ok();
             if ok && second.len() > 1 {
-                ok = h
-                    .try_post(AllDifferent::new(terms(&second), true, &h.engine.doms))
-                    .is_ok();
+                let p = AllDifferent::new(terms(&second), true, &mut h.engine.doms);
+                ok = h.try_post(p).is_ok();
             }
             if !ok {
                 assert_eq!(want, 0, "{doms:?} {first:?} {second:?}");

@@ -95,7 +95,7 @@ impl Lower<'_> {
         }
         // Under `ac` all-different uses Régin's matching-based GAC.
         let gac = self.engine.level == Propagation::Ac;
-        let p = AllDifferent::new(pairs, gac, &self.engine.doms);
+        let p = AllDifferent::new(pairs, gac, &mut self.engine.doms);
         self.engine.add_prop(Box::new(p));
         Some(())
     }

@@ -117,7 +117,7 @@ impl Lower<'_> {
             Formula::AllDifferent(terms) => {
                 let pairs = self.offset_vars(terms)?;
                 let gac = self.engine.level == crate::model::Propagation::Ac;
-                let p = AllDifferent::new(pairs, gac, &self.engine.doms);
+                let p = AllDifferent::new(pairs, gac, &mut self.engine.doms);
                 (Box::new(p), self.negation(f))
             }
             Formula::Global(call) => {

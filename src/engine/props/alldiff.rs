@@ -34,10 +34,18 @@ use super::alldiff_gac::Matching;
 use crate::engine::domains::{Domains, Fail, PResult};
 use crate::engine::learn::{Lit, Past};
 use crate::engine::propagator::{Priority, Propagator};
+use crate::engine::trail::RevInt;
 use crate::model::VarId;
 
 pub(crate) struct AllDifferent {
     vars: Vec<VarId>,
+    /// The terms, permuted so that `order[..done]` are fixed terms whose
+    /// values every other term has lost already: value elimination looks
+    /// only at the terms fixed since (Gecode's value propagation keeps its
+    /// assigned views in front the same way). Swaps happen past `done`
+    /// only, so the prefix of every ancestor node stays as it was.
+    order: Vec<usize>,
+    done: RevInt,
     /// Run Régin's matching-based filtering (under `propagation ac`).
     gac: Option<Matching>,
     /// The same filtering on bitsets, when the values fit in 64.
@@ -49,9 +57,11 @@ pub(crate) struct AllDifferent {
     /// Scratch: the values of fixed terms, sorted.
     taken: Vec<i64>,
     scratch: Vec<i64>,
-    /// Scratch for GAC: the open terms' sizes, the Hall candidates (term
+    /// Scratch for GAC: how many open terms have each size, each term's
+    /// size, the Hall candidates (term
     /// positions), their variables and offsets, the tight set's values.
     sizes: Vec<u64>,
+    term_sizes: Vec<u64>,
     hall: Vec<usize>,
     last_hall: Vec<usize>,
     sub_vars: Vec<VarId>,
@@ -65,10 +75,12 @@ const MAX_COUNTED_SPAN: i64 = 1 << 16;
 impl AllDifferent {
     /// `x + c` pairwise distinct over the `(x, c)` terms, under the current
     /// domains (which decide the representation); GAC when `gac`.
-    pub(crate) fn new(terms: Vec<(VarId, i64)>, gac: bool, d: &Domains) -> Self {
+    pub(crate) fn new(terms: Vec<(VarId, i64)>, gac: bool, d: &mut Domains) -> Self {
         let (vars, offsets): (Vec<VarId>, Vec<i64>) = terms.into_iter().unzip();
         AllDifferent {
             bits: BitAllDiff::new(d, &vars, &offsets),
+            order: (0..vars.len()).collect(),
+            done: d.trail.new_int(0),
             vars,
             gac: gac.then(Matching::default),
             offsets,
@@ -77,6 +89,7 @@ impl AllDifferent {
             taken: Vec::new(),
             scratch: Vec::new(),
             sizes: Vec::new(),
+            term_sizes: Vec::new(),
             hall: Vec::new(),
             last_hall: Vec::new(),
             sub_vars: Vec::new(),
@@ -87,18 +100,29 @@ impl AllDifferent {
 
     /// Into `self.hall`, after value elimination: the open terms that can be
     /// in a Hall set, those of at most K values (module doc), in term order.
+    /// K is the largest k with at least k open terms of at most k values,
+    /// found by counting the sizes up to the number of open terms.
     fn hall_candidates(&mut self, d: &Domains) {
+        self.term_sizes.clear();
+        self.term_sizes.extend(self.vars.iter().map(|&v| d.size(v)));
+        let open = self.term_sizes.iter().filter(|&&s| s > 1).count();
         self.sizes.clear();
-        self.sizes
-            .extend(self.vars.iter().map(|&v| d.size(v)).filter(|&s| s > 1));
-        self.sizes.sort_unstable();
-        let k = (0..self.sizes.len())
-            .rev()
-            .find(|&i| self.sizes[i] <= i as u64 + 1)
-            .map_or(0, |i| i as u64 + 1);
+        self.sizes.resize(open + 1, 0);
+        for &s in &self.term_sizes {
+            if s > 1 && s <= open as u64 {
+                self.sizes[s as usize] += 1;
+            }
+        }
+        let mut k = 0;
+        let mut at_most = 0;
+        for (size, &count) in self.sizes.iter().enumerate().skip(2) {
+            at_most += count;
+            if at_most >= size as u64 {
+                k = size as u64;
+            }
+        }
         self.hall.clear();
-        for (i, &v) in self.vars.iter().enumerate() {
-            let s = d.size(v);
+        for (i, &s) in self.term_sizes.iter().enumerate() {
             if s > 1 && s <= k {
                 self.hall.push(i);
             }
@@ -159,12 +183,26 @@ impl AllDifferent {
     }
 
     /// Removes the values of fixed terms from the others, until nothing
-    /// changes. Each pass costs about the sum of the open domains' sizes.
+    /// changes: the terms fixed since the last call (or an ancestor's)
+    /// only, their values checked among themselves and taken from every
+    /// term not yet done.
     fn eliminate(&mut self, d: &mut Domains) -> PResult {
+        let n = self.vars.len();
+        let mut done = d.trail.int(self.done) as usize;
         loop {
+            let start = done;
+            for p in start..n {
+                if d.is_fixed(self.vars[self.order[p]]) {
+                    self.order.swap(p, done);
+                    done += 1;
+                }
+            }
+            if done == start {
+                break;
+            }
             self.taken.clear();
-            for (i, &v) in self.vars.iter().enumerate() {
-                if let Some(x) = d.value(v) {
+            for &i in &self.order[start..done] {
+                if let Some(x) = d.value(self.vars[i]) {
                     self.taken.push(x + self.offsets[i]);
                 }
             }
@@ -172,12 +210,8 @@ impl AllDifferent {
             if self.taken.windows(2).any(|w| w[0] == w[1]) {
                 return Err(Fail);
             }
-            let mut newly_fixed = false;
-            for (j, &v) in self.vars.iter().enumerate() {
-                if d.is_fixed(v) {
-                    continue;
-                }
-                let off = self.offsets[j];
+            for &j in &self.order[done..] {
+                let (v, off) = (self.vars[j], self.offsets[j]);
                 if d.size(v) as usize <= self.taken.len() {
                     self.scratch.clear();
                     let taken = &self.taken;
@@ -193,12 +227,12 @@ impl AllDifferent {
                         d.remove(v, t - off)?;
                     }
                 }
-                newly_fixed |= d.is_fixed(v);
-            }
-            if !newly_fixed {
-                return Ok(());
             }
         }
+        if done != d.trail.int(self.done) as usize {
+            d.trail.set_int(self.done, done as i64);
+        }
+        Ok(())
     }
 
     /// Pigeonhole and hidden singles. Returns whether a variable got fixed.
@@ -356,10 +390,10 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     /// Both representations of the same constraint.
-    fn both(h: &Harness, terms: &[(VarId, i64)], gac: bool) -> [AllDifferent; 2] {
-        let p = AllDifferent::new(terms.to_vec(), gac, &h.engine.doms);
+    fn both(h: &mut Harness, terms: &[(VarId, i64)], gac: bool) -> [AllDifferent; 2] {
+        let p = AllDifferent::new(terms.to_vec(), gac, &mut h.engine.doms);
         assert!(p.bits.is_some(), "small values take the bitset form");
-        let q = AllDifferent::new(terms.to_vec(), gac, &h.engine.doms).without_bits();
+        let q = AllDifferent::new(terms.to_vec(), gac, &mut h.engine.doms).without_bits();
         [p, q]
     }
 
@@ -368,7 +402,7 @@ mod tests {
         for general in [false, true] {
             let mut h = Harness::new();
             let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[1, 2, 3])];
-            let [p, q] = both(&h, &[(x[0], 0), (x[1], 0), (x[2], 0)], false);
+            let [p, q] = both(&mut h, &[(x[0], 0), (x[1], 0), (x[2], 0)], false);
             h.post(if general { q } else { p });
             assert_eq!(h.values(x[2]), vec![3], "3 has one place left");
             h.fix(x[0], 2).unwrap();
@@ -384,7 +418,7 @@ mod tests {
                 let mut h = Harness::new();
                 let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.range(1, 4), h.range(1, 4)];
                 let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
-                let [p, q] = both(&h, &terms, gac);
+                let [p, q] = both(&mut h, &terms, gac);
                 h.post(if general { q } else { p });
                 let want: Vec<i64> = if gac { vec![3, 4] } else { vec![1, 2, 3, 4] };
                 assert_eq!(h.values(x[2]), want, "gac {gac}, general {general}");
@@ -398,7 +432,7 @@ mod tests {
         for general in [false, true] {
             let mut h = Harness::new();
             let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[0])];
-            let [p, q] = both(&h, &[(x[0], 0), (x[1], 1), (x[2], 2)], true);
+            let [p, q] = both(&mut h, &[(x[0], 0), (x[1], 1), (x[2], 2)], true);
             h.post(if general { q } else { p });
             assert_eq!((h.values(x[0]), h.values(x[1])), (vec![1], vec![2]));
         }
@@ -409,7 +443,7 @@ mod tests {
         for gac in [false, true] {
             let mut h = Harness::new();
             let x = [h.var(&[1, 2]), h.var(&[1, 2]), h.var(&[1, 2])];
-            let [p, _] = both(&h, &[(x[0], 0), (x[1], 0), (x[2], 0)], gac);
+            let [p, _] = both(&mut h, &[(x[0], 0), (x[1], 0), (x[2], 0)], gac);
             assert!(h.try_post(p).is_err());
         }
     }
@@ -418,7 +452,7 @@ mod tests {
     fn wide_values_take_the_general_form() {
         let mut h = Harness::new();
         let x = [h.var(&[0, 1]), h.var(&[0, 100])];
-        let p = AllDifferent::new(vec![(x[0], 0), (x[1], 0)], true, &h.engine.doms);
+        let p = AllDifferent::new(vec![(x[0], 0), (x[1], 0)], true, &mut h.engine.doms);
         assert!(p.bits.is_none());
         h.post(p);
         h.fix(x[1], 0).unwrap();
@@ -435,7 +469,7 @@ mod tests {
             let small = [h.var(&[100, 300]), h.var(&[100, 300])];
             let large: Vec<VarId> = (0..3).map(|_| h.range(0, 1000)).collect();
             let terms: Vec<_> = small.iter().chain(&large).map(|&v| (v, 0)).collect();
-            let mut p = AllDifferent::new(terms.clone(), true, &h.engine.doms).form(form);
+            let mut p = AllDifferent::new(terms.clone(), true, &mut h.engine.doms).form(form);
             p.hall_candidates(&h.engine.doms);
             assert_eq!(p.hall, vec![0, 1], "sizes 2, 2, 1001, ...: K = 2");
             h.post(p);
@@ -447,7 +481,7 @@ mod tests {
             let small = [h.var(&[5, 900]), h.var(&[5, 900]), h.var(&[5, 900])];
             let big = h.range(0, 1000);
             let terms: Vec<_> = small.iter().chain([&big]).map(|&v| (v, 0)).collect();
-            let p = AllDifferent::new(terms, true, &h.engine.doms).form(form);
+            let p = AllDifferent::new(terms, true, &mut h.engine.doms).form(form);
             assert!(h.try_post(p).is_err(), "three terms, two values");
         }
     }
@@ -467,7 +501,8 @@ mod tests {
                 h.var(&[30, 200, 400]),
             ];
             let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
-            h.post(AllDifferent::new(terms, true, &h.engine.doms).form(form));
+            let p = AllDifferent::new(terms, true, &mut h.engine.doms).form(form);
+            h.post(p);
             assert_eq!(h.values(x[2]), vec![30, 200], "form {form}");
             assert_eq!(h.values(x[3]), vec![30, 200, 400]);
             assert_eq!(h.values(x[0]), vec![10, 20]);
@@ -479,7 +514,8 @@ mod tests {
                 h.var(&[10, 300, 500]),
             ];
             let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
-            h.post(AllDifferent::new(terms, true, &h.engine.doms).form(form));
+            let p = AllDifferent::new(terms, true, &mut h.engine.doms).form(form);
+            h.post(p);
             let sizes: Vec<u64> = x.iter().map(|&v| h.engine.doms.size(v)).collect();
             assert_eq!(
                 sizes,
@@ -563,7 +599,7 @@ mod tests {
             let mut h = Harness::new();
             let x = [h.range(1, 3), h.range(1, 3), h.range(1, 3), h.range(1, 4)];
             h.engine.start_learning();
-            let [p, q] = both(&h, &x.map(|v| (v, 0)), true);
+            let [p, q] = both(&mut h, &x.map(|v| (v, 0)), true);
             h.post(if general { q } else { p });
             h.engine.doms.checkpoint();
             h.fix(x[0], 1).unwrap();
@@ -571,7 +607,7 @@ mod tests {
             let mut h = Harness::new();
             let x = [h.range(1, 4), h.range(1, 4), h.range(1, 4), h.range(1, 4)];
             h.engine.start_learning();
-            let [p, q] = both(&h, &x.map(|v| (v, 0)), true);
+            let [p, q] = both(&mut h, &x.map(|v| (v, 0)), true);
             h.post(if general { q } else { p });
             h.engine.doms.checkpoint();
             h.set_max(x[0], 2).unwrap();
@@ -620,7 +656,8 @@ mod tests {
     }
 
     /// The bitset and the general forms reach the same domains, on random
-    /// domains larger than brute force can check, through random decisions.
+    /// domains larger than brute force can check, through random decisions
+    /// and backtracks.
     #[test]
     fn bitset_form_matches_the_general_one() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
@@ -640,13 +677,18 @@ mod tests {
                 vars.push(v);
                 terms.push((v, off));
             }
-            let [p, q] = both(&hs[0], &terms, gac);
-            let mut results = [hs[0].try_post(p), hs[1].try_post(q)];
-            for step in 0..8 {
-                assert_eq!(results[0], results[1], "trial {trial} step {step}");
-                if results[0].is_err() {
-                    break;
-                }
+            let p = AllDifferent::new(terms.clone(), gac, &mut hs[0].engine.doms);
+            assert!(p.bits.is_some(), "small values take the bitset form");
+            let q = AllDifferent::new(terms.clone(), gac, &mut hs[1].engine.doms).without_bits();
+            let results = [hs[0].try_post(p), hs[1].try_post(q)];
+            assert_eq!(results[0], results[1], "trial {trial} posted");
+            if results[0].is_err() {
+                continue;
+            }
+            // Dives and backtracks: the general form keeps its value
+            // elimination's progress on the trail.
+            let mut stack = Vec::new();
+            for step in 0..24 {
                 for v in &vars {
                     assert_eq!(
                         hs[0].values(*v),
@@ -654,16 +696,35 @@ mod tests {
                         "trial {trial} step {step}"
                     );
                 }
-                let x = vars[rng.random_range(0..n)];
+                if !stack.is_empty() && rng.random_range(0..4) == 0 {
+                    let [a, b] = stack.pop().unwrap();
+                    hs[0].engine.doms.restore(a);
+                    hs[1].engine.doms.restore(b);
+                    continue;
+                }
+                let open: Vec<VarId> = vars
+                    .iter()
+                    .copied()
+                    .filter(|&v| hs[0].values(v).len() > 1)
+                    .collect();
+                if open.is_empty() {
+                    break;
+                }
+                stack.push(hs.each_mut().map(|h| h.engine.doms.checkpoint()));
+                let x = open[rng.random_range(0..open.len())];
                 let values = hs[0].values(x);
                 let v = values[rng.random_range(0..values.len())];
                 let kind = rng.random_range(0..3);
-                for (h, r) in hs.iter_mut().zip(&mut results) {
-                    *r = match kind {
-                        0 => h.fix(x, v),
-                        1 => h.remove(x, v),
-                        _ => h.set_min(x, v),
-                    };
+                let results = hs.each_mut().map(|h| match kind {
+                    0 => h.fix(x, v),
+                    1 => h.remove(x, v),
+                    _ => h.set_min(x, v),
+                });
+                assert_eq!(results[0], results[1], "trial {trial} step {step}");
+                if results[0].is_err() {
+                    let [a, b] = stack.pop().unwrap();
+                    hs[0].engine.doms.restore(a);
+                    hs[1].engine.doms.restore(b);
                 }
             }
         }

@@ -235,7 +235,7 @@ mod tests {
             let x = [h.range(1, 4), h.range(1, 4), h.range(1, 4), h.range(1, 4)];
             h.engine.start_learning();
             let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
-            let mut p = AllDifferent::new(terms, true, &h.engine.doms);
+            let mut p = AllDifferent::new(terms, true, &mut h.engine.doms);
             if general {
                 p = p.without_bits();
             }
@@ -267,7 +267,7 @@ mod tests {
                 d.set_max(v, 2).unwrap();
             }
             let terms: Vec<_> = x.iter().map(|&v| (v, 0)).collect();
-            let mut p = AllDifferent::new(terms, true, &h.engine.doms);
+            let mut p = AllDifferent::new(terms, true, &mut h.engine.doms);
             if general {
                 p = p.without_bits();
             }

@@ -411,7 +411,11 @@ mod tests {
         // pair posted by lowering on the cases brute force can enumerate.
         let mut h = Harness::new();
         let x: Vec<VarId> = (0..3).map(|_| h.range(1, 3)).collect();
-        let p = AllDifferent::new(x.iter().map(|&v| (v, 0)).collect(), true, &h.engine.doms);
+        let p = AllDifferent::new(
+            x.iter().map(|&v| (v, 0)).collect(),
+            true,
+            &mut h.engine.doms,
+        );
         h.post(p);
         h.post(Circuit::new(x.clone(), false));
         h.fix(x[0], 2).unwrap();

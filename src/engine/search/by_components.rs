@@ -614,7 +614,7 @@ mod tests {
                     },
                 )),
                 C::Diff(terms) => {
-                    let p = AllDifferent::new(terms.clone(), true, &h.engine.doms);
+                    let p = AllDifferent::new(terms.clone(), true, &mut h.engine.doms);
                     h.try_post(p)
                 }
             };

@@ -233,7 +233,7 @@ mod tests {
                     .ok()?;
             }
             if self.diff.len() > 1 {
-                let p = AllDifferent::new(self.diff.clone(), true, &h.engine.doms);
+                let p = AllDifferent::new(self.diff.clone(), true, &mut h.engine.doms);
                 h.try_post(p).ok()?;
             }
             Some(h)

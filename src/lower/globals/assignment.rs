@@ -17,7 +17,11 @@ impl Lowering for Inverse {
         let g = l.vars_of(&args[1])?;
         let gac = l.engine.level == Propagation::Ac;
         for side in [&f, &g] {
-            let p = AllDifferent::new(side.iter().map(|&v| (v, 0)).collect(), gac, &l.engine.doms);
+            let p = AllDifferent::new(
+                side.iter().map(|&v| (v, 0)).collect(),
+                gac,
+                &mut l.engine.doms,
+            );
             l.engine.add_prop(Box::new(p));
         }
         l.engine.add_prop(Box::new(inverse::Inverse::new(&f, &g)));

@@ -16,7 +16,11 @@ pub(super) struct Subcircuit;
 fn lower(l: &mut Lower, args: &[GlobalArg], sub: bool) -> Option<()> {
     let vars = l.vars_of(&args[0])?;
     let gac = l.engine.level == Propagation::Ac;
-    let alldiff = AllDifferent::new(vars.iter().map(|&v| (v, 0)).collect(), gac, &l.engine.doms);
+    let alldiff = AllDifferent::new(
+        vars.iter().map(|&v| (v, 0)).collect(),
+        gac,
+        &mut l.engine.doms,
+    );
     l.engine.add_prop(Box::new(alldiff));
     l.engine.add_prop(Box::new(Prop::new(vars, sub)));
     Some(())
