@@ -60,6 +60,10 @@ pub(crate) struct Matching {
     path: Vec<(usize, usize)>,
     via: Vec<u32>,
     graph: Graph,
+    /// Scratch for [`Self::free_values_reach_all`]: the values and the
+    /// variables reached so far.
+    quick_vals: Vec<bool>,
+    quick_vars: Vec<bool>,
 }
 
 impl Matching {
@@ -277,6 +281,44 @@ impl Matching {
         }
     }
 
+    /// Whether every variable is reachable from a free value, found by a
+    /// few passes over the adjacency without building the graph: a variable
+    /// is reached through any value of its own but its match that is
+    /// reached, and its match then is. Most calls on wide domains end here
+    /// (as golomb's differences). False when the passes stop short, which
+    /// leaves the answer to the graph's search.
+    fn free_values_reach_all(&mut self, n: usize, m: usize) -> bool {
+        const PASSES: usize = 3;
+        let (vals, vars) = (&mut self.quick_vals, &mut self.quick_vars);
+        vals.clear();
+        vals.extend(self.val_match[..m].iter().map(|&owner| owner == NONE));
+        vars.clear();
+        vars.resize(n, false);
+        for _ in 0..PASSES {
+            let (mut grew, mut all) = (false, true);
+            for (i, reached) in vars.iter_mut().enumerate() {
+                if *reached {
+                    continue;
+                }
+                let mine = self.var_match[i];
+                if self.adj[i].iter().any(|&k| k != mine && vals[k as usize]) {
+                    *reached = true;
+                    vals[mine as usize] = true;
+                    grew = true;
+                } else {
+                    all = false;
+                }
+            }
+            if all {
+                return true;
+            }
+            if !grew {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Removes every edge that is in no maximum matching.
     /// The values of the variables no free value reaches go into `tight`.
     fn prune(
@@ -288,6 +330,9 @@ impl Matching {
         tight: &mut Vec<i64>,
     ) -> PResult {
         let n = vars.len();
+        if self.free_values_reach_all(n, m) {
+            return Ok(());
+        }
         self.build_graph(n, m);
         let g = &mut self.graph;
         g.reach_from_free(n, &self.val_match);
