@@ -55,7 +55,14 @@ impl DomWdeg {
         if !a.stale && a.counted == watchers.len() {
             return a.sum;
         }
-        for &(p, _) in &watchers[a.counted..] {
+        // Fewer watchers than counted: another engine's (never in one
+        // search, where lists only grow); count them all again.
+        let new = if a.counted <= watchers.len() {
+            a.counted
+        } else {
+            0
+        };
+        for &(p, _) in &watchers[new..] {
             if self.counted_in.len() <= p {
                 self.counted_in.resize(p + 1, Vec::new());
             }
