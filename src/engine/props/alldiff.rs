@@ -58,8 +58,8 @@ pub(crate) struct AllDifferent {
     taken: Vec<i64>,
     scratch: Vec<i64>,
     /// Scratch for GAC: how many open terms have each size, each term's
-    /// size, the Hall candidates (term
-    /// positions), their variables and offsets, the tight set's values.
+    /// size, the Hall candidates (term positions), their variables and
+    /// offsets, the tight set's values.
     sizes: Vec<u64>,
     term_sizes: Vec<u64>,
     hall: Vec<usize>,
@@ -669,6 +669,15 @@ mod tests {
             let mut vars = Vec::new();
             let mut terms = Vec::new();
             for i in 0..n {
+                // A third of the terms repeat an earlier variable under
+                // another offset (`x` and `x + 3`): both enter the done
+                // prefix together when it is fixed.
+                if i > 0 && rng.random_range(0..3) == 0 {
+                    let v = vars[rng.random_range(0..vars.len())];
+                    let first = terms.iter().find(|t: &&(VarId, i64)| t.0 == v).unwrap().1;
+                    terms.push((v, first + 1 + i as i64));
+                    continue;
+                }
                 let values: Vec<i64> = (0..width).filter(|_| rng.random_range(0..4) > 0).collect();
                 let values = if values.is_empty() { vec![0] } else { values };
                 let off = rng.random_range(-3..=3) + i as i64 % 3;
