@@ -25,9 +25,18 @@ each into DIR/part-K.J-of-M.jsonl and resumable alike; `cspi merge` takes
 them in the part's place. `--split K:J:L` splits sub-part J of part K (split
 by another `--split K:M`) into L more (`--part K/N:J/M:I/L`), and so on. A
 part or sub-part already finished whole is not split.
+
+`--resplit M` does that by itself for what a sitting's end cut off: a part
+or sub-part that an earlier sitting started and did not finish (its file
+there without a summary) runs as M sub-parts instead of again from its
+start, and so do its sub-parts in turn, down to the four levels `--part`
+takes (a sub-part split before keeps the number it was split into). A part
+too long for any one sitting is then finished by later ones, and a sitting's
+end costs at most the sub-parts it cuts off.
 """
 import argparse
 import json
+import re
 import os
 import signal
 import subprocess
@@ -36,6 +45,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The most levels of sub-parts `cspi solve --part` takes (K/N:J/M:...).
+MAX_LEVELS = 4
 
 
 def finished(path):
@@ -89,8 +100,12 @@ def main():
     ap.add_argument("--split", action="append", default=[], metavar="K:M",
                     help="run part K as M sub-parts (K/N:J/M); K:J:L runs sub-part J of part K as L "
                          "more, and so on; may be given for several parts")
+    ap.add_argument("--resplit", type=int, metavar="M",
+                    help="run a part or sub-part an earlier sitting left unfinished as M sub-parts")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- solve MODEL ARGS...")
     args = ap.parse_args()
+    if args.resplit is not None and args.resplit < 2:
+        ap.error("--resplit M: M must be at least 2")
     splits = {}
     for spec in sorted(args.split, key=lambda t: t.count(":")):
         try:
@@ -109,6 +124,34 @@ def main():
         ap.error("give the run after --: solve MODEL [ARGS...]")
     out = Path(args.dir)
     out.mkdir(parents=True, exist_ok=True)
+
+    def split_before(stem):
+        """The M an earlier sitting split this part or sub-part into (from
+        the files of its sub-parts there), or None."""
+        seen = {}
+        for f in out.glob(f"{stem}.*-of-*.jsonl"):
+            sub = re.fullmatch(r"(\d+)-of-(\d+)", f.name[len(stem) + 1:-len(".jsonl")])
+            if sub:
+                seen[int(sub[2])] = seen.get(int(sub[2]), 0) + 1
+        return max(seen, key=seen.get) if seen else None
+
+    def resplit(piece, stem):
+        """Splits (into `splits`) what an earlier sitting cut off, and its
+        sub-parts cut off in turn; an explicit --split stands."""
+        path = out / f"{stem}.jsonl"
+        if finished(path) is not None:
+            return
+        m = splits.get(piece)
+        if m is None and len(piece) <= MAX_LEVELS:
+            m = split_before(stem) or (args.resplit if path.exists() else None)
+            if m:
+                splits[piece] = m
+        for j in range(1, (m or 0) + 1):
+            resplit(piece + (j,), f"{stem}.{j}-of-{m}")
+
+    if args.resplit:
+        for k in range(1, args.parts + 1):
+            resplit((k,), f"part-{k}")
 
     def pieces(piece, part, stem):
         """What stands for a part or sub-part: (name, --part value, file) of
@@ -137,11 +180,19 @@ def main():
     print(f"{done_before} of {args.parts} parts finished before; {len(todo)} to run, {args.jobs} at a time",
           flush=True)
     running = {}
-    # The CPU of every part timed (finished here or in an earlier sitting):
-    # the estimate of what is left. A sitting's own parts alone mislead when
-    # it has finished only one or two of a long tail.
-    timed = [t for _, _, path in every() if finished(path) is not None
-             for t in [cpu_of(path)] if t is not None]
+    def part_cpu():
+        """The CPU of every part finished and timed, here or in an earlier
+        sitting (whole, or the sum of its sub-parts), and how many parts are
+        not finished: the estimate of what is left. A sitting's own parts
+        alone mislead when it has finished only one or two of a long tail."""
+        timed, left = [], 0
+        for k in range(1, args.parts + 1):
+            paths = [path for _, _, path in pieces((k,), f"{k}/{args.parts}", f"part-{k}")]
+            if any(finished(path) is None for path in paths):
+                left += 1
+            elif None not in (cpu := [cpu_of(path) for path in paths]):
+                timed.append(sum(cpu))
+        return timed, left
 
     def stop_running():
         for proc, *_ in running.values():
@@ -176,14 +227,14 @@ def main():
         summary = finished(path)
         if summary:
             path.with_suffix(".cpu").write_text(f"{used:.1f}\n")
-            timed.append(used)
         state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
-        left = len(todo) + len(running)
-        line = f"part {name}: {state}, {used:.1f} s of CPU ({time.time() - began:.0f} s); {left} left"
+        line = f"part {name}: {state}, {used:.1f} s of CPU ({time.time() - began:.0f} s); {len(todo) + len(running)} left"
+        timed, parts_left = part_cpu()
         if timed:
             mean = sum(timed) / len(timed)
             line += (f", mean {mean:.1f} s a part over the {len(timed)} timed"
-                     f" (about {left * mean / 3600:.1f} h of CPU to go)")
+                     f" (about {parts_left * mean / 3600:.1f} h of CPU to go for {parts_left} "
+                     f"part{'' if parts_left == 1 else 's'})")
         print(line, flush=True)
         if summary and answers(summary):
             stop_running()

@@ -468,4 +468,27 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     );
     assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
     assert!(parts.join("part-2.1-of-3.2-of-2.jsonl").exists());
+    // What a sitting's end cut off (a file without a summary) runs as
+    // sub-parts at the next (`--resplit M`); a sub-part cut off in turn is
+    // split again, and the part keeps the number it was split into.
+    let cut = dir.join("cut");
+    let count = ["--param", "n=8", "--count"];
+    run(&cut, &queens, &count);
+    std::fs::write(cut.join("part-3.jsonl"), "").unwrap();
+    let again = run_split(&cut, &queens, &count, &["--resplit", "2"]);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 2 to run"),
+        "{again}"
+    );
+    assert!(again.contains("part 3/4:2/2: ALL_SOLUTIONS"), "{again}");
+    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
+    std::fs::write(cut.join("part-3.1-of-2.jsonl"), "").unwrap();
+    let again = run_split(&cut, &queens, &count, &["--resplit", "3"]);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 3 to run"),
+        "{again}"
+    );
+    assert!(again.contains("part 3/4:1/2:3/3: ALL_SOLUTIONS"), "{again}");
+    assert!(!again.contains("part 3/4:2/2"), "{again}");
+    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
 }
