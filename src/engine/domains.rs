@@ -440,6 +440,21 @@ impl Domains {
         lo | bits.get(w + 1).map_or(0, |&x| x << (64 - sh))
     }
 
+    /// The 64 values from `x0` on, of any domain: bit `i` of the answer is
+    /// set when `x0 + i` is in it (an interval's values are its range).
+    #[inline]
+    pub(crate) fn window_at(&self, v: VarId, x0: i64) -> u64 {
+        if self.is_bitset(v) {
+            return self.window(v, x0 - self.offset(v));
+        }
+        let (a, b) = (self.min(v).max(x0), self.max(v).min(x0.saturating_add(63)));
+        if a > b {
+            0
+        } else {
+            (!0u64 >> (63 - (b - a))) << (a - x0)
+        }
+    }
+
     /// Removes the values whose bits are set in `mask`, read as a
     /// [`Self::window`] from bit position `pos` (a bitset domain), in one
     /// update of size, bounds and events.
@@ -894,6 +909,40 @@ mod tests {
         d.remove(x, 1).unwrap();
         assert_eq!(d.pending[x], event::REMOVE | event::BOUNDS | event::FIX);
         assert_eq!(d.changed, vec![x]);
+    }
+
+    /// `window_at` reads values, not bit positions, of either kind of
+    /// domain: each bit against `contains`.
+    #[test]
+    fn windows_at_values_agree_with_contains() {
+        let mut d = Domains::default();
+        let bits = d.add_var(&[-5, 10, 11, 70, 73, 140]);
+        let interval = d.add_range(0, 10_000_000);
+        d.set_min(interval, 3).unwrap();
+        d.set_max(interval, 9_000_000).unwrap();
+        assert!(d.is_bitset(bits) && !d.is_bitset(interval));
+        for v in [bits, interval] {
+            for x0 in [
+                -200,
+                -70,
+                -5,
+                0,
+                3,
+                7,
+                60,
+                77,
+                140,
+                8_999_990,
+                9_000_000,
+                i64::MAX - 63,
+            ] {
+                let w = d.window_at(v, x0);
+                for i in 0..64 {
+                    let x = x0.saturating_add(i);
+                    assert_eq!(w >> i & 1 == 1, d.contains(v, x), "{v} at {x0} + {i}");
+                }
+            }
+        }
     }
 
     #[test]

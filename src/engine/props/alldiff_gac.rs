@@ -341,16 +341,7 @@ impl Matching {
             for (w, row) in self.rows[i * words..(i + 1) * words].iter_mut().enumerate() {
                 // Value indices 64w.. are the variable's values x0.. .
                 let x0 = lo - off + 64 * w as i64;
-                *row = if d.is_bitset(v) {
-                    d.window(v, x0 - d.offset(v))
-                } else {
-                    let (a, b) = (d.min(v).max(x0), d.max(v).min(x0 + 63));
-                    if a > b {
-                        0
-                    } else {
-                        (!0u64 >> (63 - (b - a))) << (a - x0)
-                    }
-                };
+                *row = d.window_at(v, x0);
                 self.row_set[w] |= *row;
             }
         }

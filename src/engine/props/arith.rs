@@ -221,9 +221,11 @@ pub(crate) struct Element {
     low: i64,
     /// The same filtering on machine words, where the domains allow.
     bits: Option<BitElement>,
-    /// Scratch: values to remove, and the items the index can still select.
+    /// Scratch: values to remove, and the items the index can still select;
+    /// the union of their values in the layout of `z`'s bitset.
     gone: Vec<i64>,
     live: Vec<VarId>,
+    union: Vec<u64>,
 }
 
 impl Element {
@@ -242,6 +244,7 @@ impl Element {
             low,
             bits: None,
             gone: Vec::new(),
+            union: Vec::new(),
             live: Vec::new(),
         }
     }
@@ -459,7 +462,24 @@ impl Propagator for Element {
                 return Err(Fail);
             };
             let mut r = clamp(d, z, lo as i128, hi as i128);
-            if r.is_ok() && d.size(z) <= MAX_SCANNED && !d.is_fixed(z) {
+            let scanned = r.is_ok() && d.size(z) <= MAX_SCANNED && !d.is_fixed(z);
+            if scanned && d.is_bitset(z) {
+                // The union of the items' values, 64 at a time in `z`'s
+                // layout, then `z` cut down to it at once: a value by value
+                // search of the items cost 17% of java-routing's time.
+                let mut union = std::mem::take(&mut self.union);
+                union.clear();
+                union.resize(d.bits(z).len(), 0);
+                let oz = d.offset(z);
+                let (w0, w1) = ((d.min(z) - oz) / 64, (d.max(z) - oz) / 64);
+                for &x in &live {
+                    for w in w0..=w1 {
+                        union[w as usize] |= d.window_at(x, oz + 64 * w);
+                    }
+                }
+                r = r.and_then(|c| Ok(d.intersect(z, &union)? | c));
+                self.union = union;
+            } else if scanned {
                 let mut gone = std::mem::take(&mut self.gone);
                 gone.clear();
                 gone.extend(
@@ -696,13 +716,24 @@ mod tests {
             |d, v| Some(Box::new(Element::new(d, v[0], v[1], v[2..].to_vec(), 1))),
             |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
         );
-        // The same without the word form.
-        check_random(
+        // The same without the word form, where `z` keeps only values some
+        // selectable item holds (their union, read 64 values at a time).
+        crate::engine::harness::check_random_with(
             "element, general",
             Strength::Check,
             5,
             |_, v| Some(Box::new(Element::general(v[0], v[1], v[2..].to_vec(), 1))),
             |t| (1..=3).contains(&t[0]) && t[1] == t[1 + t[0] as usize],
+            |doms| {
+                let held = |z: &i64| {
+                    doms[0]
+                        .iter()
+                        .filter(|j| (1..=3).contains(*j))
+                        .any(|&j| doms[1 + j as usize].contains(z))
+                };
+                (!doms[1].iter().all(held))
+                    .then(|| format!("z has a value no item holds: {doms:?}"))
+            },
         );
     }
 
