@@ -474,21 +474,21 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     let cut = dir.join("cut");
     let count = ["--param", "n=8", "--count"];
     run(&cut, &queens, &count);
-    std::fs::write(cut.join("part-3.jsonl"), "").unwrap();
-    let again = run_split(&cut, &queens, &count, &["--resplit", "2"]);
-    assert!(
-        again.starts_with("3 of 4 parts finished before; 2 to run"),
-        "{again}"
-    );
-    assert!(again.contains("part 3/4:2/2: ALL_SOLUTIONS"), "{again}");
-    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
-    std::fs::write(cut.join("part-3.1-of-2.jsonl"), "").unwrap();
-    let again = run_split(&cut, &queens, &count, &["--resplit", "3"]);
-    assert!(
-        again.starts_with("3 of 4 parts finished before; 3 to run"),
-        "{again}"
-    );
-    assert!(again.contains("part 3/4:1/2:3/3: ALL_SOLUTIONS"), "{again}");
+    // Cuts `file` off, resumes with `--resplit m`: `runs` pieces run, the
+    // whole count merged, and what it said.
+    let resume = |file: &str, m: &str, runs: usize, piece: &str| {
+        std::fs::write(cut.join(file), "").unwrap();
+        let again = run_split(&cut, &queens, &count, &["--resplit", m]);
+        let start = format!("3 of 4 parts finished before; {runs} to run");
+        assert!(again.starts_with(&start), "{again}");
+        assert!(
+            again.contains(&format!("part {piece}: ALL_SOLUTIONS")),
+            "{again}"
+        );
+        assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
+        again
+    };
+    resume("part-3.jsonl", "2", 2, "3/4:2/2");
+    let again = resume("part-3.1-of-2.jsonl", "3", 3, "3/4:1/2:3/3");
     assert!(!again.contains("part 3/4:2/2"), "{again}");
-    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
 }
