@@ -445,7 +445,7 @@ impl Domains {
     #[inline]
     pub(crate) fn window_at(&self, v: VarId, x0: i64) -> u64 {
         if self.is_bitset(v) {
-            return self.window(v, x0 - self.offset(v));
+            return self.window(v, x0.saturating_sub(self.offset(v)));
         }
         let (a, b) = (self.min(v).max(x0), self.max(v).min(x0.saturating_add(63)));
         if a > b {
