@@ -28,11 +28,12 @@ part or sub-part already finished whole is not split.
 
 `--resplit M` does that by itself for what a sitting's end cut off: a part
 or sub-part that an earlier sitting started and did not finish (its file
-there without a summary) runs as M sub-parts instead of again from its
-start, and so do its sub-parts in turn, down to the four levels `--part`
-takes (a sub-part split before keeps the number it was split into). A part
-too long for any one sitting is then finished by later ones, and a sitting's
-end costs at most the sub-parts it cuts off.
+there without a finished summary, and no error of cspi's beside it) runs as
+M sub-parts instead of again from its start, and so do its sub-parts in
+turn, down to the four levels `--part` takes (a sub-part split before keeps
+the number it was split into). A part too long for any one sitting is then
+finished by later ones, and a sitting's end costs at most the sub-parts it
+cuts off.
 """
 import argparse
 import json
@@ -135,6 +136,17 @@ def main():
                 seen[int(sub[2])] = seen.get(int(sub[2]), 0) + 1
         return max(seen, key=seen.get) if seen else None
 
+    def cut_off(path):
+        """Whether a piece ran before and was cut off (its file there without
+        a finished summary), not ended by an error of cspi's (a diagnostic or
+        an internal error on its stderr), which a split would only repeat."""
+        try:
+            err = path.with_suffix(".err").read_text()
+        except OSError:
+            err = ""
+        failed = any(l.lstrip().startswith(("×", "internal error")) for l in err.splitlines())
+        return path.exists() and not failed
+
     def resplit(piece, stem):
         """Splits (into `splits`) what an earlier sitting cut off, and its
         sub-parts cut off in turn; an explicit --split stands."""
@@ -143,7 +155,7 @@ def main():
             return
         m = splits.get(piece)
         if m is None and len(piece) <= MAX_LEVELS:
-            m = split_before(stem) or (args.resplit if path.exists() else None)
+            m = split_before(stem) or (args.resplit if cut_off(path) else None)
             if m:
                 splits[piece] = m
         for j in range(1, (m or 0) + 1):

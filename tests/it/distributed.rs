@@ -491,4 +491,8 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     resume("part-3.jsonl", "2", 2, "3/4:2/2");
     let again = resume("part-3.1-of-2.jsonl", "3", 3, "3/4:1/2:3/3");
     assert!(!again.contains("part 3/4:2/2"), "{again}");
+    // A part that ended on an error of cspi's is not split: it runs whole.
+    std::fs::write(cut.join("part-4.err"), "  × cannot read model `m.csp`\n").unwrap();
+    let again = resume("part-4.jsonl", "2", 1, "4/4");
+    assert!(!cut.join("part-4.1-of-2.jsonl").exists(), "{again}");
 }
