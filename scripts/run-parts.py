@@ -50,8 +50,21 @@ ROOT = Path(__file__).resolve().parent.parent
 MAX_LEVELS = 4
 
 
+_FINISHED = {}
+
+
 def finished(path):
-    """The summary of a part's output, or None if it is missing or stopped early."""
+    """The summary of a part's output, or None if it is missing or stopped early.
+    A finished output is read once (the estimate asks after every part)."""
+    if path in _FINISHED:
+        return _FINISHED[path]
+    summary = _read_summary(path)
+    if summary is not None:
+        _FINISHED[path] = summary
+    return summary
+
+
+def _read_summary(path):
     try:
         lines = path.read_text().splitlines()
     except OSError:

@@ -468,10 +468,12 @@ impl Propagator for Element {
                 // layout, then `z` cut down to it at once: a value by value
                 // search of the items cost 17% of java-routing's time.
                 let mut union = std::mem::take(&mut self.union);
-                union.clear();
+                // Only `z`'s range is read and written: words past it meet
+                // no value of `z`, whatever they hold from an earlier call.
                 union.resize(d.bits(z).len(), 0);
                 let oz = d.offset(z);
                 let (w0, w1) = ((d.min(z) - oz) / 64, (d.max(z) - oz) / 64);
+                union[w0 as usize..=w1 as usize].fill(0);
                 for &x in &live {
                     for w in w0..=w1 {
                         union[w as usize] |= d.window_at(x, oz + 64 * w);

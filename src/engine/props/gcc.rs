@@ -159,7 +159,9 @@ impl GlobalCardinality {
             let slot = j * self.words + w;
             let old = d.trail.word(self.kept.can, slot);
             let new = match self.range {
-                Some(lo) => old & domain_word(d, x, lo + 64 * w as i128),
+                Some(lo) => {
+                    old & d.window_at(x, i64::try_from(lo + 64 * w as i128).unwrap_or(i64::MAX))
+                }
                 None => {
                     let mut new = old;
                     let mut bits = old;
@@ -266,28 +268,6 @@ impl GlobalCardinality {
         };
         self.values.iter().position(|&u| u == v)
     }
-}
-
-/// Bit `i` set when `x` can take `base + i`, for `i` in `0..64`.
-fn domain_word(d: &Domains, x: VarId, base: i128) -> u64 {
-    let (min, max) = (d.min(x) as i128, d.max(x) as i128);
-    if max < base || min > base + 63 {
-        return 0;
-    }
-    let mut word = if d.is_bitset(x) {
-        let pos = base - d.offset(x) as i128;
-        // A bitset holds at most a few million values: `pos` fits.
-        d.window(x, pos.clamp(-64, i64::MAX as i128) as i64)
-    } else {
-        !0
-    };
-    if min > base {
-        word &= !0u64 << (min - base) as u32;
-    }
-    if max < base + 63 {
-        word &= !(!0u64 << 1 << (max - base) as u32);
-    }
-    word
 }
 
 impl Propagator for GlobalCardinality {
