@@ -186,6 +186,83 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
     assert_eq!(best["objective"].int(), w["objective"].int());
 }
 
+/// A search for one solution with restarts, in parts and sub-parts, as the
+/// long crossword proof runs (docs/crossword-measured.md): each piece says
+/// `SATISFIABLE`, with a solution of its own, exactly when the same piece
+/// searched without restarts for every solution finds one, so no restart
+/// nor any nogood of one loses a piece's solution or claims one it lacks.
+/// Ten variables, all different: `z` may take 9 only when `x[1] == 8`, so
+/// the pieces below `x[1] <= 7` are pigeonholes (ten into nine values)
+/// that take thousands of failures, and hundreds of restarts, to refute.
+#[test]
+fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_enumerated() {
+    let dir = scratch("distributed-restarts");
+    let model = dir.join("pigeons.csp");
+    std::fs::write(
+        &model,
+        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
+         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
+         constraint forall i in 1..9: x[i] != z;\n\
+         constraint x[1] <= 7 -> z <= 8;\n",
+    )
+    .unwrap();
+    let model = model.display().to_string();
+    let base = [
+        "solve",
+        &model,
+        "--check-solutions",
+        "--var",
+        "dom-wdeg",
+        "--val",
+        "random",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+    ];
+    let pieces: Vec<String> = (1..=8)
+        .map(|k| format!("{k}/8"))
+        .chain((1..=3).map(|j| format!("1/8:{j}/3")))
+        .collect();
+    let mut counts = std::collections::BTreeMap::new();
+    let mut refuted_after_restarts = 0;
+    for piece in &pieces {
+        let run = |extra: &[&str]| cspi(&[&base[..], extra, &["--part", piece]].concat());
+        let first = run(&["--restarts", "luby", "-n", "1"]);
+        let every = run(&["--restarts", "none", "-n", "1000000"]);
+        let (one, all) = (summary(&first), summary(&every));
+        for key in ["subproblems", "of"] {
+            assert_eq!(
+                one["part"][key], all["part"][key],
+                "{piece}: the same split"
+            );
+        }
+        let count = all["solutions"].int();
+        counts.insert(piece.as_str(), count);
+        let want = if count > 0 {
+            "SATISFIABLE"
+        } else {
+            "UNSATISFIABLE"
+        };
+        assert_eq!(one["status"].str(), want, "{piece}: {count} solutions");
+        if count > 0 {
+            let found = first.stdout.lines().next().unwrap();
+            assert!(every.stdout.lines().any(|l| l == found), "{piece}: {found}");
+        } else if one["stats"]["restarts"].int() > 0 {
+            refuted_after_restarts += 1;
+        }
+    }
+    // x[1] = 8, z = 9 and the 8! orders of 0..7; part 1's sub-parts hold
+    // exactly part 1's.
+    let sum = |sub: bool| -> i64 {
+        let pieces = counts.iter().filter(|(p, _)| p.contains(':') == sub);
+        pieces.map(|(_, c)| c).sum()
+    };
+    assert_eq!(sum(false), 40320, "the parts' counts: {counts:?}");
+    assert_eq!(sum(true), counts["1/8"], "part 1's sub-parts: {counts:?}");
+    assert!(refuted_after_restarts >= 4, "{refuted_after_restarts}");
+}
+
 /// Runs part `k/n` split into `m` sub-parts (`--part K/N:J/M`), each output
 /// in its own file under `dir`.
 fn run_sub_parts(dir: &Path, args: &[&str], k: usize, n: usize, m: usize) -> Vec<PathBuf> {
