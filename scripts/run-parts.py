@@ -34,6 +34,13 @@ turn, down to the four levels `--part` takes (a sub-part split before keeps
 the number it was split into). A part too long for any one sitting is then
 finished by later ones, and a sitting's end costs at most the sub-parts it
 cuts off.
+
+`--logs` keeps a log beside each piece's output (DIR/part-K.log, `cspi solve
+--part-log`): the sub-problems it searched to their end without a solution,
+recorded as each ends. A piece cut off then takes up where it stopped, at
+the sub-problem it was in, instead of from its start; with `--resplit` it is
+split only when its last run recorded nothing (it was cut off inside one
+sub-problem). For a search without objective (cspi refuses the log with one).
 """
 import argparse
 import json
@@ -116,6 +123,9 @@ def main():
                          "more, and so on; may be given for several parts")
     ap.add_argument("--resplit", type=int, metavar="M",
                     help="run a part or sub-part an earlier sitting left unfinished as M sub-parts")
+    ap.add_argument("--logs", action="store_true",
+                    help="keep each piece's empty sub-problems in DIR/part-K.log (cspi --part-log), "
+                         "so that a piece cut off takes up where it stopped")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- solve MODEL ARGS...")
     args = ap.parse_args()
     if args.resplit is not None and args.resplit < 2:
@@ -160,6 +170,17 @@ def main():
         failed = any(l.lstrip().startswith(("×", "internal error")) for l in err.splitlines())
         return path.exists() and not failed
 
+    def progressed(path):
+        """Whether the last run of a piece recorded an empty sub-problem in
+        its log: taken up from there, it goes on, where a piece cut off
+        inside one sub-problem would start that one again."""
+        try:
+            lines = path.with_suffix(".log").read_text().splitlines()
+        except OSError:
+            return False
+        last = max((i for i, l in enumerate(lines) if '"start"' in l), default=-1)
+        return any('"empty"' in l for l in lines[last + 1:])
+
     def resplit(piece, stem):
         """Splits (into `splits`) what an earlier sitting cut off, and its
         sub-parts cut off in turn; an explicit --split stands."""
@@ -168,7 +189,8 @@ def main():
             return
         m = splits.get(piece)
         if m is None and len(piece) <= MAX_LEVELS:
-            m = split_before(stem) or (args.resplit if cut_off(path) else None)
+            again = cut_off(path) and not (args.logs and progressed(path))
+            m = split_before(stem) or (args.resplit if again else None)
             if m:
                 splits[piece] = m
         for j in range(1, (m or 0) + 1):
@@ -239,6 +261,8 @@ def main():
             err = path.with_suffix(".err")
             errors = open(err, "w")
             argv = [args.cspi, *command, "--part", part, "--format", "json"]
+            if args.logs:
+                argv += ["--part-log", str(path.with_suffix(".log"))]
             running[name] = (subprocess.Popen(argv, stdout=sink, stderr=errors), sink, time.time(), path)
             errors.close()
         pid, status, usage = os.wait3(0)

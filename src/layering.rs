@@ -37,8 +37,10 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         "flatzinc",
         &["source", "num", "reader", "diag", "syntax", "model"],
     ),
+    // A part's log of its empty sub-problems, which a run's options carry.
+    ("part_log", &["engine"]),
     // A run as plain data, then what every run sets up, then the runs.
-    ("run", &["model", "engine"]),
+    ("run", &["model", "engine", "part_log"]),
     ("setup", &["model", "engine", "run"]),
     ("part", &["source", "model", "engine", "run"]),
     (
@@ -70,8 +72,8 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         "cli",
         &[
             "source", "num", "memory", "reader", "diag", "syntax", "model", "engine", "lower",
-            "formats", "sema", "flatzinc", "run", "setup", "part", "parallel", "solve", "output",
-            "explain", "merge", "bench", "suggest", "cheaters",
+            "formats", "sema", "flatzinc", "run", "setup", "part", "part_log", "parallel", "solve",
+            "output", "explain", "merge", "bench", "suggest", "cheaters",
         ],
     ),
     // The binary.

@@ -37,6 +37,7 @@ pub(crate) mod num;
 pub mod output;
 pub(crate) mod parallel;
 pub mod part;
+pub mod part_log;
 pub(crate) mod reader;
 pub mod run;
 pub(crate) mod sema;

@@ -120,6 +120,10 @@ pub(crate) fn solve_from(
         fingerprint: fingerprint(model, options, p.n),
         subproblems: paths.len(),
         total_subproblems: total,
+        resumed: options.part_log.as_ref().map_or(0, |l| {
+            let recorded = |(i, path): (usize, &Path)| l.recorded(i, path);
+            paths.iter().enumerate().filter(|&p| recorded(p)).count()
+        }),
         sense: model
             .objective
             .as_ref()
@@ -495,6 +499,12 @@ fn worker(
     let mut counter: Option<Box<Components>> = None;
     let portfolio = shared.portfolio;
     let mut dealt = shared.dealt.map(|n| (index..paths.len()).step_by(n));
+    // Only a search without objective records its empty sub-problems: with
+    // one, a sub-problem ended under another's bound may still hold solutions.
+    let log = options
+        .part_log
+        .as_deref()
+        .filter(|_| model.objective.is_none() && !portfolio);
     while !shared.halt.load(Ordering::Relaxed) {
         let i = match &mut dealt {
             Some(mine) => mine.next().unwrap_or(paths.len()),
@@ -503,9 +513,16 @@ fn worker(
         let Some(path) = paths.get(i) else {
             break;
         };
+        // Recorded empty by an earlier run of this part: nothing to search.
+        if log.is_some_and(|l| l.recorded(i, path)) {
+            shared.finished.fetch_add(1, Ordering::Relaxed);
+            continue;
+        }
         let began = Instant::now();
         engine.doms.restore(root);
         let nodes_before = engine.stats.nodes;
+        let solutions_before = engine.stats.solutions;
+        let mut sent = 0u64;
         let limits = Limits {
             solutions: options.limits.solutions,
             nodes: options
@@ -553,6 +570,7 @@ fn worker(
         }
         let outcome = if search.replay(path) {
             search.run(|values| {
+                sent += 1;
                 if tx.send(values.to_vec()).is_ok() {
                     Next::Continue
                 } else {
@@ -573,6 +591,12 @@ fn worker(
         report.busy += began.elapsed();
         match outcome {
             Outcome::Exhausted => {
+                if let Some(log) = log
+                    && sent == 0
+                    && engine.stats.solutions == solutions_before
+                {
+                    log.record(i, path);
+                }
                 shared.finished.fetch_add(1, Ordering::Relaxed);
                 // A portfolio's search has proved the optimum.
                 if portfolio {

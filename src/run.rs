@@ -12,6 +12,7 @@ use crate::engine::split::{Path, SubProblems};
 pub use crate::engine::stats::{Improvement, Stats};
 use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use indexmap::IndexMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The stack of a thread that parses, loads, lowers or searches a model, as
@@ -94,6 +95,9 @@ pub struct Options {
     pub threads: usize,
     /// Solve only this part of a deterministic split (`src/part.rs`).
     pub part: Option<Part>,
+    /// With `part`: the log of its empty sub-problems, skipped when recorded
+    /// before and recorded as they end (`src/part_log.rs`).
+    pub part_log: Option<Arc<crate::part_log::PartLog>>,
     /// Hold every range domain by its bounds only, however narrow (tests of
     /// interval domains: the answers must not change).
     pub bounds_only: bool,
@@ -289,6 +293,9 @@ pub struct PartInfo {
     /// Sub-problems in this part, and in the whole split.
     pub subproblems: usize,
     pub total_subproblems: usize,
+    /// Sub-problems skipped as recorded empty by an earlier run
+    /// (`--part-log`): their work is not in this run's statistics.
+    pub resumed: usize,
     /// `minimize` or `maximize` with an objective, for `cspi merge`.
     pub sense: Option<&'static str>,
 }

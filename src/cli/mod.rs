@@ -245,6 +245,12 @@ pub(crate) struct SolveArgs {
     /// combine the parts' JSON output with `cspi merge` (docs/distributed.md).
     #[arg(long, value_name = "K/N", value_parser = crate::part::Part::parse)]
     pub(crate) part: Option<crate::part::Part>,
+    /// With --part: record each sub-problem of the part searched to its end
+    /// without a solution in FILE, and skip those FILE records from an
+    /// earlier run of the same part, which so takes up where it was cut off
+    /// (no objective; docs/distributed.md).
+    #[arg(long, value_name = "FILE", requires = "part")]
+    pub(crate) part_log: Option<PathBuf>,
     /// Report statistics per thread too (--stats, and the JSON summary).
     #[arg(long)]
     pub(crate) thread_stats: bool,

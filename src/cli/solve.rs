@@ -274,6 +274,10 @@ impl<'a> Runner<'a> {
             // each worker thread holds its own copy of the propagators.
             memory: args.model.memory_limit.map(MemoryLimit::new),
         };
+        // After the limits: the fingerprint holds the kind of run.
+        if let (Some(file), Some(part)) = (&args.part_log, options.part) {
+            options.part_log = Some(Arc::new(open_part_log(&model, &options, file, part)?));
+        }
         if args.suggest.is_some() || args.fillability || args.fillability_svg.is_some() {
             let text = super::suggest::run(args, &model, &options.limits)?;
             self.out.write(&text);
@@ -333,6 +337,12 @@ impl<'a> Runner<'a> {
             eprint("\r\x1b[2K");
         }
         summary.stats.peak_memory = peak_memory();
+        if let Some(file) = options.part_log.as_ref().and_then(|l| l.behind()) {
+            eprint(&format!(
+                "cspi: warning: the part log {} lacks some of this run's empty sub-problems (a write failed): a run taking it up searches them again\n",
+                file.display()
+            ));
+        }
         let stopped_by = if !self.out.ok() {
             Some(StoppedBy::Output)
         } else if self.interrupt.stopped() {
@@ -522,4 +532,29 @@ fn stuck_picture(model: &Model, summary: &solve::Summary) -> Option<String> {
     }
     let (name, layout) = model.crosswords.first()?;
     Some(FailedMap::of(model, name, layout, &summary.stats.blame)?.svg(layout))
+}
+
+/// The log of `part`'s empty sub-problems (`--part-log`), opened or created.
+fn open_part_log(
+    model: &Model,
+    options: &Options,
+    file: &std::path::Path,
+    part: crate::part::Part,
+) -> Result<crate::part_log::PartLog, Diags> {
+    if model.objective.is_some() {
+        return Err(Diags::from(
+            Diag::new(
+                "cspi::part-log",
+                "--part-log records the empty sub-problems of a search without objective",
+            )
+            .help(
+                "an optimising part's sub-problem ends under the bound the others found, \
+                 so one without a solution there may hold solutions: run the part whole",
+            )
+            .usage(),
+        ));
+    }
+    let fingerprint = crate::part::fingerprint(model, options, part.n);
+    crate::part_log::PartLog::open(file, &part.to_string(), &fingerprint)
+        .map_err(|e| Diags::from(Diag::new("cspi::part-log", e)))
 }

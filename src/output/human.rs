@@ -354,9 +354,13 @@ impl Reporter for Human {
             let _ = writeln!(out, "total {label} = {v}");
         }
         if let Some(p) = e.part {
+            let resumed = match p.resumed {
+                0 => String::new(),
+                n => format!(", {n} of them recorded empty by an earlier run"),
+            };
             let _ = writeln!(
                 out,
-                "part {}: {} of {} sub-problems (fingerprint {})",
+                "part {}: {} of {} sub-problems{resumed} (fingerprint {})",
                 p.part, p.subproblems, p.total_subproblems, p.fingerprint
             );
         }

@@ -268,6 +268,9 @@ pub(crate) fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u6
         if let Some(sense) = p.sense {
             let _ = write!(out, ",\"sense\":\"{sense}\"");
         }
+        if p.resumed > 0 {
+            let _ = write!(out, ",\"resumed\":{}", p.resumed);
+        }
         let _ = write!(out, ",\"records\":{records}");
         out.push('}');
     }

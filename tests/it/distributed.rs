@@ -263,6 +263,125 @@ fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_en
     assert!(refuted_after_restarts >= 4, "{refuted_after_restarts}");
 }
 
+#[test]
+fn a_part_cut_off_takes_up_from_its_log_with_the_same_answer() {
+    let dir = scratch("distributed-part-log");
+    let model = dir.join("pigeons.csp");
+    // Part 1 of 2 has no solution, part 2 holds all 8! of them.
+    std::fs::write(
+        &model,
+        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
+         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
+         constraint forall i in 1..9: x[i] != z;\n\
+         constraint x[1] <= 7 -> z <= 8;\n",
+    )
+    .unwrap();
+    let model = model.display().to_string();
+    // One thread unless told: the split is refined for the threads.
+    let run = |part: &str, log: &Path, extra: &[&str]| {
+        let base = ["solve", &model, "--part", part, "--format", "json"];
+        let log = ["--part-log", log.to_str().unwrap()];
+        let one: &[&str] = if extra.contains(&"--threads") {
+            &[]
+        } else {
+            &["--threads", "1"]
+        };
+        cspi(&[&base[..], &log, extra, one].concat())
+    };
+    let empties = |log: &Path| {
+        let text = std::fs::read_to_string(log).unwrap();
+        text.lines().filter(|l| l.contains("\"empty\"")).count()
+    };
+    for (part, mode, answer, count) in [
+        ("1/2", "--count", "UNSATISFIABLE", 0),
+        ("2/2", "--count", "ALL_SOLUTIONS", 40320),
+        ("2/2", "-n", "SATISFIABLE", 1),
+        ("1/2", "-n", "UNSATISFIABLE", 0),
+    ] {
+        let log = dir.join(format!("{}{mode}.log", part.replace('/', "-")));
+        let mode: &[&str] = if mode == "-n" { &["-n", "1"] } else { &[mode] };
+        let whole = summary(&run(part, &dir.join("scratch.log"), mode));
+        let _ = std::fs::remove_file(dir.join("scratch.log"));
+        // Cut off by a node limit after some sub-problems, then taken up.
+        let cut = summary(&run(
+            part,
+            &log,
+            &[mode, &["--node-limit", "100000"]].concat(),
+        ));
+        assert_eq!(cut["status"].str(), "UNKNOWN", "{part} {mode:?}");
+        let recorded = empties(&log);
+        assert!(recorded > 0, "{part} {mode:?}: nothing recorded");
+        // The log names the part and its run as the part's output does.
+        let text = std::fs::read_to_string(&log).unwrap();
+        let header = json::parse(text.lines().next().unwrap()).unwrap();
+        assert_eq!(header["part"].str(), part);
+        assert_eq!(
+            header["fingerprint"].str(),
+            cut["part"]["fingerprint"].str()
+        );
+        let again = summary(&run(part, &log, mode));
+        assert_eq!(again["status"].str(), answer, "{part} {mode:?}");
+        assert_eq!(again["solutions"].int(), count, "{part} {mode:?}");
+        assert_eq!(again["part"]["resumed"].int() as usize, recorded);
+        assert!(
+            again["stats"]["nodes"].int() < whole["stats"]["nodes"].int(),
+            "{part} {mode:?}: the recorded sub-problems were searched again"
+        );
+        assert_eq!(whole["solutions"].int(), count, "{part} {mode:?}");
+        // A sub-problem with a solution is never recorded: the same
+        // answer again, from the log as it now stands.
+        let third = summary(&run(part, &log, mode));
+        assert_eq!(third["solutions"].int(), count, "{part} {mode:?}");
+        assert_eq!(third["status"].str(), answer, "{part} {mode:?}");
+        if count == 0 {
+            let n = third["part"]["subproblems"].int();
+            assert_eq!(third["part"]["resumed"].int(), n, "{part} {mode:?}");
+        }
+        // On two threads the sub-problems are others: searched again, with
+        // the same answer.
+        let two = summary(&run(part, &log, &[mode, &["--threads", "2"]].concat()));
+        assert_eq!(
+            two["solutions"].int(),
+            count,
+            "{part} {mode:?} on two threads"
+        );
+        assert!(two["part"].get("resumed").is_none(), "{part} {mode:?}");
+    }
+    // A log is its part's, of the same run: another part's, or one of a
+    // changed model or search, is refused.
+    let log = dir.join("1-2--count.log");
+    for (part, extra) in [("2/2", "--count"), ("1/2", "--all")] {
+        let r = run(part, &log, &[extra]);
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(r.stderr.contains("is the log of part 1/2"), "{}", r.stderr);
+    }
+    let not_a_log = dir.join("part.jsonl");
+    std::fs::write(&not_a_log, "{\"type\":\"summary\"}\n").unwrap();
+    let r = run("1/2", &not_a_log, &["--count"]);
+    assert!(
+        r.code != 0 && r.stderr.contains("is not a part log"),
+        "{}",
+        r.stderr
+    );
+    // Optimising, a sub-problem ended under another's bound may hold
+    // solutions: the log is refused before any search.
+    let optimising = dir.join("opt.csp");
+    std::fs::write(&optimising, "var x in 1..9;\nminimize x;\n").unwrap();
+    let r = cspi(&[
+        "solve",
+        optimising.to_str().unwrap(),
+        "--part",
+        "1/2",
+        "--part-log",
+        dir.join("opt.log").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("without objective"), "{}", r.stderr);
+    // Without --part there is no part to log.
+    let r = cspi(&["solve", "models/n-queens.csp", "--part-log", "x.log"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
+
 /// Runs part `k/n` split into `m` sub-parts (`--part K/N:J/M`), each output
 /// in its own file under `dir`.
 fn run_sub_parts(dir: &Path, args: &[&str], k: usize, n: usize, m: usize) -> Vec<PathBuf> {
@@ -572,4 +691,76 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     std::fs::write(cut.join("part-4.err"), "  × cannot read model `m.csp`\n").unwrap();
     let again = resume("part-4.jsonl", "2", 1, "4/4");
     assert!(!cut.join("part-4.1-of-2.jsonl").exists(), "{again}");
+    // With `--logs` each piece keeps its empty sub-problems (`--part-log`):
+    // one cut off after some of them takes up from there, whole, where
+    // `--resplit` would have split it; one whose last run recorded nothing
+    // (cut off inside a sub-problem) is split as before.
+    let pigeons = dir.join("pigeons.csp");
+    std::fs::write(
+        &pigeons,
+        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
+         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
+         constraint forall i in 1..9: x[i] != z;\n\
+         constraint x[1] <= 7 -> z <= 8;\n",
+    )
+    .unwrap();
+    let logged = dir.join("logged");
+    let count = ["--count", "--threads", "1"];
+    let first = run_split(&logged, &pigeons, &count, &["--logs"]);
+    assert!(first.contains("40320 solutions (ALL_SOLUTIONS)"), "{first}");
+    assert!(logged.join("part-3.log").exists(), "{first}");
+    let log1 = logged.join("part-1.log");
+    std::fs::remove_file(&log1).unwrap();
+    let stopped = cspi(&[
+        "solve",
+        pigeons.to_str().unwrap(),
+        "--count",
+        "--threads",
+        "1",
+        "--part",
+        "1/4",
+        "--part-log",
+        log1.to_str().unwrap(),
+        "--node-limit",
+        "60000",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        stopped.stdout.contains("\"stopped_by\":\"node limit\""),
+        "{}",
+        stopped.stdout
+    );
+    assert!(
+        std::fs::read_to_string(&log1)
+            .unwrap()
+            .contains("\"empty\"")
+    );
+    std::fs::write(logged.join("part-1.jsonl"), &stopped.stdout).unwrap();
+    let resume = ["--logs", "--resplit", "2"];
+    let again = run_split(&logged, &pigeons, &count, &resume);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 1 to run"),
+        "{again}"
+    );
+    assert!(again.contains("part 1/4: ALL_SOLUTIONS"), "{again}");
+    assert!(again.contains("40320 solutions (ALL_SOLUTIONS)"), "{again}");
+    let summary1 = std::fs::read_to_string(logged.join("part-1.jsonl")).unwrap();
+    assert!(summary1.contains("\"resumed\":"), "{summary1}");
+    // A run that started and recorded nothing before it was cut off.
+    let mut text = std::fs::read_to_string(&log1).unwrap();
+    text.push_str("{\"type\":\"start\"}\n");
+    std::fs::write(&log1, text).unwrap();
+    std::fs::write(logged.join("part-1.jsonl"), "").unwrap();
+    let again = run_split(&logged, &pigeons, &count, &resume);
+    assert!(
+        again.starts_with("3 of 4 parts finished before; 2 to run"),
+        "{again}"
+    );
+    assert!(
+        again.contains("part 1/4:1/2: ") && again.contains("part 1/4:2/2: "),
+        "{again}"
+    );
+    assert!(again.contains("40320 solutions (ALL_SOLUTIONS)"), "{again}");
+    assert!(logged.join("part-1.2-of-2.log").exists(), "{again}");
 }

@@ -1,0 +1,269 @@
+//! `--part-log FILE`: the sub-problems of a part searched to their end
+//! without a solution, recorded as each ends, so that a part cut off (a
+//! sitting's end, a lost machine) takes up where it stopped instead of from
+//! its start (docs/distributed.md).
+//!
+//! The file is JSON Lines: a header naming the part and the fingerprint of
+//! its split, a `start` line for each run that opened it, and one line per
+//! empty sub-problem: its index among the part's sub-problems and a hash of
+//! its path of decisions. A sub-problem is skipped only when both match
+//! (the same part, split the same way, on as many threads): anything else
+//! is searched again. Only sub-problems without a solution are recorded,
+//! and only for a search without objective, so skipping one drops no
+//! solution and changes no count: the part's answer is the same as a run
+//! from its start; only its statistics lack the work done before.
+
+use crate::engine::select::{Branch, Decision};
+use rustc_hash::FxHashSet;
+use std::fmt::Write as _;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A part's log, open for appending; what earlier runs recorded.
+#[derive(Debug)]
+pub struct PartLog {
+    path: PathBuf,
+    /// Empty sub-problems recorded before: (index, hash of the path); one
+    /// index may come with several paths, from runs on other thread counts.
+    recorded: FxHashSet<(usize, u64)>,
+    file: Mutex<File>,
+    /// A record could not be written: the log is behind (time lost on
+    /// resuming, never an answer).
+    failed: AtomicBool,
+}
+
+impl PartLog {
+    /// Opens (or creates) the log of `part` (`K/N`, `K/N:J/M`, ...), whose
+    /// split has `fingerprint`: an existing log must be this part's, of the
+    /// same run.
+    pub fn open(path: &Path, part: &str, fingerprint: &str) -> Result<PartLog, String> {
+        let shown = path.display();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot open the part log {shown}: {e}"))?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| format!("cannot read the part log {shown}: {e}"))?;
+        let mut recorded = FxHashSet::default();
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let mut out = String::new();
+        match lines.next() {
+            None => {
+                let header = serde_json::json!({
+                    "type": "part-log", "part": part, "fingerprint": fingerprint,
+                });
+                let _ = writeln!(out, "{header}");
+            }
+            Some(first) => {
+                let header: serde_json::Value = serde_json::from_str(first)
+                    .ok()
+                    .filter(|h: &serde_json::Value| h["type"] == "part-log")
+                    .ok_or_else(|| {
+                        format!(
+                            "{shown} is not a part log (its first line is no `part-log` header)"
+                        )
+                    })?;
+                if header["part"] != part || header["fingerprint"] != fingerprint {
+                    return Err(format!(
+                        "{shown} is the log of part {} (fingerprint {}), not of this run's part \
+                         {part} (fingerprint {fingerprint}): give each part, and each run, its own log",
+                        header["part"].as_str().unwrap_or("?"),
+                        header["fingerprint"].as_str().unwrap_or("?")
+                    ));
+                }
+                // A line cut short by a kill does not parse: it is passed over.
+                for line in lines {
+                    if let Some(e) = entry(line) {
+                        recorded.insert(e);
+                    }
+                }
+                if !text.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str("{\"type\":\"start\"}\n");
+        file.seek(SeekFrom::End(0))
+            .and_then(|_| file.write_all(out.as_bytes()))
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("cannot write the part log {shown}: {e}"))?;
+        Ok(PartLog {
+            path: path.to_path_buf(),
+            recorded,
+            file: Mutex::new(file),
+            failed: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether the sub-problem `index`, reached by `path`, was recorded empty.
+    pub(crate) fn recorded(&self, index: usize, path: &[Decision]) -> bool {
+        self.recorded.contains(&(index, path_hash(path)))
+    }
+
+    /// How many empty sub-problems earlier runs recorded.
+    pub fn recorded_before(&self) -> usize {
+        self.recorded.len()
+    }
+
+    /// Records the sub-problem `index`, reached by `path`, as searched to its
+    /// end without a solution. The line is written at once, whole.
+    pub(crate) fn record(&self, index: usize, path: &[Decision]) {
+        let line = format!(
+            "{{\"type\":\"empty\",\"index\":{index},\"path\":\"{:016x}\"}}\n",
+            path_hash(path)
+        );
+        let written = match self.file.lock() {
+            Ok(mut f) => f
+                .write_all(line.as_bytes())
+                .and_then(|()| f.flush())
+                .is_ok(),
+            Err(_) => false,
+        };
+        if !written {
+            self.failed.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The log's file, and whether a record could not be written to it.
+    pub fn behind(&self) -> Option<&Path> {
+        self.failed
+            .load(Ordering::Relaxed)
+            .then_some(self.path.as_path())
+    }
+}
+
+/// An `empty` line's index and path hash.
+fn entry(line: &str) -> Option<(usize, u64)> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    if v["type"] != "empty" {
+        return None;
+    }
+    let index = usize::try_from(v["index"].as_u64()?).ok()?;
+    let hash = u64::from_str_radix(v["path"].as_str()?, 16).ok()?;
+    Some((index, hash))
+}
+
+/// FNV-1a over a path's decisions.
+fn path_hash(path: &[Decision]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for d in path {
+        let (kind, value) = match d.branch {
+            Branch::Assign(v) => (0, v),
+            Branch::AtMost(v) => (1, v),
+        };
+        eat(d.var as u64);
+        eat(kind | u64::from(d.right) << 1);
+        eat(value as u64);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cspi-part-log-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    fn d(var: usize, v: i64, right: bool) -> Decision {
+        Decision {
+            var,
+            branch: Branch::Assign(v),
+            right,
+        }
+    }
+
+    #[test]
+    fn records_survive_and_are_matched_by_index_and_path() {
+        let path = temp("a.log");
+        let part = "3/8";
+        let (p0, p1) = (vec![d(0, 1, false)], vec![d(0, 1, true), d(0, 2, false)]);
+        let log = PartLog::open(&path, part, "f00d").unwrap();
+        assert_eq!(log.recorded_before(), 0);
+        log.record(0, &p0);
+        log.record(1, &p1);
+        drop(log);
+        let log = PartLog::open(&path, part, "f00d").unwrap();
+        assert_eq!(log.recorded_before(), 2);
+        assert!(log.recorded(0, &p0) && log.recorded(1, &p1));
+        // Another path at the same index (another split) is searched again,
+        // and once recorded both are kept.
+        assert!(!log.recorded(0, &p1));
+        log.record(0, &p1);
+        drop(log);
+        let log = PartLog::open(&path, part, "f00d").unwrap();
+        assert!(log.recorded(0, &p0) && log.recorded(0, &p1));
+        assert!(!log.recorded(2, &p0));
+        assert!(log.behind().is_none());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().filter(|l| l.contains("start")).count(), 3);
+    }
+
+    #[test]
+    fn a_log_of_another_part_or_run_is_refused() {
+        let path = temp("b.log");
+        drop(PartLog::open(&path, "3/8", "f00d").unwrap());
+        let e = PartLog::open(&path, "4/8", "f00d").unwrap_err();
+        assert!(e.contains("not of this run's part 4/8"), "{e}");
+        let e = PartLog::open(&path, "3/8", "beef").unwrap_err();
+        assert!(e.contains("fingerprint beef"), "{e}");
+        let other = temp("c.log");
+        std::fs::write(&other, "{\"type\":\"summary\"}\n").unwrap();
+        let e = PartLog::open(&other, "3/8", "f00d").unwrap_err();
+        assert!(e.contains("not a part log"), "{e}");
+    }
+
+    #[test]
+    fn a_line_cut_short_is_passed_over_and_the_next_starts_on_its_own_line() {
+        let path = temp("d.log");
+        let part = "1/2";
+        let p = vec![d(4, 7, false)];
+        drop(PartLog::open(&path, part, "f").unwrap());
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"type\":\"empty\",\"index\":0,\"pa")
+            .unwrap();
+        drop(f);
+        let log = PartLog::open(&path, part, "f").unwrap();
+        assert_eq!(log.recorded_before(), 0);
+        log.record(0, &p);
+        drop(log);
+        let log = PartLog::open(&path, part, "f").unwrap();
+        assert!(log.recorded(0, &p));
+    }
+
+    #[test]
+    fn paths_differing_in_any_field_hash_apart() {
+        let base = [d(1, 5, false)];
+        let others = [
+            [d(2, 5, false)],
+            [d(1, 6, false)],
+            [d(1, 5, true)],
+            [Decision {
+                var: 1,
+                branch: Branch::AtMost(5),
+                right: false,
+            }],
+        ];
+        for o in &others {
+            assert_ne!(path_hash(&base), path_hash(o), "{o:?}");
+        }
+        assert_ne!(path_hash(&base), path_hash(&[base[0], base[0]]));
+    }
+}
