@@ -186,6 +186,21 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
     assert_eq!(best["objective"].int(), w["objective"].int());
 }
 
+/// Writes into `dir` a model with 8! solutions, all with `x[1] = 8` and
+/// `z = 9`; below `x[1] <= 7` it is a pigeonhole (ten pigeons, nine holes).
+fn pigeons(dir: &Path) -> PathBuf {
+    let model = dir.join("pigeons.csp");
+    std::fs::write(
+        &model,
+        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
+         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
+         constraint forall i in 1..9: x[i] != z;\n\
+         constraint x[1] <= 7 -> z <= 8;\n",
+    )
+    .unwrap();
+    model
+}
+
 /// A search for one solution with restarts, in parts and sub-parts, as the
 /// long crossword proof runs (docs/crossword-measured.md): each piece says
 /// `SATISFIABLE`, with a solution of its own, exactly when the same piece
@@ -197,16 +212,7 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
 #[test]
 fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_enumerated() {
     let dir = scratch("distributed-restarts");
-    let model = dir.join("pigeons.csp");
-    std::fs::write(
-        &model,
-        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
-         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
-         constraint forall i in 1..9: x[i] != z;\n\
-         constraint x[1] <= 7 -> z <= 8;\n",
-    )
-    .unwrap();
-    let model = model.display().to_string();
+    let model = pigeons(&dir).display().to_string();
     let base = [
         "solve",
         &model,
@@ -266,17 +272,8 @@ fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_en
 #[test]
 fn a_part_cut_off_takes_up_from_its_log_with_the_same_answer() {
     let dir = scratch("distributed-part-log");
-    let model = dir.join("pigeons.csp");
     // Part 1 of 2 has no solution, part 2 holds all 8! of them.
-    std::fs::write(
-        &model,
-        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
-         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
-         constraint forall i in 1..9: x[i] != z;\n\
-         constraint x[1] <= 7 -> z <= 8;\n",
-    )
-    .unwrap();
-    let model = model.display().to_string();
+    let model = pigeons(&dir).display().to_string();
     // One thread unless told: the split is refined for the threads.
     let run = |part: &str, log: &Path, extra: &[&str]| {
         let base = ["solve", &model, "--part", part, "--format", "json"];
@@ -695,15 +692,7 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     // one cut off after some of them takes up from there, whole, where
     // `--resplit` would have split it; one whose last run recorded nothing
     // (cut off inside a sub-problem) is split as before.
-    let pigeons = dir.join("pigeons.csp");
-    std::fs::write(
-        &pigeons,
-        "var x[1..9] in 0..8;\nvar z in 0..9;\n\
-         constraint forall i, j in 1..9 where i < j: x[i] != x[j];\n\
-         constraint forall i in 1..9: x[i] != z;\n\
-         constraint x[1] <= 7 -> z <= 8;\n",
-    )
-    .unwrap();
+    let pigeons = pigeons(&dir);
     let logged = dir.join("logged");
     let count = ["--count", "--threads", "1"];
     let first = run_split(&logged, &pigeons, &count, &["--logs"]);
