@@ -395,8 +395,14 @@ fn piece<'a>(
     whole: &Whole,
     absent: &mut Vec<String>,
 ) -> Result<Piece<'a>, String> {
-    let (own, split): (Vec<&PartOutput>, Vec<&PartOutput>) =
+    let (mut own, split): (Vec<&PartOutput>, Vec<&PartOutput>) =
         group.iter().partition(|p| subs_of(p).len() == depth);
+    // A piece stopped unfinished (UNKNOWN) and then run as sub-parts, as
+    // `run-parts.py --resplit` does: while the split goes on, its sub-parts
+    // stand for it.
+    if whole.partial && !split.is_empty() {
+        own.retain(|p| status_of(p) != "UNKNOWN");
+    }
     match (own.as_slice(), split.first()) {
         ([p], None) => return Ok(Piece::Own(p)),
         ([a, b, ..], _) => {
@@ -734,6 +740,22 @@ mod tests {
         ])
         .err()
         .unwrap_or_default();
+        assert!(e.contains("part 1/1:2/2 is given whole"), "{e}");
+        // Stopped unfinished and then run as sub-parts: a partial merge
+        // takes the sub-parts; a whole merge still refuses the mix.
+        let pieces = [
+            nested(1, 1, &[(1, 2)], "ALL_SOLUTIONS", 2),
+            nested(1, 1, &[(2, 2)], "UNKNOWN", 0),
+            deep(1, "UNSATISFIABLE", 0),
+            deep(2, "ALL_SOLUTIONS", 1),
+        ];
+        let m = super::merge(&pieces, true).unwrap();
+        assert_eq!(
+            (m.status, m.count),
+            ("UNKNOWN", 3),
+            "1/1:2/2:3/3 is missing"
+        );
+        let e = merge(&pieces).err().unwrap_or_default();
         assert!(e.contains("part 1/1:2/2 is given whole"), "{e}");
     }
 
