@@ -40,7 +40,8 @@ cuts off.
 recorded as each ends. A piece cut off then takes up where it stopped, at
 the sub-problem it was in, instead of from its start; with `--resplit` it is
 split only when its last run recorded nothing (it was cut off inside one
-sub-problem). For a search without objective (cspi refuses the log with one).
+sub-problem), and its CPU seconds count what its earlier runs had spent up to
+their last record. For a search without objective (cspi refuses the log with one).
 """
 import argparse
 import json
@@ -181,6 +182,28 @@ def main():
         last = max((i for i, l in enumerate(lines) if '"start"' in l), default=-1)
         return any('"empty"' in l for l in lines[last + 1:])
 
+    def cpu_before(path):
+        """The CPU that earlier runs of a piece spent up to the last
+        sub-problem each recorded in its log (what a piece taken up from its
+        log no longer needs to do); the work in flight when one was cut off
+        is done again, and counted, by the run after."""
+        try:
+            lines = path.with_suffix(".log").read_text().splitlines()
+        except OSError:
+            return 0.0
+        runs, spent = [], 0.0
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if entry.get("type") == "start":
+                runs.append(spent)
+                spent = 0.0
+            elif isinstance(entry.get("cpu"), (int, float)):
+                spent = max(spent, float(entry["cpu"]))
+        return sum(runs)
+
     def resplit(piece, stem):
         """Splits (into `splits`) what an earlier sitting cut off, and its
         sub-parts cut off in turn; an explicit --split stands."""
@@ -273,11 +296,15 @@ def main():
         proc.returncode = os.waitstatus_to_exitcode(status)
         sink.close()
         used = usage.ru_utime + usage.ru_stime
+        earlier = cpu_before(path) if args.logs else 0.0
         summary = finished(path)
         if summary:
-            path.with_suffix(".cpu").write_text(f"{used:.1f}\n")
+            path.with_suffix(".cpu").write_text(f"{used + earlier:.1f}\n")
         state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
-        line = f"part {name}: {state}, {used:.1f} s of CPU ({time.time() - began:.0f} s); {len(todo) + len(running)} left"
+        spent = f"{used:.1f} s of CPU"
+        if earlier:
+            spent += f" and {earlier:.1f} s in earlier runs"
+        line = f"part {name}: {state}, {spent} ({time.time() - began:.0f} s); {len(todo) + len(running)} left"
         timed, parts_left = part_cpu()
         if timed:
             mean = sum(timed) / len(timed)

@@ -5,8 +5,8 @@
 //!
 //! The file is JSON Lines: a header naming the part and the fingerprint of
 //! its split, a `start` line for each run that opened it, and one line per
-//! empty sub-problem: its index among the part's sub-problems and a hash of
-//! its path of decisions. A sub-problem is skipped only when both match
+//! empty sub-problem: its index among the part's sub-problems, a hash of
+//! its path of decisions and the CPU seconds the run had used by then. A sub-problem is skipped only when both match
 //! (the same part, split the same way, on as many threads): anything else
 //! is searched again. Only sub-problems without a solution are recorded,
 //! and only for a search without objective, so skipping one drops no
@@ -113,9 +113,12 @@ impl PartLog {
 
     /// Records the sub-problem `index`, reached by `path`, as searched to its
     /// end without a solution. The line is written at once, whole.
+    /// The line also carries the process's CPU seconds so far, so that a
+    /// runner can count what a run cut off had spent up to its last record.
     pub(crate) fn record(&self, index: usize, path: &[Decision]) {
+        let cpu = cpu_seconds().map_or(String::new(), |c| format!(",\"cpu\":{c:.1}"));
         let line = format!(
-            "{{\"type\":\"empty\",\"index\":{index},\"path\":\"{:016x}\"}}\n",
+            "{{\"type\":\"empty\",\"index\":{index},\"path\":\"{:016x}\"{cpu}}}\n",
             path_hash(path)
         );
         let written = match self.file.lock() {
@@ -147,6 +150,24 @@ fn entry(line: &str) -> Option<(usize, u64)> {
     let index = usize::try_from(v["index"].as_u64()?).ok()?;
     let hash = u64::from_str_radix(v["path"].as_str()?, 16).ok()?;
     Some((index, hash))
+}
+
+/// The CPU seconds (user and system, every thread) this process has used.
+#[cfg(unix)]
+fn cpu_seconds() -> Option<f64> {
+    // SAFETY: an all-zero `rusage` is valid, and `getrusage` only writes it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `usage` is a valid, exclusively borrowed `rusage`.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+fn cpu_seconds() -> Option<f64> {
+    None
 }
 
 /// FNV-1a over a path's decisions.
@@ -214,6 +235,13 @@ mod tests {
         assert!(log.behind().is_none());
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().filter(|l| l.contains("start")).count(), 3);
+        // Each record carries the process's CPU so far, never less than the one before.
+        let cpu: Vec<f64> = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()?["cpu"].as_f64())
+            .collect();
+        assert_eq!(cpu.len(), 3);
+        assert!(cpu.windows(2).all(|w| w[0] <= w[1]), "{cpu:?}");
     }
 
     #[test]

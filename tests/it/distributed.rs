@@ -726,6 +726,13 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
             .contains("\"empty\"")
     );
     std::fs::write(logged.join("part-1.jsonl"), &stopped.stdout).unwrap();
+    // Each record carries the CPU its run had spent; the runner counts the
+    // last one of each earlier run in the part's time (a record of no
+    // sub-problem stands in for a long run here).
+    let mut text = std::fs::read_to_string(&log1).unwrap();
+    assert!(text.contains("\"cpu\":"), "{text}");
+    text.push_str("{\"type\":\"empty\",\"index\":99999,\"path\":\"0\",\"cpu\":7.5}\n");
+    std::fs::write(&log1, text).unwrap();
     let resume = ["--logs", "--resplit", "2"];
     let again = run_split(&logged, &pigeons, &count, &resume);
     assert!(
@@ -733,6 +740,13 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         "{again}"
     );
     assert!(again.contains("part 1/4: ALL_SOLUTIONS"), "{again}");
+    assert!(again.contains(" and 7.5 s in earlier runs"), "{again}");
+    let cpu1: f64 = std::fs::read_to_string(logged.join("part-1.cpu"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(cpu1 >= 7.5, "{cpu1}");
     assert!(again.contains("40320 solutions (ALL_SOLUTIONS)"), "{again}");
     let summary1 = std::fs::read_to_string(logged.join("part-1.jsonl")).unwrap();
     assert!(summary1.contains("\"resumed\":"), "{summary1}");
