@@ -349,8 +349,6 @@ impl<'a> Runner<'a> {
             Some(StoppedBy::Interrupt)
         } else if !summary.stopped {
             None
-        } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
-            Some(StoppedBy::NodeLimit)
         } else if options
             .limits
             .memory
@@ -358,6 +356,12 @@ impl<'a> Runner<'a> {
             .is_some_and(MemoryLimit::reached)
         {
             Some(StoppedBy::MemoryLimit)
+        } else if args.time_limit.is_some_and(|t| self.started.elapsed() >= t) {
+            // Before the node count: on several threads the nodes add up
+            // past the limit that each sub-problem is held to alone.
+            Some(StoppedBy::TimeLimit)
+        } else if args.node_limit.is_some_and(|n| summary.stats.nodes >= n) {
+            Some(StoppedBy::NodeLimit)
         } else {
             Some(StoppedBy::TimeLimit)
         };

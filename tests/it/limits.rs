@@ -936,3 +936,67 @@ fn the_memory_limit_holds_while_the_model_is_lowered() {
         }
     }
 }
+
+/// On two threads each sub-problem is held to what is left of the node
+/// limit, so the nodes of a run stopped by its clock can add up past that
+/// limit: the summary must still name the clock (it used to say "node
+/// limit" whenever the total reached it).
+#[test]
+fn a_run_on_threads_stopped_by_the_clock_says_so_past_the_node_limit() {
+    let golomb = common::model("golomb.csp");
+    let json = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            golomb.to_str().unwrap(),
+            "--param",
+            "m=11",
+            "--threads",
+            "2",
+            "--time-limit",
+            "0.5",
+            "--thread-stats",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let r = common::cspi(&args);
+        let last = r.stdout.lines().last().unwrap_or_default().to_string();
+        serde_json::from_str::<serde_json::Value>(&last).unwrap()
+    };
+    // How many nodes the two threads search in the time: the limit goes
+    // between one thread's and both together.
+    let free = json(&[]);
+    assert_eq!(free["stopped_by"], "time limit", "{free}");
+    let total = free["stats"]["nodes"].as_u64().unwrap();
+    let limit = (total * 3 / 4).max(2).to_string();
+    let s = json(&["--node-limit", &limit]);
+    let n: u64 = limit.parse().unwrap();
+    let threads = s["threads"].as_array().unwrap();
+    // Each thread held one sub-problem: none stopped on the node limit
+    // unless it searched that many nodes alone.
+    let one_each = threads.iter().all(|t| t["subproblems"] == 1);
+    let none_at_limit = threads
+        .iter()
+        .all(|t| t["stats"]["nodes"].as_u64().unwrap() < n);
+    if one_each && none_at_limit {
+        assert_eq!(s["stopped_by"], "time limit", "{s}");
+    }
+    // On one thread the node limit is what stops it, and says so.
+    let one = common::cspi(&[
+        "solve",
+        golomb.to_str().unwrap(),
+        "--param",
+        "m=11",
+        "--node-limit",
+        "200",
+        "--time-limit",
+        "30",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        one.stdout.contains("\"stopped_by\":\"node limit\""),
+        "{}",
+        one.stdout
+    );
+}
