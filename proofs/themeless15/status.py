@@ -72,6 +72,10 @@ def ended(chain, pieces, splits):
     return out
 
 
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", default=str(HERE / "parts"), help="the run's parts (default: parts/ here)")
@@ -103,7 +107,7 @@ def main():
         if log.exists():
             text = log.read_text()
             empty, runs = text.count('"empty"'), text.count('"start"')
-            note = f"its log: {empty} sub-problems ended empty, {runs} runs"
+            note = f"its log: {plural(empty, 'sub-problem')} ended empty, {plural(runs, 'run')}"
         else:
             note = "no log"
         print(f"begun, not ended: {path.name} ({note})")

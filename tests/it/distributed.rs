@@ -524,18 +524,97 @@ fn parts_that_do_not_belong_together_are_refused() {
 /// summary UNKNOWN) runs again and only it; a model with no solution
 /// merges to UNSATISFIABLE. Needs python3 (as the Python package does):
 /// without it the test says so, and fails under `CSPI_REQUIRE_PYTHON=1`.
-#[test]
-fn run_parts_resumes_and_merges_into_the_whole_run() {
+/// Whether python3 runs here; when it does not, says which test it skips
+/// (and fails the test when CSPI_REQUIRE_PYTHON=1, as in CI).
+fn has_python(what: &str) -> bool {
     let probe = std::process::Command::new("python3")
         .arg("--version")
         .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        let message = "RUN-PARTS NOT TESTED: no python3";
-        if std::env::var("CSPI_REQUIRE_PYTHON").is_ok_and(|v| v == "1") {
-            panic!("{message}");
-        }
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "{message}");
+    if probe.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    let message = format!("{what} NOT TESTED: no python3");
+    if std::env::var("CSPI_REQUIRE_PYTHON").is_ok_and(|v| v == "1") {
+        panic!("{message}");
+    }
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
+    false
+}
+
+/// The proof's figures (`proofs/themeless15/status.py`): a part ends whole
+/// as one piece or as every sub-part of its split, its CPU summed over them;
+/// a piece begun and not ended is named with what its log holds.
+#[test]
+fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
+    if !has_python("PROOF STATUS") {
+        return;
+    }
+    let dir = scratch("proof-status");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let unsat = "{\"type\":\"summary\",\"status\":\"UNSATISFIABLE\",\"solutions\":0}\n";
+    let put = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    put("part-1.jsonl", unsat);
+    put("part-1.cpu", "10.0\n");
+    // Part 2 cut off, run as two sub-parts: one ended, one begun.
+    put("part-2.jsonl", "");
+    put("part-2.1-of-2.jsonl", unsat);
+    put("part-2.1-of-2.cpu", "3.0\n");
+    put("part-2.2-of-2.jsonl", "");
+    put(
+        "part-2.2-of-2.log",
+        "{\"type\":\"part-log\"}\n{\"type\":\"start\"}\n{\"type\":\"empty\",\"index\":0,\"path\":\"1\"}\n",
+    );
+    let status = || {
+        let out = std::process::Command::new("python3")
+            .arg(crate::common::root().join("proofs/themeless15/status.py"))
+            .args(["--dir", dir.to_str().unwrap(), "--parts", "3"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let first = status();
+    assert!(
+        first.starts_with("1 of 3 parts ended whole, every one without a fill"),
+        "{first}"
+    );
+    assert!(first.contains("over the 1 timed: 10 s in all"), "{first}");
+    assert!(
+        first.contains(
+            "begun, not ended: part-2.2-of-2.jsonl (its log: 1 sub-problem ended empty, 1 run)"
+        ),
+        "{first}"
+    );
+    put("part-2.2-of-2.jsonl", unsat);
+    put("part-2.2-of-2.cpu", "5.0\n");
+    let second = status();
+    assert!(second.starts_with("2 of 3 parts ended whole"), "{second}");
+    assert!(
+        second.contains("over the 2 timed: 18 s in all, median 9 s, mean 9 s, longest 10 s"),
+        "{second}"
+    );
+    assert!(!second.contains("begun"), "{second}");
+    // A part with a fill is not counted as one without.
+    put(
+        "part-3.jsonl",
+        "{\"type\":\"summary\",\"status\":\"SATISFIABLE\",\"solutions\":1}\n",
+    );
+    let third = status();
+    assert!(
+        third.starts_with("3 of 3 parts ended whole, statuses"),
+        "{third}"
+    );
+}
+
+#[test]
+fn run_parts_resumes_and_merges_into_the_whole_run() {
+    if !has_python("RUN-PARTS") {
         return;
     }
     let dir = scratch("run-parts");
