@@ -42,6 +42,13 @@ the sub-problem it was in, instead of from its start; with `--resplit` it is
 split only when its last run recorded nothing (it was cut off inside one
 sub-problem), and its CPU seconds count what its earlier runs had spent up to
 their last record. For a search without objective (cspi refuses the log with one).
+
+`--stall S` (with `--logs` and `--resplit M`) does not wait for a sitting's
+end: a piece whose log has recorded no sub-problem ended for S seconds of
+its CPU is stopped and run as M sub-parts at once. A proof's sub-problems
+have a long tail (most end in seconds, one in thousands may run for hours);
+a piece caught in one would otherwise run on, unrecorded, until the sitting
+ends and throws that work away, and be split only then.
 """
 import argparse
 import json
@@ -102,6 +109,24 @@ def cpu_of(path):
         return None
 
 
+def child_cpu(pid):
+    """The CPU seconds a running child has used so far (Linux's /proc), or
+    None where that cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def recorded(path):
+    """How many sub-problems a piece's log records ended empty."""
+    try:
+        return path.with_suffix(".log").read_text().count('"empty"')
+    except OSError:
+        return 0
+
+
 def said(path):
     """The first line cspi wrote on stderr for a part (beside its output, .err), if any."""
     try:
@@ -127,10 +152,15 @@ def main():
     ap.add_argument("--logs", action="store_true",
                     help="keep each piece's empty sub-problems in DIR/part-K.log (cspi --part-log), "
                          "so that a piece cut off takes up where it stopped")
+    ap.add_argument("--stall", type=float, metavar="S",
+                    help="with --logs and --resplit M: a piece whose log records no sub-problem "
+                         "ended for S seconds of its CPU is stopped and run as M sub-parts at once")
     ap.add_argument("command", nargs=argparse.REMAINDER, help="-- solve MODEL ARGS...")
     args = ap.parse_args()
     if args.resplit is not None and args.resplit < 2:
         ap.error("--resplit M: M must be at least 2")
+    if args.stall is not None and (args.resplit is None or not args.logs or args.stall <= 0):
+        ap.error("--stall S needs --logs and --resplit M, and S above 0")
     splits = {}
     for spec in sorted(args.split, key=lambda t: t.count(":")):
         try:
@@ -277,6 +307,47 @@ def main():
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    # --stall: for each running piece, its log's count of records and the CPU
+    # (or, where unreadable, the wall clock) at which that count last changed.
+    progress, stalled = {}, set()
+
+    def clock(proc):
+        cpu = child_cpu(proc.pid)
+        return cpu if cpu is not None else time.time()
+
+    def check_stalls():
+        for name, (proc, _, _, path) in running.items():
+            if name in stalled:
+                continue
+            count, now = recorded(path), clock(proc)
+            last = progress.get(name)
+            if last is None or last[0] != count:
+                progress[name] = (count, now)
+            elif now - last[1] >= args.stall and name.count(":") <= MAX_LEVELS - 1:
+                stalled.add(name)
+                proc.terminate()
+
+    def split_stalled(name, path):
+        """Runs a piece stopped for stalling as sub-parts, next."""
+        chain = tuple(int(x.split("/")[0]) for x in name.split(":"))
+        splits[chain] = args.resplit
+        subs = pieces(chain, name, path.stem)
+        todo[:0] = subs
+        print(f"part {name}: no sub-problem ended in {args.stall:.0f} s of CPU; "
+              f"run as {args.resplit} sub-parts", flush=True)
+
+    def reap():
+        """Waits for a child to end (checking for stalled pieces meanwhile
+        when asked to): its pid, status and resource usage."""
+        if args.stall is None:
+            return os.wait3(0)
+        while True:
+            pid, status, usage = os.wait3(os.WNOHANG)
+            if pid:
+                return pid, status, usage
+            check_stalls()
+            time.sleep(min(1.0, args.stall / 4))
+
     while todo or running:
         while todo and len(running) < args.jobs:
             name, part, path = todo.pop(0)
@@ -288,11 +359,12 @@ def main():
                 argv += ["--part-log", str(path.with_suffix(".log"))]
             running[name] = (subprocess.Popen(argv, stdout=sink, stderr=errors), sink, time.time(), path)
             errors.close()
-        pid, status, usage = os.wait3(0)
+        pid, status, usage = reap()
         name = next((n for n, (p, _, _, _) in running.items() if p.pid == pid), None)
         if name is None:
             continue
         proc, sink, began, path = running.pop(name)
+        progress.pop(name, None)
         proc.returncode = os.waitstatus_to_exitcode(status)
         sink.close()
         used = usage.ru_utime + usage.ru_stime
@@ -300,6 +372,10 @@ def main():
         summary = finished(path)
         if summary:
             path.with_suffix(".cpu").write_text(f"{used + earlier:.1f}\n")
+        if name in stalled and not summary:
+            stalled.discard(name)
+            split_stalled(name, path)
+            continue
         state = summary["status"] if summary else f"not finished (exit {proc.returncode}{said(path)})"
         spent = f"{used:.1f} s of CPU"
         if earlier:

@@ -612,6 +612,87 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
     );
 }
 
+/// `run-parts.py --stall S`: a piece that records no sub-problem ended for S
+/// seconds of its CPU is stopped and run as sub-parts at once, and the run
+/// still merges into the whole answer. The stall is made certain, whatever
+/// the machine's speed, by a stand-in for cspi that spins on part 1 (CPU,
+/// no records) and hands every other piece to cspi.
+#[test]
+fn run_parts_splits_a_stalled_piece_at_once() {
+    if !has_python("RUN-PARTS --STALL") {
+        return;
+    }
+    let dir = scratch("run-parts-stall");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spin = dir.join("spin-on-part-1.sh");
+    std::fs::write(
+        &spin,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in *\" --part 1/2 \"*) while :; do :; done;; esac\nexec '{}' \"$@\"\n",
+            env!("CARGO_BIN_EXE_cspi")
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&spin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let parts = dir.join("parts");
+    let r = std::process::Command::new("python3")
+        .arg(crate::common::root().join("scripts/run-parts.py"))
+        .args([
+            "--dir",
+            parts.to_str().unwrap(),
+            "--parts",
+            "2",
+            "--jobs",
+            "2",
+        ])
+        .args(["--logs", "--resplit", "2", "--stall", "1"])
+        .args(["--cspi", spin.to_str().unwrap(), "--", "solve"])
+        .arg(crate::common::model("n-queens.csp"))
+        .args(["--count", "--threads", "1"])
+        .output()
+        .expect("run python3");
+    let said = String::from_utf8_lossy(&r.stdout).into_owned();
+    assert!(
+        r.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(
+        said.contains("part 1/2: no sub-problem ended in 1 s of CPU; run as 2 sub-parts"),
+        "{said}"
+    );
+    assert!(
+        said.contains("part 1/2:1/2: ALL_SOLUTIONS")
+            && said.contains("part 1/2:2/2: ALL_SOLUTIONS"),
+        "{said}"
+    );
+    assert!(said.contains("92 solutions (ALL_SOLUTIONS)"), "{said}");
+    assert!(parts.join("part-1.2-of-2.log").exists(), "{said}");
+    // Without --resplit (or --logs) there is nothing to split it into.
+    let refused = std::process::Command::new("python3")
+        .arg(crate::common::root().join("scripts/run-parts.py"))
+        .args([
+            "--dir",
+            parts.to_str().unwrap(),
+            "--parts",
+            "2",
+            "--logs",
+            "--stall",
+            "1",
+        ])
+        .args(["--", "solve", "m.csp"])
+        .output()
+        .expect("run python3");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--stall S needs --logs and --resplit M"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
+
 #[test]
 fn run_parts_resumes_and_merges_into_the_whole_run() {
     if !has_python("RUN-PARTS") {
