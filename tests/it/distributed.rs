@@ -616,7 +616,8 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
 /// seconds of its CPU is stopped and run as sub-parts at once, and the run
 /// still merges into the whole answer. The stall is made certain, whatever
 /// the machine's speed, by a stand-in for cspi that spins on part 1 (CPU,
-/// no records) and hands every other piece to cspi.
+/// no records; bounded, so that a runner that failed to stop it leaves no
+/// spinner behind for long) and hands every other piece to cspi.
 #[test]
 fn run_parts_splits_a_stalled_piece_at_once() {
     if !has_python("RUN-PARTS --STALL") {
@@ -629,7 +630,7 @@ fn run_parts_splits_a_stalled_piece_at_once() {
     std::fs::write(
         &spin,
         format!(
-            "#!/bin/sh\ncase \" $* \" in *\" --part 1/2 \"*) while :; do :; done;; esac\nexec '{}' \"$@\"\n",
+            "#!/bin/sh\ncase \" $* \" in *\" --part 1/2 \"*) i=0; while [ $i -lt 200000000 ]; do i=$((i+1)); done;; esac\nexec '{}' \"$@\"\n",
             env!("CARGO_BIN_EXE_cspi")
         ),
     )
