@@ -30,7 +30,7 @@ part or sub-part already finished whole is not split.
 or sub-part that an earlier sitting started and did not finish (its file
 there without a finished summary, and no error of cspi's beside it) runs as
 M sub-parts instead of again from its start, and so do its sub-parts in
-turn, down to the four levels `--part` takes (a sub-part split before keeps
+turn, down to the eight levels `--part` takes (a sub-part split before keeps
 the number it was split into). A part too long for any one sitting is then
 finished by later ones, and a sitting's end costs at most the sub-parts it
 cuts off.
@@ -62,7 +62,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The most levels of sub-parts `cspi solve --part` takes (K/N:J/M:...).
-MAX_LEVELS = 4
+MAX_LEVELS = 8
 
 
 _FINISHED = {}

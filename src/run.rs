@@ -168,8 +168,11 @@ pub struct ThreadStats {
     pub stats: Stats,
 }
 
-/// How deep sub-parts nest (`K/N:J/M:I/L...`).
-pub const MAX_NEST: usize = 4;
+/// How deep sub-parts nest (`K/N:J/M:I/L...`): deep enough that a piece
+/// held by one long sub-problem can be split, level by level, until its
+/// pieces fit a sitting (`run-parts.py --stall`; themeless15's proof met
+/// one that still ran past 20 minutes four levels down).
+pub const MAX_NEST: usize = 8;
 
 /// The most parts (N) of a split, or sub-parts (M) of a part: a split
 /// holds every sub-problem's path at once (docs/distributed.md).
@@ -549,9 +552,14 @@ mod tests {
         assert_eq!(deep.to_string(), "3/64:2/16:5/8");
         assert!(Part::parse("3/64:0/16").is_err());
         assert!(Part::parse("3/64:2").is_err());
-        assert!(Part::parse("1/2:1/2:1/2:1/2:1/2").is_ok());
-        let too_deep = Part::parse("1/2:1/2:1/2:1/2:1/2:1/2");
-        assert!(too_deep.unwrap_err().contains("at most 4 deep"));
+        let nested = |levels: usize| format!("1/2{}", ":1/2".repeat(levels));
+        assert!(Part::parse(&nested(MAX_NEST)).is_ok());
+        let too_deep = Part::parse(&nested(MAX_NEST + 1));
+        assert!(
+            too_deep
+                .unwrap_err()
+                .contains(&format!("at most {MAX_NEST} deep"))
+        );
         assert!(Part::parse("0/4").unwrap_err().contains("from 1 to 4"));
         assert!(Part::parse("5/4").is_err());
         assert!(Part::parse("1/0").is_err());

@@ -512,7 +512,7 @@ fn parts_that_do_not_belong_together_are_refused() {
         "x/2",
         "1/4:0/2",
         "1/4:3/2",
-        "1/4:1/2:1/2:1/2:1/2:1/2",
+        "1/4:1/2:1/2:1/2:1/2:1/2:1/2:1/2:1/2:1/2",
     ] {
         let r = cspi(&["solve", "models/n-queens.csp", "--part", bad]);
         assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
