@@ -8,31 +8,26 @@ has a fill; this says how far the run has come.
     python3 proofs/themeless15/status.py [--dir DIR] [--parts 256]
 """
 import argparse
-import json
+import importlib.util
 import re
 import statistics
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+# scripts/run-parts.py, the runner, for its reading of a piece's summary.
+_SPEC = importlib.util.spec_from_file_location("run_parts", HERE.parent.parent / "scripts/run-parts.py")
+RUNNER = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(RUNNER)
 # part-K.jsonl, part-K.J-of-M.jsonl, part-K.J-of-M.I-of-L.jsonl, ...
 STEM = re.compile(r"part-(\d+)((?:\.\d+-of-\d+)*)")
 SUB = re.compile(r"\.(\d+)-of-(\d+)")
 
 
 def status_of(path):
-    """The status of a piece's summary; None when it has none (cut off)."""
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return None
-    for line in reversed(lines):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if record.get("type") == "summary":
-            return record.get("status")
-    return None
+    """The status of a piece's finished summary; None when it has none (cut
+    off, or stopped: UNKNOWN), read as the runner reads it."""
+    summary = RUNNER._read_summary(path)
+    return summary.get("status") if summary else None
 
 
 def read(parts):

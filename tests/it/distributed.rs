@@ -542,6 +542,29 @@ fn has_python(what: &str) -> bool {
     false
 }
 
+/// Runs a Python script of the repository: `python3 ROOT/script args...`.
+fn python<S: AsRef<std::ffi::OsStr>>(
+    script: &str,
+    args: impl IntoIterator<Item = S>,
+) -> std::process::Output {
+    std::process::Command::new("python3")
+        .arg(crate::common::root().join(script))
+        .args(args)
+        .output()
+        .expect("run python3")
+}
+
+/// What a script run printed, once it is checked to have succeeded.
+fn succeeded(out: &std::process::Output) -> String {
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    said
+}
+
 /// The proof's figures (`proofs/themeless15/status.py`): a part ends whole
 /// as one piece or as every sub-part of its split, its CPU summed over them;
 /// a piece begun and not ended is named with what its log holds.
@@ -567,17 +590,8 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
         "{\"type\":\"part-log\"}\n{\"type\":\"start\"}\n{\"type\":\"empty\",\"index\":0,\"path\":\"1\"}\n",
     );
     let status = || {
-        let out = std::process::Command::new("python3")
-            .arg(crate::common::root().join("proofs/themeless15/status.py"))
-            .args(["--dir", dir.to_str().unwrap(), "--parts", "3"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let args = ["--dir", dir.to_str().unwrap(), "--parts", "3"];
+        succeeded(&python("proofs/themeless15/status.py", args))
     };
     let first = status();
     assert!(
@@ -638,28 +652,36 @@ fn run_parts_splits_a_stalled_piece_at_once() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&spin, std::fs::Permissions::from_mode(0o755)).unwrap();
     let parts = dir.join("parts");
-    let r = std::process::Command::new("python3")
-        .arg(crate::common::root().join("scripts/run-parts.py"))
-        .args([
+    let queens = crate::common::model("n-queens.csp");
+    let (parts_dir, spin, queens) = (
+        parts.to_str().unwrap(),
+        spin.to_str().unwrap(),
+        queens.to_str().unwrap(),
+    );
+    let said = succeeded(&python(
+        "scripts/run-parts.py",
+        [
             "--dir",
-            parts.to_str().unwrap(),
+            parts_dir,
             "--parts",
             "2",
             "--jobs",
             "2",
-        ])
-        .args(["--logs", "--resplit", "2", "--stall", "1"])
-        .args(["--cspi", spin.to_str().unwrap(), "--", "solve"])
-        .arg(crate::common::model("n-queens.csp"))
-        .args(["--count", "--threads", "1"])
-        .output()
-        .expect("run python3");
-    let said = String::from_utf8_lossy(&r.stdout).into_owned();
-    assert!(
-        r.status.success(),
-        "{said}{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+            "--logs",
+            "--resplit",
+            "2",
+            "--stall",
+            "1",
+            "--cspi",
+            spin,
+            "--",
+            "solve",
+            queens,
+            "--count",
+            "--threads",
+            "1",
+        ],
+    ));
     assert!(
         said.contains("part 1/2: no sub-problem ended in 1 s of CPU; run as 2 sub-parts"),
         "{said}"
@@ -672,20 +694,12 @@ fn run_parts_splits_a_stalled_piece_at_once() {
     assert!(said.contains("92 solutions (ALL_SOLUTIONS)"), "{said}");
     assert!(parts.join("part-1.2-of-2.log").exists(), "{said}");
     // Without --resplit (or --logs) there is nothing to split it into.
-    let refused = std::process::Command::new("python3")
-        .arg(crate::common::root().join("scripts/run-parts.py"))
-        .args([
-            "--dir",
-            parts.to_str().unwrap(),
-            "--parts",
-            "2",
-            "--logs",
-            "--stall",
-            "1",
-        ])
-        .args(["--", "solve", "m.csp"])
-        .output()
-        .expect("run python3");
+    let refused = python(
+        "scripts/run-parts.py",
+        [
+            "--dir", parts_dir, "--parts", "2", "--logs", "--stall", "1", "--", "solve", "m.csp",
+        ],
+    );
     assert!(!refused.status.success());
     assert!(
         String::from_utf8_lossy(&refused.stderr).contains("--stall S needs --logs and --resplit M"),
@@ -701,32 +715,21 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     }
     let dir = scratch("run-parts");
     let _ = std::fs::remove_dir_all(&dir);
-    let script = crate::common::root().join("scripts/run-parts.py");
     let queens = crate::common::model("n-queens.csp");
     let run_split = |out: &Path, model: &Path, more: &[&str], split: &[&str]| {
-        let r = std::process::Command::new("python3")
-            .arg(&script)
-            .args([
-                "--dir",
-                out.to_str().unwrap(),
-                "--parts",
-                "4",
-                "--jobs",
-                "2",
-            ])
-            .args(split)
-            .args(["--cspi", env!("CARGO_BIN_EXE_cspi"), "--", "solve"])
-            .arg(model)
-            .args(more)
-            .output()
-            .expect("run python3");
-        let said = String::from_utf8_lossy(&r.stdout).into_owned();
-        assert!(
-            r.status.success(),
-            "{said}{}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        String::from_utf8_lossy(&r.stdout).into_owned()
+        let mut args = vec![
+            "--dir",
+            out.to_str().unwrap(),
+            "--parts",
+            "4",
+            "--jobs",
+            "2",
+        ];
+        args.extend_from_slice(split);
+        args.extend(["--cspi", env!("CARGO_BIN_EXE_cspi"), "--", "solve"]);
+        args.push(model.to_str().unwrap());
+        args.extend_from_slice(more);
+        succeeded(&python("scripts/run-parts.py", args))
     };
     let run = |out: &Path, model: &Path, more: &[&str]| run_split(out, model, more, &[]);
     let parts = dir.join("queens");
