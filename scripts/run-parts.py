@@ -323,7 +323,7 @@ def main():
             last = progress.get(name)
             if last is None or last[0] != count:
                 progress[name] = (count, now)
-            elif now - last[1] >= args.stall and name.count(":") <= MAX_LEVELS - 1:
+            elif now - last[1] >= args.stall and len(name.split(":")) <= MAX_LEVELS:
                 stalled.add(name)
                 proc.terminate()
 

@@ -31,8 +31,8 @@ def status_of(path):
 
 
 def read(parts):
-    """Every piece by its chain (K, J, I, ...): its file, its status and its
-    CPU seconds (None when not kept); and how many sub-parts each chain that
+    """Every piece by its chain (K, J, I, ...): its file, its finished status
+    (None when it has none) and its CPU seconds (None when not kept); and how many sub-parts each chain that
     was split was split into."""
     pieces, splits = {}, {}
     for path in parts.glob("part-*.jsonl"):
@@ -45,7 +45,7 @@ def read(parts):
             splits[chain[:depth + 1]] = n
         status = status_of(path)
         cpu = path.with_suffix(".cpu")
-        seconds = float(cpu.read_text()) if status not in (None, "UNKNOWN") and cpu.exists() else None
+        seconds = float(cpu.read_text()) if status and cpu.exists() else None
         pieces[chain] = (path, status, seconds)
     return pieces, splits
 
@@ -54,7 +54,7 @@ def ended(chain, pieces, splits):
     """The statuses and CPU seconds of the pieces that end `chain` whole,
     or None when it has not ended."""
     _, status, seconds = pieces.get(chain, (None, None, None))
-    if status not in (None, "UNKNOWN"):
+    if status:
         return [(status, seconds)]
     if chain not in splits:
         return None
@@ -96,7 +96,7 @@ def main():
               f"at that mean some {(args.parts - len(whole)) * mean / 3600:.1f} h of CPU left")
     for chain in sorted(pieces):
         path, status, _ = pieces[chain]
-        if status not in (None, "UNKNOWN") or chain in splits or chain[0] in whole:
+        if status or chain in splits or chain[0] in whole:
             continue
         log = path.with_suffix(".log")
         if log.exists():
