@@ -48,7 +48,9 @@ end: a piece whose log has recorded no sub-problem ended for S seconds of
 its CPU is stopped and run as M sub-parts at once. A proof's sub-problems
 have a long tail (most end in seconds, one in thousands may run for hours);
 a piece caught in one would otherwise run on, unrecorded, until the sitting
-ends and throws that work away, and be split only then.
+ends and throws that work away, and be split only then. The CPU a piece has
+spent since its log's last record is kept beside it (DIR/part-K.stall), so a
+later sitting that takes it up from that record counts it towards S.
 """
 import argparse
 import json
@@ -321,11 +323,38 @@ def main():
                 continue
             count, now = recorded(path), clock(proc)
             last = progress.get(name)
-            if last is None or last[0] != count:
+            if last is None:
+                # Taken up from its log: the CPU an earlier sitting spent in
+                # the sub-problem it was cut off in counts towards the stall.
+                progress[name] = (count, now - stall_credit(path, count))
+            elif last[0] != count:
                 progress[name] = (count, now)
             elif now - last[1] >= args.stall and len(name.split(":")) <= MAX_LEVELS:
                 stalled.add(name)
                 proc.terminate()
+            else:
+                save_stall(path, count, now - last[1])
+
+    saved = {}
+
+    def save_stall(path, count, spent):
+        """Keeps beside a piece (.stall) the CPU it has spent since its log's
+        last record, every 10 s of it, for a later sitting's stall clock."""
+        if spent - saved.get(path, 0.0) >= 10:
+            saved[path] = spent
+            path.with_suffix(".stall").write_text(json.dumps({"records": count, "cpu": round(spent, 1)}) + "\n")
+
+    def stall_credit(path, count):
+        """The CPU an earlier run spent since the last record of a log that
+        still has `count` records (0 when unknown)."""
+        try:
+            kept = json.loads(path.with_suffix(".stall").read_text())
+        except (OSError, ValueError):
+            return 0.0
+        if not isinstance(kept, dict) or kept.get("records") != count:
+            return 0.0
+        cpu = kept.get("cpu")
+        return float(cpu) if isinstance(cpu, (int, float)) and cpu > 0 else 0.0
 
     def split_stalled(name, path):
         """Runs a piece stopped for stalling as sub-parts, next."""
@@ -365,6 +394,8 @@ def main():
             continue
         proc, sink, began, path = running.pop(name)
         progress.pop(name, None)
+        saved.pop(path, None)
+        path.with_suffix(".stall").unlink(missing_ok=True)
         proc.returncode = os.waitstatus_to_exitcode(status)
         sink.close()
         used = usage.ru_utime + usage.ru_stime

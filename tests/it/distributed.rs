@@ -626,20 +626,12 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
     );
 }
 
-/// `run-parts.py --stall S`: a piece that records no sub-problem ended for S
-/// seconds of its CPU is stopped and run as sub-parts at once, and the run
-/// still merges into the whole answer. The stall is made certain, whatever
-/// the machine's speed, by a stand-in for cspi that spins on part 1 (CPU,
-/// no records; bounded, so that a runner that failed to stop it leaves no
-/// spinner behind for long) and hands every other piece to cspi.
-#[test]
-fn run_parts_splits_a_stalled_piece_at_once() {
-    if !has_python("RUN-PARTS --STALL") {
-        return;
-    }
-    let dir = scratch("run-parts-stall");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh `dir` holding a stand-in for cspi that spins on part 1 of 2
+/// (CPU, no records; bounded, so that a runner that failed to stop it leaves
+/// no spinner behind for long) and hands every other piece to cspi.
+fn spinner_on_part_1(dir: &Path) -> PathBuf {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).unwrap();
     let spin = dir.join("spin-on-part-1.sh");
     std::fs::write(
         &spin,
@@ -651,6 +643,87 @@ fn run_parts_splits_a_stalled_piece_at_once() {
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&spin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    spin
+}
+
+/// A stalled piece's stall clock outlives a sitting: the runner keeps beside
+/// the piece (.stall) the CPU it spent since its log's last record, and a
+/// later sitting that takes the piece up from the same record counts it. Here
+/// a kept 999.5 s, against `--stall 1000`, splits the piece within a second
+/// of its CPU; a kept figure for another record count is ignored.
+#[test]
+fn run_parts_counts_a_cut_off_stall_in_the_next_sitting() {
+    if !has_python("RUN-PARTS --STALL") {
+        return;
+    }
+    let dir = scratch("run-parts-stall-kept");
+    let spin = spinner_on_part_1(&dir);
+    let parts = dir.join("parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    // Part 1 was taken up from its log before (one sub-problem recorded in
+    // its last run, so it is not split at the start), then cut off.
+    std::fs::write(
+        parts.join("part-1.log"),
+        concat!(
+            r#"{"fingerprint":"0","part":"1/2","type":"part-log"}"#,
+            "\n",
+            r#"{"type":"start"}"#,
+            "\n",
+            r#"{"type":"empty","index":0,"path":"0","cpu":0.1}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let kept = |records| format!(r#"{{"records": {records}, "cpu": 999.5}}"#);
+    std::fs::write(parts.join("part-1.stall"), kept(1)).unwrap();
+    std::fs::write(parts.join("part-2.stall"), kept(7)).unwrap();
+    let queens = crate::common::model("n-queens.csp");
+    let said = succeeded(&python(
+        "scripts/run-parts.py",
+        [
+            "--dir",
+            parts.to_str().unwrap(),
+            "--parts",
+            "2",
+            "--jobs",
+            "2",
+            "--logs",
+            "--resplit",
+            "2",
+            "--stall",
+            "1000",
+            "--cspi",
+            spin.to_str().unwrap(),
+            "--",
+            "solve",
+            queens.to_str().unwrap(),
+            "--count",
+            "--threads",
+            "1",
+        ],
+    ));
+    assert!(
+        said.contains("part 1/2: no sub-problem ended in 1000 s of CPU; run as 2 sub-parts"),
+        "{said}"
+    );
+    assert!(said.contains("part 2/2: ALL_SOLUTIONS"), "{said}");
+    assert!(said.contains("92 solutions (ALL_SOLUTIONS)"), "{said}");
+    // A piece's .stall goes when it ends.
+    assert!(!parts.join("part-1.stall").exists(), "{said}");
+    assert!(!parts.join("part-2.stall").exists(), "{said}");
+}
+
+/// `run-parts.py --stall S`: a piece that records no sub-problem ended for S
+/// seconds of its CPU is stopped and run as sub-parts at once, and the run
+/// still merges into the whole answer. The stall is made certain, whatever
+/// the machine's speed, by a stand-in for cspi that spins on part 1.
+#[test]
+fn run_parts_splits_a_stalled_piece_at_once() {
+    if !has_python("RUN-PARTS --STALL") {
+        return;
+    }
+    let dir = scratch("run-parts-stall");
+    let spin = spinner_on_part_1(&dir);
     let parts = dir.join("parts");
     let queens = crate::common::model("n-queens.csp");
     let (parts_dir, spin, queens) = (
