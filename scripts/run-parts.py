@@ -30,7 +30,7 @@ part or sub-part already finished whole is not split.
 or sub-part that an earlier sitting started and did not finish (its file
 there without a finished summary, and no error of cspi's beside it) runs as
 M sub-parts instead of again from its start, and so do its sub-parts in
-turn, down to the eight levels `--part` takes (a sub-part split before keeps
+turn, down to the sixteen levels `--part` takes (a sub-part split before keeps
 the number it was split into). A part too long for any one sitting is then
 finished by later ones, and a sitting's end costs at most the sub-parts it
 cuts off.
@@ -42,6 +42,12 @@ the sub-problem it was in, instead of from its start; with `--resplit` it is
 split only when its last run recorded nothing (it was cut off inside one
 sub-problem), and its CPU seconds count what its earlier runs had spent up to
 their last record. For a search without objective (cspi refuses the log with one).
+
+What `--resplit` and `--stall` split, they split evenly (`--part K/N:J/Me`,
+DIR/part-K.J-of-Me.jsonl): every sub-problem of the piece gets its share of
+the split, so the one a piece was stopped in, among its last, is split too.
+A piece split before keeps the way its files show; `--split K:Me` asks for
+it by hand.
 
 `--stall S` (with `--logs` and `--resplit M`) does not wait for a sitting's
 end: a piece whose log has recorded no sub-problem ended for S seconds of
@@ -64,7 +70,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # The most levels of sub-parts `cspi solve --part` takes (K/N:J/M:...).
-MAX_LEVELS = 8
+MAX_LEVELS = 16
 
 
 _FINISHED = {}
@@ -140,6 +146,11 @@ def said(path):
     return f": {message}" if message else ""
 
 
+def ways(m):
+    """How many sub-parts a split written "M" or "Me" makes (0 for none)."""
+    return int(m.rstrip("e")) if m else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dir", required=True, help="where each part's output is kept")
@@ -147,8 +158,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parts run at once")
     ap.add_argument("--cspi", default=str(ROOT / "target/release/cspi"))
     ap.add_argument("--split", action="append", default=[], metavar="K:M",
-                    help="run part K as M sub-parts (K/N:J/M); K:J:L runs sub-part J of part K as L "
-                         "more, and so on; may be given for several parts")
+                    help="run part K as M sub-parts (K/N:J/M; K:Me splits it evenly, K/N:J/Me); K:J:L "
+                         "runs sub-part J of part K as L more, and so on; may be given for several parts")
     ap.add_argument("--resplit", type=int, metavar="M",
                     help="run a part or sub-part an earlier sitting left unfinished as M sub-parts")
     ap.add_argument("--logs", action="store_true",
@@ -163,19 +174,26 @@ def main():
         ap.error("--resplit M: M must be at least 2")
     if args.stall is not None and (args.resplit is None or not args.logs or args.stall <= 0):
         ap.error("--stall S needs --logs and --resplit M, and S above 0")
+    # Each piece split, by its chain of numbers (K, J, ...): how, as `--part`
+    # writes it, "M" or "Me" (the split spread evenly, cspi's `J/Me`).
     splits = {}
     for spec in sorted(args.split, key=lambda t: t.count(":")):
+        *piece, m = spec.split(":")
         try:
-            *piece, m = (int(x) for x in spec.split(":"))
+            piece = tuple(int(x) for x in piece)
         except ValueError:
+            piece = ()
+        if not piece or not re.fullmatch(r"\d+e?", m):
             ap.error(f"--split {spec}: give K:M, part K run as M sub-parts (or K:J:L, and so on)")
-        piece = tuple(piece)
-        if not piece or not (1 <= piece[0] <= args.parts) or m < 1:
+        if not (1 <= piece[0] <= args.parts) or ways(m) < 1:
             ap.error(f"--split {spec}: K must be a part from 1 to {args.parts} and M at least 1")
-        if len(piece) > 1 and not (piece[:-1] in splits and 1 <= piece[-1] <= splits[piece[:-1]]):
+        if len(piece) > 1 and not (piece[:-1] in splits and 1 <= piece[-1] <= ways(splits[piece[:-1]])):
             ap.error(f"--split {spec}: split {':'.join(map(str, piece[:-1]))} first, "
                      f"into at least {piece[-1]} sub-parts")
         splits[piece] = m
+    # What --resplit and --stall split into: evenly, so that a piece stopped
+    # in one of its last sub-problems has that one split too.
+    resplit_into = f"{args.resplit}e" if args.resplit else None
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command or command[0] != "solve":
         ap.error("give the run after --: solve MODEL [ARGS...]")
@@ -187,9 +205,9 @@ def main():
         the files of its sub-parts there), or None."""
         seen = {}
         for f in out.glob(f"{stem}.*-of-*.jsonl"):
-            sub = re.fullmatch(r"(\d+)-of-(\d+)", f.name[len(stem) + 1:-len(".jsonl")])
+            sub = re.fullmatch(r"(\d+)-of-(\d+e?)", f.name[len(stem) + 1:-len(".jsonl")])
             if sub:
-                seen[int(sub[2])] = seen.get(int(sub[2]), 0) + 1
+                seen[sub[2]] = seen.get(sub[2], 0) + 1
         return max(seen, key=seen.get) if seen else None
 
     def cut_off(path):
@@ -245,10 +263,10 @@ def main():
         m = splits.get(piece)
         if m is None and len(piece) <= MAX_LEVELS:
             again = cut_off(path) and not (args.logs and progressed(path))
-            m = split_before(stem) or (args.resplit if again else None)
+            m = split_before(stem) or (resplit_into if again else None)
             if m:
                 splits[piece] = m
-        for j in range(1, (m or 0) + 1):
+        for j in range(1, ways(m) + 1):
             resplit(piece + (j,), f"{stem}.{j}-of-{m}")
 
     if args.resplit:
@@ -262,7 +280,7 @@ def main():
         if piece not in splits or finished(path) is not None:
             return [(part, part, path)]
         m = splits[piece]
-        return [p for j in range(1, m + 1)
+        return [p for j in range(1, ways(m) + 1)
                 for p in pieces(piece + (j,), f"{part}:{j}/{m}", f"{stem}.{j}-of-{m}")]
 
     def every():
@@ -359,7 +377,7 @@ def main():
     def split_stalled(name, path):
         """Runs a piece stopped for stalling as sub-parts, next."""
         chain = tuple(int(x.split("/")[0]) for x in name.split(":"))
-        splits[chain] = args.resplit
+        splits[chain] = resplit_into
         subs = pieces(chain, name, path.stem)
         todo[:0] = subs
         print(f"part {name}: no sub-problem ended in {args.stall:.0f} s of CPU; "

@@ -370,13 +370,29 @@ impl Piece<'_> {
     }
 }
 
+/// How a piece was split into sub-parts: into M, evenly or not (`M`, `Me`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SplitInto {
+    m: u64,
+    even: bool,
+}
+
+impl std::fmt::Display for SplitInto {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.m, if self.even { "e" } else { "" })
+    }
+}
+
 /// A part's sub-part at each level, `(J, M)`, outermost first.
-fn subs_of(p: &PartOutput) -> Vec<(u64, u64)> {
+fn subs_of(p: &PartOutput) -> Vec<(u64, SplitInto)> {
     let mut subs = Vec::new();
     let mut at = part_field(p, "sub");
     while let Some(level) = at {
         match (int(level.get("k")), int(level.get("n"))) {
-            (Some(j), Some(m)) => subs.push((j, m)),
+            (Some(j), Some(m)) => {
+                let even = level.get("even").and_then(Value::as_bool) == Some(true);
+                subs.push((j, SplitInto { m, even }))
+            }
             _ => break,
         }
         at = level.get("sub");
@@ -421,11 +437,12 @@ fn piece<'a>(
         ([], Some(_)) => {}
     }
     let level = |p: &PartOutput| subs_of(p)[depth];
-    let m = level(split[0]).1;
-    if let Some(other) = split.iter().find(|p| level(p).1 != m) {
+    let into = level(split[0]).1;
+    let m = into.m;
+    if let Some(other) = split.iter().find(|p| level(p).1 != into) {
         let (j1, (j2, m2)) = (level(split[0]).0, level(other));
         return Err(format!(
-            "the sub-parts of part {name} come from different splits: {} is {name}:{j1}/{m}, {} is {name}:{j2}/{m2}",
+            "the sub-parts of part {name} come from different splits: {} is {name}:{j1}/{into}, {} is {name}:{j2}/{m2}",
             split[0].file, other.file
         ));
     }
@@ -433,7 +450,7 @@ fn piece<'a>(
     for p in &split {
         by_j[level(p).0 as usize - 1].push(p);
     }
-    if let Some(gaps) = missing(&by_j, |j| format!("{name}:{j}/{m}")) {
+    if let Some(gaps) = missing(&by_j, |j| format!("{name}:{j}/{into}")) {
         if !whole.partial {
             return Err(format!(
                 "{} missing: part {name} would be incomplete",
@@ -446,7 +463,7 @@ fn piece<'a>(
     let mut pieces = Vec::new();
     for (j, g) in by_j.iter().enumerate() {
         if !g.is_empty() {
-            let sub = format!("{name}:{}/{m}", j + 1);
+            let sub = format!("{name}:{}/{into}", j + 1);
             pieces.push(piece(g, depth + 1, k, &sub, whole, absent)?);
         }
     }
@@ -700,17 +717,66 @@ mod tests {
     /// Part `k/n`'s sub-part `chain` (outermost first), nested as cspi
     /// writes it.
     fn nested(k: u64, n: u64, chain: &[(u64, u64)], status: &str, solutions: u64) -> PartOutput {
+        let chain: Vec<_> = chain.iter().map(|&(j, m)| (j, m, false)).collect();
+        nested_spread(k, n, &chain, status, solutions)
+    }
+
+    /// [`nested`] with each level's split evenly spread or not (`J/Me`).
+    fn nested_spread(
+        k: u64,
+        n: u64,
+        chain: &[(u64, u64, bool)],
+        status: &str,
+        solutions: u64,
+    ) -> PartOutput {
         let subs: String = chain
             .iter()
-            .map(|(j, m)| format!(",\"sub\":{{\"k\":{j},\"n\":{m}"))
+            .map(|&(j, m, even)| {
+                let even = if even { ",\"even\":true" } else { "" };
+                format!(",\"sub\":{{\"k\":{j},\"n\":{m}{even}")
+            })
             .collect();
         let text = format!(
             "{{\"type\":\"summary\",\"status\":\"{status}\",\"solutions\":{solutions},\"part\":{{\"k\":{k},\"n\":{n}{subs}{}, \"fingerprint\":\"f\"}},\"stats\":{{\"nodes\":10,\"max_depth\":{}}}}}",
             "}".repeat(chain.len()),
             chain.last().map_or(k, |c| c.0)
         );
-        let name: String = chain.iter().map(|(j, _)| format!(".{j}")).collect();
+        let name: String = chain.iter().map(|(j, ..)| format!(".{j}")).collect();
         read_part(&format!("p{k}{name}"), &text).unwrap()
+    }
+
+    /// A piece split evenly (`J/Me`) merges like any other, below a piece
+    /// split the other way or above one; its sub-parts must all be split the
+    /// same way, since the two spreads make different pieces.
+    #[test]
+    fn evenly_split_sub_parts_merge_only_with_their_own() {
+        let even = |chain: &[(u64, u64, bool)], count| {
+            let status = if count > 0 {
+                "ALL_SOLUTIONS"
+            } else {
+                "UNSATISFIABLE"
+            };
+            nested_spread(1, 1, chain, status, count)
+        };
+        let m = merge(&[
+            even(&[(1, 2, false)], 2),
+            even(&[(2, 2, false), (1, 2, true)], 3),
+            even(&[(2, 2, false), (2, 2, true), (1, 2, false)], 0),
+            even(&[(2, 2, false), (2, 2, true), (2, 2, false)], 4),
+        ])
+        .unwrap();
+        assert_eq!((m.status, m.count), ("ALL_SOLUTIONS", 9));
+        let e = merge(&[
+            even(&[(1, 2, false)], 2),
+            even(&[(2, 2, false), (1, 2, true)], 3),
+            even(&[(2, 2, false), (2, 2, false)], 4),
+        ])
+        .err()
+        .unwrap_or_default();
+        assert!(
+            e.contains("come from different splits") && e.contains("1/1:2/2:1/2e"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -367,6 +367,7 @@ fn sub_problems(model: &Arc<Model>, options: &Options, threads: usize, start: In
                     branching,
                     mine.0,
                     target,
+                    sub.spread(),
                     &mut budget,
                 )
                 .unwrap_or_else(|split::Stopped| {

@@ -8,7 +8,7 @@ use crate::engine::search::Outcome;
 pub use crate::engine::search::{Limits, MemoryLimit};
 /// The engine's types a summary holds: the first decisions (`Summary::trace`) and the statistics.
 pub use crate::engine::select::{Branch, Decision};
-use crate::engine::split::{Path, SubProblems};
+use crate::engine::split::{Path, Spread, SubProblems};
 pub use crate::engine::stats::{Improvement, Stats};
 use crate::model::{Model, Propagation, SearchSpec, ValSelect, VarSelect};
 use indexmap::IndexMap;
@@ -171,8 +171,9 @@ pub struct ThreadStats {
 /// How deep sub-parts nest (`K/N:J/M:I/L...`): deep enough that a piece
 /// held by one long sub-problem can be split, level by level, until its
 /// pieces fit a sitting (`run-parts.py --stall`; themeless15's proof met
-/// one that still ran past 20 minutes four levels down).
-pub const MAX_NEST: usize = 8;
+/// one that still ran past 20 minutes four levels down, and with a shorter
+/// stall reached seven levels).
+pub const MAX_NEST: usize = 16;
 
 /// The most parts (N) of a split, or sub-parts (M) of a part: a split
 /// holds every sub-problem's path at once (docs/distributed.md).
@@ -195,6 +196,10 @@ pub struct Part {
 pub struct SubPart {
     pub k: usize,
     pub n: usize,
+    /// `J/Me`: the split gives every sub-problem of the piece its share of
+    /// the children ([`Spread::Even`]), where `J/M` lets the first ones take
+    /// them all ([`Spread::First`]).
+    pub even: bool,
 }
 
 impl Part {
@@ -236,8 +241,12 @@ impl Part {
         let mut levels = s.split(':');
         let (k, n) = index(levels.next().unwrap_or(""), s)?;
         levels.try_fold(Part::whole(k, n), |part, t| {
+            let (t, even) = match t.strip_suffix('e') {
+                Some(t) => (t, true),
+                None => (t, false),
+            };
             let (k, n) = index(t, s)?;
-            part.within(SubPart { k, n })
+            part.within(SubPart { k, n, even })
         })
     }
 
@@ -248,6 +257,16 @@ impl Part {
 }
 
 impl SubPart {
+    /// How the split of its piece spreads the children over the piece's
+    /// sub-problems.
+    pub(crate) fn spread(self) -> Spread {
+        if self.even {
+            Spread::Even
+        } else {
+            Spread::First
+        }
+    }
+
     /// This sub-part's sub-problems, from its part's split further.
     pub(crate) fn select(self, all: &SubProblems) -> Vec<Path> {
         all.every_nth(self.k, self.n)
@@ -257,9 +276,10 @@ impl SubPart {
 impl std::fmt::Display for Part {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.k, self.n)?;
-        self.subs()
-            .iter()
-            .try_for_each(|sub| write!(f, ":{}/{}", sub.k, sub.n))
+        self.subs().iter().try_for_each(|sub| {
+            let even = if sub.even { "e" } else { "" };
+            write!(f, ":{}/{}{even}", sub.k, sub.n)
+        })
     }
 }
 
@@ -538,18 +558,40 @@ mod tests {
         assert_eq!(Part::parse("3/64"), Ok(Part::whole(3, 64)));
         assert_eq!(
             Part::parse("3/64:2/16"),
-            Part::whole(3, 64).within(SubPart { k: 2, n: 16 })
+            Part::whole(3, 64).within(SubPart {
+                k: 2,
+                n: 16,
+                even: false
+            })
         );
         assert_eq!(
             Part::parse("3/64:2/16").map(|p| p.to_string()),
             Ok("3/64:2/16".into())
         );
-        let deep = Part::parse("3/64:2/16:5/8").unwrap();
+        let deep = Part::parse("3/64:2/16:5/8e").unwrap();
         assert_eq!(
             deep.subs(),
-            [SubPart { k: 2, n: 16 }, SubPart { k: 5, n: 8 }]
+            [
+                SubPart {
+                    k: 2,
+                    n: 16,
+                    even: false
+                },
+                SubPart {
+                    k: 5,
+                    n: 8,
+                    even: true
+                }
+            ]
         );
-        assert_eq!(deep.to_string(), "3/64:2/16:5/8");
+        assert_eq!(deep.to_string(), "3/64:2/16:5/8e");
+        assert_eq!(deep.subs()[1].spread(), Spread::Even);
+        assert!(
+            Part::parse("3/64e").is_err(),
+            "the parts of the whole are not sub-parts"
+        );
+        assert!(Part::parse("3/64:1/2ee").is_err());
+        assert!(Part::parse("3/64:1e/2").is_err());
         assert!(Part::parse("3/64:0/16").is_err());
         assert!(Part::parse("3/64:2").is_err());
         let nested = |levels: usize| format!("1/2{}", ":1/2".repeat(levels));

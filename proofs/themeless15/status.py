@@ -18,9 +18,10 @@ HERE = Path(__file__).resolve().parent
 _SPEC = importlib.util.spec_from_file_location("run_parts", HERE.parent.parent / "scripts/run-parts.py")
 RUNNER = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(RUNNER)
-# part-K.jsonl, part-K.J-of-M.jsonl, part-K.J-of-M.I-of-L.jsonl, ...
-STEM = re.compile(r"part-(\d+)((?:\.\d+-of-\d+)*)")
-SUB = re.compile(r"\.(\d+)-of-(\d+)")
+# part-K.jsonl, part-K.J-of-M.jsonl, part-K.J-of-M.I-of-L.jsonl, ... (M or Me:
+# split evenly, cspi's `J/Me`)
+STEM = re.compile(r"part-(\d+)((?:\.\d+-of-\d+e?)*)")
+SUB = re.compile(r"\.(\d+)-of-(\d+)e?")
 
 
 def status_of(path):

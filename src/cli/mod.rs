@@ -241,7 +241,8 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub(crate) threads: Option<u32>,
     /// Solve only the K-th of N parts of a deterministic split (1 <= K <= N),
-    /// or with K/N:J/M the J-th of M sub-parts of part K (K/N:J/M:I/L, ...);
+    /// or with K/N:J/M the J-th of M sub-parts of part K (K/N:J/M:I/L, ...;
+    /// J/Me splits every sub-problem of the piece, not only its first ones);
     /// combine the parts' JSON output with `cspi merge` (docs/distributed.md).
     #[arg(long, value_name = "K/N", value_parser = crate::part::Part::parse)]
     pub(crate) part: Option<crate::part::Part>,

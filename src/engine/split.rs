@@ -148,6 +148,22 @@ pub(crate) enum Branching {
     AllValues,
 }
 
+/// How a split of several sub-problems together ([`split_from`]) shares the
+/// children the target asks for among them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spread {
+    /// In order: the first sub-problems take all the children the target
+    /// wants, the others are kept whole (the split of `K/N:J/M`, and of
+    /// version 3's parts: kept as it is, so that their pieces still merge).
+    First,
+    /// Each sub-problem of a round gets its share, `target / paths` children
+    /// (at least two), whatever comes before it (`K/N:J/Me`). A piece taken up
+    /// from its log and stopped in a long sub-problem has that one among its
+    /// last, unsearched ones: split `First`, it stays whole, level after
+    /// level, behind the first ones, already searched, that take the split.
+    Even,
+}
+
 /// The split was stopped by the time or node limit or the stop flag
 /// (`budget`) before it was done.
 #[derive(Debug, PartialEq, Eq)]
@@ -176,15 +192,18 @@ pub(crate) fn split(
         branching,
         vec![Vec::new()],
         target,
+        Spread::First,
         budget,
     )
 }
 
 /// [`split`] of the sub-problems `start` (paths from the current node, in
 /// order) together: rounds split them further, in order, until there are at
-/// least `target`. The sub-problems of one part split again for its
-/// sub-parts (`--part K/N:J/M`): the whole of what it returns is what
-/// `start` covered, in the same order.
+/// least `target`, the children shared among them as `spread` says. The
+/// sub-problems of one part split again for its sub-parts (`--part
+/// K/N:J/M`): the whole of what it returns is what `start` covered, in the
+/// same order.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn split_from(
     engine: &mut Engine,
     strategy: &dyn Fn() -> Strategy,
@@ -192,6 +211,7 @@ pub(crate) fn split_from(
     branching: Branching,
     start: Vec<Path>,
     target: usize,
+    spread: Spread,
     budget: &mut Budget,
 ) -> Result<SubProblems, Stopped> {
     let root = engine.doms.checkpoint();
@@ -210,12 +230,17 @@ pub(crate) fn split_from(
             tree: &mut tree,
             target,
             later: 0,
+            share: match spread {
+                Spread::First => None,
+                Spread::Even => Some(target.div_ceil(paths.len().max(1)).max(2)),
+            },
+            node_start: 0,
             budget: &mut *budget,
         };
         let mut grew = false;
         let mut at = Reached::default();
         for (i, &id) in paths.iter().enumerate() {
-            if splitter.tree.ids.len() + (paths.len() - i) >= target {
+            if spread == Spread::First && splitter.tree.ids.len() + (paths.len() - i) >= target {
                 splitter.tree.ids.push(id);
                 continue;
             }
@@ -224,6 +249,7 @@ pub(crate) fn split_from(
                 continue;
             }
             splitter.later = paths.len() - i - 1;
+            splitter.node_start = splitter.tree.ids.len();
             let node = splitter.engine.doms.checkpoint();
             let before = splitter.tree.ids.len();
             let done = splitter.children(id, path.len());
@@ -313,6 +339,10 @@ struct Splitter<'a> {
     /// after the node being split (each one at least).
     target: usize,
     later: usize,
+    /// [`Spread::Even`]: the children each node of the round may have, and
+    /// where the current node's begin in `tree.ids`.
+    share: Option<usize>,
+    node_start: usize,
     budget: &'a mut Budget,
 }
 
@@ -427,9 +457,13 @@ impl Splitter<'_> {
         Ok(())
     }
 
-    /// How many more children the target wants from this node.
+    /// How many more children the target wants from this node: the rest of
+    /// the target, or of the node's share under [`Spread::Even`].
     fn room(&self) -> usize {
-        self.target.saturating_sub(self.tree.ids.len() + self.later)
+        match self.share {
+            Some(share) => share.saturating_sub(self.tree.ids.len() - self.node_start),
+            None => self.target.saturating_sub(self.tree.ids.len() + self.later),
+        }
     }
 
     /// Whether a node's value loop goes on to its last value although the
@@ -633,6 +667,73 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// Sub-parts split a part's sub-problems again (`split_from`). Spread
+    /// `First`, the first ones take the children and the last is kept whole;
+    /// spread `Even`, every one with two values or more is split, the last
+    /// included. Either way the pieces are disjoint and cover the solutions.
+    #[test]
+    fn an_even_split_splits_every_sub_problem() {
+        for &var in &[VarSelect::Input, VarSelect::Mrv, VarSelect::DomWdeg] {
+            for spread in [Spread::First, Spread::Even] {
+                let (mut h, vars) = model_of(12);
+                let make = || strategy(var, ValSelect::Min, &[]);
+                let all: BTreeSet<_> = solutions(&mut h.engine, make(), &vars, &[])
+                    .into_iter()
+                    .collect();
+                let root = h.engine.doms.checkpoint();
+                let budget = &mut Budget::new(Default::default());
+                let start = split(&mut h.engine, &make, &vars, Branching::Binary, 4, budget)
+                    .unwrap()
+                    .into_paths();
+                let what = format!("{var:?} {spread:?}: {} to start", start.len());
+                assert!(start.len() >= 4, "{what}");
+                let paths = split_from(
+                    &mut h.engine,
+                    &make,
+                    &vars,
+                    Branching::Binary,
+                    start.clone(),
+                    16,
+                    spread,
+                    budget,
+                )
+                .unwrap()
+                .into_paths();
+                assert!(paths.len() >= 16, "{what}: {} pieces", paths.len());
+                let last = start.last().unwrap();
+                let below_last = paths.iter().filter(|p| p.starts_with(last)).count();
+                match spread {
+                    Spread::First => assert_eq!(below_last, 1, "{what}: kept whole"),
+                    Spread::Even => assert!(below_last >= 2, "{what}: {below_last} below the last"),
+                }
+                let mut union = BTreeSet::new();
+                for path in &paths {
+                    h.engine.doms.restore(root);
+                    assert!(start.iter().any(|s| path.starts_with(s)), "{what}");
+                    for s in solutions(&mut h.engine, make(), &vars, path) {
+                        assert!(union.insert(s), "{what}: two pieces share a solution");
+                    }
+                }
+                assert_eq!(union, all, "{what}: the pieces cover the solutions");
+                // A piece with no sub-problem (a part of a small tree) has
+                // none to split.
+                h.engine.doms.restore(root);
+                let none = split_from(
+                    &mut h.engine,
+                    &make,
+                    &vars,
+                    Branching::Binary,
+                    Vec::new(),
+                    16,
+                    spread,
+                    budget,
+                )
+                .unwrap();
+                assert_eq!(none.len(), 0, "{what}");
             }
         }
     }

@@ -258,6 +258,9 @@ pub(crate) fn summary_of_records(e: &RunEnd, instance: Option<&str>, records: u6
         let subs = p.part.subs();
         for sub in subs {
             let _ = write!(out, ",\"sub\":{{\"k\":{},\"n\":{}", sub.k, sub.n);
+            if sub.even {
+                out.push_str(",\"even\":true");
+            }
         }
         out.push_str(&"}".repeat(subs.len()));
         let _ = write!(

@@ -229,6 +229,7 @@ fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_en
     let pieces: Vec<String> = (1..=8)
         .map(|k| format!("{k}/8"))
         .chain((1..=3).map(|j| format!("1/8:{j}/3")))
+        .chain((1..=3).map(|j| format!("1/8:{j}/3e")))
         .collect();
     let mut counts = std::collections::BTreeMap::new();
     let mut refuted_after_restarts = 0;
@@ -259,13 +260,20 @@ fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_en
         }
     }
     // x[1] = 8, z = 9 and the 8! orders of 0..7; part 1's sub-parts hold
-    // exactly part 1's.
-    let sum = |sub: bool| -> i64 {
-        let pieces = counts.iter().filter(|(p, _)| p.contains(':') == sub);
+    // exactly part 1's, split either way.
+    let sum = |which: &dyn Fn(&str) -> bool| -> i64 {
+        let pieces = counts.iter().filter(|(p, _)| which(p));
         pieces.map(|(_, c)| c).sum()
     };
-    assert_eq!(sum(false), 40320, "the parts' counts: {counts:?}");
-    assert_eq!(sum(true), counts["1/8"], "part 1's sub-parts: {counts:?}");
+    assert_eq!(
+        sum(&|p| !p.contains(':')),
+        40320,
+        "the parts' counts: {counts:?}"
+    );
+    let first = sum(&|p| p.contains(':') && !p.ends_with('e'));
+    assert_eq!(first, counts["1/8"], "part 1's sub-parts: {counts:?}");
+    let even = sum(&|p| p.ends_with('e'));
+    assert_eq!(even, counts["1/8"], "part 1's even sub-parts: {counts:?}");
     assert!(refuted_after_restarts >= 4, "{refuted_after_restarts}");
 }
 
@@ -428,8 +436,25 @@ fn sub_parts_merge_into_their_part() {
         .collect();
     assert_eq!(sum(&deeper), sum(&subs[0..1]));
     let mut nested: Vec<PathBuf> = files.iter().filter(|f| **f != subs[0]).cloned().collect();
+    let others = nested.clone();
     nested.extend(deeper);
     let s = summary(&merge(&nested, true));
+    assert_eq!(s["solutions"].int(), 724);
+    // So does one split with its children spread evenly (`3/4:1/5:J/3e`,
+    // every sub-problem of 3/4:1/5 split, not only its first ones): other
+    // pieces, the same solutions.
+    let even: Vec<PathBuf> = (1..=3)
+        .map(|j| run_piece(&dir, &count, &format!("3/4:1/5:{j}/3e")))
+        .collect();
+    assert_eq!(sum(&even), sum(&subs[0..1]));
+    let text = std::fs::read_to_string(&even[2]).unwrap();
+    let own = json::parse(text.lines().last().unwrap()).unwrap();
+    let level = &own["part"]["sub"]["sub"];
+    assert_eq!((level["k"].int(), level["n"].int()), (3, 3));
+    assert!(level["even"].as_bool().unwrap_or(false), "{own}");
+    let mut spread = others.clone();
+    spread.extend(even);
+    let s = summary(&merge(&spread, true));
     assert_eq!(s["solutions"].int(), 724);
     // Without one of them the part is incomplete, and merge says so.
     files.pop();
@@ -505,6 +530,7 @@ fn parts_that_do_not_belong_together_are_refused() {
     std::fs::write(&plain, r.stdout).unwrap();
     let r = merge(&[plain], false);
     assert!(r.code == 1 && r.stderr.contains("--part"), "{}", r.stderr);
+    let too_deep = format!("1/4{}", ":1/2".repeat(cspi::part::MAX_NEST + 1));
     for bad in [
         "0/4",
         "5/4",
@@ -512,7 +538,10 @@ fn parts_that_do_not_belong_together_are_refused() {
         "x/2",
         "1/4:0/2",
         "1/4:3/2",
-        "1/4:1/2:1/2:1/2:1/2:1/2:1/2:1/2:1/2:1/2",
+        "1/4e",
+        "1/4:1/2ee",
+        "1/4:1e/2",
+        &too_deep,
     ] {
         let r = cspi(&["solve", "models/n-queens.csp", "--part", bad]);
         assert_eq!(r.code, 2, "--part {bad}: {}", r.stderr);
@@ -580,13 +609,14 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
     let put = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
     put("part-1.jsonl", unsat);
     put("part-1.cpu", "10.0\n");
-    // Part 2 cut off, run as two sub-parts: one ended, one begun.
+    // Part 2 cut off, run as two sub-parts (split evenly, `J/2e`): one
+    // ended, one begun.
     put("part-2.jsonl", "");
-    put("part-2.1-of-2.jsonl", unsat);
-    put("part-2.1-of-2.cpu", "3.0\n");
-    put("part-2.2-of-2.jsonl", "");
+    put("part-2.1-of-2e.jsonl", unsat);
+    put("part-2.1-of-2e.cpu", "3.0\n");
+    put("part-2.2-of-2e.jsonl", "");
     put(
-        "part-2.2-of-2.log",
+        "part-2.2-of-2e.log",
         "{\"type\":\"part-log\"}\n{\"type\":\"start\"}\n{\"type\":\"empty\",\"index\":0,\"path\":\"1\"}\n",
     );
     let status = || {
@@ -601,12 +631,12 @@ fn the_proofs_status_counts_parts_ended_whole_and_their_cpu() {
     assert!(first.contains("over the 1 timed: 10 s in all"), "{first}");
     assert!(
         first.contains(
-            "begun, not ended: part-2.2-of-2.jsonl (its log: 1 sub-problem ended empty, 1 run)"
+            "begun, not ended: part-2.2-of-2e.jsonl (its log: 1 sub-problem ended empty, 1 run)"
         ),
         "{first}"
     );
-    put("part-2.2-of-2.jsonl", unsat);
-    put("part-2.2-of-2.cpu", "5.0\n");
+    put("part-2.2-of-2e.jsonl", unsat);
+    put("part-2.2-of-2e.cpu", "5.0\n");
     let second = status();
     assert!(second.starts_with("2 of 3 parts ended whole"), "{second}");
     assert!(
@@ -760,12 +790,12 @@ fn run_parts_splits_a_stalled_piece_at_once() {
         "{said}"
     );
     assert!(
-        said.contains("part 1/2:1/2: ALL_SOLUTIONS")
-            && said.contains("part 1/2:2/2: ALL_SOLUTIONS"),
+        said.contains("part 1/2:1/2e: ALL_SOLUTIONS")
+            && said.contains("part 1/2:2/2e: ALL_SOLUTIONS"),
         "{said}"
     );
     assert!(said.contains("92 solutions (ALL_SOLUTIONS)"), "{said}");
-    assert!(parts.join("part-1.2-of-2.log").exists(), "{said}");
+    assert!(parts.join("part-1.2-of-2e.log").exists(), "{said}");
     // Without --resplit (or --logs) there is nothing to split it into.
     let refused = python(
         "scripts/run-parts.py",
@@ -898,6 +928,21 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     );
     assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
     assert!(parts.join("part-2.1-of-3.2-of-2.jsonl").exists());
+    // Taken up with `--resplit` and no `--split`: part 2 keeps the split its
+    // files show (`J/3`), and its sub-part cut off now is split evenly.
+    std::fs::write(parts.join("part-2.2-of-3.jsonl"), "").unwrap();
+    let again = run_split(
+        &parts,
+        &queens,
+        &["--param", "n=8", "--count"],
+        &["--resplit", "2"],
+    );
+    assert!(
+        again.contains("part 2/4:2/3:1/2e: ALL_SOLUTIONS")
+            && again.contains("part 2/4:2/3:2/2e: ALL_SOLUTIONS"),
+        "{again}"
+    );
+    assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
     // What a sitting's end cut off (a file without a summary) runs as
     // sub-parts at the next (`--resplit M`); a sub-part cut off in turn is
     // split again, and the part keeps the number it was split into.
@@ -918,9 +963,11 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
         again
     };
-    resume("part-3.jsonl", "2", 2, "3/4:2/2");
-    let again = resume("part-3.1-of-2.jsonl", "3", 3, "3/4:1/2:3/3");
-    assert!(!again.contains("part 3/4:2/2"), "{again}");
+    // Split so, a piece's children are spread evenly (`J/Me`): a piece cut
+    // off in one of its last sub-problems has that one split too.
+    resume("part-3.jsonl", "2", 2, "3/4:2/2e");
+    let again = resume("part-3.1-of-2e.jsonl", "3", 3, "3/4:1/2e:3/3e");
+    assert!(!again.contains("part 3/4:2/2e"), "{again}");
     // A part that ended on an error of cspi's is not split: it runs whole.
     std::fs::write(cut.join("part-4.err"), "  × cannot read model `m.csp`\n").unwrap();
     let again = resume("part-4.jsonl", "2", 1, "4/4");
@@ -998,9 +1045,9 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         "{again}"
     );
     assert!(
-        again.contains("part 1/4:1/2: ") && again.contains("part 1/4:2/2: "),
+        again.contains("part 1/4:1/2e: ") && again.contains("part 1/4:2/2e: "),
         "{again}"
     );
     assert!(again.contains("40320 solutions (ALL_SOLUTIONS)"), "{again}");
-    assert!(logged.join("part-1.2-of-2.log").exists(), "{again}");
+    assert!(logged.join("part-1.2-of-2e.log").exists(), "{again}");
 }

@@ -123,11 +123,20 @@ fn the_work_is_the_same_whatever_the_threads_or_parts() {
                 for k in 1..=parts {
                     let m = k % 3 + 1;
                     for j in 1..=m {
-                        let sub = cspi::part::SubPart { k: j, n: m };
+                        // Sub-parts of odd parts spread the split evenly (`J/Me`).
+                        let even = k % 2 == 1;
+                        let sub = cspi::part::SubPart { k: j, n: m, even };
                         let part = cspi::part::Part::whole(k, parts).within(sub).unwrap();
                         let pieces: Vec<cspi::part::Part> = if j == 1 {
                             (1..=2)
-                                .map(|i| part.within(cspi::part::SubPart { k: i, n: 2 }).unwrap())
+                                .map(|i| {
+                                    let sub = cspi::part::SubPart {
+                                        k: i,
+                                        n: 2,
+                                        even: !even,
+                                    };
+                                    part.within(sub).unwrap()
+                                })
                                 .collect()
                         } else {
                             vec![part]

@@ -435,6 +435,24 @@ fn set_models_agree_with_brute_force_in_every_mode() {
             })
             .sum();
         assert_eq!(parts, expected.len() as u64, "3 parts\n{what}");
+        // Each part as two sub-parts, split in order or evenly (`K/3:J/2e`).
+        let sub_parts: u64 = (1..=3)
+            .flat_map(|k| (1..=2).map(move |j| (k, j)))
+            .map(|(k, j)| {
+                let sub = cspi::part::SubPart {
+                    k: j,
+                    n: 2,
+                    even: k != 2,
+                };
+                let part = Some(cspi::run::Part::whole(k, 3).within(sub).unwrap());
+                let o = Options {
+                    part,
+                    ..counting.clone()
+                };
+                solve(&model, &o, |_| Next::Continue).stats.solutions
+            })
+            .sum();
+        assert_eq!(sub_parts, expected.len() as u64, "3 parts of 2\n{what}");
         // Maximising a weighted sum of the cards: the brute force's optimum.
         let src = format!("{src}maximize {};\n", m.objective());
         let model = load(ModelSource::text("sets.csp", &src), &LoadOptions::default())
