@@ -676,6 +676,39 @@ fn spinner_on_part_1(dir: &Path) -> PathBuf {
     spin
 }
 
+/// Counts n-queens 8 in two parts through `run-parts.py --logs --resplit 2
+/// --stall S`, with `spin` standing in for cspi: what it said.
+fn run_parts_spinning(parts: &Path, spin: &Path, stall: &str) -> String {
+    let queens = crate::common::model("n-queens.csp");
+    let (parts, spin, queens) = (
+        parts.to_str().unwrap(),
+        spin.to_str().unwrap(),
+        queens.to_str().unwrap(),
+    );
+    let args = [
+        "--dir",
+        parts,
+        "--parts",
+        "2",
+        "--jobs",
+        "2",
+        "--logs",
+        "--resplit",
+        "2",
+        "--stall",
+        stall,
+        "--cspi",
+        spin,
+        "--",
+        "solve",
+        queens,
+        "--count",
+        "--threads",
+        "1",
+    ];
+    succeeded(&python("scripts/run-parts.py", args))
+}
+
 /// A stalled piece's stall clock outlives a sitting: the runner keeps beside
 /// the piece (.stall) the CPU it spent since its log's last record, and a
 /// later sitting that takes the piece up from the same record counts it. Here
@@ -707,31 +740,7 @@ fn run_parts_counts_a_cut_off_stall_in_the_next_sitting() {
     let kept = |records| format!(r#"{{"records": {records}, "cpu": 999.5}}"#);
     std::fs::write(parts.join("part-1.stall"), kept(1)).unwrap();
     std::fs::write(parts.join("part-2.stall"), kept(7)).unwrap();
-    let queens = crate::common::model("n-queens.csp");
-    let said = succeeded(&python(
-        "scripts/run-parts.py",
-        [
-            "--dir",
-            parts.to_str().unwrap(),
-            "--parts",
-            "2",
-            "--jobs",
-            "2",
-            "--logs",
-            "--resplit",
-            "2",
-            "--stall",
-            "1000",
-            "--cspi",
-            spin.to_str().unwrap(),
-            "--",
-            "solve",
-            queens.to_str().unwrap(),
-            "--count",
-            "--threads",
-            "1",
-        ],
-    ));
+    let said = run_parts_spinning(&parts, &spin, "1000");
     assert!(
         said.contains("part 1/2: no sub-problem ended in 1000 s of CPU; run as 2 sub-parts"),
         "{said}"
@@ -755,36 +764,8 @@ fn run_parts_splits_a_stalled_piece_at_once() {
     let dir = scratch("run-parts-stall");
     let spin = spinner_on_part_1(&dir);
     let parts = dir.join("parts");
-    let queens = crate::common::model("n-queens.csp");
-    let (parts_dir, spin, queens) = (
-        parts.to_str().unwrap(),
-        spin.to_str().unwrap(),
-        queens.to_str().unwrap(),
-    );
-    let said = succeeded(&python(
-        "scripts/run-parts.py",
-        [
-            "--dir",
-            parts_dir,
-            "--parts",
-            "2",
-            "--jobs",
-            "2",
-            "--logs",
-            "--resplit",
-            "2",
-            "--stall",
-            "1",
-            "--cspi",
-            spin,
-            "--",
-            "solve",
-            queens,
-            "--count",
-            "--threads",
-            "1",
-        ],
-    ));
+    let said = run_parts_spinning(&parts, &spin, "1");
+    let parts_dir = parts.to_str().unwrap();
     assert!(
         said.contains("part 1/2: no sub-problem ended in 1 s of CPU; run as 2 sub-parts"),
         "{said}"
