@@ -159,8 +159,11 @@ pub(crate) enum Spread {
     /// Each sub-problem of a round gets its share, `target / paths` children
     /// (at least two), whatever comes before it (`K/N:J/Me`). A piece taken up
     /// from its log and stopped in a long sub-problem has that one among its
-    /// last, unsearched ones: split `First`, it stays whole, level after
+    /// last, unsearched ones: split `First`, it can stay whole, level after
     /// level, behind the first ones, already searched, that take the split.
+    /// A node still takes all its values when at most 8 times the target are
+    /// left ([`Splitter::enumerates`]), so a piece of P sub-problems can make
+    /// up to 8 × target × P.
     Even,
 }
 

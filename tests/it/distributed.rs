@@ -894,21 +894,22 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     // A part stopped early and split for its next sitting: its sub-parts
     // run, and merge in its place; a part finished whole is not split.
     std::fs::write(parts.join("part-2.jsonl"), &stopped.stdout).unwrap();
-    // Its first sub-part split again (`--split 2:1:2`, `--part 2/4:1/3:I/2`).
-    let split = ["--split", "2:3", "--split", "4:2", "--split", "2:1:2"];
+    // Its first sub-part split again, evenly (`--split 2:1:2e`, `--part
+    // 2/4:1/3:I/2e`).
+    let split = ["--split", "2:3", "--split", "4:2", "--split", "2:1:2e"];
     let again = run_split(&parts, &queens, &["--param", "n=8", "--count"], &split);
     assert!(
         again.starts_with("3 of 4 parts finished before; 4 to run"),
         "{again}"
     );
     assert!(again.contains("part 2/4:3/3: ALL_SOLUTIONS"), "{again}");
-    assert!(again.contains("part 2/4:1/3:2/2: ALL_SOLUTIONS"), "{again}");
+    assert!(again.contains("part 2/4:1/3:2/2e: ALL_SOLUTIONS"), "{again}");
     assert!(
         !again.contains("part 2/4:1/3: ") && !again.contains("part 4/4:"),
         "{again}"
     );
     assert!(again.contains("92 solutions (ALL_SOLUTIONS)"), "{again}");
-    assert!(parts.join("part-2.1-of-3.2-of-2.jsonl").exists());
+    assert!(parts.join("part-2.1-of-3.2-of-2e.jsonl").exists());
     // Taken up with `--resplit` and no `--split`: part 2 keeps the split its
     // files show (`J/3`), and its sub-part cut off now is split evenly.
     std::fs::write(parts.join("part-2.2-of-3.jsonl"), "").unwrap();
