@@ -903,7 +903,10 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
         "{again}"
     );
     assert!(again.contains("part 2/4:3/3: ALL_SOLUTIONS"), "{again}");
-    assert!(again.contains("part 2/4:1/3:2/2e: ALL_SOLUTIONS"), "{again}");
+    assert!(
+        again.contains("part 2/4:1/3:2/2e: ALL_SOLUTIONS"),
+        "{again}"
+    );
     assert!(
         !again.contains("part 2/4:1/3: ") && !again.contains("part 4/4:"),
         "{again}"
