@@ -347,6 +347,7 @@ def main():
                 progress[name] = (count, now - stall_credit(path, count))
             elif last[0] != count:
                 progress[name] = (count, now)
+                saved.pop(path, None)
             elif now - last[1] >= args.stall and len(name.split(":")) <= MAX_LEVELS:
                 stalled.add(name)
                 proc.terminate()
