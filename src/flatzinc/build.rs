@@ -141,7 +141,21 @@ pub(super) struct Builder {
     outputs: Vec<Output>,
     /// The defining equalities whose variable became a view.
     viewed: FxHashSet<usize>,
+    /// Variables made for arrays declared without a value, and the bitset
+    /// words of their domains, against [`MAX_UNLISTED`] and
+    /// [`MAX_UNLISTED_WORDS`].
+    unlisted: (u64, u64),
 }
+
+/// The most variables all arrays declared without a value may make
+/// together. FlatZinc lists every variable of an array (MiniZinc never
+/// leaves the value out); cspi accepts the short form, but a file of a few
+/// bytes must not make 10^15 variables: the memory of a listed variable is
+/// bounded by its text, an unlisted one's only here.
+const MAX_UNLISTED: u64 = 1 << 20;
+/// The most bitset words the domains of those variables may take (128 MiB,
+/// the budget of a whole `.csp` model).
+const MAX_UNLISTED_WORDS: u64 = 1 << 24;
 
 impl Builder {
     fn post(&mut self, f: Formula, span: Span) {
@@ -263,11 +277,8 @@ impl Builder {
                 )
                 .label(d.span, "declared here"));
             }
-            // Grown as the variables are made, not reserved from the length
-            // the file claims: `array [1..10^12]` asked for 32 TB at once and
-            // aborted, where growing lets the loader's watch of the heap
-            // (`--memory-limit`) stop it.
-            let mut items = Vec::new();
+            self.spend_unlisted(d, domain.as_ref(), n)?;
+            let mut items = Vec::with_capacity(n);
             for i in 1..=n {
                 let dom = domain.clone();
                 items.push(self.fresh(format!("{}[{i}]", d.name), dom, bool, false, d.span));
@@ -303,6 +314,28 @@ impl Builder {
         // search need not branch on it (it is auxiliary, found once the
         // others are fixed).
         Ok(self.fresh(d.name.clone(), domain, bool, defined, d.span))
+    }
+
+    /// Counts the `n` variables of an array declared without a value, and
+    /// their domains' bitsets, against the file's budget.
+    fn spend_unlisted(&mut self, d: &Decl, domain: Option<&Domain>, n: usize) -> Result<(), Diag> {
+        let words = domain.map_or(0, Domain::bitset_words);
+        let (count, bits) = &mut self.unlisted;
+        *count = count.saturating_add(n as u64);
+        *bits = bits.saturating_add(words.saturating_mul(n as u64));
+        if *count <= MAX_UNLISTED && *bits <= MAX_UNLISTED_WORDS {
+            return Ok(());
+        }
+        Err(Diag::new(
+            "cspi::fzn::too_large",
+            format!("the array `{}` of {n} variables has no value", d.name),
+        )
+        .label(d.span, "declared here")
+        .help(format!(
+            "list its variables (`= [x1, x2, ...]`), as FlatZinc does: cspi makes at most \
+             {MAX_UNLISTED} variables, and {} MiB of their domains, for arrays without a value",
+            (MAX_UNLISTED_WORDS * 8) >> 20
+        )))
     }
 
     /// The variable `def` defines as a view `a * x + b` of the variable

@@ -519,11 +519,25 @@ fn the_memory_limit_ends_a_run_as_the_time_limit_does() {
         .and_then(|m| m.parse().ok())
         .unwrap_or_else(|| panic!("no peakMem in {out}"));
     assert!(peak < 80.0, "{peak} MB at --memory-limit 20M\n{out}");
-    // An array of 10^12 fresh variables: the limit stops it as it grows
-    // (it once asked for 32 TB at once, and the process aborted).
-    let huge = "array [1..1000000000000] of var 1..3: x :: output_array([1..1000000000000]);\nsolve satisfy;\n";
-    let (code, out, err) = fzn(huge, &["--memory-limit", "50M"]);
+    // An array of a million variables without a value: the limit stops it
+    // as it grows (it was once reserved at once, 32 TB for 10^12 items,
+    // and the process aborted).
+    let many = "array [1..1000000] of var 1..3: x :: output_array([1..1000000]);\nsolve satisfy;\n";
+    let (code, out, err) = fzn(many, &["--memory-limit", "20M"]);
     assert_eq!((code, out.as_str()), (0, "=====UNKNOWN=====\n"), "{err}");
+    // Beyond what an array without a value may make, a diagnostic at once,
+    // with no limit given (the fuzzer's 10^15 items ran out of memory).
+    for (items, words) in [("1000000000000", "var 1..3"), ("100000", "var 1..65536")] {
+        let huge = format!(
+            "array [1..{items}] of {words}: x :: output_array([1..{items}]);\nsolve satisfy;\n"
+        );
+        let (code, out, err) = fzn(&huge, &[]);
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(
+            err.contains("cspi::fzn::too_large") && err.contains("has no value"),
+            "{err}"
+        );
+    }
     if !have_minizinc() {
         return;
     }
