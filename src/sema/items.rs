@@ -109,12 +109,15 @@ impl Checker<'_> {
             return Ok(());
         };
         self.spend_domain_words(&values, count, name, span)?;
-        let mut vars = Vec::with_capacity(count as usize);
+        // Grown, not reserved, and the limits read as the variables are
+        // made: 20 million of them once took 4 GB past `--memory-limit 100M`.
+        let mut vars = Vec::new();
         let mut index = vec![0i64; dims.len()];
         for (k, slot) in index.iter_mut().enumerate() {
             *slot = dims[k].0;
         }
         for _ in 0..count {
+            self.tick(name.span)?;
             let label = element_label(&name.name, &index, &index_enums);
             vars.push(self.model.add_var(Variable {
                 name: label,

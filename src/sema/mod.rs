@@ -477,7 +477,8 @@ impl<'a> Checker<'a> {
     }
 
     /// A step of loading that creates no element (an operator of a chain, a
-    /// value of a data file): the same limits, read every 4,096 steps.
+    /// value of a data file), or makes one of the elements a declaration
+    /// spent at once: the same limits, read every 4,096 steps.
     pub(crate) fn tick(&mut self, span: ast::Span) -> Result<(), Diag> {
         self.ticks += 1;
         if self.ticks.is_multiple_of(4096) {

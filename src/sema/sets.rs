@@ -197,7 +197,7 @@ impl Checker<'_> {
         let elems: Vec<i64> = elems.iter().collect();
         self.spend(count.saturating_mul(elems.len() as u64), of.span)?;
         let mut vars = Vec::new();
-        let mut items = Vec::with_capacity(count as usize);
+        let mut items = Vec::new();
         let mut index: Vec<i64> = dims.iter().map(|d| d.0).collect();
         let shown = |e: i64| match &of_enum {
             Some(en) => en.member(e),
@@ -207,6 +207,7 @@ impl Checker<'_> {
             let label = element_label(&name.name, &index, &index_enums);
             let mut members = Vec::with_capacity(elems.len());
             for &e in &elems {
+                self.tick(name.span)?;
                 let v = self.model.add_var(Variable {
                     name: format!("{} in {label}", shown(e)),
                     domain: Domain::Range(0, 1),

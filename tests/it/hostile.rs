@@ -655,6 +655,29 @@ fn building_a_model_is_bounded_by_bytes_and_by_the_time_limit() {
     assert_eq!(code, 2, "{err}");
 }
 
+/// One declaration of 20 million variables (of wide domains, which cost no
+/// bitset) once took 4 GB and 30 s past `--memory-limit 100M`, its
+/// variables made after the one check of the declaration: the limits are
+/// read as they are made, and a set variable's members too.
+#[test]
+fn one_large_declaration_is_bounded_as_it_is_made() {
+    for (name, text) in [
+        ("wide-array.csp", "var x[1..20000000] in 0..1000000000;\n"),
+        ("set-array.csp", "var s[1..2000000]: set of 1..20;\n"),
+    ] {
+        let path = scratch(name, text.as_bytes());
+        let (code, err) = solve(&path, &["--memory-limit", "64M"]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("cspi::memory") && err.contains("more than 64 MiB"),
+            "{err}"
+        );
+        let run = run_solve(&path, &["--memory-limit", "100G", "--time-limit", "0.2"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stdout.contains("UNKNOWN"), "{}", run.stdout);
+    }
+}
+
 /// `grid(text, N, symbols)`: symbols are one per value, distinct, and never
 /// a blank.
 #[test]
