@@ -3,9 +3,45 @@
 #![allow(dead_code)] // each target uses its own part
 
 use cspi::model::Model;
-use cspi::solve::{Limits, Next, Options, solve};
+use cspi::solve::{Limits, LoadOptions, MemoryLimit, Next, Options, solve};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+
+/// Counts live heap bytes, as the command does, so that the limits below
+/// read real bytes.
+#[global_allocator]
+static ALLOCATOR: cspi::memory::Counting = cspi::memory::Counting;
+
+/// The heap loading may take, and then solving: the command bounds loading
+/// by default (1 GiB) and solving on request, and a model asking for more
+/// is answered by its diagnostic or `UNKNOWN`, where libFuzzer would stop
+/// the run at 2 GB of memory (a declaration of 20 million variables once).
+const LOAD_MEMORY: u64 = 256 << 20;
+const SOLVE_MEMORY: u64 = 768 << 20;
+
+/// Loading as the command loads, bounded in bytes (not in time: a slow
+/// load is a finding).
+pub fn load_options() -> LoadOptions {
+    LoadOptions {
+        memory_limit: Some(LOAD_MEMORY),
+        ..LoadOptions::default()
+    }
+}
+
+/// The solve limits of every target.
+pub fn limits(time: std::time::Duration) -> Limits {
+    Limits {
+        nodes: Some(2_000),
+        // Heavy nodes (LCV tries each value through each propagator of a
+        // large model) take milliseconds each under the coverage build: the
+        // wall-time bound keeps a slow but finite input under the 10 s hang
+        // limit, while a hang inside one node still trips it.
+        time: Some(time),
+        solutions: Some(20),
+        memory: Some(MemoryLimit::new(SOLVE_MEMORY)),
+        ..Limits::default()
+    }
+}
 
 /// FNV-1a: a stable hash, so that a finding replays with the same choices.
 pub fn hash(data: &[u8]) -> u64 {
@@ -31,16 +67,7 @@ pub fn solve_checked(model: Model) {
     let options = Options {
         search: model.search.clone(),
         check: true,
-        limits: Limits {
-            nodes: Some(2_000),
-            // Heavy nodes (LCV tries each value through each propagator of a
-            // large model) take milliseconds each under the coverage build: the
-            // wall-time bound keeps a slow but finite input under the 10 s hang
-            // limit, while a hang inside one node still trips it.
-            time: Some(std::time::Duration::from_secs(4)),
-            solutions: Some(20),
-            ..Limits::default()
-        },
+        limits: limits(std::time::Duration::from_secs(4)),
         ..Options::default()
     };
     let summary = solve(&model, &options, |_| Next::Continue);

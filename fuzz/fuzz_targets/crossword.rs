@@ -102,7 +102,7 @@ fuzz_target!(|data: &[u8]| {
     let options = LoadOptions {
         params,
         as_written: true,
-        ..LoadOptions::default()
+        ..common::load_options()
     };
     let models_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
     let Ok(model) = load(

@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(&path, file_text).expect("writing the data file");
     let mut options = LoadOptions {
         as_written: true,
-        ..LoadOptions::default()
+        ..common::load_options()
     };
     if name != "data.txt" {
         options.data_files.push(path);

@@ -11,17 +11,14 @@
 use cspi::model::search::Named;
 use cspi::model::{Propagation, Restarts, ValSelect, VarSelect};
 use cspi::solve::{Limits, Next};
-use cspi::solve::{LoadOptions, ModelSource, Options, load, solve};
+use cspi::solve::{ModelSource, Options, load, solve};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 use std::sync::Arc;
 
-/// FNV-1a: a stable hash, so that a finding replays with the same strategy.
-fn hash(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
-}
+#[path = "common.rs"]
+mod common;
+use common::hash;
 
 /// Picks an entry of `all` with the next few bits of `h`.
 fn pick<T: Copy>(all: &[(&str, T)], h: &mut u64) -> T {
@@ -37,20 +34,14 @@ fuzz_target!(|data: &[u8]| {
     // Data files are out of scope here: a model that reads one gets a diagnostic.
     let Ok(model) = load(
         ModelSource::text_in("fuzz.csp", text, Path::new("/nonexistent")),
-        &LoadOptions::default(),
+        &common::load_options(),
     ) else {
         return;
     };
     let model = Arc::new(model);
     let limits = Limits {
-        nodes: Some(2_000),
-        // Heavy nodes (LCV tries each value through each propagator of a
-        // large model) take milliseconds each under the coverage build: the
-        // wall-time bound keeps a slow but finite input under the 10 s hang
-        // limit, while a hang inside one node still trips it.
-        time: Some(std::time::Duration::from_secs(2)),
         solutions: Some(50),
-        ..Limits::default()
+        ..common::limits(std::time::Duration::from_secs(2))
     };
     let own = Options {
         search: model.search.clone(),
