@@ -332,8 +332,8 @@ impl Builder {
         )
         .label(d.span, "declared here")
         .help(format!(
-            "list its variables (`= [x1, x2, ...]`), as FlatZinc does: cspi makes at most \
-             {MAX_UNLISTED} variables, and {} MiB of their domains, for arrays without a value",
+            "list its variables (`= [x1, x2, ...]`), as FlatZinc does: arrays without a value make at most \
+             {MAX_UNLISTED} variables in all, and {} MiB of domains",
             (MAX_UNLISTED_WORDS * 8) >> 20
         )))
     }
