@@ -95,9 +95,11 @@ pub(crate) struct Matching {
 }
 
 /// A window read into bitset rows whatever the domains (64 words a
-/// variable); a wider one only when its rows take no more words than the
-/// adjacency has edges, so that the rows never cost more than the graph
-/// (5,000 terms over 1..5000: 3 MB of rows where the graph took 330 MB).
+/// variable); a wider one only when it is at most twice the terms (a
+/// permutation's values then fill half of it: not a crossword's word
+/// indexes) and its rows take no more words than the adjacency has edges,
+/// so that the rows never cost more than the graph (5,000 terms over
+/// 1..5000: 3 MB of rows where the graph took 330 MB).
 const MAX_ROW_VALUES: usize = 4096;
 
 impl Matching {
@@ -149,7 +151,8 @@ impl Matching {
         // 4th, ... up to every 16th call tries.
         self.calls = self.calls.wrapping_add(1);
         let every = 1u32 << self.row_misses.min(4);
-        let rows_fit = m <= MAX_ROW_VALUES || (n as u64) * (m.div_ceil(64) as u64) <= total;
+        let rows_fit =
+            m <= MAX_ROW_VALUES || (m <= 2 * n && (n as u64) * (m.div_ceil(64) as u64) <= total);
         if dense && n >= 2 && rows_fit && self.calls.is_multiple_of(every) {
             if self.load_rows(d, vars, offsets, lo, m) {
                 self.row_misses = 0;
