@@ -902,10 +902,6 @@ mod tests {
         );
     }
 
-    /// A variable in two terms (`x` and `x + c`): the filtering reads each
-    /// term as its own, so it need not be exact, but it must keep every
-    /// value some solution gives the variable and fail only without one,
-    /// whether the rows settle the call or not.
     /// A permutation over a window wider than [`MAX_ROW_VALUES`] (4,200
     /// terms over 0..4199, an eighth of the window in each domain) is read into
     /// rows when they take fewer words than the graph has edges: filtered
@@ -964,6 +960,10 @@ mod tests {
         assert!(settled > 0, "the rows never settled a call");
     }
 
+    /// A variable in two terms (`x` and `x + c`): the filtering reads each
+    /// term as its own, so it need not be exact, but it must keep every
+    /// value some solution gives the variable and fail only without one,
+    /// whether the rows settle the call or not.
     #[test]
     fn a_variable_in_two_terms_loses_no_solution() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x7e9);
