@@ -38,10 +38,12 @@ cuts off.
 `--logs` keeps a log beside each piece's output (DIR/part-K.log, `cspi solve
 --part-log`): the sub-problems it searched to their end without a solution,
 recorded as each ends. A piece cut off then takes up where it stopped, at
-the sub-problem it was in, instead of from its start; with `--resplit` it is
-split only when its last run recorded nothing (it was cut off inside one
-sub-problem), and its CPU seconds count what its earlier runs had spent up to
-their last record. For a search without objective (cspi refuses the log with one).
+the sub-problem it was in, instead of from its start, and with the nogoods
+its restarts recorded there (DIR/part-K.log.nogoods), so that a sub-problem
+longer than a sitting ends over several; with `--resplit` it is split only
+when its last run recorded nothing and kept no nogoods, and its CPU seconds
+count what its earlier runs had spent up to their last record. For a search
+without objective (cspi refuses the log with one).
 
 What `--resplit` and `--stall` split, they split evenly (`--part K/N:J/Me`,
 DIR/part-K.J-of-Me.jsonl): every sub-problem of the piece gets its share of
@@ -54,7 +56,8 @@ end: a piece whose log has recorded no sub-problem ended for S seconds of
 its CPU is stopped and run as M sub-parts at once. A proof's sub-problems
 have a long tail (most end in seconds, one in thousands may run for hours);
 a piece caught in one would otherwise run on, unrecorded, until the sitting
-ends and throws that work away, and be split only then. The CPU a piece has
+ends, and be split only then (without restart nogoods, `--restarts none`,
+that work is thrown away). The CPU a piece has
 spent since its log's last record is kept beside it (DIR/part-K.stall), so a
 later sitting that takes it up from that record counts it towards S.
 """
@@ -223,8 +226,12 @@ def main():
 
     def progressed(path):
         """Whether the last run of a piece recorded an empty sub-problem in
-        its log: taken up from there, it goes on, where a piece cut off
-        inside one sub-problem would start that one again."""
+        its log, or kept the nogoods of the sub-problem it was cut off in
+        (`.log.nogoods`): taken up from there, it goes on, where a piece
+        cut off inside one sub-problem without them would start that one
+        again."""
+        if Path(f"{path.with_suffix('.log')}.nogoods").exists():
+            return True
         try:
             lines = path.with_suffix(".log").read_text().splitlines()
         except OSError:

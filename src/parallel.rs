@@ -569,7 +569,15 @@ fn worker(
         if let Some(c) = counter.take() {
             search.set_components(c);
         }
-        let outcome = if search.replay(path) {
+        // What earlier runs' restarts refuted in this sub-problem, and
+        // this run's, kept for the next (`part_log.rs`).
+        let resumed = search.replay(path)
+            && log.is_none_or(|l| {
+                let ok = search.resume_refuted(l.refuted(i, path));
+                search.tell_refuted(Box::new(move |nogoods| l.record_refuted(i, path, nogoods)));
+                ok
+            });
+        let outcome = if resumed {
             search.run(|values| {
                 sent += 1;
                 if tx.send(values.to_vec()).is_ok() {

@@ -12,15 +12,29 @@
 //! and only for a search without objective, so skipping one drops no
 //! solution and changes no count: the part's answer is the same as a run
 //! from its start; only its statistics lack the work done before.
+//!
+//! A sub-problem can itself take longer than a run lasts. Beside the log,
+//! `FILE.nogoods` keeps the nogoods its restarts record (each says a
+//! branch was searched through without a solution; `search/refuted.rs`), a
+//! line per restart, under the same sub-problem's index and path hash. The
+//! next run gives them to that sub-problem's search, which then does not
+//! search those branches again: a sub-problem of hours ends over several
+//! runs. They hold below the sub-problem's node, in the model and split
+//! the fingerprint names, so they are used only there; those of
+//! sub-problems since ended are dropped when the log is opened.
 
+use crate::engine::props::restart_nogoods::DecLit;
 use crate::engine::select::{Branch, Decision};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Nogoods by sub-problem: (index, path hash).
+type Refuted = FxHashMap<(usize, u64), Vec<Vec<DecLit>>>;
 
 /// A part's log, open for appending; what earlier runs recorded.
 #[derive(Debug)]
@@ -33,6 +47,13 @@ pub struct PartLog {
     /// A record could not be written: the log is behind (time lost on
     /// resuming, never an answer).
     failed: AtomicBool,
+    /// The nogoods earlier runs' restarts recorded in sub-problems they did
+    /// not end, by (index, path hash), until that sub-problem's search takes them.
+    refuted: Mutex<Refuted>,
+    /// `FILE.nogoods`, open for appending once this run records in it.
+    refuted_file: Mutex<Option<File>>,
+    /// The header a new `FILE.nogoods` starts with.
+    refuted_header: String,
 }
 
 impl PartLog {
@@ -93,12 +114,64 @@ impl PartLog {
             .and_then(|_| file.write_all(out.as_bytes()))
             .and_then(|()| file.flush())
             .map_err(|e| format!("cannot write the part log {shown}: {e}"))?;
+        let refuted_header = format!(
+            "{}",
+            serde_json::json!({
+                "type": "part-nogoods", "part": part, "fingerprint": fingerprint,
+            })
+        );
+        let refuted = read_refuted(&nogoods_path(path), &refuted_header, &recorded);
         Ok(PartLog {
             path: path.to_path_buf(),
             recorded,
             file: Mutex::new(file),
             failed: AtomicBool::new(false),
+            refuted: Mutex::new(refuted),
+            refuted_file: Mutex::new(None),
+            refuted_header,
         })
+    }
+
+    /// Takes the nogoods earlier runs recorded in the sub-problem `index`
+    /// reached by `path` (none when they recorded none).
+    pub(crate) fn refuted(&self, index: usize, path: &[Decision]) -> Vec<Vec<DecLit>> {
+        self.refuted
+            .lock()
+            .ok()
+            .and_then(|mut r| r.remove(&(index, path_hash(path))))
+            .unwrap_or_default()
+    }
+
+    /// Keeps in `FILE.nogoods` the nogoods one restart of the sub-problem
+    /// `index`, reached by `path`, recorded: one line, written whole.
+    pub(crate) fn record_refuted(&self, index: usize, path: &[Decision], nogoods: &[Vec<DecLit>]) {
+        let mut line = format!(
+            "{{\"index\":{index},\"path\":\"{:016x}\",\"nogoods\":\"",
+            path_hash(path)
+        );
+        for (i, nogood) in nogoods.iter().enumerate() {
+            if i > 0 {
+                line.push(',');
+            }
+            for (j, lit) in nogood.iter().enumerate() {
+                let sep = if j > 0 { " " } else { "" };
+                let _ = match *lit {
+                    DecLit::Eq(x, v) => write!(line, "{sep}{x}={v}"),
+                    DecLit::Le(x, v) => write!(line, "{sep}{x}<={v}"),
+                };
+            }
+        }
+        line.push_str("\"}\n");
+        let written = self.refuted_file.lock().is_ok_and(|mut f| {
+            if f.is_none() {
+                *f = open_refuted(&nogoods_path(&self.path), &self.refuted_header);
+            }
+            f.as_mut()
+                .is_some_and(|f| f.write_all(line.as_bytes()).is_ok())
+        });
+        if !written {
+            self.failed.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether the sub-problem `index`, reached by `path`, was recorded empty.
@@ -139,6 +212,86 @@ impl PartLog {
             .load(Ordering::Relaxed)
             .then_some(self.path.as_path())
     }
+}
+
+/// Where a log's restart nogoods are kept: beside it, `.nogoods` added.
+fn nogoods_path(log: &Path) -> PathBuf {
+    let mut name = log.as_os_str().to_owned();
+    name.push(".nogoods");
+    PathBuf::from(name)
+}
+
+/// Opens `FILE.nogoods` for appending, starting it with `header` when new.
+fn open_refuted(path: &Path, header: &str) -> Option<File> {
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .ok()?;
+    if f.metadata().ok()?.len() == 0 {
+        f.write_all(format!("{header}\n").as_bytes()).ok()?;
+    }
+    Some(f)
+}
+
+/// The nogoods kept in `path` for sub-problems not `ended`, when its header
+/// is `header` (the same part and split); the file is rewritten with those
+/// alone, or removed when none is left (or it belongs to another run).
+fn read_refuted(path: &Path, header: &str, ended: &FxHashSet<(usize, u64)>) -> Refuted {
+    let mut kept = Refuted::default();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return kept;
+    };
+    let mut lines = text.lines();
+    let same_run = lines.next().is_some_and(|first| {
+        serde_json::from_str::<serde_json::Value>(first).ok()
+            == serde_json::from_str::<serde_json::Value>(header).ok()
+    });
+    let mut out = format!("{header}\n");
+    if same_run {
+        for line in lines {
+            // A line cut short by a kill does not parse: it is passed over.
+            let Some((key, nogoods)) = refuted_entry(line) else {
+                continue;
+            };
+            if ended.contains(&key) {
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+            kept.entry(key).or_insert_with(Vec::new).extend(nogoods);
+        }
+    }
+    let _ = if kept.is_empty() {
+        std::fs::remove_file(path)
+    } else {
+        let tmp = nogoods_path(path);
+        std::fs::write(&tmp, out).and_then(|()| std::fs::rename(&tmp, path))
+    };
+    kept
+}
+
+/// A nogoods line's sub-problem (index and path hash) and nogoods.
+#[allow(clippy::type_complexity)]
+fn refuted_entry(line: &str) -> Option<((usize, u64), Vec<Vec<DecLit>>)> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    let index = usize::try_from(v["index"].as_u64()?).ok()?;
+    let hash = u64::from_str_radix(v["path"].as_str()?, 16).ok()?;
+    let nogoods = v["nogoods"]
+        .as_str()?
+        .split(',')
+        .map(|nogood| nogood.split(' ').map(literal).collect::<Option<Vec<_>>>())
+        .collect::<Option<Vec<_>>>()?;
+    Some(((index, hash), nogoods))
+}
+
+/// A literal as [`PartLog::record_refuted`] writes it: `x=v` or `x<=v`.
+fn literal(text: &str) -> Option<DecLit> {
+    if let Some((x, v)) = text.split_once("<=") {
+        return Some(DecLit::Le(x.parse().ok()?, v.parse().ok()?));
+    }
+    let (x, v) = text.split_once('=')?;
+    Some(DecLit::Eq(x.parse().ok()?, v.parse().ok()?))
 }
 
 /// An `empty` line's index and path hash.
@@ -274,6 +427,54 @@ mod tests {
         drop(log);
         let log = PartLog::open(&path, part, "f").unwrap();
         assert!(log.recorded(0, &p));
+    }
+
+    #[test]
+    fn restart_nogoods_survive_for_sub_problems_not_ended_and_only_for_this_run() {
+        let path = temp("e.log");
+        let side = nogoods_path(&path);
+        let _ = std::fs::remove_file(&side);
+        let (p0, p1) = (vec![d(0, 1, false)], vec![d(0, 1, true)]);
+        let a = vec![DecLit::Eq(3, 7), DecLit::Le(4, -2)];
+        let b = vec![DecLit::Eq(5, i64::MIN)];
+        let log = PartLog::open(&path, "1/2", "f").unwrap();
+        assert!(log.refuted(0, &p0).is_empty());
+        log.record_refuted(0, &p0, std::slice::from_ref(&a));
+        log.record_refuted(0, &p0, &[b.clone(), a.clone()]);
+        log.record_refuted(1, &p1, std::slice::from_ref(&b));
+        drop(log);
+        // A line cut short by a kill is passed over.
+        let mut f = OpenOptions::new().append(true).open(&side).unwrap();
+        f.write_all(b"{\"index\":1,\"path\":\"0\",\"nogoods\":\"3=")
+            .unwrap();
+        drop(f);
+        let log = PartLog::open(&path, "1/2", "f").unwrap();
+        assert_eq!(log.refuted(0, &p0), vec![a.clone(), b.clone(), a.clone()]);
+        // Taken once; kept by index and path alike.
+        assert!(log.refuted(0, &p0).is_empty());
+        assert!(log.refuted(0, &p1).is_empty());
+        assert!(log.behind().is_none());
+        // Sub-problem 0 ends: its nogoods go when the log is next opened.
+        log.record(0, &p0);
+        drop(log);
+        let log = PartLog::open(&path, "1/2", "f").unwrap();
+        assert!(log.refuted(0, &p0).is_empty());
+        assert_eq!(log.refuted(1, &p1), vec![b.clone()]);
+        drop(log);
+        let text = std::fs::read_to_string(&side).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+        // Another run's nogoods (another split) are dropped, file and all.
+        let other = temp("f.log");
+        std::fs::copy(&side, nogoods_path(&other)).unwrap();
+        let log = PartLog::open(&other, "1/2", "beef").unwrap();
+        assert!(log.refuted(1, &p1).is_empty());
+        assert!(!nogoods_path(&other).exists());
+        // Once every sub-problem with nogoods has ended, the file goes too.
+        let log = PartLog::open(&path, "1/2", "f").unwrap();
+        log.record(1, &p1);
+        drop(log);
+        drop(PartLog::open(&path, "1/2", "f").unwrap());
+        assert!(!side.exists());
     }
 
     #[test]

@@ -387,6 +387,90 @@ fn a_part_cut_off_takes_up_from_its_log_with_the_same_answer() {
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
 
+/// A sub-problem longer than a run: each run cut off inside it keeps its
+/// restarts' nogoods beside the part log (`FILE.nogoods`), and the next run
+/// takes them in, so runs of 3,000 nodes each end part 2 of the pigeons,
+/// whose sub-problems take some 12,000 nodes each, with the answer a whole
+/// run gives, and find part 1's solutions after its pigeonholes. Without
+/// the nogoods, such runs repeat the same 3,000 nodes and never end it.
+#[test]
+fn a_sub_problem_longer_than_a_run_ends_over_several_runs() {
+    let dir = scratch("distributed-part-nogoods");
+    let model = pigeons(&dir).display().to_string();
+    let run = |part: &str, log: &Path, extra: &[&str]| {
+        let base = [
+            "solve",
+            &model,
+            "--var",
+            "dom-wdeg",
+            "--val",
+            "random",
+            "--seed",
+            "5",
+            "--restarts",
+            "luby",
+            "--threads",
+            "1",
+            "--format",
+            "json",
+            "--part",
+            part,
+            "--part-log",
+        ];
+        summary(&cspi(
+            &[&base[..], &[log.to_str().unwrap()], extra].concat(),
+        ))
+    };
+    let side = |log: &Path| {
+        let mut name = log.as_os_str().to_owned();
+        name.push(".nogoods");
+        PathBuf::from(name)
+    };
+    let empties = |log: &Path| {
+        let text = std::fs::read_to_string(log).unwrap();
+        text.lines().filter(|l| l.contains("\"empty\"")).count()
+    };
+    for (part, answer, count) in [("2/8", "UNSATISFIABLE", 0), ("1/8", "SATISFIABLE", 1)] {
+        let mode = ["-n", "1", "--check-solutions"];
+        let whole = run(part, &dir.join(format!("whole-{}.log", &part[..1])), &mode);
+        assert_eq!(whole["status"].str(), answer, "{part}");
+        assert_eq!(whole["solutions"].int(), count, "{part}");
+        let log = dir.join(format!("cut-{}.log", &part[..1]));
+        let cut = [&mode[..], &["--node-limit", "3000"]].concat();
+        let mut runs = 0;
+        let last = loop {
+            runs += 1;
+            let r = run(part, &log, &cut);
+            if r["status"].str() != "UNKNOWN" || runs == 200 {
+                break r;
+            }
+            assert!(side(&log).exists(), "{part}: run {runs} kept no nogoods");
+        };
+        assert_eq!(last["status"].str(), answer, "{part}, after {runs} runs");
+        assert_eq!(last["solutions"].int(), count, "{part}, after {runs} runs");
+        assert!(
+            runs > 3,
+            "{part}: {runs} runs, so no sub-problem was longer than one"
+        );
+        // The nogoods of sub-problems ended are dropped as the log opens.
+        if count == 0 {
+            run(part, &log, &cut);
+            assert!(
+                !side(&log).exists(),
+                "{part}: nogoods left for ended sub-problems"
+            );
+        }
+    }
+    // Without them each run searches the same 3,000 nodes again.
+    let log = dir.join("forgetful.log");
+    for _ in 0..3 {
+        let _ = std::fs::remove_file(side(&log));
+        let r = run("2/8", &log, &["-n", "1", "--node-limit", "3000"]);
+        assert_eq!(r["status"].str(), "UNKNOWN");
+        assert_eq!(empties(&log), 0);
+    }
+}
+
 /// Runs part `k/n` split into `m` sub-parts (`--part K/N:J/M`), each output
 /// in its own file under `dir`.
 fn run_sub_parts(dir: &Path, args: &[&str], k: usize, n: usize, m: usize) -> Vec<PathBuf> {

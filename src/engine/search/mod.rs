@@ -42,6 +42,7 @@ use super::components::{Components, Counted, Ctx};
 use super::crossings::Crossings;
 use super::learn::Cause;
 use super::learn::exchange::{Exchange, Port};
+use super::props::restart_nogoods::DecLit;
 use super::restart::Restarter;
 use super::select::val::ValSelector;
 use super::select::var::{Open, Order, VarSelector};
@@ -287,7 +288,13 @@ pub(crate) struct Search<'e> {
     refuted_on: bool,
     /// The literals of the nogoods handed over so far.
     refuted_lits: usize,
+    /// Told each restart's nogoods as they are handed over (a part log
+    /// keeping a long sub-problem's progress, `refuted.rs`).
+    refuted_sink: Option<RefutedSink<'e>>,
 }
+
+/// What is told a restart's nogoods ([`Search::tell_refuted`]).
+pub(crate) type RefutedSink<'a> = Box<dyn FnMut(&[Vec<DecLit>]) + 'a>;
 
 impl<'e> Search<'e> {
     /// `primary` are the variables that tell solutions apart; the strategy's
@@ -368,6 +375,7 @@ impl<'e> Search<'e> {
             parts: None,
             refuted_on: false,
             refuted_lits: 0,
+            refuted_sink: None,
         }
     }
 

@@ -3,23 +3,27 @@
 //! recorded as a nogood (`props/restart_nogoods.rs`, reduced nld-nogoods)
 //! and a later descent does not search them again.
 
-use super::Search;
+use super::{RefutedSink, Search};
 use crate::engine::RefutedStore;
 use crate::engine::props::restart_nogoods::{DecLit, Inbox, RestartNogoods};
 use crate::engine::select::Branch;
 use crate::model::{Propagation, VarId};
 use std::rc::Rc;
 
-/// The most literals one search hands over (16 bytes each in the store):
-/// past it, its later restarts record nothing.
-const MAX_LITS: usize = 1 << 20;
+/// The most literals one search hands over (24 bytes each in the store,
+/// and a watch for two of each nogood's): past it, its later restarts
+/// record nothing and may search again what they refuted. A sub-problem of
+/// the themeless15 proof (docs/crossword-measured.md) handed over 2^20 in
+/// some 15 minutes of search, short of the hours it takes; 2^22 keeps the
+/// store within some 150 MB.
+const MAX_LITS: usize = 1 << 22;
 
 /// The longest nogood recorded: a right branch under more positive
 /// decisions than this is left out (its nogood would rarely prune, and the
 /// nogoods of one path cost the square of its depth to build).
 const MAX_LEN: usize = 512;
 
-impl Search<'_> {
+impl<'e> Search<'e> {
     /// Whether a restart records nogoods: under `ac`, with plain
     /// depth-first search between restarts, from the root or from a
     /// replayed sub-problem's node. Not with learning (its own nogoods say
@@ -83,7 +87,35 @@ impl Search<'_> {
         if nogoods.is_empty() {
             return true;
         }
+        if let Some(sink) = self.refuted_sink.as_mut() {
+            sink(&nogoods);
+        }
         self.engine.stats.restart_nogoods += nogoods.len() as u64;
+        self.hand_over(nogoods)
+    }
+
+    /// Has `sink` told each restart's nogoods from now on: a part log
+    /// keeps them, so that a run cut off inside a long sub-problem gives
+    /// the next run what it had refuted there ([`Self::resume_refuted`]).
+    pub(crate) fn tell_refuted(&mut self, sink: RefutedSink<'e>) {
+        self.refuted_sink = Some(sink);
+    }
+
+    /// Before the search of a replayed sub-problem: takes in the nogoods
+    /// an earlier search of the same sub-problem (the same model, split and
+    /// path) recorded at its restarts, as if restarted from there. They
+    /// hold below the sub-problem's node, where this search stays. False
+    /// when they fail that node: nothing is left to search. Ignored by a
+    /// search that records no nogoods (it could not tell them to the next).
+    pub(crate) fn resume_refuted(&mut self, nogoods: Vec<Vec<DecLit>>) -> bool {
+        if nogoods.is_empty() || !self.records_refuted() {
+            return true;
+        }
+        self.hand_over(nogoods)
+    }
+
+    /// Gives the engine's store `nogoods` and propagates them.
+    fn hand_over(&mut self, nogoods: Vec<Vec<DecLit>>) -> bool {
         self.refuted_lits += nogoods.iter().map(Vec::len).sum::<usize>();
         let store = self.fitted_refuted_store();
         store.inbox.borrow_mut().nogoods.extend(nogoods);
