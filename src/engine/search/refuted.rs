@@ -326,6 +326,94 @@ mod tests {
         (found, recorded)
     }
 
+    /// A search of `case` with restarts after every failure or two, for at
+    /// most `nodes` nodes, given `resumed` first and telling its nogoods to
+    /// `told`: the solutions it lists, and whether it ended.
+    fn cut(
+        case: &Case,
+        seed: u64,
+        nodes: Option<u64>,
+        resumed: Vec<Vec<DecLit>>,
+        told: &mut Vec<Vec<DecLit>>,
+    ) -> (Vec<Vec<i64>>, bool) {
+        let Some(mut h) = case.build() else {
+            return (Vec::new(), true);
+        };
+        let strategy = Strategy {
+            var: var::build(VarSelect::DomWdeg),
+            val: val::build(ValSelect::Random, &Model::default()),
+            restarts: Restarts::Luby,
+            seed,
+            scope: Vec::new(),
+            learning: false,
+            phases: Vec::new(),
+            components: false,
+            restart_nogoods: true,
+        };
+        let vars: Vec<VarId> = (0..case.n).collect();
+        let limits = Limits {
+            nodes,
+            ..Limits::default()
+        };
+        let mut search = Search::new(&mut h.engine, strategy, &vars, Arc::default(), limits);
+        search.restarter = search.restarter.rescaled(1);
+        let mut found = Vec::new();
+        if !search.resume_refuted(resumed) {
+            return (found, true);
+        }
+        search.tell_refuted(Box::new(|nogoods| told.extend_from_slice(nogoods)));
+        let outcome = search.run(|x| {
+            found.push(x[..case.n].to_vec());
+            Next::Continue
+        });
+        (found, matches!(outcome, Outcome::Exhausted))
+    }
+
+    /// A search cut off by a node limit, then one that takes in the nogoods
+    /// the first told (as a part log keeps them for the next run), and so
+    /// on: the last, run to its end, lists every solution of random small
+    /// models (brute force), so a nogood carried over never cuts one.
+    #[test]
+    fn nogoods_told_and_taken_up_again_lose_no_solution() {
+        let mut rng = Rng::seed_from_u64(47);
+        let (mut carried, mut cases) = (0, 0);
+        for _ in 0..300 {
+            let case = Case::random(&mut rng);
+            let mut all = case.solutions();
+            all.sort();
+            let seed = rng.random_range(0..1000);
+            let mut kept: Vec<Vec<DecLit>> = Vec::new();
+            for _ in 0..rng.random_range(1..=4) {
+                let mut told = Vec::new();
+                let nodes = rng.random_range(4..=40);
+                let (_, ended) = cut(&case, seed, Some(nodes), kept.clone(), &mut told);
+                kept.extend(told);
+                if ended {
+                    break;
+                }
+            }
+            carried += usize::from(!kept.is_empty());
+            cases += 1;
+            let (mut found, ended) = cut(&case, seed, None, kept, &mut Vec::new());
+            assert!(ended);
+            found.sort();
+            assert_eq!(
+                found,
+                all,
+                "{} solutions found, {} exist",
+                found.len(),
+                all.len()
+            );
+        }
+        // Most cases end within the first cut, or find a solution before
+        // a restart (after which none records anything); one in thirteen
+        // carries nogoods over.
+        assert!(
+            carried > cases / 20,
+            "{carried} of {cases} carried nogoods over"
+        );
+    }
+
     /// Random small models against brute force, with restarts after every
     /// failure or two: the nogoods they record lose no solution (every
     /// solution is listed once, and only solutions), prove
