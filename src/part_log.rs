@@ -206,6 +206,14 @@ impl PartLog {
         }
     }
 
+    /// The part ended, every sub-problem searched: `FILE.nogoods` goes.
+    pub fn ended(&self) {
+        if let Ok(mut f) = self.refuted_file.lock() {
+            *f = None;
+        }
+        let _ = std::fs::remove_file(nogoods_path(&self.path));
+    }
+
     /// The log's file, and whether a record could not be written to it.
     pub fn behind(&self) -> Option<&Path> {
         self.failed

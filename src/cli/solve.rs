@@ -337,6 +337,13 @@ impl<'a> Runner<'a> {
             eprint("\r\x1b[2K");
         }
         summary.stats.peak_memory = peak_memory();
+        // Every sub-problem of the part ended: no run needs their nogoods.
+        if let Some(log) = options.part_log.as_ref().filter(|_| {
+            !summary.stopped
+                && matches!(summary.status, Status::Unsatisfiable | Status::AllSolutions)
+        }) {
+            log.ended();
+        }
         if let Some(file) = options.part_log.as_ref().and_then(|l| l.behind()) {
             eprint(&format!(
                 "cspi: warning: the part log {} lacks some of this run's empty sub-problems (a write failed): a run taking it up searches them again\n",
