@@ -186,6 +186,9 @@ fn parts_of_an_optimisation_merge_into_the_proved_optimum() {
     assert_eq!(best["objective"].int(), w["objective"].int());
 }
 
+/// The search of the pigeons' tests with restarts: dom/wdeg, random values.
+const RANDOM_SEARCH: [&str; 6] = ["--var", "dom-wdeg", "--val", "random", "--seed", "5"];
+
 /// Writes into `dir` a model with 8! solutions, all with `x[1] = 8` and
 /// `z = 9`; below `x[1] <= 7` it is a pigeonhole (ten pigeons, nine holes).
 fn pigeons(dir: &Path) -> PathBuf {
@@ -214,18 +217,10 @@ fn pieces_of_a_first_solution_search_with_restarts_agree_with_the_same_pieces_en
     let dir = scratch("distributed-restarts");
     let model = pigeons(&dir).display().to_string();
     let base = [
-        "solve",
-        &model,
-        "--check-solutions",
-        "--var",
-        "dom-wdeg",
-        "--val",
-        "random",
-        "--seed",
-        "5",
-        "--format",
-        "json",
-    ];
+        &["solve", &model, "--check-solutions", "--format", "json"][..],
+        &RANDOM_SEARCH,
+    ]
+    .concat();
     let pieces: Vec<String> = (1..=8)
         .map(|k| format!("{k}/8"))
         .chain((1..=3).map(|j| format!("1/8:{j}/3")))
@@ -398,27 +393,11 @@ fn a_sub_problem_longer_than_a_run_ends_over_several_runs() {
     let dir = scratch("distributed-part-nogoods");
     let model = pigeons(&dir).display().to_string();
     let run = |part: &str, log: &Path, extra: &[&str]| {
-        let base = [
-            "solve",
-            &model,
-            "--var",
-            "dom-wdeg",
-            "--val",
-            "random",
-            "--seed",
-            "5",
-            "--restarts",
-            "luby",
-            "--threads",
-            "1",
-            "--format",
-            "json",
-            "--part",
-            part,
-            "--part-log",
-        ];
+        let base = ["solve", &model, "--restarts", "luby", "--threads", "1"];
+        let part = ["--format", "json", "--part", part, "--part-log"];
+        let log = [log.to_str().unwrap()];
         summary(&cspi(
-            &[&base[..], &[log.to_str().unwrap()], extra].concat(),
+            &[&base[..], &RANDOM_SEARCH, &part, &log, extra].concat(),
         ))
     };
     let side = |log: &Path| {

@@ -272,6 +272,21 @@ mod tests {
         }
     }
 
+    /// dom/wdeg, random values, Luby restarts with their nogoods.
+    fn restarting(seed: u64) -> Strategy {
+        Strategy {
+            var: var::build(VarSelect::DomWdeg),
+            val: val::build(ValSelect::Random, &Model::default()),
+            restarts: Restarts::Luby,
+            seed,
+            scope: Vec::new(),
+            learning: false,
+            phases: Vec::new(),
+            components: false,
+            restart_nogoods: true,
+        }
+    }
+
     /// Searches with a restart after every failure or two (Luby, scale 1),
     /// so that nogoods are recorded all the time: every solution, or the
     /// best when minimising `x0`; and how many nogoods were recorded.
@@ -289,17 +304,7 @@ mod tests {
         path: &[Decision],
         scale: u64,
     ) -> (Vec<Vec<i64>>, u64) {
-        let strategy = Strategy {
-            var: var::build(VarSelect::DomWdeg),
-            val: val::build(ValSelect::Random, &Model::default()),
-            restarts: Restarts::Luby,
-            seed,
-            scope: Vec::new(),
-            learning: false,
-            phases: Vec::new(),
-            components: false,
-            restart_nogoods: true,
-        };
+        let strategy = restarting(seed);
         let vars: Vec<VarId> = (0..n).collect();
         let mut search = Search::new(
             &mut h.engine,
@@ -339,17 +344,7 @@ mod tests {
         let Some(mut h) = case.build() else {
             return (Vec::new(), true);
         };
-        let strategy = Strategy {
-            var: var::build(VarSelect::DomWdeg),
-            val: val::build(ValSelect::Random, &Model::default()),
-            restarts: Restarts::Luby,
-            seed,
-            scope: Vec::new(),
-            learning: false,
-            phases: Vec::new(),
-            components: false,
-            restart_nogoods: true,
-        };
+        let strategy = restarting(seed);
         let vars: Vec<VarId> = (0..case.n).collect();
         let limits = Limits {
             nodes,
