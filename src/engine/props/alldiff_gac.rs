@@ -907,7 +907,8 @@ mod tests {
     /// rows when they take fewer words than the graph has edges: filtered
     /// as the graph alone filters it (values numbered through a list, so no
     /// rows), with and without a Hall set of three terms on three values,
-    /// and the rows settle the calls that remove nothing.
+    /// with and without a variable twice (`x` and `x + 1`), and the rows
+    /// settle the calls that remove nothing.
     #[test]
     fn wide_permutations_read_into_rows_filter_as_the_graph_does() {
         let n = 4200usize;
@@ -927,8 +928,13 @@ mod tests {
             let mut results = Vec::new();
             for mut m in [Matching::default(), Matching::listed()] {
                 let mut h = Harness::new();
-                let vars: Vec<VarId> = sets.iter().map(|xs| h.var(xs)).collect();
-                let (offsets, terms) = (vec![0; n], (0..n).collect::<Vec<_>>());
+                let mut vars: Vec<VarId> = sets.iter().map(|xs| h.var(xs)).collect();
+                let (mut offsets, terms) = (vec![0; n], (0..n).collect::<Vec<_>>());
+                // Trials 2 and 3: the last term is the first variable again,
+                // as its view `x + 1` (a variable twice in the terms).
+                if trial >= 2 {
+                    (vars[n - 1], offsets[n - 1]) = (vars[0], 1);
+                }
                 let mut tight = Vec::new();
                 let mut outcome = Vec::new();
                 for call in 0..2 {
@@ -952,7 +958,8 @@ mod tests {
             if trial % 2 == 1 {
                 let after = &results[0][0].1;
                 assert!(
-                    after[3..].iter().all(|xs| !xs.contains(&20)),
+                    // (The last term of trial 3 is the first variable's.)
+                    after[3..n - 1].iter().all(|xs| !xs.contains(&20)),
                     "the Hall set's values stay"
                 );
             }
