@@ -75,6 +75,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # The most levels of sub-parts `cspi solve --part` takes (K/N:J/M:...).
 MAX_LEVELS = 16
 
+# cspi's exit codes for a run that did not happen: a model error, a usage
+# error, an internal error, an output error (docs/cli.md, "Exit codes").
+REFUSED = (1, 2, 3, 4)
+
 
 _FINISHED = {}
 
@@ -445,6 +449,13 @@ def main():
                      f" (about {parts_left * mean / 3600:.1f} h of CPU to go for {parts_left} "
                      f"part{'' if parts_left == 1 else 's'})")
         print(line, flush=True)
+        if not summary and proc.returncode in REFUSED:
+            # The run could not start (a bad model, flag or data file): every
+            # other piece would fail alike, each leaving an empty output.
+            stop_running()
+            print(f"part {name} could not run (exit {proc.returncode}): the other parts stopped; "
+                  f"see {path.with_suffix('.err')}", flush=True)
+            return proc.returncode
         if summary and answers(summary):
             stop_running()
             print(f"part {name} found a solution: the run is answered, the other parts stopped",

@@ -1098,3 +1098,44 @@ fn run_parts_resumes_and_merges_into_the_whole_run() {
     assert!(again.contains("40320 solutions (ALL_SOLUTIONS)"), "{again}");
     assert!(logged.join("part-1.2-of-2e.log").exists(), "{again}");
 }
+
+/// A piece that cannot run (here a data file that is not there) stops the
+/// runner with cspi's exit code: every other part would fail alike, each
+/// leaving an empty output.
+#[test]
+fn run_parts_stops_at_a_run_that_cannot_start() {
+    if !has_python("RUN-PARTS REFUSED") {
+        return;
+    }
+    let dir = scratch("run-parts-refused");
+    let _ = std::fs::remove_dir_all(&dir);
+    let model = crate::common::model("crossword.csp");
+    let missing = dir.join("no-such-list.txt");
+    let out = python(
+        "scripts/run-parts.py",
+        [
+            "--dir",
+            dir.to_str().unwrap(),
+            "--parts",
+            "8",
+            "--jobs",
+            "1",
+            "--cspi",
+            env!("CARGO_BIN_EXE_cspi"),
+            "--",
+            "solve",
+            model.to_str().unwrap(),
+            "--param",
+            &format!("dict={}", missing.display()),
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("part 1/8: not finished (exit 1") && said.contains("could not run"),
+        "{said}"
+    );
+    assert!(!said.contains("part 2/8"), "{said}");
+    let err = std::fs::read_to_string(dir.join("part-1.err")).unwrap();
+    assert!(err.contains("no-such-list.txt"), "{err}");
+}
