@@ -288,6 +288,9 @@ pub(crate) struct Search<'e> {
     refuted_on: bool,
     /// The literals of the nogoods handed over so far.
     refuted_lits: usize,
+    /// The most it hands over, then restarts no more (`refuted::MAX_LITS`;
+    /// smaller in tests).
+    refuted_cap: usize,
     /// Told each restart's nogoods as they are handed over (a part log
     /// keeping a long sub-problem's progress, `refuted.rs`).
     refuted_sink: Option<RefutedSink<'e>>,
@@ -375,6 +378,7 @@ impl<'e> Search<'e> {
             parts: None,
             refuted_on: false,
             refuted_lits: 0,
+            refuted_cap: refuted::MAX_LITS,
             refuted_sink: None,
         }
     }
@@ -663,6 +667,7 @@ impl<'e> Search<'e> {
                 }
             } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
                 && self.restarter.due(self.engine.stats.failures)
+                && !self.refuted_full()
                 && !self.restart()
             {
                 return Outcome::Exhausted;
