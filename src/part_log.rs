@@ -143,25 +143,29 @@ impl PartLog {
     }
 
     /// Keeps in `FILE.nogoods` the nogoods one restart of the sub-problem
-    /// `index`, reached by `path`, recorded: one line, written whole.
+    /// `index`, reached by `path`, recorded: one line, written whole, with
+    /// a checksum of the nogoods (a digit changed in a damaged file would
+    /// still parse, and could cut solutions).
     pub(crate) fn record_refuted(&self, index: usize, path: &[Decision], nogoods: &[Vec<DecLit>]) {
-        let mut line = format!(
-            "{{\"index\":{index},\"path\":\"{:016x}\",\"nogoods\":\"",
-            path_hash(path)
-        );
+        let mut text = String::new();
         for (i, nogood) in nogoods.iter().enumerate() {
             if i > 0 {
-                line.push(',');
+                text.push(',');
             }
             for (j, lit) in nogood.iter().enumerate() {
                 let sep = if j > 0 { " " } else { "" };
                 let _ = match *lit {
-                    DecLit::Eq(x, v) => write!(line, "{sep}{x}={v}"),
-                    DecLit::Le(x, v) => write!(line, "{sep}{x}<={v}"),
+                    DecLit::Eq(x, v) => write!(text, "{sep}{x}={v}"),
+                    DecLit::Le(x, v) => write!(text, "{sep}{x}<={v}"),
                 };
             }
         }
-        line.push_str("\"}\n");
+        let key = (index, path_hash(path));
+        let line = format!(
+            "{{\"index\":{index},\"path\":\"{:016x}\",\"nogoods\":\"{text}\",\"sum\":\"{:016x}\"}}\n",
+            key.1,
+            refuted_sum(key, &text),
+        );
         let written = self.refuted_file.lock().is_ok_and(|mut f| {
             if f.is_none() {
                 *f = open_refuted(&nogoods_path(&self.path), &self.refuted_header);
@@ -285,8 +289,11 @@ fn refuted_entry(line: &str) -> Option<((usize, u64), Vec<Vec<DecLit>>)> {
     let v: serde_json::Value = serde_json::from_str(line).ok()?;
     let index = usize::try_from(v["index"].as_u64()?).ok()?;
     let hash = u64::from_str_radix(v["path"].as_str()?, 16).ok()?;
-    let nogoods = v["nogoods"]
-        .as_str()?
+    let text = v["nogoods"].as_str()?;
+    if u64::from_str_radix(v["sum"].as_str()?, 16).ok()? != refuted_sum((index, hash), text) {
+        return None;
+    }
+    let nogoods = text
         .split(',')
         .map(|nogood| nogood.split(' ').map(literal).collect::<Option<Vec<_>>>())
         .collect::<Option<Vec<_>>>()?;
@@ -333,21 +340,30 @@ fn cpu_seconds() -> Option<f64> {
 
 /// FNV-1a over a path's decisions.
 fn path_hash(path: &[Decision]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |x: u64| {
-        for b in x.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
+    let mut bytes = Vec::with_capacity(path.len() * 24);
     for d in path {
         let (kind, value) = match d.branch {
             Branch::Assign(v) => (0, v),
             Branch::AtMost(v) => (1, v),
         };
-        eat(d.var as u64);
-        eat(kind | u64::from(d.right) << 1);
-        eat(value as u64);
+        bytes.extend_from_slice(&(d.var as u64).to_le_bytes());
+        bytes.extend_from_slice(&(kind | u64::from(d.right) << 1).to_le_bytes());
+        bytes.extend_from_slice(&(value as u64).to_le_bytes());
+    }
+    fnv(&bytes)
+}
+
+/// The checksum of a nogoods line: its sub-problem and nogoods.
+fn refuted_sum((index, hash): (usize, u64), nogoods: &str) -> u64 {
+    fnv(format!("{index} {hash:016x} {nogoods}").as_bytes())
+}
+
+/// FNV-1a, 64 bits.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
 }
@@ -483,6 +499,50 @@ mod tests {
         drop(log);
         drop(PartLog::open(&path, "1/2", "f").unwrap());
         assert!(!side.exists());
+    }
+
+    /// A damaged `FILE.nogoods`, cut at any byte or with any byte changed,
+    /// opens without a panic and gives back whole lines as recorded, or
+    /// nothing: a changed digit is caught by the line's checksum.
+    #[test]
+    fn a_damaged_nogoods_file_gives_back_only_lines_as_recorded() {
+        let path = temp("g.log");
+        let side = nogoods_path(&path);
+        let _ = std::fs::remove_file(&side);
+        let p0 = vec![d(0, 1, false)];
+        let a = vec![DecLit::Eq(3, 7), DecLit::Le(4, -2)];
+        let b = vec![DecLit::Eq(5, 12)];
+        let log = PartLog::open(&path, "1/2", "f").unwrap();
+        log.record_refuted(0, &p0, &[a.clone(), b.clone()]);
+        log.record_refuted(0, &p0, std::slice::from_ref(&b));
+        drop(log);
+        let whole = std::fs::read(&side).unwrap();
+        let (first, second) = (vec![a.clone(), b.clone()], vec![b.clone()]);
+        let both = [first.clone(), second.clone()].concat();
+        let mut taken = 0;
+        let mut check = |bytes: &[u8]| {
+            std::fs::write(&side, bytes).unwrap();
+            let got = PartLog::open(&path, "1/2", "f").unwrap().refuted(0, &p0);
+            assert!(
+                [&both, &first, &second, &Vec::new()].contains(&&got),
+                "{:?} gave {got:?}",
+                String::from_utf8_lossy(bytes)
+            );
+            taken += usize::from(!got.is_empty());
+        };
+        check(&whole);
+        for cut in 0..whole.len() {
+            check(&whole[..cut]);
+        }
+        for i in 0..whole.len() {
+            for delta in [1u8, 2, 9, 128] {
+                let mut w = whole.clone();
+                w[i] = w[i].wrapping_add(delta);
+                check(&w);
+            }
+        }
+        // The lines left whole are taken.
+        assert!(taken > whole.len() * 2, "{taken}");
     }
 
     #[test]

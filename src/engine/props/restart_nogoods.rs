@@ -37,7 +37,7 @@ pub(crate) enum DecLit {
 }
 
 impl DecLit {
-    fn var(self) -> VarId {
+    pub(crate) fn var(self) -> VarId {
         match self {
             DecLit::Eq(x, _) | DecLit::Le(x, _) => x,
         }

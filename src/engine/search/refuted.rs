@@ -120,9 +120,19 @@ impl<'e> Search<'e> {
     /// path) recorded at its restarts, as if restarted from there. They
     /// hold below the sub-problem's node, where this search stays. False
     /// when they fail that node: nothing is left to search. Ignored by a
-    /// search that records no nogoods (it could not tell them to the next).
+    /// search that records no nogoods (it could not tell them to the next),
+    /// and when one names a variable this search does not decide on (a file
+    /// damaged, or edited by hand: they are not what it records).
     pub(crate) fn resume_refuted(&mut self, nogoods: Vec<Vec<DecLit>>) -> bool {
         if nogoods.is_empty() || !self.records_refuted() {
+            return true;
+        }
+        let vars = self.decision_vars();
+        if nogoods
+            .iter()
+            .flatten()
+            .any(|l| vars.binary_search(&l.var()).is_err())
+        {
             return true;
         }
         self.hand_over(nogoods)
@@ -493,6 +503,29 @@ mod tests {
             carried > cases / 20,
             "{carried} of {cases} carried nogoods over"
         );
+    }
+
+    /// Nogoods taken up from a damaged file, one naming a variable the
+    /// model does not have (one past its last, or far out): none is used,
+    /// and the search lists every solution (brute force).
+    #[test]
+    fn nogoods_over_other_variables_are_not_taken_up() {
+        let mut rng = Rng::seed_from_u64(59);
+        for _ in 0..100 {
+            let case = Case::random(&mut rng);
+            let mut all = case.solutions();
+            all.sort();
+            let seed = rng.random_range(0..1000);
+            for stranger in [case.n, 999_999] {
+                // With the stranger, a nogood that alone would cut every
+                // solution with `x0 = 0`.
+                let resumed = vec![vec![DecLit::Eq(0, 0)], vec![DecLit::Eq(stranger, 1)]];
+                let (mut found, ended) = cut(&case, seed, None, resumed, &mut Vec::new());
+                assert!(ended);
+                found.sort();
+                assert_eq!(found, all, "stranger {stranger}");
+            }
+        }
     }
 
     /// Random small models against brute force, with restarts after every
