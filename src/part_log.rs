@@ -114,12 +114,10 @@ impl PartLog {
             .and_then(|_| file.write_all(out.as_bytes()))
             .and_then(|()| file.flush())
             .map_err(|e| format!("cannot write the part log {shown}: {e}"))?;
-        let refuted_header = format!(
-            "{}",
-            serde_json::json!({
-                "type": "part-nogoods", "part": part, "fingerprint": fingerprint,
-            })
-        );
+        let refuted_header = serde_json::json!({
+            "type": "part-nogoods", "part": part, "fingerprint": fingerprint,
+        })
+        .to_string();
         let refuted = read_refuted(&nogoods_path(path), &refuted_header, &recorded);
         Ok(PartLog {
             path: path.to_path_buf(),
