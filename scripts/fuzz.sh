@@ -50,5 +50,5 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 # --target keeps the flags off build scripts and procedural macros.
 cargo build --release --target "$host" --bins
 for target in "${targets[@]}"; do
-  "target/$host/release/$target" -artifact_prefix="artifacts/$target/" "corpus/$target" "${flags[@]}"
+  "${CARGO_TARGET_DIR:-target}/$host/release/$target" -artifact_prefix="artifacts/$target/" "corpus/$target" "${flags[@]}"
 done
