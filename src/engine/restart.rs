@@ -20,6 +20,10 @@ pub(crate) struct Restarter {
     next_at: u64,
     /// Failures before the first restart ([`SCALE`]; tests make it small).
     scale: u64,
+    /// The budget last set.
+    last: u64,
+    /// Each budget from now on twice the last ([`Self::double_from_now`]).
+    doubling: bool,
 }
 
 impl Restarter {
@@ -34,8 +38,11 @@ impl Restarter {
             count: 0,
             next_at: 0,
             scale,
+            last: 0,
+            doubling: false,
         };
-        r.next_at = r.budget();
+        r.last = r.budget();
+        r.next_at = r.last;
         r
     }
 
@@ -53,10 +60,23 @@ impl Restarter {
     /// Records a restart made at `failures` and sets the next budget.
     pub(crate) fn restarted(&mut self, failures: u64) {
         self.count += 1;
-        self.next_at = failures + self.budget();
+        self.last = self.budget();
+        self.next_at = failures.saturating_add(self.last);
+    }
+
+    /// From the next restart on, each budget twice the one before: for a
+    /// search whose restarts no longer keep what they refuted
+    /// (`search/refuted.rs`, a full store), each of which then searches
+    /// again what the runs before it did. Doubling bounds that: all the
+    /// runs before the last cost no more than the last.
+    pub(crate) fn double_from_now(&mut self) {
+        self.doubling = true;
     }
 
     fn budget(&self) -> u64 {
+        if self.doubling {
+            return self.last.saturating_mul(2).max(self.scale);
+        }
         match self.policy {
             Restarts::None => u64::MAX,
             Restarts::Luby => self.scale.saturating_mul(luby(self.count + 1)),
@@ -96,6 +116,24 @@ mod tests {
     fn luby_sequence_starts_as_published() {
         let got: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(got, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    #[test]
+    fn budgets_double_once_asked() {
+        let mut r = Restarter::scaled(Restarts::Luby, 10);
+        let mut failures = 0;
+        for _ in 0..6 {
+            failures = r.next_at;
+            r.restarted(failures);
+        }
+        // Luby's seventh term is 4.
+        assert_eq!(r.next_at - failures, 40);
+        r.double_from_now();
+        for want in [80, 160, 320] {
+            failures = r.next_at;
+            r.restarted(failures);
+            assert_eq!(r.next_at - failures, want);
+        }
     }
 
     #[test]

@@ -667,7 +667,6 @@ impl<'e> Search<'e> {
                 }
             } else if (self.objective.is_some() || self.engine.stats.solutions == 0)
                 && self.restarter.due(self.engine.stats.failures)
-                && !self.refuted_full()
                 && !self.restart()
             {
                 return Outcome::Exhausted;
@@ -867,6 +866,9 @@ impl<'e> Search<'e> {
     /// and the nogoods of the path left (`refuted.rs`). False when those
     /// fail the root: nothing is left to search.
     fn restart(&mut self) -> bool {
+        if self.refuted_full() {
+            self.restarter.double_from_now();
+        }
         let refuted = self.take_refuted();
         while self.pop_frame().is_some() {}
         self.completing = None;
