@@ -288,8 +288,8 @@ pub(crate) struct Search<'e> {
     refuted_on: bool,
     /// The literals of the nogoods handed over so far.
     refuted_lits: usize,
-    /// The most it hands over, then restarts no more (`refuted::MAX_LITS`;
-    /// smaller in tests).
+    /// The most it hands over; past it, restart budgets double
+    /// (`refuted::MAX_LITS`; smaller in tests).
     refuted_cap: usize,
     /// Told each restart's nogoods as they are handed over (a part log
     /// keeping a long sub-problem's progress, `refuted.rs`).
