@@ -13,6 +13,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("num", &[]),
     ("memory", &[]),
     ("reader", &[]),
+    ("fnv", &[]),
     ("diag", &["source", "reader"]),
     // The front end: text to syntax tree.
     ("syntax", &["source", "diag"]),
@@ -24,7 +25,7 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
     ("lower", &["source", "num", "model", "engine"]),
     // The data files' formats, read into data; their errors are their own
     // (`formats::Error`), which the checker turns into diagnostics.
-    ("formats", &["source", "reader", "model"]),
+    ("formats", &["source", "reader", "fnv", "model"]),
     // The checker: syntax tree to model.
     (
         "sema",
@@ -38,11 +39,11 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
         &["source", "num", "reader", "diag", "syntax", "model"],
     ),
     // A part's log of its empty sub-problems, which a run's options carry.
-    ("part_log", &["engine"]),
+    ("part_log", &["fnv", "engine"]),
     // A run as plain data, then what every run sets up, then the runs.
     ("run", &["model", "engine", "part_log"]),
     ("setup", &["model", "engine", "run"]),
-    ("part", &["source", "model", "engine", "run"]),
+    ("part", &["source", "fnv", "model", "engine", "run"]),
     (
         "parallel",
         &["model", "engine", "lower", "run", "setup", "part"],

@@ -26,6 +26,7 @@ pub mod diag;
 pub(crate) mod engine;
 pub mod explain;
 pub mod flatzinc;
+pub(crate) mod fnv;
 pub(crate) mod formats;
 #[cfg(test)]
 mod layering;

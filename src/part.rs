@@ -17,6 +17,7 @@
 //! again, and so on ([`MAX_NEST`] levels). They carry the same fingerprint,
 //! and `cspi merge` combines the sub-parts of each level into their part.
 
+use crate::fnv::Fnv;
 use crate::model::{Model, VarKind, WordList};
 use crate::run::Options;
 pub use crate::run::{MAX_NEST, Part, PartInfo, SubPart};
@@ -35,9 +36,9 @@ pub(crate) const SUBPROBLEMS_PER_PART: usize = 8;
 /// description of everything the split and the answer depend on, and
 /// nothing else (not the paths of data files, not the thread count).
 pub(crate) fn fingerprint(model: &Model, options: &Options, n: usize) -> String {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let mut h = Fnv::new();
     let _ = describe(&mut h, model, options, n);
-    format!("{:016x}", h.0)
+    format!("{:016x}", h.finish())
 }
 
 fn describe(h: &mut Fnv, model: &Model, options: &Options, n: usize) -> fmt::Result {
@@ -80,18 +81,6 @@ fn describe(h: &mut Fnv, model: &Model, options: &Options, n: usize) -> fmt::Res
 }
 
 /// FNV-1a, written to as text: stable across machines and Rust versions.
-struct Fnv(u64);
-
-impl Write for Fnv {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        for b in s.bytes() {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,6 +25,7 @@
 
 use crate::engine::props::restart_nogoods::DecLit;
 use crate::engine::select::{Branch, Decision};
+use crate::fnv::Fnv;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -338,32 +339,24 @@ fn cpu_seconds() -> Option<f64> {
 
 /// FNV-1a over a path's decisions.
 fn path_hash(path: &[Decision]) -> u64 {
-    let mut bytes = Vec::with_capacity(path.len() * 24);
+    let mut h = Fnv::new();
     for d in path {
         let (kind, value) = match d.branch {
             Branch::Assign(v) => (0, v),
             Branch::AtMost(v) => (1, v),
         };
-        bytes.extend_from_slice(&(d.var as u64).to_le_bytes());
-        bytes.extend_from_slice(&(kind | u64::from(d.right) << 1).to_le_bytes());
-        bytes.extend_from_slice(&(value as u64).to_le_bytes());
+        h.bytes(&(d.var as u64).to_le_bytes())
+            .bytes(&(kind | u64::from(d.right) << 1).to_le_bytes())
+            .bytes(&(value as u64).to_le_bytes());
     }
-    fnv(&bytes)
+    h.finish()
 }
 
 /// The checksum of a nogoods line: its sub-problem and nogoods.
 fn refuted_sum((index, hash): (usize, u64), nogoods: &str) -> u64 {
-    fnv(format!("{index} {hash:016x} {nogoods}").as_bytes())
-}
-
-/// FNV-1a, 64 bits.
-fn fnv(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    let mut h = Fnv::new();
+    let _ = write!(h, "{index} {hash:016x} {nogoods}");
+    h.finish()
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@
 //! is not an error. Never next to the dictionary, which may be read-only.
 
 use super::symbols::Symbols;
+use crate::fnv::Fnv;
 use crate::model::mdd::Mdd;
 use std::path::PathBuf;
 
@@ -65,24 +66,15 @@ pub(crate) fn compile<'a>(
     Mdd::from_codes(width, values, flat, rows.len())
 }
 
-/// FNV-1a, 64 bits: stable across builds, unlike the standard hasher.
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
-
 fn cache_key(text: &str, symbols: &[String]) -> u64 {
-    let mut h = fnv(0xcbf2_9ce4_8422_2325, MAGIC);
-    h = fnv(h, &(text.len() as u64).to_le_bytes());
-    h = fnv(h, text.as_bytes());
+    let mut h = Fnv::new();
+    h.bytes(MAGIC)
+        .bytes(&(text.len() as u64).to_le_bytes())
+        .bytes(text.as_bytes());
     for s in symbols {
-        h = fnv(h, s.as_bytes());
-        h = fnv(h, &[0]);
+        h.bytes(s.as_bytes()).bytes(&[0]);
     }
-    h
+    h.finish()
 }
 
 fn cache_dir() -> Option<PathBuf> {
@@ -122,7 +114,7 @@ fn encode(key: u64, m: &Mdd) -> Vec<u8> {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
-    let sum = fnv(0xcbf2_9ce4_8422_2325, &out);
+    let sum = Fnv::of(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
 }
@@ -131,7 +123,7 @@ fn encode(key: u64, m: &Mdd) -> Vec<u8> {
 fn decode(key: u64, bytes: &[u8]) -> Option<Mdd> {
     let body_len = bytes.len().checked_sub(8)?;
     let (body, sum) = bytes.split_at(body_len);
-    if fnv(0xcbf2_9ce4_8422_2325, body).to_le_bytes() != sum || !body.starts_with(MAGIC) {
+    if Fnv::of(body).to_le_bytes() != sum || !body.starts_with(MAGIC) {
         return None;
     }
     let mut at = MAGIC.len();
