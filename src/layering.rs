@@ -55,8 +55,12 @@ pub(crate) const ALLOWED: &[(&str, &[&str])] = &[
             "run", "setup", "part", "parallel",
         ],
     ),
-    // Printing reads the model and a run's data, never the code that ran it.
-    ("output", &["source", "diag", "model", "engine", "run"]),
+    // Printing reads the model and a run's data, never the code that ran it;
+    // a file format it writes is the reader's own module (`formats::puz`).
+    (
+        "output",
+        &["source", "diag", "model", "formats", "engine", "run"],
+    ),
     // Commands' libraries, over the API.
     ("explain", &["model", "engine", "run", "solve"]),
     ("suggest", &["model", "engine", "lower", "setup", "run"]),

@@ -1,4 +1,4 @@
-//! The crossword data files: a grid (picture, .ipuz or slot list) and word
+//! The crossword data files: a grid (picture, .ipuz, .puz or slot list) and word
 //! lists written from the input, loaded by the bundled crossword models and
 //! solved with a node limit, every fill re-checked by the independent
 //! checker. A panic, or a fill the checker rejects, is a finding; a bad file
@@ -63,10 +63,12 @@ fuzz_target!(|data: &[u8]| {
     let mut h = hash(data);
     let (name, model_text) = &models()[draw(&mut h, 3) as usize];
     let dir = scratch();
-    let grid_path = match (*name, draw(&mut h, 2)) {
+    let grid_path = match (*name, draw(&mut h, 3)) {
         ("crossword-slots.csp", _) => dir.join("slots.txt"),
         (_, 0) => dir.join("grid.txt"),
-        _ => dir.join("grid.ipuz"),
+        (_, 1) => dir.join("grid.ipuz"),
+        // Across Lite's binary format: what gets past its checksums.
+        _ => dir.join("grid.puz"),
     };
     let dict_path = dir.join("words.txt");
     let other_path = dir.join("other.txt");

@@ -381,14 +381,14 @@ fn refuse(model: &Model) -> Result<(), crate::diag::Diag> {
     if model.crosswords.is_empty() {
         return Err(
             Diag::new("cspi::blocks", "--try-blocks: this model has no crossword")
-                .help("blocks are tried in a picture or .ipuz grid: `crossword xw = picture(grid, words);`")
+                .help("blocks are tried in a picture, .ipuz or .puz grid: `crossword xw = picture(grid, words);`")
                 .usage(),
         );
     }
     if model.crosswords.iter().any(|(_, l)| !l.picture) {
         return Err(Diag::new(
             "cspi::blocks",
-            "--try-blocks: blocks can be added to picture and .ipuz grids, not to a slot file",
+            "--try-blocks: blocks can be added to picture, .ipuz and .puz grids, not to a slot file",
         )
         .help("draw the grid as a picture: `.` an open cell, `#` a block")
         .usage());

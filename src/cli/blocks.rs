@@ -5,7 +5,7 @@
 
 use super::SolveArgs;
 use super::interrupt::Interrupt;
-use super::solve::{output_exit, write_picture};
+use super::solve::{output_exit, write_picture, write_puz};
 use crate::cheaters::{self, Opened, Plan};
 use crate::diag::{Diags, exit};
 use crate::engine::search::MemoryLimit;
@@ -143,6 +143,11 @@ pub(super) fn command(args: &SolveArgs, interrupt: &Interrupt) -> Result<i32, Di
             && let Some(text) = crate::output::ipuz::solution(model, values)
         {
             write_picture(path, "--ipuz", &text)?;
+        }
+        if let Some(path) = &args.puz
+            && let Some(bytes) = crate::output::puz::solution(model, values)
+        {
+            write_puz(path, bytes)?;
         }
     }
     if let Some(code) = output_exit(&out) {

@@ -263,6 +263,10 @@ pub(crate) struct SolveArgs {
     /// .ipuz crossword in FILE (docs/crossword.md).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
     pub(crate) ipuz: Option<PathBuf>,
+    /// Write the last solution reported (the best one when optimising) as an
+    /// Across Lite .puz crossword in FILE (docs/crossword.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "each"])]
+    pub(crate) puz: Option<PathBuf>,
     /// With -n N: each solution differs from every earlier one in at least K
     /// of the primary variables (K entries of a crossword); each is found
     /// by a new search that forbids the earlier ones' neighbourhoods.

@@ -207,12 +207,20 @@ impl<'a> Runner<'a> {
         if let Some(names) = &args.project {
             model.projection = projection(&model, names)?;
         }
-        if args.ipuz.is_some() && !crate::output::ipuz::drawable(&model) {
-            return Err(Diags::from(
-                Diag::new("cspi::ipuz", "--ipuz: this model outputs no crossword")
+        for (given, flag) in [
+            (args.ipuz.is_some(), "--ipuz"),
+            (args.puz.is_some(), "--puz"),
+        ] {
+            if given && !crate::output::ipuz::drawable(&model) {
+                return Err(Diags::from(
+                    Diag::new(
+                        "cspi::ipuz",
+                        format!("{flag}: this model outputs no crossword"),
+                    )
                     .help("the crossword is written from an output item naming it: `output xw;`")
                     .usage(),
-            ));
+                ));
+            }
         }
         if args.svg.is_some() && !crate::output::svg::drawable(&model) {
             return Err(Diags::from(
@@ -303,7 +311,7 @@ impl<'a> Runner<'a> {
         let (reporter, out) = (&mut self.reporter, &mut self.out);
         let mut last: Option<Vec<i64>> = None;
         let on_solution = |values: &[i64]| {
-            if args.svg.is_some() || args.ipuz.is_some() {
+            if args.svg.is_some() || args.ipuz.is_some() || args.puz.is_some() {
                 last = Some(values.to_vec());
             }
             let mut k = 0;
@@ -428,6 +436,15 @@ impl<'a> Runner<'a> {
                 None => eprint("cspi: no solution, so nothing to write for --ipuz\n"),
             }
         }
+        if let Some(path) = &args.puz {
+            match last
+                .as_deref()
+                .and_then(|v| crate::output::puz::solution(&model, v))
+            {
+                Some(bytes) => write_puz(path, bytes)?,
+                None => eprint("cspi: no solution, so nothing to write for --puz\n"),
+            }
+        }
         if let (Some(path), Some(log)) = (&args.tree, &summary.tree) {
             let tree = crate::output::tree::Tree::new(&model, log);
             let title = format!("{}: {}", args.model.model.display(), options.search);
@@ -485,7 +502,28 @@ pub(super) const TREE_CAP: usize = 400;
 
 /// Writes a picture (or any generated file) for `flag`, saying why it could not.
 pub(super) fn write_picture(path: &std::path::Path, flag: &str, text: &str) -> Result<(), Diags> {
-    std::fs::write(path, text).map_err(|e| {
+    write_file(path, flag, text.as_bytes())
+}
+
+/// `--puz`: the file, or why the format cannot hold the fill.
+pub(super) fn write_puz(
+    path: &std::path::Path,
+    bytes: Result<Vec<u8>, String>,
+) -> Result<(), Diags> {
+    match bytes {
+        Ok(bytes) => write_file(path, "--puz", &bytes),
+        Err(why) => Err(Diags::from(
+            Diag::new(
+                "cspi::file",
+                format!("--puz: cannot write `{}`", path.display()),
+            )
+            .help(why),
+        )),
+    }
+}
+
+fn write_file(path: &std::path::Path, flag: &str, bytes: &[u8]) -> Result<(), Diags> {
+    std::fs::write(path, bytes).map_err(|e| {
         Diags::from(Diag::new(
             "cspi::file",
             format!("{flag}: cannot write `{}`: {e}", path.display()),

@@ -1,7 +1,8 @@
 //! The file formats the checker reads, as pure functions from a file's text
 //! to data: JSON with the span of every value (`json.rs`) and MiniZinc data
 //! files (`dzn.rs`) for `--data`, dictionaries (`dictionary.rs`), crossword
-//! grids (`grid.rs`: slot files, pictures, `.ipuz`), files of integers
+//! grids (`grid.rs`: slot files, pictures, `.ipuz`; `puz.rs`: Across Lite
+//! `.puz`, read as a picture and written), files of integers
 //! (`table.rs`: `read_table`, `read_ints`), words cut into symbols
 //! (`symbols.rs`) and dictionaries compiled into decision diagrams with
 //! their disk cache (`dawg.rs`). They know no checker state: the checker
@@ -15,6 +16,7 @@ pub(crate) mod dictionary;
 pub(crate) mod dzn;
 pub(crate) mod grid;
 pub(crate) mod json;
+pub(crate) mod puz;
 pub(crate) mod symbols;
 pub(crate) mod table;
 

@@ -71,7 +71,7 @@ pub struct CrosswordLayout {
     /// marked region (`*` cells) of a partly filled grid.
     pub region: Vec<bool>,
     pub slots: Vec<CrosswordSlot>,
-    /// Read from a picture or .ipuz grid, where blocks can be added; false
+    /// Read from a picture, .ipuz or .puz grid, where blocks can be added; false
     /// for a slot file, which lists its entries rather than its blocks.
     pub picture: bool,
 }

@@ -20,6 +20,7 @@ pub(crate) mod ipuz;
 pub mod json;
 pub(crate) mod merge;
 pub(crate) mod nested;
+pub(crate) mod puz;
 pub mod report;
 pub mod sink;
 pub(crate) mod stuck;

@@ -64,13 +64,23 @@ impl Checker<'_> {
             .label(args[1].1, "here")
             .help("load one with dictionary(\"words.txt\")"));
         };
-        let src = self.read_file(path, *pspan)?;
+        let puz = path.to_ascii_lowercase().ends_with(".puz");
+        let src = if puz {
+            // Binary: read as the picture of its grid, which diagnostics show.
+            let bytes = self.read_binary(path, *pspan)?;
+            let shown = crate::reader::shown(&self.resolve(path));
+            let picture = crate::formats::puz::picture(&bytes, &shown)
+                .in_file(&Source::new(shown.clone(), ""))?;
+            Source::new(shown, picture)
+        } else {
+            self.read_file(path, *pspan)?
+        };
         let blocks = &self.input.options.blocks;
         let geo = if kind.name == "slots" {
             if !blocks.is_empty() {
                 return Err(Diag::new(
                     "cspi::crossword",
-                    "blocks can be added to picture and .ipuz grids, not to a slot file",
+                    "blocks can be added to picture, .ipuz and .puz grids, not to a slot file",
                 )
                 .label(value.span, "a slot file"));
             }

@@ -105,6 +105,26 @@ impl Checker<'_> {
         span: Span,
         sandbox: Option<&reader::Sandbox>,
     ) -> Result<Source, Diag> {
+        let shown = reader::shown(&self.resolve(path));
+        self.read_with(path, span, sandbox, reader::read_text)
+            .map(|text| Source::new(shown, text))
+    }
+
+    /// The bytes of a binary data file (an Across Lite `.puz` grid), with
+    /// the refusals and limits of [`Checker::read_file`].
+    pub(super) fn read_binary(&self, path: &str, span: Span) -> Result<Vec<u8>, Diag> {
+        let sandbox = self.input.options.sandbox.as_ref();
+        self.read_with(path, span, sandbox, reader::read_bytes)
+    }
+
+    /// A file read by `read` (text or bytes), every refusal a diagnostic.
+    fn read_with<T>(
+        &self,
+        path: &str,
+        span: Span,
+        sandbox: Option<&reader::Sandbox>,
+        read: impl FnOnce(&Path, u64, Option<&reader::Sandbox>) -> Result<T, reader::Refusal>,
+    ) -> Result<T, Diag> {
         let full = self.resolve(path);
         let shown = reader::shown(&full);
         // `--memory-limit` holds for the text too: a file is refused before
@@ -117,8 +137,8 @@ impl Checker<'_> {
             .memory_limit
             .map(|l| l.saturating_sub(self.input.memory.used()) / 2);
         let limit = room.map_or(MAX_FILE_BYTES, |r| r.min(MAX_FILE_BYTES));
-        match reader::read_text(&full, limit, sandbox) {
-            Ok(text) => Ok(Source::new(shown, text)),
+        match read(&full, limit, sandbox) {
+            Ok(read) => Ok(read),
             Err(reader::Refusal::TooLarge { .. }) if limit < MAX_FILE_BYTES => Err(Diag::new(
                 "cspi::memory",
                 format!(

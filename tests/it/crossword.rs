@@ -1159,6 +1159,68 @@ fn differing_fills_and_exclusion_lists_match_brute_force() {
     );
 }
 
+/// `--puz` writes the fill as Across Lite's `.puz`; read back as the grid,
+/// its letters are given, so the one fill is the same. A damaged file is
+/// refused, never read as another grid. (Files of another program:
+/// `python::puz_files_agree_with_puzpy`.)
+#[test]
+fn puz_round_trip_and_damage() {
+    let s = Scratch::new("puz");
+    let out_path = s.0.join("fill.puz");
+    let model = root().join("models/crossword.csp").display().to_string();
+    let first = cspi(&[
+        "solve",
+        &model,
+        "--param",
+        "grid=models/data/crossword-empty.txt",
+        "--format",
+        "json",
+        "--puz",
+        &out_path.display().to_string(),
+    ]);
+    assert_eq!(first.status.code(), Some(0));
+    let fill = json_fills(&first.stdout).remove(0);
+    let bytes = std::fs::read(&out_path).unwrap();
+    assert_eq!(&bytes[2..14], b"ACROSS&DOWN\0");
+    assert_eq!((bytes[0x2C], bytes[0x2D]), (5, 5));
+    let solution = String::from_utf8_lossy(&bytes[0x34..0x34 + 5]).to_string();
+    assert_eq!(solution, fill[0].to_uppercase());
+    let again = cspi(&[
+        "solve",
+        &model,
+        "--param",
+        &format!("grid={}", out_path.display()),
+        "--format",
+        "json",
+        "--all",
+    ]);
+    assert_eq!(json_fills(&again.stdout), vec![fill]);
+    // One letter of the solution changed: the checksum fails.
+    let mut damaged = bytes.clone();
+    damaged[0x34] = if damaged[0x34] == b'A' { b'B' } else { b'A' };
+    let (code, err) = diag_of(
+        &s,
+        "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.puz\", w); output xw;",
+        &[("w.txt", b"ab\n"), ("g.puz", &damaged)],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`") && err.contains("g.puz` fails its checksum"),
+        "{err}"
+    );
+    // A model without a crossword: a usage error.
+    let out = cspi(&[
+        "solve",
+        &root().join("models/sudoku.csp").display().to_string(),
+        "--puz",
+        &s.0.join("x.puz").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--puz: this model outputs no crossword")
+    );
+}
+
 /// `--ipuz` writes the fill as ipuz; read back as the grid, its letters are
 /// given, so the one fill is the same. A grid asked to be symmetric and not
 /// is refused with the cells named.
