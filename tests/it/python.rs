@@ -40,8 +40,14 @@ fn run(cmd: &mut Command) -> Result<Output, String> {
     }
 }
 
-/// The virtual environment's interpreter, made (with pytest and maturin) if needed.
+/// The virtual environment's interpreter, made (with pytest, maturin and
+/// puzpy) if needed; once per run, since two tests here use it at once.
 fn venv() -> Result<PathBuf, String> {
+    static VENV: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    VENV.get_or_init(make_venv).clone()
+}
+
+fn make_venv() -> Result<PathBuf, String> {
     let dir = root().join("target/python-venv");
     let python = dir.join("bin/python");
     if !python.exists() {
