@@ -51,14 +51,32 @@ fn param(name: &str, value: impl ToString) -> ParamOverride {
     }
 }
 
+/// The input cut at each `\n%%\n`.
+fn parts(mut data: &[u8]) -> Vec<&[u8]> {
+    const SEP: &[u8] = b"\n%%\n";
+    let mut out = Vec::new();
+    while let Some(at) = data.windows(SEP.len()).position(|w| w == SEP) {
+        out.push(&data[..at]);
+        data = &data[at + SEP.len()..];
+    }
+    out.push(data);
+    out
+}
+
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
+    // The grid as bytes (a .puz file is binary), the word lists as text.
+    let parts = parts(data);
+    let grid = parts[0];
+    let Ok(dict) = std::str::from_utf8(parts.get(1).copied().unwrap_or(b"")) else {
         return;
     };
-    let mut parts = text.split("\n%%\n");
-    let grid = parts.next().unwrap_or("");
-    let dict = parts.next().unwrap_or("");
-    let other = parts.next();
+    let other = match parts.get(2) {
+        Some(o) => match std::str::from_utf8(o) {
+            Ok(o) => Some(o),
+            Err(_) => return,
+        },
+        None => None,
+    };
 
     let mut h = hash(data);
     let (name, model_text) = &models()[draw(&mut h, 3) as usize];
