@@ -163,6 +163,17 @@ class Solution(dict):
     def _repr_svg_(self) -> Optional[str]:
         return self.svg()
 
+    def ipuz(self) -> Optional[str]:
+        """A filled crossword as ``.ipuz`` text, the open JSON format (as
+        ``cspi solve --ipuz``), or ``None`` when the model draws no crossword."""
+        return self._model._loaded.ipuz(self._raw)
+
+    def puz(self) -> Optional[bytes]:
+        """A filled crossword as the bytes of an Across Lite ``.puz`` file
+        (as ``cspi solve --puz``), or ``None`` when the model draws no
+        crossword; ``ValueError`` when the format cannot hold the grid."""
+        return self._model._loaded.puz(self._raw)
+
 
 class Solutions(Iterator[Solution]):
     """The solutions of a running search, one at a time.

@@ -19,7 +19,7 @@ use cspi::solve::{Limits, MemoryLimit, Next};
 use cspi::source::Source;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
@@ -646,6 +646,25 @@ impl Loaded {
     fn svg(&self, raw: Vec<i64>) -> PyResult<Option<String>> {
         self.fits(&raw)?;
         Ok(cspi::output::svg::solution(&self.model, &raw))
+    }
+
+    /// A filled crossword as `.ipuz` text (as `cspi solve --ipuz`), or `None`
+    /// when the model draws no crossword.
+    fn ipuz(&self, raw: Vec<i64>) -> PyResult<Option<String>> {
+        self.fits(&raw)?;
+        Ok(cspi::output::report::ipuz(&self.model, &raw))
+    }
+
+    /// A filled crossword as Across Lite `.puz` bytes (as `cspi solve
+    /// --puz`), or `None` when the model draws no crossword; a grid the
+    /// format cannot hold is a `ValueError`.
+    fn puz<'py>(&self, py: Python<'py>, raw: Vec<i64>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        self.fits(&raw)?;
+        match cspi::output::report::puz(&self.model, &raw) {
+            None => Ok(None),
+            Some(Ok(bytes)) => Ok(Some(PyBytes::new(py, &bytes))),
+            Some(Err(why)) => Err(PyValueError::new_err(why)),
+        }
     }
 
     /// The declared variables and arrays, in order.

@@ -43,3 +43,26 @@ def test_crossword_draws_letters_and_blocks():
 def test_no_picture_without_a_grid():
     s = cspi.load("models/send-more-money.csp").solve()
     assert s._repr_svg_() is None
+
+
+def test_a_fill_goes_out_as_ipuz_and_puz():
+    """`ipuz()` and `puz()` against readers of their own: JSON, and puzpy
+    (installed by the test harness), which checks every checksum of a
+    .puz file as Across Lite does."""
+    import json
+
+    import pytest
+
+    puz = pytest.importorskip("puz")
+    fill = cspi.load(
+        "models/crossword.csp",
+        {"grid": "models/data/crossword-theme.txt", "min_score": 3},
+    ).solve()
+    rows = str(fill).splitlines()[:5]
+    letters = "".join(r.replace(" ", "").replace("#", ".") for r in rows).upper()
+    doc = json.loads(fill.ipuz())
+    assert "".join(c if c != "#" else "." for row in doc["solution"] for c in row) == letters
+    p = puz.load(fill.puz())
+    assert (p.width, p.height, p.solution) == (5, 5, letters)
+    assert len(p.clues) == len(doc["clues"]["Across"]) + len(doc["clues"]["Down"])
+    assert cspi.load("models/sudoku.csp").solve().puz() is None

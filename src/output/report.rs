@@ -9,6 +9,19 @@ use crate::run::{Explanation, FailedMap};
 use crate::source::Source;
 use std::fmt::Write;
 
+/// A filled crossword as an `.ipuz` file, as `cspi solve --ipuz` writes
+/// it; `None` when the model draws no crossword.
+pub fn ipuz(model: &Model, values: &[i64]) -> Option<String> {
+    super::ipuz::solution(model, values)
+}
+
+/// A filled crossword as an Across Lite `.puz` file, as `cspi solve --puz`
+/// writes it; `None` when the model draws no crossword, `Some(Err(why))`
+/// when the format cannot hold it.
+pub fn puz(model: &Model, values: &[i64]) -> Option<Result<Vec<u8>, String>> {
+    super::puz::solution(model, values)
+}
+
 /// The answer of [`crate::explain::explain`] as `cspi explain` prints it
 /// when not on a terminal: the conflict as a diagnostic pointing into
 /// `source` (and drawn on a crossword's grid), or the one line of another
