@@ -1159,14 +1159,11 @@ fn differing_fills_and_exclusion_lists_match_brute_force() {
     );
 }
 
-/// `--puz` writes the fill as Across Lite's `.puz`; read back as the grid,
-/// its letters are given, so the one fill is the same. A damaged file is
-/// refused, never read as another grid. (Files of another program:
-/// `python::puz_files_agree_with_puzpy`.)
-#[test]
-fn puz_round_trip_and_damage() {
-    let s = Scratch::new("puz");
-    let out_path = s.0.join("fill.puz");
+/// The first fill of crossword-empty, written with `flag` to `file` in `s`,
+/// then read back as the grid: its letters are given, so `--all` finds
+/// that one fill again. The fill and the file's path.
+fn written_and_read_back(s: &Scratch, flag: &str, file: &str) -> (Vec<String>, PathBuf) {
+    let out_path = s.0.join(file);
     let model = root().join("models/crossword.csp").display().to_string();
     let first = cspi(&[
         "solve",
@@ -1175,16 +1172,11 @@ fn puz_round_trip_and_damage() {
         "grid=models/data/crossword-empty.txt",
         "--format",
         "json",
-        "--puz",
+        flag,
         &out_path.display().to_string(),
     ]);
     assert_eq!(first.status.code(), Some(0));
     let fill = json_fills(&first.stdout).remove(0);
-    let bytes = std::fs::read(&out_path).unwrap();
-    assert_eq!(&bytes[2..14], b"ACROSS&DOWN\0");
-    assert_eq!((bytes[0x2C], bytes[0x2D]), (5, 5));
-    let solution = String::from_utf8_lossy(&bytes[0x34..0x34 + 5]).to_string();
-    assert_eq!(solution, fill[0].to_uppercase());
     let again = cspi(&[
         "solve",
         &model,
@@ -1194,7 +1186,23 @@ fn puz_round_trip_and_damage() {
         "json",
         "--all",
     ]);
-    assert_eq!(json_fills(&again.stdout), vec![fill]);
+    assert_eq!(json_fills(&again.stdout), vec![fill.clone()]);
+    (fill, out_path)
+}
+
+/// `--puz` writes the fill as Across Lite's `.puz`; read back as the grid,
+/// its letters are given, so the one fill is the same. A damaged file is
+/// refused, never read as another grid. (Files of another program:
+/// `python::puz_files_agree_with_puzpy`.)
+#[test]
+fn puz_round_trip_and_damage() {
+    let s = Scratch::new("puz");
+    let (fill, out_path) = written_and_read_back(&s, "--puz", "fill.puz");
+    let bytes = std::fs::read(&out_path).unwrap();
+    assert_eq!(&bytes[2..14], b"ACROSS&DOWN\0");
+    assert_eq!((bytes[0x2C], bytes[0x2D]), (5, 5));
+    let solution = String::from_utf8_lossy(&bytes[0x34..0x34 + 5]).to_string();
+    assert_eq!(solution, fill[0].to_uppercase());
     // One letter of the solution changed: the checksum fails.
     let mut damaged = bytes.clone();
     damaged[0x34] = if damaged[0x34] == b'A' { b'B' } else { b'A' };
@@ -1227,20 +1235,7 @@ fn puz_round_trip_and_damage() {
 #[test]
 fn ipuz_round_trip_and_symmetry() {
     let s = Scratch::new("ipuz");
-    let out_path = s.0.join("fill.ipuz");
-    let model = root().join("models/crossword.csp").display().to_string();
-    let first = cspi(&[
-        "solve",
-        &model,
-        "--param",
-        "grid=models/data/crossword-empty.txt",
-        "--format",
-        "json",
-        "--ipuz",
-        &out_path.display().to_string(),
-    ]);
-    assert_eq!(first.status.code(), Some(0));
-    let fill = json_fills(&first.stdout).remove(0);
+    let (fill, out_path) = written_and_read_back(&s, "--ipuz", "fill.ipuz");
     let ipuz: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
     assert_eq!(ipuz["dimensions"]["width"], 5);
@@ -1254,16 +1249,6 @@ fn ipuz_round_trip_and_symmetry() {
         .map(|c| c.as_str().unwrap())
         .collect();
     assert_eq!(row0, fill[0].to_uppercase());
-    let again = cspi(&[
-        "solve",
-        &model,
-        "--param",
-        &format!("grid={}", out_path.display()),
-        "--format",
-        "json",
-        "--all",
-    ]);
-    assert_eq!(json_fills(&again.stdout), vec![fill]);
     let (code, err) = diag_of(
         &s,
         "let w = dictionary(\"w.txt\"); crossword xw = picture(\"g.txt\", w, true); output xw;",
