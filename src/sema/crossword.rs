@@ -65,6 +65,14 @@ impl Checker<'_> {
             .help("load one with dictionary(\"words.txt\")"));
         };
         let puz = path.to_ascii_lowercase().ends_with(".puz");
+        if puz && kind.name == "slots" {
+            return Err(Diag::new(
+                "cspi::crossword",
+                "a .puz file is a drawn grid, not a slot file",
+            )
+            .label(*pspan, "this .puz file")
+            .help("read it as a picture: crossword xw = picture(\"grid.puz\", words);"));
+        }
         let src = if puz {
             // Binary: read as the picture of its grid, which diagnostics show.
             let bytes = self.read_binary(path, *pspan)?;

@@ -1216,6 +1216,17 @@ fn puz_round_trip_and_damage() {
         err.contains("`") && err.contains("g.puz` fails its checksum"),
         "{err}"
     );
+    // Not a slot file.
+    let (code, err) = diag_of(
+        &s,
+        "let w = dictionary(\"w.txt\"); crossword xw = slots(\"g.puz\", w); output xw;",
+        &[("w.txt", b"ab\n"), ("g.puz", &bytes)],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("a .puz file is a drawn grid, not a slot file"),
+        "{err}"
+    );
     // A model without a crossword: a usage error.
     let out = cspi(&[
         "solve",
