@@ -41,6 +41,26 @@ pub(crate) struct Geometry {
     pub slots: Vec<RawSlot>,
 }
 
+/// The cells where an entry (a run of two or more open cells) starts, in
+/// reading order, as printed puzzles number them: each cell with whether it
+/// starts an across entry and a down entry. `open` is row by row, `width`
+/// cells a row. The ipuz and `.puz` writers number their clues by it.
+pub(crate) fn numbered(width: usize, open: &[bool]) -> Vec<(usize, bool, bool)> {
+    let height = open.len() / width.max(1);
+    let at = |x: usize, y: usize| open[y * width + x];
+    let mut starts = Vec::new();
+    for y in 0..height {
+        for x in (0..width).filter(|&x| at(x, y)) {
+            let across = (x == 0 || !at(x - 1, y)) && x + 1 < width && at(x + 1, y);
+            let down = (y == 0 || !at(x, y - 1)) && y + 1 < height && at(x, y + 1);
+            if across || down {
+                starts.push((y * width + x, across, down));
+            }
+        }
+    }
+    starts
+}
+
 /// An error at one place of a grid file.
 pub(crate) fn data_error(span: Span, message: String, label: &str, help: &str) -> Error {
     Error::new("cspi::data::grid", message)
@@ -694,6 +714,22 @@ mod tests {
 
     fn src(text: &str) -> Source {
         Source::new("g.txt", text)
+    }
+
+    #[test]
+    fn entries_are_numbered_in_reading_order() {
+        // 1 # 2    1 and 2 start downs; 3 an across; 4 (under the block) a
+        // 3 4 .    down; 5 an across. The others continue entries.
+        // 5 . .
+        let open = [true, false, true, true, true, true, true, true, true];
+        let starts = vec![
+            (0, false, true),
+            (2, false, true),
+            (3, true, false),
+            (4, false, true),
+            (6, true, false),
+        ];
+        assert_eq!(numbered(3, &open), starts);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! (`GRBS` marks rebus cells).
 
 use super::Error;
+use super::grid::numbered;
 
 const MAGIC: &[u8; 12] = b"ACROSS&DOWN\0";
 /// The header's length: the grids start here.
@@ -34,16 +35,21 @@ fn u16_at(b: &[u8], at: usize) -> u16 {
 /// as the first three.
 fn text_checksum(strings: &Strings, with_notes: bool, sum: u16) -> u16 {
     let mut sum = sum;
-    for s in [strings.title, strings.author, strings.copyright] {
-        if !s.is_empty() {
-            sum = checksum(&[s, b"\0"].concat(), sum);
+    let with_nul = |sum, s: &[u8]| {
+        if s.is_empty() {
+            sum
+        } else {
+            checksum(b"\0", checksum(s, sum))
         }
+    };
+    for s in [strings.title, strings.author, strings.copyright] {
+        sum = with_nul(sum, s);
     }
     for clue in &strings.clues {
         sum = checksum(clue, sum);
     }
-    if with_notes && !strings.notes.is_empty() {
-        sum = checksum(&[strings.notes, b"\0"].concat(), sum);
+    if with_notes {
+        sum = with_nul(sum, strings.notes);
     }
     sum
 }
@@ -195,35 +201,37 @@ fn rebus_cells(mut rest: &[u8], cells: usize) -> Option<&[u8]> {
 }
 
 /// A `.puz` file of a grid `width` wide: `cells` row by row, `None` a
-/// block, `Some(None)` an open cell without a letter (`-`). Each entry (a
-/// run of two or more open cells) gets an empty clue. `None` when the grid
-/// is wider or higher than 255 cells or a letter is not Latin-1, which the
-/// format cannot hold.
-pub(crate) fn file(width: usize, cells: &[Option<Option<char>>]) -> Option<Vec<u8>> {
+/// block, `Some(None)` an open cell without a letter (`-`). Each entry
+/// ([`numbered`] as the clues are) gets an empty clue. An error says what
+/// the format cannot hold: a side over 255 cells, a letter outside Latin-1.
+pub(crate) fn file(width: usize, cells: &[Option<Option<char>>]) -> Result<Vec<u8>, String> {
     let height = cells.len() / width.max(1);
-    let (w, h) = (u8::try_from(width).ok()?, u8::try_from(height).ok()?);
-    let open = |x: usize, y: usize| cells[y * width + x].is_some();
-    let mut entries = 0u16;
-    for y in 0..height {
-        for x in 0..width {
-            if open(x, y) {
-                let across = (x == 0 || !open(x - 1, y)) && x + 1 < width && open(x + 1, y);
-                let down = (y == 0 || !open(x, y - 1)) && y + 1 < height && open(x, y + 1);
-                entries += u16::from(across) + u16::from(down);
-            }
-        }
-    }
+    let (Ok(w), Ok(h)) = (u8::try_from(width), u8::try_from(height)) else {
+        return Err(format!(
+            "a .puz file holds grids of at most 255 by 255 cells; this one is {width} by {height}"
+        ));
+    };
+    let open: Vec<bool> = cells.iter().map(Option::is_some).collect();
+    let entries: usize = numbered(width, &open)
+        .iter()
+        .map(|&(_, a, d)| usize::from(a) + usize::from(d))
+        .sum();
+    // Upper case where Latin-1 has it (not `ÿ`'s `Ÿ`, nor `ß`'s `SS`).
+    let latin1 = |c: char| u8::try_from(u32::from(c)).ok();
     let mut solution = Vec::with_capacity(cells.len());
     for cell in cells {
-        solution.push(match cell {
+        solution.push(match *cell {
             None => b'.',
             Some(None) => b'-',
             Some(Some(c)) => {
                 let mut up = c.to_uppercase();
-                match (up.next(), up.next()) {
-                    (Some(u), None) => u8::try_from(u32::from(u)).ok()?,
-                    _ => u8::try_from(u32::from(*c)).ok()?,
-                }
+                let upper = match (up.next(), up.next()) {
+                    (Some(u), None) => latin1(u),
+                    _ => None,
+                };
+                upper.or_else(|| latin1(c)).ok_or_else(|| {
+                    format!("a .puz file holds letters of Latin-1 (western European), not `{c}`")
+                })?
             }
         });
     }
@@ -236,18 +244,14 @@ pub(crate) fn file(width: usize, cells: &[Option<Option<char>>]) -> Option<Vec<u
     head[0x18..0x1C].copy_from_slice(b"1.3\0");
     head[0x2C] = w;
     head[0x2D] = h;
-    head[0x2E..0x30].copy_from_slice(&entries.to_le_bytes());
+    // At most 255 × 255 cells, two entries a cell at most every other cell.
+    head[0x2E..0x30].copy_from_slice(&(entries as u16).to_le_bytes());
     head[0x30] = 1;
     let cib = checksum(&head[0x2C..HEADER], 0);
-    let strings = Strings {
-        title: b"",
-        author: b"",
-        copyright: b"",
-        clues: vec![b""; usize::from(entries)],
-        notes: b"",
-    };
-    let part = text_checksum(&strings, true, 0);
-    let whole = text_checksum(&strings, true, checksum(&fill, checksum(&solution, cib)));
+    // Title, author, copyright, clues and notes are all empty: they add
+    // nothing to a checksum.
+    let part = 0;
+    let whole = checksum(&fill, checksum(&solution, cib));
     head[0..2].copy_from_slice(&whole.to_le_bytes());
     head[0x0E..0x10].copy_from_slice(&cib.to_le_bytes());
     let sums = [cib, checksum(&solution, 0), checksum(&fill, 0), part];
@@ -259,8 +263,8 @@ pub(crate) fn file(width: usize, cells: &[Option<Option<char>>]) -> Option<Vec<u
     out.extend_from_slice(&solution);
     out.extend_from_slice(&fill);
     // Title, author, copyright, the empty clues and the notes: a NUL each.
-    out.extend(std::iter::repeat_n(0u8, 4 + usize::from(entries)));
-    Some(out)
+    out.extend(std::iter::repeat_n(0u8, 4 + entries));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -317,60 +321,50 @@ mod tests {
 
     #[test]
     fn what_one_letter_a_cell_cannot_hold_is_refused_at_its_cell() {
-        let with = |cell: usize, byte: u8| {
+        // The ring's file with `edit` made, its sums made good again (its
+        // strings are empty: only the header and grids count), so only the
+        // content is at fault.
+        let edited = |edit: &dyn Fn(&mut Vec<u8>)| {
             let mut b = file(3, &ring()).unwrap();
-            b[HEADER + cell] = byte;
-            // Sums made good again, so only the content is at fault.
-            let strings = Strings {
-                title: b"",
-                author: b"",
-                copyright: b"",
-                clues: vec![b""; 4],
-                notes: b"",
-            };
+            edit(&mut b);
+            let cib = checksum(&b[0x2C..HEADER], 0);
+            b[0x0E..0x10].copy_from_slice(&cib.to_le_bytes());
             let grids = checksum(
                 &b[HEADER + 9..HEADER + 18],
-                checksum(&b[HEADER..HEADER + 9], u16_at(&b, 0x0E)),
+                checksum(&b[HEADER..HEADER + 9], cib),
             );
-            let whole = text_checksum(&strings, true, grids);
-            b[0..2].copy_from_slice(&whole.to_le_bytes());
+            b[0..2].copy_from_slice(&grids.to_le_bytes());
             picture(&b, "r.puz")
         };
-        let e = with(5, b'7').unwrap_err().message;
+        let cell5 = |byte: u8| edited(&|b: &mut Vec<u8>| b[HEADER + 5] = byte);
+        let e = cell5(b'7').unwrap_err().message;
         assert!(
             e.contains("row 2, column 3") && e.contains("not a letter"),
             "{e}"
         );
-        assert_eq!(with(5, b' ').unwrap(), "C..\n.#.\n..T\n");
-        assert_eq!(with(5, b'x').unwrap(), "C..\n.#x\n..T\n");
-        // A rebus section marking cell 2.
-        let mut b = file(3, &ring()).unwrap();
-        b.extend_from_slice(b"GRBS");
-        b.extend_from_slice(&9u16.to_le_bytes());
-        b.extend_from_slice(&[0, 0]);
-        b.extend_from_slice(&[0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
-        let e = picture(&b, "r.puz").unwrap_err().message;
+        assert_eq!(cell5(b' ').unwrap(), "C..\n.#.\n..T\n");
+        assert_eq!(cell5(b'x').unwrap(), "C..\n.#x\n..T\n");
+        // A rebus section marking cell 2 (sections lie outside the sums).
+        let e = edited(&|b: &mut Vec<u8>| {
+            b.extend_from_slice(b"GRBS");
+            b.extend_from_slice(&9u16.to_le_bytes());
+            b.extend_from_slice(&[0, 0]);
+            b.extend_from_slice(&[0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        });
+        let e = e.unwrap_err().message;
         assert!(e.contains("row 1, column 3") && e.contains("rebus"), "{e}");
-        // Scrambled.
-        let mut b = file(3, &ring()).unwrap();
-        b[0x32] = 4;
-        let cib = checksum(&b[0x2C..HEADER], 0);
-        b[0x0E..0x10].copy_from_slice(&cib.to_le_bytes());
-        let grids = checksum(
-            &b[HEADER + 9..HEADER + 18],
-            checksum(&b[HEADER..HEADER + 9], cib),
-        );
-        b[0..2].copy_from_slice(&grids.to_le_bytes());
-        let e = picture(&b, "r.puz").unwrap_err().message;
+        let e = edited(&|b: &mut Vec<u8>| b[0x32] = 4).unwrap_err().message;
         assert!(e.contains("scrambled"), "{e}");
     }
 
     #[test]
     fn what_the_format_cannot_hold_is_not_written() {
-        assert!(file(256, &vec![Some(None); 512]).is_none());
-        assert!(file(2, &[Some(Some('я')), Some(Some('a'))]).is_none());
-        // Latin-1 letters are written, upper case.
-        let b = file(2, &[Some(Some('é')), Some(Some('a'))]).unwrap();
-        assert_eq!(&b[HEADER..HEADER + 2], &[0xC9, b'A']);
+        let e = file(256, &vec![Some(None); 512]).unwrap_err();
+        assert!(e.contains("this one is 256 by 2"), "{e}");
+        let e = file(2, &[Some(Some('я')), Some(Some('a'))]).unwrap_err();
+        assert!(e.contains("not `я`"), "{e}");
+        // Latin-1 letters are written upper case where Latin-1 has it.
+        let b = file(3, &[Some(Some('é')), Some(Some('a')), Some(Some('ÿ'))]).unwrap();
+        assert_eq!(&b[HEADER..HEADER + 3], &[0xC9, b'A', 0xFF]);
     }
 }

@@ -2,6 +2,7 @@
 //! ipuz.org): the grid with its clue numbers, the solution, and one empty
 //! clue per entry, ready for a constructor's editor (`solve --ipuz FILE`).
 
+use crate::formats::grid::numbered;
 use crate::model::{CrosswordLayout, Model, OutputItem};
 use serde_json::{Value, json};
 
@@ -27,29 +28,16 @@ pub(crate) fn drawable(model: &Model) -> bool {
 fn document(model: &Model, layout: &CrosswordLayout, values: &[i64]) -> Value {
     let (w, h) = (layout.width, layout.height);
     let letters = layout.letters(model, values);
-    let open = |x: usize, y: usize| layout.open[y * w + x];
-    // Clue numbers in reading order at every cell that starts an entry
-    // (a run of two or more open cells), as printed puzzles number them.
+    // Clue numbers in reading order at every cell that starts an entry.
     let mut numbers = vec![0usize; w * h];
     let (mut across, mut down) = (Vec::new(), Vec::new());
-    let mut n = 0;
-    for y in 0..h {
-        for x in 0..w {
-            if !open(x, y) {
-                continue;
-            }
-            let a = (x == 0 || !open(x - 1, y)) && x + 1 < w && open(x + 1, y);
-            let d = (y == 0 || !open(x, y - 1)) && y + 1 < h && open(x, y + 1);
-            if a || d {
-                n += 1;
-                numbers[y * w + x] = n;
-                if a {
-                    across.push(json!([n, ""]));
-                }
-                if d {
-                    down.push(json!([n, ""]));
-                }
-            }
+    for (n, (cell, a, d)) in numbered(w, &layout.open).into_iter().enumerate() {
+        numbers[cell] = n + 1;
+        if a {
+            across.push(json!([n + 1, ""]));
+        }
+        if d {
+            down.push(json!([n + 1, ""]));
         }
     }
     let rows = |cell: &dyn Fn(usize) -> Value| -> Value {

@@ -20,13 +20,5 @@ pub(crate) fn solution(model: &Model, values: &[i64]) -> Option<Result<Vec<u8>, 
         .zip(letters)
         .map(|(&open, l)| open.then_some(l))
         .collect();
-    Some(
-        crate::formats::puz::file(layout.width, &cells).ok_or_else(|| {
-            format!(
-                "a .puz file holds grids of at most 255 by 255 cells and letters of Latin-1 \
-                 (western European); this one is {} by {}",
-                layout.width, layout.height
-            )
-        }),
-    )
+    Some(crate::formats::puz::file(layout.width, &cells))
 }
